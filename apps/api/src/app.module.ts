@@ -1,0 +1,28 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { CustomersModule } from '@tally/customers';
+import type { Clock } from '@tally/kernel';
+import { EventLogModule, PlatformModule, type TallyConfig } from '@tally/platform';
+import { AGGREGATE_TYPES, PII_FIELDS } from '../../worker/src/composition';
+import { WorkerModule } from '../../worker/src/worker.module';
+
+export interface AppOptions {
+  config: TallyConfig;
+  /** Run projections, process managers and timers in this process (the embedded profile does). */
+  worker: boolean;
+  clock?: Clock;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ config, worker, clock }: AppOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forRoot({ config, pii: PII_FIELDS, clock }),
+        EventLogModule.forRoot(AGGREGATE_TYPES),
+        CustomersModule,
+        ...(worker ? [WorkerModule] : []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,13 @@
+import { customerPii, customerProjection } from '@tally/customers';
+import type { AggregateType, PiiFieldSpec, Projection } from '@tally/platform';
+import { tenantDirectoryProjection } from '@tally/tenancy';
+
+/** Every context's read models, personal-data fields and aggregate id prefixes, in one list each. */
+export const PROJECTIONS: readonly Projection[] = [tenantDirectoryProjection, customerProjection];
+
+export const PII_FIELDS: readonly PiiFieldSpec[] = [...customerPii];
+
+export const AGGREGATE_TYPES: readonly AggregateType[] = [
+  { idPrefix: 'ten', type: 'tenant' },
+  { idPrefix: 'cus', type: 'customer' },
+];

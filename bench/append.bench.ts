@@ -1,0 +1,167 @@
+/**
+ * Event store (SQLite) throughput: single-event and batched appends, catch-up reads, and raw
+ * better-sqlite3 INSERTs of the same rows in one transaction as the baseline.
+ *
+ *   npm run build && node -r ./scripts/register-paths.js dist/bench/append.bench.js
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openSqliteDatabase, SqliteEventStore, type NewEvent, type SqliteDatabase } from '@tally/eventstore';
+import { SystemClock, UlidGenerator } from '@tally/kernel';
+
+interface Result {
+  name: string;
+  events: number;
+  ms: number;
+  target?: number;
+}
+
+const ids = new UlidGenerator(new SystemClock());
+
+function makeEvents(count: number): NewEvent[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: ids.ulid(),
+    type: 'InvoiceLineAdded',
+    data: { invoice_id: `inv_${i}`, price_id: 'price_01JBENCH', quantity: (i % 7) + 1, amount: '19.99', currency: 'eur', description: 'Pro plan, monthly' },
+    metadata: {
+      tenant_id: 'ten_01JBENCHTENANT',
+      environment: 'live',
+      actor: 'key:rk_live_bench',
+      request_id: `req_${i}`,
+      causation_id: null,
+      correlation_id: `req_${i}`,
+      occurred_at: '2026-01-01T00:00:00.000Z',
+      schema_version: 1,
+    },
+  }));
+}
+
+async function time(run: () => Promise<number>): Promise<{ events: number; ms: number }> {
+  const started = performance.now();
+  const events = await run();
+  return { events, ms: performance.now() - started };
+}
+
+/** Appends the events in batches of `size`, each batch to a new stream with an exact expected revision. */
+async function appendBatches(store: SqliteEventStore, label: string, events: NewEvent[], size: number): Promise<Result> {
+  const measured = await time(async () => {
+    for (let b = 0; b * size < events.length; b++) {
+      await store.append(`${label}-${b}`, events.slice(b * size, (b + 1) * size), { expectedRevision: 'no_stream' });
+    }
+    return events.length;
+  });
+  return { name: `append, batches of ${size}`, ...measured, target: 100_000 };
+}
+
+/** Many appends of one event to few streams, as command handlers do. */
+async function appendSingles(store: SqliteEventStore, count: number): Promise<Result> {
+  const events = makeEvents(count);
+  const streams = 100;
+  const measured = await time(async () => {
+    for (let i = 0; i < count; i++) {
+      const round = Math.floor(i / streams);
+      await store.append(`single-${i % streams}`, [events[i]], { expectedRevision: round === 0 ? 'no_stream' : round - 1 });
+    }
+    return count;
+  });
+  return { name: 'append, 1 event per call', ...measured };
+}
+
+async function catchUpWithReadAll(store: SqliteEventStore): Promise<Result> {
+  const measured = await time(async () => {
+    let read = 0;
+    let from: bigint | undefined;
+    for (;;) {
+      const page = await store.readAll({ fromPosition: from, limit: 1000 });
+      if (page.length === 0) return read;
+      read += page.length;
+      from = page[page.length - 1].position;
+    }
+  });
+  return { name: 'catch-up, readAll pages of 1000', ...measured, target: 50_000 };
+}
+
+async function catchUpWithSubscription(store: SqliteEventStore): Promise<Result> {
+  const head = (await store.headPosition()) ?? 0n;
+  const measured = await time(async () => {
+    let read = 0;
+    const subscription = store.subscribeToAll({});
+    for await (const event of subscription) {
+      read += 1;
+      if (event.position === head) break;
+    }
+    return read;
+  });
+  return { name: 'catch-up, subscribeToAll', ...measured, target: 50_000 };
+}
+
+/**
+ * The floor: the same rows (stream, revision, id, JSON text) through one prepared INSERT in one
+ * transaction, with no revision check, into the same schema in a fresh file.
+ */
+async function rawInserts(file: string, events: NewEvent[], size: number): Promise<Result> {
+  const db = openSqliteDatabase(file);
+  try {
+    new SqliteEventStore(db);
+    const insert = db.prepare('INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
+    const measured = await time(async () => {
+      db.transaction(() => {
+        events.forEach((e, i) =>
+          insert.run(`raw-${Math.floor(i / size)}`, i % size, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)),
+        );
+      })();
+      return events.length;
+    });
+    return { name: 'baseline: raw INSERTs of the batch-1000 rows, one transaction', ...measured };
+  } finally {
+    db.close();
+  }
+}
+
+function table(results: Result[]): string {
+  const rate = (r: Result): number => Math.round((r.events / r.ms) * 1000);
+  const lines = [
+    '| Case | Events | Time (ms) | Events/s | Target |',
+    '|---|---:|---:|---:|---|',
+    ...results.map((r) => {
+      const target = r.target === undefined ? '' : `≥ ${r.target.toLocaleString('en-US')} ${rate(r) >= r.target ? '✓' : '✗'}`;
+      return `| ${r.name} | ${r.events.toLocaleString('en-US')} | ${r.ms.toFixed(0)} | ${rate(r).toLocaleString('en-US')} | ${target} |`;
+    }),
+  ];
+  return lines.join('\n');
+}
+
+export async function runAppendBench(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'tally-bench-'));
+  const db = openSqliteDatabase(join(dir, 'events.db'));
+  try {
+    const store = new SqliteEventStore(db);
+    await appendBatches(store, 'warmup', makeEvents(2_000), 100);
+    const thousands = makeEvents(200_000);
+    const results = [
+      await rawInserts(join(dir, 'baseline.db'), thousands, 1_000),
+      await appendSingles(store, 20_000),
+      await appendBatches(store, 'batch100', makeEvents(100_000), 100),
+      await appendBatches(store, 'batch1000', thousands, 1_000),
+      await catchUpWithReadAll(store),
+      await catchUpWithSubscription(store),
+    ];
+    await store.close();
+    return table(results);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  runAppendBench().then(
+    (markdown) => console.log(markdown),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,24 @@
+/** One jest project per kind of suite; `npm test` runs them all. */
+const { compilerOptions } = require('./tsconfig.json');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
+    '^' + alias.replace('/*', '/(.*)') + '$',
+    '<rootDir>/' + target.replace('/*', '/$1'),
+  ]),
+);
+
+const base = {
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
+  moduleNameMapper,
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'], testPathIgnorePatterns: ['\\.contract\\.spec\\.ts$'] },
+    { ...base, displayName: 'contract', testMatch: ['<rootDir>/libs/**/*.contract.spec.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
+  ],
+};

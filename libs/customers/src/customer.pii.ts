@@ -1,0 +1,31 @@
+import type { PiiFieldSpec } from '@tally/platform/pii/pii-codec';
+
+/** What a replay shows for personal data once the customer's data key is destroyed. */
+export const REDACTED = '[redacted]';
+
+const subject = (data: { customer_id: string }) => data.customer_id;
+
+/** The customer's personal data inside events, encrypted with the customer's own data key. */
+export const customerPii: PiiFieldSpec[] = [
+  {
+    eventType: 'CustomerCreated',
+    subject,
+    fields: [
+      { path: 'email', redacted: REDACTED },
+      { path: 'name', redacted: REDACTED },
+      { path: 'billing_address', redacted: null },
+      { path: 'metadata', redacted: {} },
+    ],
+  },
+  {
+    eventType: 'CustomerUpdated',
+    subject,
+    fields: [
+      { path: 'email', redacted: REDACTED },
+      { path: 'name', redacted: REDACTED },
+      { path: 'billing_address', redacted: null },
+      { path: 'metadata', redacted: {} },
+    ],
+  },
+  { eventType: 'CustomerTaxIdAdded', subject, fields: [{ path: 'value', redacted: REDACTED }] },
+];

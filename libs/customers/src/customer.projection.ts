@@ -1,0 +1,6 @@
+import { resourceProjection } from '@tally/platform';
+import { CUSTOMER_INDEXES } from './customer.queries';
+import { customerView } from './customer.view';
+
+/** The customers read model and the customers' entries in the public event log. */
+export const customerProjection = resourceProjection(customerView, CUSTOMER_INDEXES);

@@ -1,0 +1,91 @@
+import { assertNever } from '@tally/kernel';
+import type { HistoryEvent, ResourceView } from '@tally/platform';
+import type { Address, CustomerEvent } from './domain/customer.events';
+import type { TaxIdStatus } from './domain/customer.decider';
+
+export interface TaxIdResource {
+  id: string;
+  object: 'tax_id';
+  type: string;
+  value: string;
+  country: string | null;
+  verification: { status: TaxIdStatus; reason: string | null };
+  created_at: string;
+}
+
+export interface CustomerResource {
+  [field: string]: unknown;
+  id: string;
+  object: 'customer';
+  email: string | null;
+  name: string | null;
+  billing_address: Address | null;
+  metadata: Record<string, string>;
+  default_payment_method_id: string | null;
+  tax_ids: TaxIdResource[];
+  tax_id_invalid: boolean;
+  livemode: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The customer as the API shows it, folded from its events. */
+export const customerView: ResourceView<CustomerResource> = {
+  aggregateType: 'customer',
+  collection: 'customers',
+
+  apply(customer, stored) {
+    const event = stored as unknown as CustomerEvent & HistoryEvent;
+    const at = stored.metadata.occurred_at;
+    if (event.type === 'CustomerCreated') {
+      const { customer_id, email, name, billing_address, metadata } = event.data;
+      return {
+        id: customer_id,
+        object: 'customer',
+        email,
+        name,
+        billing_address,
+        metadata: { ...metadata },
+        default_payment_method_id: null,
+        tax_ids: [],
+        tax_id_invalid: false,
+        livemode: stored.metadata.environment === 'live',
+        created_at: at,
+        updated_at: at,
+      };
+    }
+    if (!customer) return undefined;
+    switch (event.type) {
+      case 'CustomerUpdated': {
+        const { customer_id: _id, ...changes } = event.data;
+        return { ...customer, ...changes, metadata: { ...(changes.metadata ?? customer.metadata) }, updated_at: at };
+      }
+      case 'CustomerTaxIdAdded': {
+        const { tax_id_id, type, value } = event.data;
+        const taxId: TaxIdResource = { id: tax_id_id, object: 'tax_id', type, value, country: null, verification: { status: 'pending', reason: null }, created_at: at };
+        return { ...customer, tax_ids: [...customer.tax_ids, taxId], updated_at: at };
+      }
+      case 'CustomerTaxIdVerified':
+      case 'CustomerTaxIdInvalidated': {
+        const verification =
+          event.type === 'CustomerTaxIdVerified' ? { status: 'verified' as const, reason: null } : { status: 'invalid' as const, reason: event.data.reason };
+        const country = event.type === 'CustomerTaxIdVerified' ? event.data.country : null;
+        const tax_ids = customer.tax_ids.map((t) => (t.id === event.data.tax_id_id ? { ...t, verification, country: country ?? t.country } : t));
+        return { ...customer, tax_ids, tax_id_invalid: tax_ids.some((t) => t.verification.status === 'invalid'), updated_at: at };
+      }
+      default:
+        return assertNever(event);
+    }
+  },
+
+  publicType(event) {
+    switch ((event as unknown as CustomerEvent).type) {
+      case 'CustomerCreated':
+        return 'customer.created';
+      case 'CustomerTaxIdInvalidated':
+        return 'customer.tax_id_invalidated';
+      default:
+        return 'customer.updated';
+    }
+  },
+};

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { CustomersController } from './customers.controller';
+import { customerCommandHandlers } from './customer.handlers';
+import { customerQueryHandlers } from './customer.queries';
+import { TaxIdValidationProcess } from './tax-id-validation.process';
+import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
+
+@Module({
+  controllers: [CustomersController],
+  providers: [
+    ...customerCommandHandlers,
+    ...customerQueryHandlers,
+    TaxIdValidationProcess,
+    { provide: TAX_ID_VALIDATOR, useClass: RuleBasedTaxIdValidator },
+  ],
+  exports: [TaxIdValidationProcess],
+})
+export class CustomersModule {}

@@ -1,0 +1,88 @@
+import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
+import { customerDecider, type CreateCustomer } from './customer.decider';
+import type { CustomerCreated, CustomerTaxIdAdded } from './customer.events';
+
+const spec = DeciderSpecification.for(customerDecider);
+const id = 'cus_01JCUSTOMER00000000000000';
+
+const create: CreateCustomer = {
+  type: 'CreateCustomer',
+  data: { customer_id: id, email: 'ada@example.com', name: 'Ada', billing_address: null, metadata: { plan: 'gold' } },
+};
+const created: CustomerCreated = { type: 'CustomerCreated', data: create.data };
+const taxIdAdded: CustomerTaxIdAdded = {
+  type: 'CustomerTaxIdAdded',
+  data: { customer_id: id, tax_id_id: 'txi_1', type: 'eu_vat', value: 'DE136695976' },
+};
+
+describe('customer decider', () => {
+  describe('CreateCustomer', () => {
+    it('creates the customer', () => spec.given([]).when(create).then([created]));
+
+    it('does nothing when the customer exists (a retried create)', () => spec.given([created]).when(create).thenNothingHappens());
+
+    it('refuses more than 50 metadata keys', () => {
+      const metadata = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
+      spec.given([]).when({ ...create, data: { ...create.data, metadata } }).thenFails('request.invalid_metadata');
+    });
+
+    it('refuses a metadata value over 500 bytes', () => {
+      spec.given([]).when({ ...create, data: { ...create.data, metadata: { note: 'é'.repeat(251) } } }).thenFails('request.invalid_metadata');
+    });
+  });
+
+  describe('UpdateCustomer', () => {
+    it('records only the fields that change', () =>
+      spec
+        .given([created])
+        .when({ type: 'UpdateCustomer', data: { customer_id: id, email: 'ada@example.com', name: 'Ada Lovelace' } })
+        .then([{ type: 'CustomerUpdated', data: { customer_id: id, name: 'Ada Lovelace' } }]));
+
+    it('merges metadata, and an empty string removes a key', () =>
+      spec
+        .given([created])
+        .when({ type: 'UpdateCustomer', data: { customer_id: id, metadata: { plan: '', tier: '2' } } })
+        .then([{ type: 'CustomerUpdated', data: { customer_id: id, metadata: { tier: '2' } } }]));
+
+    it('does nothing when nothing changes', () =>
+      spec.given([created]).when({ type: 'UpdateCustomer', data: { customer_id: id, name: 'Ada', metadata: { plan: 'gold' } } }).thenNothingHappens());
+
+    it('sets and clears the default payment method', () => {
+      const set = { type: 'CustomerUpdated', data: { customer_id: id, default_payment_method_id: 'pm_1' } } as const;
+      spec.given([created]).when({ type: 'UpdateCustomer', data: { customer_id: id, default_payment_method_id: 'pm_1' } }).then([set]);
+      spec
+        .given([created, set])
+        .when({ type: 'UpdateCustomer', data: { customer_id: id, default_payment_method_id: null } })
+        .then([{ type: 'CustomerUpdated', data: { customer_id: id, default_payment_method_id: null } }]);
+    });
+
+    it('fails for a customer that does not exist', () =>
+      spec.given([]).when({ type: 'UpdateCustomer', data: { customer_id: id, name: 'x' } }).thenFails('customer.not_found'));
+  });
+
+  describe('AddTaxId', () => {
+    const add = { type: 'AddTaxId', data: { customer_id: id, tax_id_id: 'txi_1', type: 'eu_vat', value: 'DE136695976' } } as const;
+
+    it('adds a tax ID pending validation', () => spec.given([created]).when(add).then([taxIdAdded]));
+
+    it('refuses an unsupported type', () =>
+      spec.given([created]).when({ ...add, data: { ...add.data, type: 'us_ein' } }).thenFails('tax_id.unsupported_type'));
+
+    it('refuses the same value twice', () =>
+      spec.given([created, taxIdAdded]).when({ ...add, data: { ...add.data, tax_id_id: 'txi_2' } }).thenFails('tax_id.already_exists'));
+  });
+
+  describe('RecordTaxIdValidation', () => {
+    it('invalidates a tax ID', () =>
+      spec
+        .given([created, taxIdAdded])
+        .when({ type: 'RecordTaxIdValidation', data: { customer_id: id, tax_id_id: 'txi_1', result: { valid: false, reason: 'check_digit' } } })
+        .then([{ type: 'CustomerTaxIdInvalidated', data: { customer_id: id, tax_id_id: 'txi_1', reason: 'check_digit' } }]));
+
+    it('records a result once: a redelivered validation does nothing', () =>
+      spec
+        .given([created, taxIdAdded, { type: 'CustomerTaxIdVerified', data: { customer_id: id, tax_id_id: 'txi_1', country: 'DE' } }])
+        .when({ type: 'RecordTaxIdValidation', data: { customer_id: id, tax_id_id: 'txi_1', result: { valid: false, reason: 'x' } } })
+        .thenNothingHappens());
+  });
+});

@@ -1,0 +1,147 @@
+import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
+import type { Address, CustomerEvent, CustomerUpdated } from './customer.events';
+import { isSupportedTaxIdType } from './tax-ids/tax-id';
+
+export type TaxIdStatus = 'pending' | 'verified' | 'invalid';
+
+export type CustomerState =
+  | { status: 'none' }
+  | {
+      status: 'active';
+      id: string;
+      email: string | null;
+      name: string | null;
+      billingAddress: Address | null;
+      metadata: Metadata;
+      defaultPaymentMethodId: string | null;
+      taxIds: readonly { id: string; type: string; value: string; status: TaxIdStatus }[];
+    };
+
+export type CreateCustomer = Command<
+  'CreateCustomer',
+  { customer_id: string; email: string | null; name: string | null; billing_address: Address | null; metadata: Metadata }
+>;
+export type UpdateCustomer = Command<
+  'UpdateCustomer',
+  {
+    customer_id: string;
+    email?: string | null;
+    name?: string | null;
+    billing_address?: Address | null;
+    /** A patch: keys replace old values, an empty string removes a key. */
+    metadata?: Metadata;
+    default_payment_method_id?: string | null;
+  }
+>;
+export type AddTaxId = Command<'AddTaxId', { customer_id: string; tax_id_id: string; type: string; value: string }>;
+export type RecordTaxIdValidation = Command<
+  'RecordTaxIdValidation',
+  { customer_id: string; tax_id_id: string; result: { valid: true; country: string } | { valid: false; reason: string } }
+>;
+
+export type CustomerCommand = CreateCustomer | UpdateCustomer | AddTaxId | RecordTaxIdValidation;
+
+const notFound = (id: string) => DomainError.notFound('customer.not_found', `No customer ${id}`);
+
+export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEvent> = {
+  initialState: () => ({ status: 'none' }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateCustomer': {
+        if (state.status !== 'none') return [];
+        checkMetadata(command.data.metadata);
+        return [{ type: 'CustomerCreated', data: command.data }];
+      }
+      case 'UpdateCustomer': {
+        if (state.status === 'none') throw notFound(command.data.customer_id);
+        const changes = changedFields(state, command.data);
+        if (Object.keys(changes).length === 0) return [];
+        if (changes.metadata) checkMetadata(changes.metadata);
+        return [{ type: 'CustomerUpdated', data: { customer_id: state.id, ...changes } }];
+      }
+      case 'AddTaxId': {
+        if (state.status === 'none') throw notFound(command.data.customer_id);
+        const { tax_id_id, type, value } = command.data;
+        if (!isSupportedTaxIdType(type)) {
+          throw DomainError.invalid('tax_id.unsupported_type', `Tax ID type ${type} is not supported`, [
+            { field: 'type', code: 'tax_id.unsupported_type', message: 'supported: eu_vat' },
+          ]);
+        }
+        if (state.taxIds.some((t) => t.id === tax_id_id)) return [];
+        if (state.taxIds.some((t) => t.type === type && t.value === value)) {
+          throw DomainError.conflict('tax_id.already_exists', `The customer already has the ${type} ID ${value}`);
+        }
+        return [{ type: 'CustomerTaxIdAdded', data: { customer_id: state.id, tax_id_id, type, value } }];
+      }
+      case 'RecordTaxIdValidation': {
+        if (state.status === 'none') throw notFound(command.data.customer_id);
+        const taxId = state.taxIds.find((t) => t.id === command.data.tax_id_id);
+        if (!taxId) throw DomainError.notFound('tax_id.not_found', `No tax ID ${command.data.tax_id_id}`);
+        if (taxId.status !== 'pending') return [];
+        const { result } = command.data;
+        return result.valid
+          ? [{ type: 'CustomerTaxIdVerified', data: { customer_id: state.id, tax_id_id: taxId.id, country: result.country } }]
+          : [{ type: 'CustomerTaxIdInvalidated', data: { customer_id: state.id, tax_id_id: taxId.id, reason: result.reason } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'CustomerCreated': {
+        const { customer_id, email, name, billing_address, metadata } = event.data;
+        return { status: 'active', id: customer_id, email, name, billingAddress: billing_address, metadata, defaultPaymentMethodId: null, taxIds: [] };
+      }
+      case 'CustomerUpdated': {
+        if (state.status === 'none') return state;
+        const { email, name, billing_address, metadata, default_payment_method_id } = event.data;
+        return {
+          ...state,
+          ...(email !== undefined && { email }),
+          ...(name !== undefined && { name }),
+          ...(billing_address !== undefined && { billingAddress: billing_address }),
+          ...(metadata !== undefined && { metadata }),
+          ...(default_payment_method_id !== undefined && { defaultPaymentMethodId: default_payment_method_id }),
+        };
+      }
+      case 'CustomerTaxIdAdded': {
+        if (state.status === 'none') return state;
+        const { tax_id_id, type, value } = event.data;
+        return { ...state, taxIds: [...state.taxIds, { id: tax_id_id, type, value, status: 'pending' }] };
+      }
+      case 'CustomerTaxIdVerified':
+      case 'CustomerTaxIdInvalidated': {
+        if (state.status === 'none') return state;
+        const status: TaxIdStatus = event.type === 'CustomerTaxIdVerified' ? 'verified' : 'invalid';
+        return { ...state, taxIds: state.taxIds.map((t) => (t.id === event.data.tax_id_id ? { ...t, status } : t)) };
+      }
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+/** The fields of an update that differ from the customer as it is; metadata is merged first. */
+function changedFields(state: Extract<CustomerState, { status: 'active' }>, patch: UpdateCustomer['data']): Omit<CustomerUpdated['data'], 'customer_id'> {
+  const changes: Record<string, unknown> = {};
+  const current: Record<string, unknown> = {
+    email: state.email,
+    name: state.name,
+    billing_address: state.billingAddress,
+    default_payment_method_id: state.defaultPaymentMethodId,
+  };
+  for (const field of ['email', 'name', 'billing_address', 'default_payment_method_id'] as const) {
+    const value = patch[field];
+    if (value !== undefined && !sameJson(value, current[field])) changes[field] = value;
+  }
+  if (patch.metadata !== undefined) {
+    const merged = mergeMetadata(state.metadata, patch.metadata);
+    if (!sameJson(merged, state.metadata)) changes.metadata = merged;
+  }
+  return changes as Omit<CustomerUpdated['data'], 'customer_id'>;
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

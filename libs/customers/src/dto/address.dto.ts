@@ -1,0 +1,16 @@
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import type { Address } from '../domain/customer.events';
+
+export class AddressDto {
+  @IsOptional() @IsString() @MaxLength(200) line1?: string | null;
+  @IsOptional() @IsString() @MaxLength(200) city?: string | null;
+  @IsOptional() @IsString() @MaxLength(200) region?: string | null;
+  @IsOptional() @IsString() @Matches(/^[A-Z]{2}$/, { message: 'country is an ISO 3166-1 alpha-2 code such as DE' }) country?: string | null;
+  @IsOptional() @IsString() @MaxLength(40) postal_code?: string | null;
+}
+
+/** Every address field present, in one order, so equal addresses compare equal. */
+export const toAddress = (dto: AddressDto | null | undefined): Address | null =>
+  dto
+    ? { line1: dto.line1 ?? null, city: dto.city ?? null, region: dto.region ?? null, country: dto.country ?? null, postal_code: dto.postal_code ?? null }
+    : null;

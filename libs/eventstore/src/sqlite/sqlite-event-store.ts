@@ -1,0 +1,173 @@
+import type { Statement } from 'better-sqlite3';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventSubscription,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscriptionFilter,
+} from '../event-store.port';
+import { streamPrefixesOf } from '../stream-filter';
+import { AppendNotifier } from './append-notifier';
+import type { SqliteDatabase } from './sqlite-database';
+import { SqliteSubscription, type CatchUpBatch } from './sqlite-subscription';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS es_events (
+    position INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream   TEXT    NOT NULL,
+    revision INTEGER NOT NULL,
+    event_id TEXT    NOT NULL UNIQUE,
+    type     TEXT    NOT NULL,
+    data     TEXT    NOT NULL,
+    metadata TEXT    NOT NULL,
+    UNIQUE (stream, revision)
+  );
+`;
+
+const COLUMNS = 'position, stream, revision, event_id, type, data, metadata';
+
+interface EventRow {
+  position: number;
+  stream: string;
+  revision: number;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/** Positions start at 1 (AUTOINCREMENT), so "after 0" is "from the start". */
+const START = 0n;
+
+/**
+ * The embedded event store: one table in the region's SQLite file. Every append is one
+ * IMMEDIATE transaction, so concurrent writers (also in other processes) serialize and the global
+ * position order is the commit order. close() ends the subscriptions; the connection belongs to
+ * whoever opened it.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly notifier: AppendNotifier;
+  private readonly subscriptions = new Set<SqliteSubscription>();
+  private readonly lastRevisionOf: Statement<[string], { revision: number }>;
+  private readonly insert: Statement<[string, number, string, string, string, string]>;
+  private readonly selectStream: Statement<[string, number], EventRow>;
+  private readonly selectHead: Statement<[], { position: number | null }>;
+  /** Prepared range reads, by number of stream prefixes (0 = no filter). */
+  private readonly rangeReads = new Map<number, Statement<Record<string, unknown>, EventRow>>();
+  private readonly appendInTransaction: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
+
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(SCHEMA);
+    this.notifier = AppendNotifier.for(db);
+    this.lastRevisionOf = db.prepare('SELECT revision FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
+    this.insert = db.prepare('INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
+    this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision`);
+    this.selectHead = db.prepare('SELECT MAX(position) AS position FROM es_events');
+    const transaction = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) =>
+      this.appendChecked(stream, events, expected),
+    );
+    this.appendInTransaction = (stream, events, expected) => transaction.immediate(stream, events, expected);
+  }
+
+  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError(`Append to ${stream} needs at least one event`);
+    const result = this.appendInTransaction(stream, events, options.expectedRevision);
+    this.notifier.notify();
+    return result;
+  }
+
+  async readStream(stream: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    return this.selectStream.all(stream, options.fromRevision ?? 0).map(toRecordedEvent);
+  }
+
+  async readAll(options: { fromPosition?: bigint; limit: number; filter?: SubscriptionFilter }): Promise<RecordedEvent[]> {
+    const prefixes = streamPrefixesOf(options.filter);
+    return this.readRange(options.fromPosition ?? START, this.head() ?? START, options.limit, prefixes).map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<bigint | undefined> {
+    return this.head();
+  }
+
+  subscribeToAll(options: { fromPosition?: bigint; filter?: SubscriptionFilter }): EventSubscription {
+    const prefixes = streamPrefixesOf(options.filter);
+    const subscription = new SqliteSubscription(
+      (from, limit) => this.catchUpBatch(from, limit, prefixes),
+      options.fromPosition ?? START,
+      this.notifier,
+      (closed) => this.subscriptions.delete(closed),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+  }
+
+  private appendChecked(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
+    const last = this.lastRevisionOf.get(stream)?.revision;
+    if (expected !== 'any') {
+      const actual = last ?? 'no_stream';
+      if (actual !== (expected === 'no_stream' ? 'no_stream' : expected)) {
+        throw new WrongExpectedRevisionError(stream, expected, actual);
+      }
+    }
+    let revision = last ?? -1;
+    let position: number | bigint = 0;
+    for (const event of events) {
+      revision += 1;
+      const data = JSON.stringify(event.data ?? null);
+      position = this.insert.run(stream, revision, event.id, event.type, data, JSON.stringify(event.metadata)).lastInsertRowid;
+    }
+    return { revision, position: BigInt(position) };
+  }
+
+  private head(): bigint | undefined {
+    const position = this.selectHead.get()?.position;
+    return position === null || position === undefined ? undefined : BigInt(position);
+  }
+
+  /** A filtered catch-up remembers how far it scanned, so rare matches do not rescan the tail. */
+  private catchUpBatch(from: bigint, limit: number, prefixes: readonly string[] | undefined): CatchUpBatch {
+    const head = this.head() ?? START;
+    const events = this.readRange(from, head, limit, prefixes).map(toRecordedEvent);
+    const full = events.length === limit;
+    const scannedTo = full ? events[events.length - 1].position : head > from ? head : from;
+    return { events, scannedTo };
+  }
+
+  private readRange(from: bigint, to: bigint, limit: number, prefixes: readonly string[] | undefined): EventRow[] {
+    const params: Record<string, unknown> = { from, to, limit };
+    prefixes?.forEach((prefix, i) => (params[`p${i}`] = prefix));
+    return this.rangeRead(prefixes?.length ?? 0).all(params);
+  }
+
+  private rangeRead(prefixCount: number): Statement<Record<string, unknown>, EventRow> {
+    let statement = this.rangeReads.get(prefixCount);
+    if (!statement) {
+      const matches = Array.from({ length: prefixCount }, (_, i) => `substr(stream, 1, length(@p${i})) = @p${i}`);
+      const filter = prefixCount > 0 ? ` AND (${matches.join(' OR ')})` : '';
+      statement = this.db.prepare(
+        `SELECT ${COLUMNS} FROM es_events WHERE position > @from AND position <= @to${filter} ORDER BY position LIMIT @limit`,
+      );
+      this.rangeReads.set(prefixCount, statement);
+    }
+    return statement;
+  }
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    stream: row.stream,
+    revision: row.revision,
+    position: BigInt(row.position),
+  };
+}

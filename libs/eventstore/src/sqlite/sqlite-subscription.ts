@@ -1,0 +1,85 @@
+import type { EventSubscription, RecordedEvent } from '../event-store.port';
+import type { AppendNotifier } from './append-notifier';
+
+/** Appends by other processes on the same file are seen after at most this delay. */
+const FALLBACK_POLL_MS = 250;
+const BATCH_SIZE = 500;
+
+export interface CatchUpBatch {
+  events: RecordedEvent[];
+  /** Every matching event up to this position has been returned. */
+  scannedTo: bigint;
+}
+
+/** Reads the matching events after `from` (exclusive), at most `limit`. */
+export type ReadCatchUpBatch = (from: bigint, limit: number) => CatchUpBatch;
+
+/**
+ * Catches up in batches, then waits for the in-process notifier (woken by every append through
+ * this process) or the fallback poll, whichever comes first. close() ends the iteration even while
+ * it waits.
+ */
+export class SqliteSubscription implements EventSubscription {
+  private closed = false;
+  private iterated = false;
+  private appendedSinceRead = false;
+  private wake: (() => void) | undefined;
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly readBatch: ReadCatchUpBatch,
+    private position: bigint,
+    notifier: AppendNotifier,
+    private readonly onClose: (subscription: SqliteSubscription) => void,
+  ) {
+    this.stopListening = notifier.listen(() => {
+      this.appendedSinceRead = true;
+      this.wake?.();
+    });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.iterated) throw new Error('A subscription can be iterated only once');
+    this.iterated = true;
+    return this.events();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopListening();
+    this.wake?.();
+    this.onClose(this);
+  }
+
+  private async *events(): AsyncGenerator<RecordedEvent> {
+    try {
+      while (!this.closed) {
+        this.appendedSinceRead = false;
+        const batch = this.readBatch(this.position, BATCH_SIZE);
+        for (const event of batch.events) {
+          this.position = event.position;
+          yield event;
+          if (this.closed) return;
+        }
+        this.position = batch.scannedTo;
+        const caughtUp = batch.events.length < BATCH_SIZE;
+        if (caughtUp && !this.appendedSinceRead) await this.nextAppendOrPoll();
+      }
+    } finally {
+      await this.close();
+    }
+  }
+
+  private nextAppendOrPoll(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, FALLBACK_POLL_MS);
+      this.wake = done;
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from './clock';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const TIME_CHARS = 10;
+const RANDOM_CHARS = 16;
+
+export interface IdGenerator {
+  /** `prefix_` + a ULID, e.g. `cus_01JD3M…`. */
+  next(prefix: string): string;
+  /** A bare ULID (26 characters), for event ids. */
+  ulid(): string;
+}
+
+/**
+ * Time-ordered ULIDs (https://github.com/ulid/spec) with the time from the Clock. Within one
+ * millisecond the random part is incremented, so ids from one generator sort in creation order.
+ */
+export class UlidGenerator implements IdGenerator {
+  private lastTime = -1;
+  private lastRandom: number[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  next(prefix: string): string {
+    return `${prefix}_${this.ulid()}`;
+  }
+
+  ulid(): string {
+    const time = this.clock.now().getTime();
+    if (time <= this.lastTime) {
+      this.lastRandom = incrementBase32(this.lastRandom);
+    } else {
+      this.lastTime = time;
+      this.lastRandom = randomDigits();
+    }
+    return encodeTime(Math.max(time, this.lastTime)) + this.lastRandom.map((d) => CROCKFORD[d]).join('');
+  }
+}
+
+function encodeTime(ms: number): string {
+  let out = '';
+  let rest = ms;
+  for (let i = 0; i < TIME_CHARS; i++) {
+    out = CROCKFORD[rest % 32] + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+function randomDigits(): number[] {
+  return [...randomBytes(RANDOM_CHARS)].map((b) => b % 32);
+}
+
+function incrementBase32(digits: number[]): number[] {
+  const next = [...digits];
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i] < 31) {
+      next[i]++;
+      return next;
+    }
+    next[i] = 0;
+  }
+  throw new Error('ULID random part overflowed within one millisecond');
+}
+
+/** The time a ULID (or `prefix_ULID`) was minted at. */
+export function ulidTime(id: string): Date {
+  const ulid = id.slice(id.lastIndexOf('_') + 1);
+  let ms = 0;
+  for (const ch of ulid.slice(0, TIME_CHARS)) ms = ms * 32 + CROCKFORD.indexOf(ch);
+  return new Date(ms);
+}

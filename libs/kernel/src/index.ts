@@ -1,0 +1,5 @@
+export * from './decider';
+export * from './domain-error';
+export * from './clock';
+export * from './ids';
+export * from './metadata';

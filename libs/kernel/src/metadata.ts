@@ -1,0 +1,38 @@
+import { DomainError, type FieldError } from './domain-error';
+
+export type Metadata = Readonly<Record<string, string>>;
+
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_MAX_KEY_LENGTH = 40;
+export const METADATA_MAX_VALUE_BYTES = 500;
+
+/** Every resource's metadata: string values, at most 50 keys, keys up to 40 characters, values up to 500 bytes. */
+export function checkMetadata(metadata: Metadata, field = 'metadata'): void {
+  const errors: FieldError[] = [];
+  const keys = Object.keys(metadata);
+  if (keys.length > METADATA_MAX_KEYS) {
+    errors.push({ field, code: 'metadata.too_many_keys', message: `at most ${METADATA_MAX_KEYS} keys (got ${keys.length})` });
+  }
+  for (const key of keys) {
+    const value = metadata[key];
+    if (key.length === 0 || key.length > METADATA_MAX_KEY_LENGTH) {
+      errors.push({ field: `${field}.${key}`, code: 'metadata.invalid_key', message: `keys are 1 to ${METADATA_MAX_KEY_LENGTH} characters` });
+    }
+    if (typeof value !== 'string') {
+      errors.push({ field: `${field}.${key}`, code: 'metadata.invalid_value', message: 'values are strings' });
+    } else if (Buffer.byteLength(value, 'utf8') > METADATA_MAX_VALUE_BYTES) {
+      errors.push({ field: `${field}.${key}`, code: 'metadata.value_too_long', message: `values are at most ${METADATA_MAX_VALUE_BYTES} bytes` });
+    }
+  }
+  if (errors.length > 0) throw DomainError.invalid('request.invalid_metadata', 'The metadata breaks the limits', errors);
+}
+
+/** Stripe's merge rule for updates: keys in the patch replace old values, and an empty string removes a key. */
+export function mergeMetadata(current: Metadata, patch: Metadata): Metadata {
+  const merged: Record<string, string> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === '') delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}

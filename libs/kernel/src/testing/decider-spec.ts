@@ -1,0 +1,43 @@
+import { deepStrictEqual, fail } from 'node:assert/strict';
+import { DomainError } from '../domain-error';
+import type { Command, Decider, Event } from '../decider';
+
+/**
+ * Specifications for deciders, read as `given(events).when(command).then(events)`:
+ *
+ *   spec.given([created]).when(rename).then([renamed]);
+ *   spec.given([]).when(rename).thenFails('customer.not_found');
+ *   spec.given([created, renamed]).when(rename).thenNothingHappens();
+ */
+export const DeciderSpecification = {
+  for<S, C extends Command, E extends Event>(decider: Decider<S, C, E>) {
+    return {
+      given(events: readonly E[]) {
+        return {
+          when(command: C) {
+            const run = () => decider.decide(command, events.reduce(decider.evolve, decider.initialState()));
+            return {
+              then(expected: readonly E[]) {
+                deepStrictEqual(run(), expected);
+              },
+              thenNothingHappens() {
+                deepStrictEqual(run(), []);
+              },
+              thenFails(code: string): void {
+                let produced: readonly E[];
+                try {
+                  produced = run();
+                } catch (error) {
+                  if (!(error instanceof DomainError)) throw error;
+                  deepStrictEqual(error.code, code);
+                  return;
+                }
+                fail(`expected DomainError ${code}, got events ${JSON.stringify(produced)}`);
+              },
+            };
+          },
+        };
+      },
+    };
+  },
+};

@@ -1,0 +1,74 @@
+import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { DomainError } from '@tally/kernel';
+import { CellRegistry } from '../cells/cell-registry';
+import { streamName } from '../commands/aggregate-definition';
+import type { RequestContext } from '../context/request-context';
+import { ApiKeyGuard } from '../http/auth.guard';
+import { Ctx } from '../http/context.decorator';
+import { parseLimit, type ListPage } from '../http/list-query';
+import { publicEventId } from '../public-events/public-event';
+import { AGGREGATE_TYPES, type AggregateType } from './aggregate-types';
+
+export interface StoredEventView {
+  object: 'stored_event';
+  id: string;
+  stream: string;
+  revision: number;
+  position: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * For auditors: every stored event of one aggregate, in order, with its metadata. Personal
+ * data is decrypted; after erasure it shows the redaction placeholders.
+ */
+@Controller('v1/admin/aggregates')
+@UseGuards(ApiKeyGuard)
+export class HistoryController {
+  constructor(
+    private readonly cells: CellRegistry,
+    @Inject(AGGREGATE_TYPES) private readonly types: readonly AggregateType[],
+  ) {}
+
+  @Get(':id/history')
+  async history(
+    @Ctx() context: RequestContext,
+    @Param('id') id: string,
+    @Query('limit') rawLimit: unknown,
+    @Query('cursor') rawCursor: unknown,
+  ): Promise<ListPage<StoredEventView>> {
+    const limit = parseLimit(rawLimit);
+    const from = parseCursor(rawCursor);
+    const type = this.types.find((t) => id.startsWith(`${t.idPrefix}_`));
+    const notFound = DomainError.notFound('aggregate.not_found', `No aggregate ${id}`);
+    if (!type) throw notFound;
+    const cell = this.cells.cell(context.region);
+    const stream = streamName(type.type, id);
+    const events = await cell.events.readStream(stream);
+    const [first] = events;
+    if (!first || first.metadata.tenant_id !== context.tenantId || first.metadata.environment !== context.environment) throw notFound;
+    const page = events.slice(from, from + limit + 1);
+    const data = await Promise.all(
+      page.slice(0, limit).map(async (event) => ({
+        object: 'stored_event' as const,
+        id: publicEventId(event),
+        stream: event.stream,
+        revision: event.revision,
+        position: event.position.toString(),
+        type: event.type,
+        data: await cell.pii.decode(event.type, event.data),
+        metadata: { ...event.metadata },
+      })),
+    );
+    const hasMore = page.length > limit;
+    return { object: 'list', data, has_more: hasMore, next_cursor: hasMore ? String(data[data.length - 1].revision + 1) : null };
+  }
+}
+
+function parseCursor(raw: unknown): number {
+  if (raw === undefined) return 0;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw DomainError.invalid('pagination.cursor_invalid', 'The cursor is not one this API issued');
+  return Number(raw);
+}

@@ -1,0 +1,30 @@
+import type { ReadStore } from '@tally/readstore';
+import type { Cell } from './cell';
+import type { Region } from '../context/request-context';
+
+/**
+ * The cells this process serves, plus the small global directory that maps API-key hashes to a
+ * tenant and its region (the only data kept outside a region).
+ */
+export class CellRegistry {
+  constructor(
+    private readonly cells: ReadonlyMap<Region, Cell>,
+    readonly directory: ReadStore,
+    private readonly closeDirectory: () => Promise<void> = () => directory.close(),
+  ) {}
+
+  cell(region: Region): Cell {
+    const cell = this.cells.get(region);
+    if (!cell) throw new Error(`This process serves no cell for region ${region}`);
+    return cell;
+  }
+
+  all(): Cell[] {
+    return [...this.cells.values()];
+  }
+
+  async close(): Promise<void> {
+    for (const cell of this.cells.values()) await cell.close();
+    await this.closeDirectory();
+  }
+}

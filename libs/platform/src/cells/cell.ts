@@ -1,0 +1,16 @@
+import type { EventStore, SnapshotStore } from '@tally/eventstore';
+import type { ReadStore } from '@tally/readstore';
+import type { PiiCodec } from '../pii/pii-codec';
+import type { DataKeyStore } from '../pii/data-key-store.port';
+import type { Region } from '../context/request-context';
+
+/** A region cell: every store that holds a tenant's data lives in its region's cell, and nowhere else. */
+export interface Cell {
+  region: Region;
+  events: EventStore;
+  snapshots: SnapshotStore;
+  readModels: ReadStore;
+  dataKeys: DataKeyStore;
+  pii: PiiCodec;
+  close(): Promise<void>;
+}

@@ -1,0 +1,54 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Clock } from '@tally/kernel';
+import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore } from '@tally/eventstore';
+import { SqliteReadStore } from '@tally/readstore';
+import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
+import { SqliteDataKeyStore } from '../pii/sqlite-data-key-store';
+import type { Region } from '../context/request-context';
+import type { Cell } from './cell';
+import { CellRegistry } from './cell-registry';
+
+/**
+ * The embedded profile: one SQLite file per region (events, read models and data keys of that
+ * region together, so a projection's writes and its checkpoint commit in one transaction), and
+ * one file for the global key directory.
+ */
+export function openEmbeddedCells(options: {
+  dataDir: string;
+  regions: readonly Region[];
+  clock: Clock;
+  pii: readonly PiiFieldSpec[];
+  masterKey?: string;
+}): CellRegistry {
+  mkdirSync(options.dataDir, { recursive: true });
+  const masterKey = options.masterKey ? Buffer.from(options.masterKey, 'base64') : localMasterKey(options.dataDir);
+  const cells = new Map<Region, Cell>();
+  for (const region of options.regions) {
+    const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`));
+    const dataKeys = new SqliteDataKeyStore(db, masterKey, options.clock);
+    cells.set(region, {
+      region,
+      events: new SqliteEventStore(db),
+      snapshots: new SqliteSnapshotStore(db),
+      readModels: new SqliteReadStore(db),
+      dataKeys,
+      pii: new PiiCodec(dataKeys, options.pii),
+      close: async () => {
+        db.close();
+      },
+    });
+  }
+  const directoryDb = openSqliteDatabase(join(options.dataDir, 'directory.sqlite'));
+  return new CellRegistry(cells, new SqliteReadStore(directoryDb), async () => {
+    directoryDb.close();
+  });
+}
+
+/** The embedded profile keeps its master key beside the data, created on first start. */
+function localMasterKey(dataDir: string): Buffer {
+  const file = join(dataDir, 'master.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}

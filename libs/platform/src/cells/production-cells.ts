@@ -1,0 +1,44 @@
+import { MongoClient } from 'mongodb';
+import type { Clock } from '@tally/kernel';
+import { connectEsdb, EsdbEventStore, EsdbSnapshotStore } from '@tally/eventstore';
+import { MongoReadStore } from '@tally/readstore';
+import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
+import { MongoDataKeyStore } from '../pii/mongo-data-key-store';
+import type { Region } from '../context/request-context';
+import type { RegionStores } from '../config/tally-config';
+import type { Cell } from './cell';
+import { CellRegistry } from './cell-registry';
+
+/** The production profile: per region an EventStoreDB for events and a MongoDB for read models and data keys. */
+export async function connectProductionCells(options: {
+  regionStores: Partial<Record<Region, RegionStores>>;
+  directoryMongoUrl: string;
+  clock: Clock;
+  pii: readonly PiiFieldSpec[];
+  masterKey: string;
+}): Promise<CellRegistry> {
+  const masterKey = Buffer.from(options.masterKey, 'base64');
+  const cells = new Map<Region, Cell>();
+  for (const [region, stores] of Object.entries(options.regionStores) as [Region, RegionStores][]) {
+    const esdb = connectEsdb(stores.eventStoreUrl);
+    const mongo = await MongoClient.connect(stores.mongoUrl);
+    const db = mongo.db(`tally_${region}`);
+    const dataKeys = new MongoDataKeyStore(db, masterKey, options.clock);
+    const events = new EsdbEventStore(esdb);
+    cells.set(region, {
+      region,
+      events,
+      snapshots: new EsdbSnapshotStore(esdb),
+      readModels: new MongoReadStore(db),
+      dataKeys,
+      pii: new PiiCodec(dataKeys, options.pii),
+      close: async () => {
+        await events.close();
+        await esdb.dispose();
+        await mongo.close();
+      },
+    });
+  }
+  const directoryClient = await MongoClient.connect(options.directoryMongoUrl);
+  return new CellRegistry(cells, new MongoReadStore(directoryClient.db('tally_directory')), () => directoryClient.close());
+}

@@ -1,0 +1,69 @@
+import { REGIONS, type Region } from '../context/request-context';
+
+export type Profile = 'embedded' | 'production';
+
+export interface RegionStores {
+  eventStoreUrl: string;
+  mongoUrl: string;
+}
+
+/** Everything Tally reads from the environment, read in one place. */
+export interface TallyConfig {
+  port: number;
+  profile: Profile;
+  dataDir: string;
+  regions: readonly Region[];
+  /** Production: one EventStoreDB and one MongoDB per region. */
+  regionStores: Partial<Record<Region, RegionStores>>;
+  /** Production: the MongoDB holding the global key directory. */
+  directoryMongoUrl: string | undefined;
+  /** Base64 of 32 bytes that wraps the per-customer data keys; the embedded profile keeps one in the data folder. */
+  masterKey: string | undefined;
+  operatorKey: string | undefined;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
+  const profile = (env.TALLY_PROFILE ?? 'embedded') as Profile;
+  if (profile !== 'embedded' && profile !== 'production') throw new Error(`TALLY_PROFILE is embedded or production, not ${profile}`);
+  const regions = parseRegions(env.TALLY_REGIONS);
+  const config: TallyConfig = {
+    port: Number(env.PORT ?? 3000),
+    profile,
+    dataDir: env.TALLY_DATA_DIR ?? './data',
+    regions,
+    regionStores: {},
+    directoryMongoUrl: env.TALLY_DIRECTORY_MONGO_URL ?? env.MONGO_URL,
+    masterKey: env.TALLY_MASTER_KEY,
+    operatorKey: env.TALLY_OPERATOR_KEY,
+  };
+  if (profile === 'production') config.regionStores = productionStores(env, regions);
+  return config;
+}
+
+function parseRegions(raw: string | undefined): Region[] {
+  if (!raw) return [...REGIONS];
+  const regions = raw.split(',').map((r) => r.trim()) as Region[];
+  const unknown = regions.filter((r) => !REGIONS.includes(r));
+  if (unknown.length > 0) throw new Error(`TALLY_REGIONS names unknown regions: ${unknown.join(', ')}`);
+  return regions;
+}
+
+/**
+ * Each region's stores come from EVENTSTORE_URL_<REGION> and MONGO_URL_<REGION>. A deployment
+ * serving a single region may use EVENTSTORE_URL and MONGO_URL instead; with several regions a
+ * shared server would mix their data, so per-region URLs are required.
+ */
+function productionStores(env: NodeJS.ProcessEnv, regions: readonly Region[]): Partial<Record<Region, RegionStores>> {
+  const stores: Partial<Record<Region, RegionStores>> = {};
+  for (const region of regions) {
+    const suffix = region.toUpperCase();
+    const single = regions.length === 1;
+    const eventStoreUrl = env[`EVENTSTORE_URL_${suffix}`] ?? (single ? env.EVENTSTORE_URL : undefined);
+    const mongoUrl = env[`MONGO_URL_${suffix}`] ?? (single ? env.MONGO_URL : undefined);
+    if (!eventStoreUrl || !mongoUrl) {
+      throw new Error(`Region ${region} needs EVENTSTORE_URL_${suffix} and MONGO_URL_${suffix} (or EVENTSTORE_URL and MONGO_URL when TALLY_REGIONS names one region)`);
+    }
+    stores[region] = { eventStoreUrl, mongoUrl };
+  }
+  return stores;
+}

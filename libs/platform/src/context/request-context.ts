@@ -1,0 +1,15 @@
+export type Environment = 'live' | 'sandbox';
+export type Region = 'us' | 'eu' | 'apac';
+export const REGIONS: readonly Region[] = ['us', 'eu', 'apac'];
+
+/** Who is acting, for which tenant and environment, and in which region cell. */
+export interface RequestContext {
+  tenantId: string;
+  environment: Environment;
+  region: Region;
+  /** `key:<key id>`, `operator`, `process:<name>` or `system`. */
+  actor: string;
+  requestId: string | null;
+  correlationId: string | null;
+  causationId: string | null;
+}

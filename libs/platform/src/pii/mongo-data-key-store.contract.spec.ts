@@ -1,0 +1,67 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Binary, MongoClient } from 'mongodb';
+import { ManualClock } from '@tally/kernel/clock';
+import { MongoDataKeyStore } from './mongo-data-key-store';
+import { describeDataKeyStoreContract } from './testing/data-key-store.contract';
+
+const url = process.env.MONGO_URL;
+const run = randomUUID().slice(0, 8);
+let databases = 0;
+
+interface KeyDocument {
+  _id: string;
+  wrapped_key: Binary | null;
+  destroyed_at: Date | null;
+}
+
+/** Each test gets its own database, dropped when the test ends. */
+async function makeStore() {
+  if (!url) throw new Error('MONGO_URL is not set');
+  const client = await MongoClient.connect(url);
+  const db = client.db(`tally_pii_${run}_${++databases}`);
+  const clock = new ManualClock();
+  const masterKey = randomBytes(32);
+  return {
+    store: new MongoDataKeyStore(db, masterKey, clock),
+    reopen: (key: Buffer) => new MongoDataKeyStore(db, key, clock),
+    masterKey,
+    db,
+    clock,
+    cleanup: async () => {
+      await db.dropDatabase();
+      await client.close();
+    },
+  };
+}
+
+function describeMongoDataKeyStore(): void {
+  describeDataKeyStoreContract('MongoDataKeyStore', makeStore);
+
+  describe('MongoDataKeyStore documents', () => {
+    it('stores the key wrapped and records the first destruction time', async () => {
+      const { store, db, clock, cleanup } = await makeStore();
+      try {
+        const key = await store.getOrCreate('cus_1');
+        const keys = db.collection<KeyDocument>('pii_data_keys');
+        const created = await keys.findOne({ _id: 'cus_1' });
+        expect(Buffer.from(created!.wrapped_key!.value()).includes(key)).toBe(false);
+        await store.destroy('cus_1');
+        const destroyedAt = clock.now();
+        clock.advance(60_000);
+        await store.destroy('cus_1');
+        const destroyed = await keys.findOne({ _id: 'cus_1' });
+        expect(destroyed).toMatchObject({ wrapped_key: null, destroyed_at: destroyedAt });
+      } finally {
+        await cleanup();
+      }
+    });
+  });
+}
+
+if (url) {
+  describeMongoDataKeyStore();
+} else {
+  describe.skip('MongoDataKeyStore (skipped: set MONGO_URL to run against a server)', () => {
+    describeMongoDataKeyStore();
+  });
+}

@@ -1,0 +1,69 @@
+import { Binary, type Collection, type Db } from 'mongodb';
+import type { Clock } from '@tally/kernel/clock';
+import { DataKeyDestroyedError } from './data-key-destroyed.error';
+import type { DataKeyStore } from './data-key-store.port';
+import { assertMasterKey, newDataKey, unwrapKey, wrapKey } from './key-wrapping';
+
+interface KeyDocument {
+  _id: string;
+  wrapped_key: Binary | null;
+  destroyed_at: Date | null;
+}
+
+/**
+ * Data keys in the region's MongoDB (collection `pii_data_keys`, one document per subject). A
+ * destroyed key leaves a tombstone document (no key, the time of destruction), which is what
+ * stops it from ever being created again.
+ */
+export class MongoDataKeyStore implements DataKeyStore {
+  private readonly keys: Collection<KeyDocument>;
+
+  constructor(
+    db: Db,
+    private readonly masterKey: Buffer,
+    private readonly clock: Clock,
+  ) {
+    assertMasterKey(masterKey);
+    this.keys = db.collection<KeyDocument>('pii_data_keys');
+  }
+
+  async getOrCreate(subjectId: string): Promise<Buffer> {
+    const existing = await this.keys.findOne({ _id: subjectId });
+    const document = existing ?? (await this.insertIfAbsent(subjectId));
+    if (!document?.wrapped_key) throw new DataKeyDestroyedError(subjectId);
+    return unwrapKey(this.masterKey, subjectId, Buffer.from(document.wrapped_key.value()));
+  }
+
+  async get(subjectId: string): Promise<Buffer | undefined> {
+    const document = await this.keys.findOne({ _id: subjectId });
+    return document?.wrapped_key ? unwrapKey(this.masterKey, subjectId, Buffer.from(document.wrapped_key.value())) : undefined;
+  }
+
+  async destroy(subjectId: string): Promise<void> {
+    // A pipeline update keeps the first destruction time when destroyed twice.
+    await this.keys.updateOne(
+      { _id: subjectId },
+      [{ $set: { wrapped_key: null, destroyed_at: { $ifNull: ['$destroyed_at', this.clock.now()] } } }],
+      { upsert: true },
+    );
+  }
+
+  /** Upsert-if-absent: when two writers race, both read back the document that won. */
+  private async insertIfAbsent(subjectId: string): Promise<KeyDocument | null> {
+    const wrapped = wrapKey(this.masterKey, subjectId, newDataKey());
+    try {
+      await this.keys.updateOne(
+        { _id: subjectId },
+        { $setOnInsert: { wrapped_key: new Binary(wrapped), destroyed_at: null } },
+        { upsert: true },
+      );
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    return this.keys.findOne({ _id: subjectId });
+  }
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}

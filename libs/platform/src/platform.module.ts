@@ -1,0 +1,56 @@
+import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { SystemClock, UlidGenerator, type Clock, type IdGenerator } from '@tally/kernel';
+import { CellRegistry } from './cells/cell-registry';
+import { openEmbeddedCells } from './cells/embedded-cells';
+import { connectProductionCells } from './cells/production-cells';
+import { CommandRuntime } from './commands/command-runtime';
+import type { TallyConfig } from './config/tally-config';
+import { ApiKeyGuard } from './http/auth.guard';
+import type { PiiFieldSpec } from './pii/pii-codec';
+import { ScopedReads } from './queries/scoped-reads';
+import { CLOCK, ID_GENERATOR, TALLY_CONFIG } from './tokens';
+
+export interface PlatformOptions {
+  config: TallyConfig;
+  /** The personal-data fields of every context's events. */
+  pii: readonly PiiFieldSpec[];
+  /** Tests pass a ManualClock; everything else runs on the system clock. */
+  clock?: Clock;
+}
+
+/** The ports and runtimes every context shares: clock, ids, cells, command runtime, scoped reads, auth. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    const providers: Provider[] = [
+      { provide: TALLY_CONFIG, useValue: options.config },
+      { provide: CLOCK, useValue: options.clock ?? new SystemClock() },
+      { provide: ID_GENERATOR, useFactory: (clock: Clock) => new UlidGenerator(clock), inject: [CLOCK] },
+      { provide: CellRegistry, useFactory: (clock: Clock) => openCells(options, clock), inject: [CLOCK] },
+      {
+        provide: CommandRuntime,
+        useFactory: (cells: CellRegistry, clock: Clock, ids: IdGenerator) => new CommandRuntime(cells, clock, ids),
+        inject: [CellRegistry, CLOCK, ID_GENERATOR],
+      },
+      { provide: ScopedReads, useFactory: (cells: CellRegistry) => new ScopedReads(cells), inject: [CellRegistry] },
+      ApiKeyGuard,
+    ];
+    return {
+      module: PlatformModule,
+      imports: [CqrsModule.forRoot()],
+      providers,
+      exports: [...providers.map((p) => ('provide' in p ? p.provide : p)), CqrsModule],
+    };
+  }
+}
+
+async function openCells({ config, pii }: PlatformOptions, clock: Clock): Promise<CellRegistry> {
+  if (config.profile === 'embedded') {
+    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, masterKey: config.masterKey });
+  }
+  if (!config.masterKey) throw new Error('The production profile needs TALLY_MASTER_KEY (base64 of 32 random bytes)');
+  if (!config.directoryMongoUrl) throw new Error('The production profile needs TALLY_DIRECTORY_MONGO_URL or MONGO_URL for the key directory');
+  return connectProductionCells({ regionStores: config.regionStores, directoryMongoUrl: config.directoryMongoUrl, clock, pii, masterKey: config.masterKey });
+}

@@ -1,0 +1,77 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventStore } from '@tally/eventstore';
+import type { ReadStore } from '@tally/readstore';
+import type { RunnerLog } from '../projections/projection-runner';
+import { CatchUp } from '../projections/catch-up';
+import { ownerOf, type ProcessRuntime } from './process-runtime';
+
+/**
+ * Feeds a process manager its input events: a catch-up subscription from the manager's
+ * checkpoint, one event at a time; the checkpoint moves only after the input is handled.
+ */
+export class ProcessRunner {
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private close: (() => Promise<void>) | undefined;
+  private readonly progress: CatchUp;
+
+  constructor(
+    private readonly runtime: ProcessRuntime<unknown>,
+    private readonly checkpoints: ReadStore,
+    private readonly events: EventStore,
+    private readonly log: RunnerLog,
+  ) {
+    this.progress = new CatchUp(events, { streamPrefixes: runtime.manager.streamPrefixes });
+  }
+
+  get checkpoint(): string {
+    return `pm:${this.runtime.manager.name}`;
+  }
+
+  async start(): Promise<void> {
+    this.progress.advance(await this.checkpoints.getCheckpoint(this.checkpoint));
+    this.running = this.supervise();
+  }
+
+  /** Resolves once every input up to `position` is handled. */
+  whenCaughtUp(position: bigint): Promise<void> {
+    return this.progress.reached(position);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.close?.();
+    await this.running;
+  }
+
+  private async supervise(): Promise<void> {
+    let backoff = 100;
+    while (!this.stopped) {
+      try {
+        await this.follow();
+      } catch (error) {
+        this.log.error(`process manager ${this.runtime.manager.name} failed; restarting from its checkpoint`, error);
+        await sleep(backoff);
+        backoff = Math.min(backoff * 1.5, 5_000);
+      }
+    }
+  }
+
+  private async follow(): Promise<void> {
+    const manager = this.runtime.manager;
+    const fromPosition = await this.checkpoints.getCheckpoint(this.checkpoint);
+    const subscription = this.events.subscribeToAll({ fromPosition, filter: { streamPrefixes: manager.streamPrefixes } });
+    this.close = () => subscription.close();
+    if (this.stopped) await subscription.close();
+    try {
+      for await (const event of subscription) {
+        const routed = manager.route(event);
+        if (routed) await this.runtime.deliver(routed.processId, routed.input, ownerOf(event));
+        await this.checkpoints.commit([], { name: this.checkpoint, position: event.position });
+        this.progress.advance(event.position);
+      }
+    } finally {
+      await subscription.close();
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RecordedEvent } from '@tally/eventstore';
+import { applyEvent, ensureCollections, type ProjectionBinding } from './projection-source';
+import { UnitOfWork } from './unit-of-work';
+import { CatchUp } from './catch-up';
+
+const MAX_BATCH = 500;
+const NOT_READY = Symbol('not ready');
+
+export interface RunnerLog {
+  error(message: string, error: unknown): void;
+}
+
+/**
+ * Keeps one projection up to date: a catch-up subscription from the stored checkpoint, handled
+ * one event at a time. Writes are batched while events are immediately available (catch-up) and
+ * committed with the checkpoint as soon as the subscription has to wait, so a live event is
+ * visible within milliseconds and the checkpoint never runs ahead of handled events. A failure
+ * restarts the subscription from the last committed checkpoint, with backoff.
+ */
+export class ProjectionRunner {
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private close: (() => Promise<void>) | undefined;
+  private readonly progress: CatchUp;
+
+  constructor(
+    private readonly binding: ProjectionBinding,
+    private readonly log: RunnerLog,
+  ) {
+    this.progress = new CatchUp(binding.events, { streamPrefixes: binding.projection.streamPrefixes });
+  }
+
+  get name(): string {
+    return this.binding.checkpoint;
+  }
+
+  async start(): Promise<void> {
+    await ensureCollections(this.binding);
+    this.progress.advance(await this.binding.store.getCheckpoint(this.binding.checkpoint));
+    this.running = this.supervise();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.close?.();
+    await this.running;
+  }
+
+  /** Resolves once every event of this projection up to `position` is committed to the read model. */
+  whenCaughtUp(position: bigint): Promise<void> {
+    return this.progress.reached(position);
+  }
+
+  private async supervise(): Promise<void> {
+    let backoff = 100;
+    while (!this.stopped) {
+      try {
+        await this.follow();
+        backoff = 100;
+      } catch (error) {
+        this.log.error(`projection ${this.name} failed; restarting from its checkpoint`, error);
+        await sleep(backoff);
+        backoff = Math.min(backoff * 1.5, 5_000);
+      }
+    }
+  }
+
+  private async follow(): Promise<void> {
+    const { events, projection, store, checkpoint } = this.binding;
+    const from = await store.getCheckpoint(checkpoint);
+    const subscription = events.subscribeToAll({ fromPosition: from, filter: { streamPrefixes: projection.streamPrefixes } });
+    this.close = () => subscription.close();
+    if (this.stopped) await subscription.close();
+    const iterator = subscription[Symbol.asyncIterator]();
+    const unit = new UnitOfWork(store);
+    let batched = 0;
+    let next = iterator.next();
+    try {
+      for (;;) {
+        let result = await Promise.race([next, new Promise<typeof NOT_READY>((resolve) => setImmediate(resolve, NOT_READY))]);
+        if (result === NOT_READY) {
+          await this.flush(unit);
+          batched = 0;
+          result = await next;
+        }
+        if (result.done) break;
+        const event: RecordedEvent = result.value;
+        await applyEvent(this.binding, event, unit);
+        if (++batched >= MAX_BATCH) {
+          await this.flush(unit);
+          batched = 0;
+        }
+        next = iterator.next();
+      }
+      await this.flush(unit);
+    } finally {
+      await subscription.close();
+    }
+  }
+
+  private async flush(unit: UnitOfWork): Promise<void> {
+    this.progress.advance(await unit.commit(this.binding.checkpoint));
+  }
+}

@@ -1,0 +1,47 @@
+import { applyEvent, ensureCollections, type ProjectionBinding } from './projection-source';
+import { UnitOfWork } from './unit-of-work';
+
+const BATCH = 1_000;
+
+export interface CatchUpProgress {
+  checkpoint: string;
+  events: number;
+  position: bigint;
+  head: bigint;
+}
+
+/** Applies every event after the projection's checkpoint, in batches, and returns how many it handled. */
+export async function catchUpProjection(binding: ProjectionBinding, onProgress: (progress: CatchUpProgress) => void = () => {}): Promise<number> {
+  const { projection, events, store, checkpoint } = binding;
+  await ensureCollections(binding);
+  const head = (await events.headPosition()) ?? 0n;
+  let from = await store.getCheckpoint(checkpoint);
+  let handled = 0;
+  for (;;) {
+    const batch = await events.readAll({ fromPosition: from, limit: BATCH, filter: { streamPrefixes: projection.streamPrefixes } });
+    if (batch.length === 0) break;
+    const unit = new UnitOfWork(store);
+    for (const event of batch) await applyEvent(binding, event, unit);
+    from = batch[batch.length - 1].position;
+    await unit.commit(checkpoint, from);
+    handled += batch.length;
+    onProgress({ checkpoint, events: handled, position: from, head });
+  }
+  return handled;
+}
+
+/**
+ * Drops the documents and checkpoints of projections that share a store, then replays the log
+ * into each. Run it with the service stopped: a live runner of the same projection would race it.
+ */
+export async function rebuildProjections(bindings: readonly ProjectionBinding[], onProgress?: (progress: CatchUpProgress) => void): Promise<number> {
+  const byStore = new Map<ProjectionBinding['store'], ProjectionBinding[]>();
+  for (const binding of bindings) byStore.set(binding.store, [...(byStore.get(binding.store) ?? []), binding]);
+  for (const [store, shared] of byStore) {
+    const collections = new Set(shared.flatMap((b) => b.projection.collections.map((c) => c.name)));
+    await store.reset([...collections], shared.map((b) => b.checkpoint));
+  }
+  let handled = 0;
+  for (const binding of bindings) handled += await catchUpProjection(binding, onProgress);
+  return handled;
+}

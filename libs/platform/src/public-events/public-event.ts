@@ -1,0 +1,35 @@
+import type { RecordedEvent } from '@tally/eventstore';
+import type { ResourceDoc } from './resource-view';
+
+export const PUBLIC_EVENTS = 'events';
+
+/** An entry of the public event log behind GET /v1/events and the webhook outbox. */
+export interface PublicEventDoc {
+  [field: string]: unknown;
+  id: string;
+  object: 'event';
+  type: string;
+  occurred_at: string;
+  created_at: string;
+  schema_version: number;
+  tenant_id: string;
+  environment: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  /** Position of the aggregate's event inside its stream: consumers order one aggregate's events by it. */
+  sequence: number;
+  data: ResourceDoc;
+  previous_attributes?: Record<string, unknown>;
+  request: { id: string | null };
+}
+
+export const publicEventId = (event: Pick<RecordedEvent, 'id'>): string => `evt_${event.id}`;
+
+/** The old values of the top-level fields that changed (Stripe's `previous_attributes`). */
+export function previousAttributes(before: ResourceDoc, after: ResourceDoc): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changed[field] = before[field] ?? null;
+  }
+  return changed;
+}

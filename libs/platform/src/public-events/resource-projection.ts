@@ -1,0 +1,69 @@
+import type { IndexSpec } from '@tally/readstore';
+import type { Projection } from '../projections/projection';
+import { PUBLIC_EVENTS, previousAttributes, publicEventId, type PublicEventDoc } from './public-event';
+import type { ResourceDoc, ResourceView } from './resource-view';
+
+export const PUBLIC_EVENT_INDEXES: readonly IndexSpec[] = [
+  { fields: ['tenant_id', 'environment', 'created_at'] },
+  { fields: ['tenant_id', 'environment', 'type', 'created_at'] },
+  { fields: ['tenant_id', 'environment', 'aggregate_id', 'created_at'] },
+];
+
+/**
+ * The read model of one resource plus its entries in the public event log, written in the same
+ * batch: `data` is the full resource after the event, `previous_attributes` what an update changed.
+ * Stored documents carry `tenant_id` and `environment` for scoping; the API does not show them.
+ */
+export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>, indexes: readonly IndexSpec[]): Projection {
+  return {
+    name: view.collection,
+    streamPrefixes: [`${view.aggregateType}-`],
+    collections: [
+      { name: view.collection, indexes },
+      { name: PUBLIC_EVENTS, indexes: PUBLIC_EVENT_INDEXES },
+    ],
+    async handle(event, writer) {
+      const aggregateId = event.stream.slice(view.aggregateType.length + 1);
+      const stored = await writer.get<R & Scope>(view.collection, aggregateId);
+      const before = stored && unscoped(stored);
+      const after = view.apply(before, event);
+      const scope: Scope = { tenant_id: event.metadata.tenant_id, environment: event.metadata.environment };
+      if (after) writer.upsert(view.collection, { ...after, ...scope, stream_revision: event.revision });
+      else if (stored) writer.delete(view.collection, aggregateId);
+
+      const type = view.publicType(event);
+      if (!type || !after) return;
+      const changes = before && previousAttributes(before, after);
+      writer.upsert(PUBLIC_EVENTS, {
+        id: publicEventId(event),
+        object: 'event',
+        type,
+        occurred_at: event.metadata.occurred_at,
+        created_at: event.metadata.occurred_at,
+        schema_version: event.metadata.schema_version,
+        ...scope,
+        aggregate_type: view.aggregateType,
+        aggregate_id: aggregateId,
+        sequence: event.revision,
+        data: after,
+        ...(changes ? { previous_attributes: changes } : {}),
+        request: { id: event.metadata.request_id },
+      } satisfies PublicEventDoc);
+    },
+  };
+}
+
+interface Scope {
+  [field: string]: unknown;
+  tenant_id: string;
+  environment: string;
+}
+
+/** Stored beside the resource: whose it is, and the stream revision it reflects (for ETags). */
+export type StoredResource<R extends ResourceDoc> = R & Scope & { stream_revision: number };
+
+/** The resource without what the read model keeps beside it. */
+export function unscoped<R extends ResourceDoc>(doc: R & Partial<Scope> & { stream_revision?: number }): R {
+  const { tenant_id: _tenant, environment: _environment, stream_revision: _revision, ...resource } = doc;
+  return resource as unknown as R;
+}

@@ -1,0 +1,154 @@
+import { type AnyBulkWriteOperation, type Db, MongoBulkWriteError, MongoClient } from 'mongodb';
+import { assertWritableDoc } from '../documents';
+import { assertFindQuery } from '../find-query';
+import { assertCollectionName, assertFieldPath, CHECKPOINTS } from '../names';
+import { decodePosition, encodePosition } from '../position-key';
+import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '../read-store.port';
+import { mongoFindFilter, mongoPath, mongoSort } from './mongo-find-filter';
+import { type StoredCheckpoint, type StoredDocument, toDoc } from './stored-document';
+
+const DUPLICATE_KEY = 11000;
+const NOT_DELETED = { _deleted: { $ne: true as const } };
+
+/**
+ * The read store on MongoDB: one collection per read model, `_id` = the document's id, plus
+ * `_position` (the last event applied) and `_deleted` on tombstones. Needs no multi-document
+ * transaction: writes are position-guarded and the checkpoint follows them, so a crash in
+ * between replays writes that change nothing.
+ */
+export class MongoReadStore implements ReadStore {
+  /** `ownedClient` is closed by close(); leave it out when the caller manages the client. */
+  constructor(
+    private readonly db: Db,
+    private readonly ownedClient?: MongoClient,
+  ) {}
+
+  async ensureCollection(collection: string, indexes: readonly IndexSpec[]): Promise<void> {
+    assertCollectionName(collection);
+    for (const { fields } of indexes) {
+      fields.forEach(assertFieldPath);
+      const leading = fields.map(mongoPath).filter((path) => path !== '_id');
+      if (leading.length > 0) {
+        await this.collection(collection).createIndex([...leading.map((path): [string, 1] => [path, 1]), ['_id', 1]]);
+      }
+    }
+  }
+
+  async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
+    const stored = await this.collection(collection).findOne({ _id: id, ...NOT_DELETED });
+    return stored ? toDoc<T>(stored) : undefined;
+  }
+
+  async find<T extends Doc>(collection: string, query: FindQuery): Promise<FindResult<T>> {
+    assertFindQuery(query);
+    const stored = await this.collection(collection)
+      .find(mongoFindFilter(query), { sort: mongoSort(query.sort), limit: query.limit + 1 })
+      .toArray();
+    return { items: stored.slice(0, query.limit).map(toDoc<T>), hasMore: stored.length > query.limit };
+  }
+
+  async commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
+    // Everything is validated before the first write, as no transaction would undo it.
+    const runs = runsByCollection(writes).map((run) => ({ collection: run.collection, operations: run.writes.map(toReplacement) }));
+    for (const run of runs) await this.applyInOrder(run.collection, run.operations);
+    if (checkpoint) {
+      await this.checkpoints().updateOne(
+        { _id: checkpoint.name },
+        { $set: { position: encodePosition(checkpoint.position) } },
+        { upsert: true },
+      );
+    }
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | undefined> {
+    const stored = await this.checkpoints().findOne({ _id: name });
+    return stored ? decodePosition(stored.position) : undefined;
+  }
+
+  /** Documents first, checkpoints after: if it fails half-way, running it again completes it. */
+  async reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void> {
+    for (const collection of collections) await this.collection(collection).deleteMany({});
+    if (checkpoints.length > 0) await this.checkpoints().deleteMany({ _id: { $in: [...checkpoints] } });
+  }
+
+  async all<T extends Doc>(collection: string): Promise<T[]> {
+    const stored = await this.collection(collection).find(NOT_DELETED, { sort: { _id: 1 } }).toArray();
+    return stored.map(toDoc<T>);
+  }
+
+  async close(): Promise<void> {
+    await this.ownedClient?.close();
+  }
+
+  /**
+   * An ordered bulk write stops at its first error. A duplicate-key error there is a guard miss
+   * (the stored position is not older, so the upsert tried to insert the same _id): the write was
+   * already applied, and the rest of the batch goes on after it.
+   */
+  private async applyInOrder(collection: string, operations: AnyBulkWriteOperation<StoredDocument>[]): Promise<void> {
+    let next = 0;
+    while (next < operations.length) {
+      try {
+        await this.collection(collection).bulkWrite(operations.slice(next), { ordered: true });
+        return;
+      } catch (error) {
+        const failed = duplicateKeyIndex(error);
+        if (failed === undefined) throw error;
+        next += failed + 1;
+      }
+    }
+  }
+
+  private collection(name: string) {
+    assertCollectionName(name);
+    return this.db.collection<StoredDocument>(name);
+  }
+
+  private checkpoints() {
+    return this.db.collection<StoredCheckpoint>(CHECKPOINTS);
+  }
+}
+
+/** Opens a client for `url` and a store on `dbName` (default: the database named in the URL); close() closes the client. */
+export async function connectMongo(url: string, dbName?: string): Promise<MongoReadStore> {
+  const client = await MongoClient.connect(url);
+  return new MongoReadStore(client.db(dbName), client);
+}
+
+/** Consecutive writes to the same collection, so each run is one bulk write and the order holds. */
+function runsByCollection(writes: readonly Write[]): { collection: string; writes: Write[] }[] {
+  const runs: { collection: string; writes: Write[] }[] = [];
+  for (const write of writes) {
+    assertCollectionName(write.collection);
+    const last = runs[runs.length - 1];
+    if (last?.collection === write.collection) last.writes.push(write);
+    else runs.push({ collection: write.collection, writes: [write] });
+  }
+  return runs;
+}
+
+function toReplacement(write: Write): AnyBulkWriteOperation<StoredDocument> {
+  const position = encodePosition(write.position);
+  let replacement: StoredDocument;
+  if (write.op === 'upsert') {
+    assertWritableDoc(write.doc);
+    // Through JSON, so both adapters store the same thing (no undefined, Date or class instances).
+    replacement = { _id: write.doc.id, ...(JSON.parse(JSON.stringify(write.doc)) as Doc), _position: position };
+  } else {
+    replacement = { _id: write.id, _position: position, _deleted: true };
+  }
+  return {
+    replaceOne: {
+      filter: { _id: replacement._id, $or: [{ _position: { $lt: position } }, { _position: { $exists: false } }] },
+      replacement,
+      upsert: true,
+    },
+  };
+}
+
+function duplicateKeyIndex(error: unknown): number | undefined {
+  if (!(error instanceof MongoBulkWriteError)) return undefined;
+  const [first, ...others] = [error.writeErrors].flat();
+  if (!first || others.length > 0 || first.code !== DUPLICATE_KEY) return undefined;
+  return first.index;
+}

@@ -1,0 +1,80 @@
+/**
+ * The read store: named collections of JSON documents that projections build and list/retrieve
+ * endpoints query. Both adapters (SQLite, MongoDB) pass the contract suite in read-store.contract.ts.
+ */
+
+/** Every document has a string `id`; other fields are JSON. */
+export type Doc = { id: string } & Record<string, unknown>;
+
+export type FilterOp = 'eq' | 'in' | 'gte' | 'gt' | 'lte' | 'lt' | 'starts';
+
+/** One condition on a top-level field (dotted paths reach into objects: `billing_address.country`). */
+export interface Condition {
+  field: string;
+  op: FilterOp;
+  /** `in` takes an array; `starts` a string; the others a string, number or boolean (`eq` also null). */
+  value: string | number | boolean | null | readonly (string | number | boolean)[];
+}
+
+export interface SortSpec {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+/** Keyset: the sort value and id of the last document of the previous page. */
+export interface After {
+  value: string | number | boolean | null;
+  id: string;
+}
+
+export interface FindQuery {
+  /** Conditions combined with AND. */
+  where?: readonly Condition[];
+  /** Ties are broken by `id` in the same direction. Default: `id` ascending. */
+  sort?: SortSpec;
+  after?: After;
+  limit: number;
+}
+
+export interface FindResult<T extends Doc> {
+  items: T[];
+  hasMore: boolean;
+}
+
+/**
+ * A change produced by a projection for the event at `position`. A write applies only when the
+ * stored document's position is lower, so replaying events that were already applied changes nothing.
+ * A delete leaves a tombstone with its position for the same reason; tombstones are never returned.
+ */
+export type Write =
+  | { op: 'upsert'; collection: string; doc: Doc; position: bigint }
+  | { op: 'delete'; collection: string; id: string; position: bigint };
+
+export interface Checkpoint {
+  name: string;
+  position: bigint;
+}
+
+export interface IndexSpec {
+  /** Fields of a compound index, in order; `id` is appended by the adapter for keyset pagination. */
+  fields: readonly string[];
+}
+
+export interface ReadStore {
+  /** Creates a collection's indexes if missing; idempotent. */
+  ensureCollection(collection: string, indexes: readonly IndexSpec[]): Promise<void>;
+  get<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
+  find<T extends Doc>(collection: string, query: FindQuery): Promise<FindResult<T>>;
+  /**
+   * Applies the writes in order, then sets the checkpoint if one is given. On SQLite all of it
+   * commits in one transaction; on MongoDB the writes are position-guarded and idempotent and the
+   * checkpoint is written after them, so a crash in between replays writes that change nothing.
+   */
+  commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void>;
+  getCheckpoint(name: string): Promise<bigint | undefined>;
+  /** Removes every document of the collections and the named checkpoints (for a rebuild). */
+  reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void>;
+  /** Every document of a collection in id order, tombstones excluded (for comparisons and exports). */
+  all<T extends Doc>(collection: string): Promise<T[]>;
+  close(): Promise<void>;
+}

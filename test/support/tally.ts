@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { ManualClock, type IdGenerator } from '@tally/kernel';
+import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig, Worker, type Region } from '@tally/platform';
+import { TenantBootstrap } from '@tally/tenancy';
+import { createApp } from '../../apps/api/src/create-app';
+
+export interface TestTenant {
+  tenantId: string;
+  live: string;
+  sandbox: string;
+  region: Region;
+}
+
+/** One Tally on the embedded profile in a temporary folder, with a manual clock and helpers for tests. */
+export class TallyUnderTest {
+  private constructor(
+    readonly app: NestExpressApplication,
+    readonly clock: ManualClock,
+    readonly dataDir: string,
+  ) {}
+
+  static async start(options: { dataDir?: string; clock?: ManualClock } = {}): Promise<TallyUnderTest> {
+    const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
+    const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
+    const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
+    const app = await createApp({ config, worker: true, clock }, { logger: false });
+    await app.init();
+    return new TallyUnderTest(app, clock, dataDir);
+  }
+
+  get worker(): Worker {
+    return this.app.get(Worker);
+  }
+
+  get cells(): CellRegistry {
+    return this.app.get(CellRegistry);
+  }
+
+  /** Waits until every projection and process manager has caught up with every write so far. */
+  settle(): Promise<void> {
+    return this.worker.settle();
+  }
+
+  async tenant(name = 'Acme', region: Region = 'eu'): Promise<TestTenant> {
+    const bootstrap = new TenantBootstrap(this.app.get(CommandRuntime), this.app.get<IdGenerator>(ID_GENERATOR));
+    const { tenantId, keys } = await bootstrap.createTenant(name, region);
+    await this.settle();
+    const secret = (environment: string) => keys.find((k) => k.environment === environment)!.secret;
+    return { tenantId, live: secret('live'), sandbox: secret('sandbox'), region };
+  }
+
+  /** A supertest agent authenticated with `key`. */
+  as(key: string) {
+    const server = this.app.getHttpServer();
+    const auth = (test: request.Test) => test.set('Authorization', `Bearer ${key}`);
+    return {
+      get: (path: string) => auth(request(server).get(path)),
+      post: (path: string, body?: object) => (body ? auth(request(server).post(path)).send(body) : auth(request(server).post(path))),
+      patch: (path: string, body?: object) => (body ? auth(request(server).patch(path)).send(body) : auth(request(server).patch(path))),
+      delete: (path: string) => auth(request(server).delete(path)),
+    };
+  }
+
+  http() {
+    return request(this.app.getHttpServer());
+  }
+
+  /** Position of the newest event in the region's event store (0 when empty). */
+  async head(region: Region = 'eu'): Promise<bigint> {
+    return (await this.cells.cell(region).events.headPosition()) ?? 0n;
+  }
+
+  async stop(options: { keepData?: boolean } = {}): Promise<void> {
+    await this.app.close();
+    if (!options.keepData) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}

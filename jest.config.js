@@ -17,7 +17,7 @@ const base = {
 
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'], testPathIgnorePatterns: ['\\.contract\\.spec\\.ts$'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/*.spec.ts'], testPathIgnorePatterns: ['\\.contract\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'] },
     { ...base, displayName: 'contract', testMatch: ['<rootDir>/libs/**/*.contract.spec.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
   ],

@@ -1,3 +1,5 @@
+import { bindingsFor, rebuildProjections } from '@tally/platform';
+import { PROJECTIONS } from '../apps/worker/src/composition';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 describe('the public event log, auditors and personal data', () => {
@@ -89,6 +91,22 @@ describe('the public event log, auditors and personal data', () => {
     await api.get(`/v1/customers/${customer.id}?as_of=yesterday`).expect(400);
   });
 
+  it('rebuilds every read model from the log into exactly the live documents', async () => {
+    await tally.settle();
+    await tally.worker.stop();
+    const collections = ['customers', 'events', 'timers', 'tenants', 'api_keys'];
+    const snapshot = async () => {
+      const cell = tally.cells.cell('eu');
+      return Promise.all(collections.map((c) => (['tenants', 'api_keys'].includes(c) ? tally.cells.directory : cell.readModels).all(c)));
+    };
+    const live = await snapshot();
+    expect(live[0].length).toBeGreaterThan(3);
+    const bindings = tally.cells.all().flatMap((cell) => bindingsFor(cell, tally.cells, PROJECTIONS));
+    await rebuildProjections(bindings);
+    expect(await snapshot()).toEqual(live);
+    await tally.worker.start();
+  });
+
   it('stores personal data encrypted, and after the data key is destroyed replays show placeholders while ids survive', async () => {
     const customer = (await api.post('/v1/customers', { email: 'secret@example.com', name: 'Secret Person', metadata: { ssn: '123' } }).expect(200)).body;
     await api.post(`/v1/customers/${customer.id}/tax-ids`, { type: 'eu_vat', value: 'DE136695976' }).expect(200);
@@ -106,6 +124,12 @@ describe('the public event log, auditors and personal data', () => {
     expect(history.body.data[1].data).toMatchObject({ customer_id: customer.id, type: 'eu_vat', value: '[redacted]' });
     const replayed = await api.get(`/v1/customers/${customer.id}?as_of=${tally.clock.now().toISOString()}`).expect(200);
     expect(replayed.body).toMatchObject({ id: customer.id, email: '[redacted]', name: '[redacted]', metadata: {} });
+  });
+
+  it('reports liveness and readiness of every cell', async () => {
+    await tally.http().get('/health/live').expect(200, { status: 'ok' });
+    const ready = await tally.http().get('/health/ready').expect(200);
+    expect(ready.body).toEqual({ status: 'ok', cells: { us: 'ok', eu: 'ok', apac: 'ok' } });
   });
 
   it('answers problem+json for unknown routes and methods', async () => {

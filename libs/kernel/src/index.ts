@@ -3,3 +3,4 @@ export * from './domain-error';
 export * from './clock';
 export * from './ids';
 export * from './metadata';
+export * from './money';

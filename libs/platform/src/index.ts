@@ -28,7 +28,7 @@ export * from './http/list-query';
 export * from './http/validation.pipe';
 export * from './http/request-id.middleware';
 export * from './http/body-errors.middleware';
-export * from './pii/pii-codec';
+export * from './pii';
 export * from './worker';
 export * from './platform.module';
 export * from './admin/aggregate-types';

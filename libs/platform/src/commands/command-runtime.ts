@@ -30,7 +30,7 @@ interface Loaded<S> {
   snapshotRevision: number;
 }
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 8;
 
 /**
  * Read the aggregate's stream, decide, append with the expected revision. A concurrent writer

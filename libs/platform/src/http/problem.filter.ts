@@ -35,6 +35,7 @@ const HTTP_CODES: Record<number, string> = {
   404: 'route.not_found',
   405: 'route.method_not_allowed',
   413: 'request.too_large',
+  503: 'service.unavailable',
   415: 'request.unsupported_media_type',
 };
 

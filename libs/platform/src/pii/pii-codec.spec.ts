@@ -140,8 +140,10 @@ describe('PiiCodec', () => {
 
   it('shows the placeholders when the key is missing altogether', async () => {
     const encoded = await codec.encode('customer.created', CREATED);
-    const elsewhere = new PiiCodec(new SqliteDataKeyStore(new Database(':memory:'), randomBytes(32), new ManualClock()), SPECS);
+    const otherDb = new Database(':memory:');
+    const elsewhere = new PiiCodec(new SqliteDataKeyStore(otherDb, randomBytes(32), new ManualClock()), SPECS);
     expect(await elsewhere.decode('customer.created', encoded)).toMatchObject({ email: 'redacted@invalid', customer_id: 'cus_1' });
+    otherDb.close();
   });
 
   it('caches keys until told to forget them', async () => {
@@ -157,9 +159,10 @@ describe('PiiCodec', () => {
 
   it('evicts the least recently used key beyond its cache size', async () => {
     const small = new PiiCodec(store, SPECS, 2);
-    const events = await Promise.all(
-      ['cus_1', 'cus_2', 'cus_3'].map((id) => small.encode('customer.created', { customer_id: id, email: `${id}@example.com` })),
-    );
+    const events: unknown[] = [];
+    for (const id of ['cus_1', 'cus_2', 'cus_3']) {
+      events.push(await small.encode('customer.created', { customer_id: id, email: `${id}@example.com` }));
+    }
     const readsAfterEncoding = store.reads;
     await small.decode('customer.created', events[2]);
     await small.decode('customer.created', events[1]);

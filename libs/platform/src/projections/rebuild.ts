@@ -27,6 +27,7 @@ export async function catchUpProjection(binding: ProjectionBinding, onProgress: 
     handled += batch.length;
     onProgress({ checkpoint, events: handled, position: from, head });
   }
+  onProgress({ checkpoint, events: handled, position: head, head });
   return handled;
 }
 

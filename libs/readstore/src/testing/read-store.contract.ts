@@ -67,7 +67,7 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
           flags: { yes: true, no: false },
           nothing: null,
           empty: { object: {}, array: [] },
-          nested: { deep: { deeper: [{ a: 1 }, [2, [3]], 'x', null] } },
+          nested: { deep: { deeper: [{ a: 1, list: [2, { b: [3] }] }, 'x', null] } },
         };
         await seed('docs', [doc]);
 

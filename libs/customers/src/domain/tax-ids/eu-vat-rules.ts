@@ -118,13 +118,6 @@ function ireland(n: string): boolean {
   return IRISH_LETTERS[(weightedSum(digits, [8, 7, 6, 5, 4, 3, 2]) + extra) % 23] === n[7];
 }
 
-/** IT: 11 digits, Luhn; digits 8–10 are the issuing office (001–100, 120, 121, 888, 999). */
-function italy(n: string): boolean {
-  const office = Number(n.slice(7, 10));
-  const knownOffice = (office >= 1 && office <= 100) || [120, 121, 888, 999].includes(office);
-  return Number(n.slice(0, 7)) > 0 && knownOffice && luhnValid(n);
-}
-
 /**
  * LT: 9 digits (legal entities, 8th digit 1) or 12 (temporary taxpayers, 11th digit 1). Weights
  * 1…9,1,2; a remainder of 10 is retried with weights 3…9,1,2,3,4, and a second 10 gives 0.
@@ -214,7 +207,8 @@ export const EU_VAT_RULES: Readonly<Record<string, NationalNumberRule>> = Object
   HR: scheme(/^\d{11}$/, iso7064Mod11_10Valid),
   HU: scheme(/^\d{8}$/, (n) => weightedSum(n, [9, 7, 3, 1, 9, 7, 3, 1]) % 10 === 0),
   IE: scheme(/^(?:\d{7}[A-W][A-IW]?|\d[A-Z+*]\d{5}[A-W])$/, ireland),
-  IT: scheme(/^\d{11}$/, italy),
+  // IT: a non-zero 7-digit company number, the issuing office (001–100, 120, 121, 888, 999), Luhn.
+  IT: scheme(/^(?!0{7})\d{7}(?:00[1-9]|0[1-9]\d|100|12[01]|888|999)\d$/, luhnValid),
   LT: scheme(/^(?:\d{7}1\d|\d{10}1\d)$/, lithuania),
   LU: scheme(/^\d{8}$/, luxembourg),
   LV: scheme(/^\d{11}$/, latvia),

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { validateEuVat } from './eu-vat';
+import { EU_VAT_RULES } from './eu-vat-rules';
 
 /**
  * Each valid number's check digit is worked out in its comment; each invalid twin changes one
@@ -178,7 +180,26 @@ describe('validateEuVat', () => {
     ['ES CIF with an unknown entity letter', 'ESI58378431', 'invalid_format'],
     ['EE not starting 10', 'EE200594102', 'invalid_format'],
     ['XI health authority below 500', 'XIHA499', 'invalid_format'],
+    ['IT unknown office', 'IT00743112157', 'invalid_format'],
+    ['IT zero company number', 'IT00000000157', 'invalid_format'],
   ])('rejects %s (%j)', (_, input, reason) => {
     expect(validateEuVat(input)).toEqual({ valid: false, reason });
+  });
+
+  it('answers every input with a verdict, never an exception', () => {
+    const prefix = fc.constantFrom(...Object.keys(EU_VAT_RULES), 'GR', 'gb', '12', '');
+    const body = fc.stringMatching(/^[0-9A-Z+*. -]{0,14}$/);
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.tuple(prefix, body).map(([p, b]) => p + b)), (input) => {
+        const result = validateEuVat(input);
+        if (result.valid) {
+          expect(result.normalized.startsWith(result.country)).toBe(true);
+          expect(validateEuVat(result.normalized)).toEqual(result);
+        } else {
+          expect(['missing_country_prefix', 'unsupported_country', 'invalid_format', 'invalid_check_digit']).toContain(result.reason);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

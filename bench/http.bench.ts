@@ -1,0 +1,99 @@
+/**
+ * HTTP throughput of creating and retrieving a customer, each against two baselines in the same
+ * run: a bare node:http handler and an Express handler that does nothing but answer JSON.
+ *
+ *   npm run build && node -r ./scripts/register-paths.js dist/bench/http.bench.js
+ */
+import { startBareExpress, startBareHttp } from './support/baseline-servers';
+import { LOAD, measure, type LoadResult } from './support/load';
+import type { RunningServer } from './support/listen';
+import { startTally, type RunningTally } from './support/tally-server';
+
+/** The issue's target: creating a customer runs at ≥ 50% of the bare Express handler's throughput. */
+const CREATE_TARGET = 0.5;
+
+/** The same body on every request: autocannon's id replacement miscounts Content-Length. */
+const CUSTOMER_BODY = JSON.stringify({
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  metadata: { plan: 'pro', source: 'bench' },
+});
+
+interface Row {
+  result: LoadResult;
+  /** Share of the Express baseline's requests per second (Tally rows only). */
+  ofExpress?: number;
+  target?: number;
+}
+
+async function createOne(tally: RunningTally): Promise<string> {
+  const response = await fetch(`${tally.url}/v1/customers`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tally.sandboxKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'grace@example.com', name: 'Grace Hopper', metadata: { plan: 'pro' } }),
+  });
+  if (response.status !== 200) throw new Error(`creating the customer to retrieve answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function compare(
+  method: 'GET' | 'POST',
+  path: string,
+  servers: { bare: RunningServer; express: RunningServer; tally: RunningTally },
+  target?: number,
+): Promise<Row[]> {
+  const body = method === 'POST' ? CUSTOMER_BODY : undefined;
+  const bare = await measure({ name: `${method} bare node:http`, url: servers.bare.url + path, method, body });
+  const express = await measure({ name: `${method} Express, no-op handler`, url: servers.express.url + path, method, body });
+  const tally = await measure({
+    name: `${method} Tally ${path.replace(/cus_\w+/, '{id}')}`,
+    url: servers.tally.url + path,
+    method,
+    body,
+    headers: { authorization: `Bearer ${servers.tally.sandboxKey}` },
+  });
+  return [{ result: bare }, { result: express }, { result: tally, ofExpress: tally.requestsPerSecond / express.requestsPerSecond, target }];
+}
+
+function table(rows: Row[]): string {
+  const number = (n: number) => Math.round(n).toLocaleString('en-US');
+  const lines = [
+    '| Case | Requests | Requests/s | p50 (ms) | p99 (ms) | Mean (ms) | % of Express | Target |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...rows.map(({ result: r, ofExpress, target }) => {
+      const share = ofExpress === undefined ? '' : `${(ofExpress * 100).toFixed(0)}%`;
+      const goal = target === undefined || ofExpress === undefined ? '' : `≥ ${target * 100}% ${ofExpress >= target ? '✓' : '✗'}`;
+      return `| ${r.name} | ${number(r.requests)} | ${number(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.averageMs.toFixed(2)} | ${share} | ${goal} |`;
+    }),
+  ];
+  return lines.join('\n');
+}
+
+export async function runHttpBench(): Promise<string> {
+  const bare = await startBareHttp();
+  const express = await startBareExpress();
+  const tally = await startTally();
+  try {
+    const servers = { bare, express, tally };
+    const created = await compare('POST', '/v1/customers', servers, CREATE_TARGET);
+    const id = await createOne(tally);
+    await tally.settle();
+    const retrieved = await compare('GET', `/v1/customers/${id}`, servers);
+    const setup = `${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up, ${LOAD.seconds} s measured per case, loopback.`;
+    return `${setup}\n\n${table([...created, ...retrieved])}`;
+  } finally {
+    await tally.close();
+    await express.close();
+    await bare.close();
+  }
+}
+
+if (require.main === module) {
+  runHttpBench().then(
+    (markdown) => console.log(markdown),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

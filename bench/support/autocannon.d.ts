@@ -1,0 +1,43 @@
+/** The part of autocannon's programmatic API the benchmarks use (the package ships no types). */
+declare module 'autocannon' {
+  namespace autocannon {
+    interface Options {
+      url: string;
+      method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      headers?: Record<string, string>;
+      body?: string;
+      connections?: number;
+      /** Seconds. */
+      duration?: number;
+      /** Run the load generator in this many worker threads. */
+      workers?: number;
+      warmup?: { connections?: number; duration?: number };
+    }
+
+    interface Histogram {
+      average: number;
+      mean: number;
+      stddev: number;
+      min: number;
+      max: number;
+      total: number;
+      p50: number;
+      p90: number;
+      p99: number;
+    }
+
+    interface Result {
+      duration: number;
+      errors: number;
+      timeouts: number;
+      non2xx: number;
+      statusCodeStats: Record<string, { count: number }>;
+      latency: Histogram;
+      requests: Histogram & { sent: number };
+      throughput: Histogram;
+    }
+  }
+
+  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  export = autocannon;
+}

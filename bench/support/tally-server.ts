@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { IdGenerator } from '@tally/kernel';
+import { CommandRuntime, ID_GENERATOR, readConfig, Worker } from '@tally/platform';
+import { TenantBootstrap } from '@tally/tenancy';
+import { createApp } from '../../apps/api/src/create-app';
+
+/** Tally on the embedded profile (API and worker in this process) with one tenant. */
+export interface RunningTally {
+  url: string;
+  /** The tenant's sandbox API key, usable once the key directory caught up. */
+  sandboxKey: string;
+  /** Waits until every projection has handled every write so far. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTally(): Promise<RunningTally> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-http-'));
+  const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
+  const app = await createApp({ config, worker: true }, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const worker = app.get(Worker);
+  const bootstrap = new TenantBootstrap(app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR));
+  const { keys } = await bootstrap.createTenant('Bench', 'eu');
+  await worker.settle();
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    sandboxKey: keys.find((k) => k.environment === 'sandbox')!.secret,
+    settle: () => worker.settle(),
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

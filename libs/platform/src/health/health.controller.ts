@@ -1,0 +1,30 @@
+import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { CellRegistry } from '../cells/cell-registry';
+
+/** Liveness (the process answers) and readiness (every cell's event store and read store answer). */
+@Controller('health')
+export class HealthController {
+  constructor(private readonly cells: CellRegistry) {}
+
+  @Get('live')
+  @HttpCode(200)
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(): Promise<{ status: 'ok'; cells: Record<string, 'ok'> }> {
+    const cells: Record<string, 'ok'> = {};
+    try {
+      for (const cell of this.cells.all()) {
+        await cell.events.headPosition();
+        await cell.readModels.getCheckpoint('health');
+        cells[cell.region] = 'ok';
+      }
+      await this.cells.directory.getCheckpoint('health');
+    } catch (error) {
+      throw new ServiceUnavailableException(`A store does not answer: ${(error as Error).message}`);
+    }
+    return { status: 'ok', cells };
+  }
+}

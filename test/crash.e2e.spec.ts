@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock, UlidGenerator } from '@tally/kernel';
+import type { RecordedEvent } from '@tally/eventstore';
+import type { Doc } from '@tally/readstore';
+import { bindingsFor, openEmbeddedCells, rebuildProjections, streamName, Worker, type CellRegistry, type ProjectionBinding } from '@tally/platform';
+import { customerAggregate } from '@tally/customers';
+import { PII_FIELDS, PROJECTIONS } from '../apps/worker/src/composition';
+
+const ROOT = join(__dirname, '..');
+const BATCH_SIZE = 5;
+/** Acks to wait for before the kill, or how long after the first ack, whichever comes first. */
+const KILL_AFTER_ACKS = 300;
+const KILL_AFTER_MS = 3_000;
+
+/** What the child told its "clients": the highest acknowledged revision per customer, and the batches. */
+class Acks {
+  readonly customers = new Map<string, number>();
+  readonly batches = new Set<string>();
+  readonly unreadable: string[] = [];
+
+  add(line: string): void {
+    const customer = /^ack customer (cus_[0-9A-Z]{26}) (\d+)$/.exec(line);
+    const batch = /^ack batch (batch-[0-9A-Z]{26}) (\d+)$/.exec(line);
+    if (customer) this.customers.set(customer[1], Math.max(Number(customer[2]), this.customers.get(customer[1]) ?? -1));
+    else if (batch && Number(batch[2]) === BATCH_SIZE) this.batches.add(batch[1]);
+    else this.unreadable.push(line);
+  }
+}
+
+interface Run {
+  acks: number;
+  signal: NodeJS.Signals | null;
+  code: number | null;
+  stderr: string;
+}
+
+/** Starts the writer on `dataDir` and SIGKILLs it while it is writing; only newline-terminated lines count. */
+function runUntilKilled(dataDir: string, acks: Acks): Promise<Run> {
+  const child = spawn(process.execPath, ['-r', './test/support/ts-child.js', 'test/support/crash-child.ts', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let count = 0;
+  let pending = '';
+  let stderr = '';
+  let timer: NodeJS.Timeout | undefined;
+  const kill = () => child.kill('SIGKILL');
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    // A line cut off by the kill was never fully acknowledged.
+    pending = lines.pop()!;
+    for (const line of lines) {
+      acks.add(line);
+      count += 1;
+    }
+    timer ??= setTimeout(kill, KILL_AFTER_MS);
+    if (count >= KILL_AFTER_ACKS) kill();
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ acks: count, signal, code, stderr });
+    });
+  });
+}
+
+async function allEvents(cells: CellRegistry): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  for (;;) {
+    const page = await cells.cell('eu').events.readAll({ fromPosition: events.at(-1)?.position, limit: 1_000 });
+    if (page.length === 0) return events;
+    events.push(...page);
+  }
+}
+
+async function readModels(bindings: readonly ProjectionBinding[]): Promise<Record<string, Doc[]>> {
+  const documents: Record<string, Doc[]> = {};
+  for (const { store, checkpoint, projection } of bindings) {
+    for (const { name } of projection.collections) documents[`${checkpoint}/${name}`] = await store.all(name);
+  }
+  return documents;
+}
+
+describe('a writer killed with SIGKILL in the middle of appends and projections', () => {
+  let dataDir: string;
+  let cells: CellRegistry | undefined;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'tally-crash-'));
+  });
+
+  afterAll(async () => {
+    await cells?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses no acknowledged event, leaves no partial batch, and its read models equal a rebuild', async () => {
+    const acks = new Acks();
+    // The second run restarts on what the first one's kill left behind, and is killed in turn.
+    for (const _round of [1, 2]) {
+      const run = await runUntilKilled(dataDir, acks);
+      expect({ signal: run.signal, code: run.code, stderr: run.stderr }).toEqual({ signal: 'SIGKILL', code: null, stderr: '' });
+      expect(run.acks).toBeGreaterThan(0);
+    }
+    expect(acks.unreadable).toEqual([]);
+    expect(acks.customers.size).toBeGreaterThan(0);
+
+    const clock = new ManualClock();
+    cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: PII_FIELDS });
+    const streams = new Map<string, number[]>();
+    for (const event of await allEvents(cells)) {
+      if (!streams.has(event.stream)) streams.set(event.stream, []);
+      streams.get(event.stream)!.push(event.revision);
+    }
+
+    const length = (stream: string) => streams.get(stream)?.length ?? 0;
+    const lostCustomers = [...acks.customers].filter(([id, revision]) => length(streamName(customerAggregate.type, id)) <= revision);
+    expect(lostCustomers).toEqual([]);
+    expect([...acks.batches].filter((batch) => !streams.has(batch))).toEqual([]);
+    const partialBatches = [...streams].filter(([stream, revisions]) => stream.startsWith('batch-') && revisions.length !== BATCH_SIZE);
+    expect(partialBatches).toEqual([]);
+    const gapped = [...streams].filter(([, revisions]) => revisions.some((revision, i) => revision !== i));
+    expect(gapped).toEqual([]);
+
+    const cell = cells.cell('eu');
+    const bindings = bindingsFor(cell, cells, PROJECTIONS);
+    const errors: unknown[] = [];
+    const worker = new Worker(cells, PROJECTIONS, [], clock, new UlidGenerator(clock), { error: (message, error) => errors.push([message, error]) });
+    await worker.start({ pollTimers: false });
+    await worker.settle();
+    const live = await readModels(bindings);
+    await worker.stop();
+    expect(errors).toEqual([]);
+
+    const customerStreams = [...streams].filter(([stream]) => stream.startsWith(`${customerAggregate.type}-`));
+    const expected = customerStreams.map(([stream, revisions]) => [stream.slice(`${customerAggregate.type}-`.length), revisions.length - 1]);
+    const byId = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+    expect(live['customers/customers'].map((doc) => [doc.id, doc.stream_revision]).sort(byId)).toEqual(expected.sort(byId));
+    expect(live['customers/events']).toHaveLength(customerStreams.reduce((sum, [, revisions]) => sum + revisions.length, 0));
+    expect(live['timers/timers']).toEqual([]);
+
+    await rebuildProjections(bindings);
+    expect(await readModels(bindings)).toEqual(live);
+  }, 60_000);
+});

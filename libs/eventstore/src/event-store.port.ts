@@ -57,6 +57,14 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/** An event id that is already stored: the whole append was refused. */
+export class DuplicateEventIdError extends Error {
+  constructor(readonly stream: string) {
+    super(`Append to ${stream} carries an event id that is already stored; nothing was appended`);
+    this.name = 'DuplicateEventIdError';
+  }
+}
+
 export interface SubscriptionFilter {
   /** Only events of streams whose name starts with one of these. */
   streamPrefixes?: readonly string[];

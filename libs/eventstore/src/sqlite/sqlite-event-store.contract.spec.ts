@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuplicateEventIdError } from '../event-store.port';
 import { describeEventStoreContract } from '../testing/event-store.contract';
 import { describeSnapshotStoreContract } from '../testing/snapshot-store.contract';
 import { openSqliteDatabase, type SqliteDatabase } from './sqlite-database';
@@ -125,7 +126,7 @@ describe('SqliteEventStore specifics', () => {
       { id: taken, type: 'DuplicateId', data: {}, metadata },
     ];
 
-    await expect(store.append('order-2', batch, { expectedRevision: 'no_stream' })).rejects.toThrow(/UNIQUE/);
+    await expect(store.append('order-2', batch, { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(DuplicateEventIdError);
     expect(await store.readStream('order-2')).toEqual([]);
     expect((await store.readAll({ limit: 10 })).map((e) => e.type)).toEqual(['Opened']);
   });

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import {
+  DuplicateEventIdError,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
@@ -74,7 +75,13 @@ export class SqliteEventStore implements EventStore {
 
   async append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError(`Append to ${stream} needs at least one event`);
-    const result = this.appendInTransaction(stream, events, options.expectedRevision);
+    let result: AppendResult;
+    try {
+      result = this.appendInTransaction(stream, events, options.expectedRevision);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(stream);
+      throw error;
+    }
     this.notifier.notify();
     return result;
   }

@@ -3,7 +3,7 @@ import type { After, Condition, FindQuery, SortSpec } from '../read-store.port';
 import type { StoredDocument } from './stored-document';
 
 const DEFAULT_SORT: SortSpec = { field: 'id', direction: 'asc' };
-const NOT_DELETED: Filter<StoredDocument> = { _deleted: { $ne: true } };
+export const NOT_DELETED: Filter<StoredDocument> = { _deleted: { $ne: true } };
 
 /** A document's `id` is its `_id`. */
 export function mongoPath(field: string): string {

@@ -1,14 +1,13 @@
 import { type AnyBulkWriteOperation, type Db, MongoBulkWriteError, MongoClient } from 'mongodb';
-import { assertWritableDoc } from '../documents';
 import { assertFindQuery } from '../find-query';
 import { assertCollectionName, assertFieldPath, CHECKPOINTS } from '../names';
 import { decodePosition, encodePosition } from '../position-key';
 import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '../read-store.port';
-import { mongoFindFilter, mongoPath, mongoSort } from './mongo-find-filter';
+import { assertWrite } from '../writes';
+import { mongoFindFilter, mongoPath, mongoSort, NOT_DELETED } from './mongo-find-filter';
 import { type StoredCheckpoint, type StoredDocument, toDoc } from './stored-document';
 
 const DUPLICATE_KEY = 11000;
-const NOT_DELETED = { _deleted: { $ne: true as const } };
 
 /**
  * The read store on MongoDB: one collection per read model, `_id` = the document's id, plus
@@ -119,7 +118,7 @@ export async function connectMongo(url: string, dbName?: string): Promise<MongoR
 function runsByCollection(writes: readonly Write[]): { collection: string; writes: Write[] }[] {
   const runs: { collection: string; writes: Write[] }[] = [];
   for (const write of writes) {
-    assertCollectionName(write.collection);
+    assertWrite(write);
     const last = runs[runs.length - 1];
     if (last?.collection === write.collection) last.writes.push(write);
     else runs.push({ collection: write.collection, writes: [write] });
@@ -131,7 +130,6 @@ function toReplacement(write: Write): AnyBulkWriteOperation<StoredDocument> {
   const position = encodePosition(write.position);
   let replacement: StoredDocument;
   if (write.op === 'upsert') {
-    assertWritableDoc(write.doc);
     // Through JSON, so both adapters store the same thing (no undefined, Date or class instances).
     replacement = { _id: write.doc.id, ...(JSON.parse(JSON.stringify(write.doc)) as Doc), _position: position };
   } else {

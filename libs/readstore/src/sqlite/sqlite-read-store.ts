@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import { assertWritableDoc } from '../documents';
 import { assertFindQuery } from '../find-query';
 import { assertCollectionName, assertFieldPath } from '../names';
 import { decodePosition, encodePosition } from '../position-key';
 import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '../read-store.port';
+import { assertWrite } from '../writes';
 import { findSql } from './sqlite-find-sql';
 import { CHECKPOINTS_TABLE, CREATE_CHECKPOINTS_SQL, createIndexSql, createTableSql, tableName } from './sqlite-schema';
 import { StatementCache } from './statement-cache';
@@ -91,17 +91,10 @@ export class SqliteReadStore implements ReadStore {
 
   /** A write lands only over an older position (or no row), so replays change nothing. */
   private apply(write: Write): void {
+    assertWrite(write);
     const position = encodePosition(write.position);
     const table = this.table(write.collection);
-    let doc: string | null = null;
-    let id: string;
-    if (write.op === 'upsert') {
-      assertWritableDoc(write.doc);
-      id = write.doc.id;
-      doc = JSON.stringify(write.doc);
-    } else {
-      id = write.id;
-    }
+    const [id, doc] = write.op === 'upsert' ? [write.doc.id, JSON.stringify(write.doc)] : [write.id, null];
     this.run(
       `INSERT INTO ${table} (id, position, doc) VALUES (?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc

@@ -473,6 +473,7 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
         await expect(store.find('docs', { where: [{ field: 'n', op: 'in', value: 'a' }], limit: 1 })).rejects.toThrow();
         await expect(store.commit([upsert('docs', { id: 7 } as unknown as Doc, 1n)])).rejects.toThrow();
         await expect(store.commit([upsert('docs', { id: 'a', _id: 'b' }, 1n)])).rejects.toThrow();
+        await expect(store.commit([remove('docs', 7 as unknown as string, 1n)])).rejects.toThrow();
         await expect(store.commit([upsert('docs', { id: 'a' }, -1n)])).rejects.toThrow();
       });
 

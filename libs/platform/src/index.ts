@@ -9,6 +9,7 @@ export * from './commands/history-event';
 export * from './commands/command-runtime';
 export * from './projections/projection';
 export * from './projections/projection-runner';
+export * from './runtime/supervise';
 export * from './projections/projection-source';
 export * from './projections/rebuild';
 export * from './processes/process-manager';

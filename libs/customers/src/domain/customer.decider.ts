@@ -1,5 +1,5 @@
 import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
-import type { Address, CustomerEvent, CustomerUpdated } from './customer.events';
+import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerUpdated } from './customer.events';
 import { isSupportedTaxIdType } from './tax-ids/tax-id';
 
 export type TaxIdStatus = 'pending' | 'verified' | 'invalid';
@@ -17,23 +17,10 @@ export type CustomerState =
       taxIds: readonly { id: string; type: string; value: string; status: TaxIdStatus }[];
     };
 
-export type CreateCustomer = Command<
-  'CreateCustomer',
-  { customer_id: string; email: string | null; name: string | null; billing_address: Address | null; metadata: Metadata }
->;
-export type UpdateCustomer = Command<
-  'UpdateCustomer',
-  {
-    customer_id: string;
-    email?: string | null;
-    name?: string | null;
-    billing_address?: Address | null;
-    /** A patch: keys replace old values, an empty string removes a key. */
-    metadata?: Metadata;
-    default_payment_method_id?: string | null;
-  }
->;
-export type AddTaxId = Command<'AddTaxId', { customer_id: string; tax_id_id: string; type: string; value: string }>;
+export type CreateCustomer = Command<'CreateCustomer', CustomerCreated['data']>;
+/** Like the event it may lead to, but `metadata` is a patch: keys replace old values, an empty string removes a key. */
+export type UpdateCustomer = Command<'UpdateCustomer', CustomerUpdated['data']>;
+export type AddTaxId = Command<'AddTaxId', CustomerTaxIdAdded['data']>;
 export type RecordTaxIdValidation = Command<
   'RecordTaxIdValidation',
   { customer_id: string; tax_id_id: string; result: { valid: true; country: string } | { valid: false; reason: string } }

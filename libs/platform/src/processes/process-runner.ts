@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
-import type { RunnerLog } from '../projections/projection-runner';
+import { supervise, type RunnerLog } from '../runtime/supervise';
 import { CatchUp } from '../projections/catch-up';
 import { ownerOf, type ProcessRuntime } from './process-runtime';
 
@@ -30,7 +29,7 @@ export class ProcessRunner {
 
   async start(): Promise<void> {
     this.progress.advance(await this.checkpoints.getCheckpoint(this.checkpoint));
-    this.running = this.supervise();
+    this.running = supervise(`process manager ${this.runtime.manager.name}`, () => this.follow(), () => this.stopped, this.log);
   }
 
   /** Resolves once every input up to `position` is handled. */
@@ -42,19 +41,6 @@ export class ProcessRunner {
     this.stopped = true;
     await this.close?.();
     await this.running;
-  }
-
-  private async supervise(): Promise<void> {
-    let backoff = 100;
-    while (!this.stopped) {
-      try {
-        await this.follow();
-      } catch (error) {
-        this.log.error(`process manager ${this.runtime.manager.name} failed; restarting from its checkpoint`, error);
-        await sleep(backoff);
-        backoff = Math.min(backoff * 1.5, 5_000);
-      }
-    }
   }
 
   private async follow(): Promise<void> {

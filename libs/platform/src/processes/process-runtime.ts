@@ -1,7 +1,7 @@
 import { DomainError, type Clock, type IdGenerator } from '@tally/kernel';
 import { WrongExpectedRevisionError, type EventMetadata, type NewEvent, type RecordedEvent } from '@tally/eventstore';
 import type { Cell } from '../cells/cell';
-import type { RunnerLog } from '../projections/projection-runner';
+import type { RunnerLog } from '../runtime/supervise';
 import type { RequestContext } from '../context/request-context';
 import { ProcessEvents, TIMER_FIRED_INPUT, processStream, type ProcessInput, type ProcessManager, type ProcessOutput } from './process-manager';
 

@@ -1,6 +1,6 @@
 import type { Clock } from '@tally/kernel';
 import type { ReadStore } from '@tally/readstore';
-import type { RunnerLog } from '../projections/projection-runner';
+import type { RunnerLog } from '../runtime/supervise';
 import { TIMER_FIRED_INPUT } from './process-manager';
 import type { ProcessRuntime } from './process-runtime';
 import { TIMERS, type TimerDoc } from './timers.projection';

@@ -1,15 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RecordedEvent } from '@tally/eventstore';
 import { applyEvent, ensureCollections, type ProjectionBinding } from './projection-source';
 import { UnitOfWork } from './unit-of-work';
 import { CatchUp } from './catch-up';
+import { supervise, type RunnerLog } from '../runtime/supervise';
 
 const MAX_BATCH = 500;
 const NOT_READY = Symbol('not ready');
-
-export interface RunnerLog {
-  error(message: string, error: unknown): void;
-}
 
 /**
  * Keeps one projection up to date: a catch-up subscription from the stored checkpoint, handled
@@ -38,7 +34,7 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     await ensureCollections(this.binding);
     this.progress.advance(await this.binding.store.getCheckpoint(this.binding.checkpoint));
-    this.running = this.supervise();
+    this.running = supervise(`projection ${this.name}`, () => this.follow(), () => this.stopped, this.log);
   }
 
   async stop(): Promise<void> {
@@ -50,20 +46,6 @@ export class ProjectionRunner {
   /** Resolves once every event of this projection up to `position` is committed to the read model. */
   whenCaughtUp(position: bigint): Promise<void> {
     return this.progress.reached(position);
-  }
-
-  private async supervise(): Promise<void> {
-    let backoff = 100;
-    while (!this.stopped) {
-      try {
-        await this.follow();
-        backoff = 100;
-      } catch (error) {
-        this.log.error(`projection ${this.name} failed; restarting from its checkpoint`, error);
-        await sleep(backoff);
-        backoff = Math.min(backoff * 1.5, 5_000);
-      }
-    }
   }
 
   private async follow(): Promise<void> {

@@ -40,12 +40,14 @@ export class MongoDataKeyStore implements DataKeyStore {
   }
 
   async destroy(subjectId: string): Promise<void> {
-    // A pipeline update keeps the first destruction time when destroyed twice.
-    await this.keys.updateOne(
-      { _id: subjectId },
-      [{ $set: { wrapped_key: null, destroyed_at: { $ifNull: ['$destroyed_at', this.clock.now()] } } }],
-      { upsert: true },
-    );
+    // Only a live (or absent) key matches, so the first destruction time stays; for a key destroyed
+    // already the upsert collides on _id, which means there is nothing left to do. (No pipeline
+    // update: MongoDB wire-protocol servers such as FerretDB do not all support one.)
+    try {
+      await this.keys.updateOne({ _id: subjectId, destroyed_at: null }, { $set: { wrapped_key: null, destroyed_at: this.clock.now() } }, { upsert: true });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
   }
 
   /** Upsert-if-absent: when two writers race, both read back the document that won. */

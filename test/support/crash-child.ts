@@ -93,7 +93,7 @@ async function main(dataDir: string): Promise<void> {
         // Lanes updating the same customer may exhaust the runtime's retries; that write was refused, not lost.
         if (!(error instanceof DomainError && error.code === 'request.concurrent_update')) throw error;
       }
-      // Lets the projection runner flush and stdout drain between writes.
+      // Lets I/O (stdout, the subscriptions' fallback poll) run between writes.
       await yieldToLoop();
     }
   };

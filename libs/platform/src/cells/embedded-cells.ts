@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from '@tally/kernel';
@@ -46,9 +46,26 @@ export function openEmbeddedCells(options: {
   });
 }
 
-/** The embedded profile keeps its master key beside the data, created on first start. */
+/**
+ * The embedded profile keeps its master key beside the data, created on first start. The key is
+ * written to a temporary file and linked into place, so `master.key` only ever appears whole, and
+ * when two processes start at once the first link wins and both use that key.
+ */
 function localMasterKey(dataDir: string): Buffer {
   const file = join(dataDir, 'master.key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  if (!existsSync(file)) {
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+      const fd = openSync(temporary, 'w', 0o600);
+      writeSync(fd, randomBytes(32).toString('base64'));
+      fsyncSync(fd);
+      closeSync(fd);
+      linkSync(temporary, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  }
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
 }

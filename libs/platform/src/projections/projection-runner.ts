@@ -5,14 +5,17 @@ import { CatchUp } from './catch-up';
 import { supervise, type RunnerLog } from '../runtime/supervise';
 
 const MAX_BATCH = 500;
+/** Under a steady stream of appends the subscription never waits; commit at least this often anyway. */
+const MAX_BATCH_MS = 50;
 const NOT_READY = Symbol('not ready');
 
 /**
  * Keeps one projection up to date: a catch-up subscription from the stored checkpoint, handled
  * one event at a time. Writes are batched while events are immediately available (catch-up) and
- * committed with the checkpoint as soon as the subscription has to wait, so a live event is
- * visible within milliseconds and the checkpoint never runs ahead of handled events. A failure
- * restarts the subscription from the last committed checkpoint, with backoff.
+ * committed with the checkpoint as soon as the subscription has to wait, or every 500 events or
+ * 50 ms, so a live event is visible within milliseconds and the checkpoint never runs ahead of
+ * handled events. A failure restarts the subscription from the last committed checkpoint, with
+ * backoff.
  */
 export class ProjectionRunner {
   private stopped = false;
@@ -57,6 +60,7 @@ export class ProjectionRunner {
     const iterator = subscription[Symbol.asyncIterator]();
     const unit = new UnitOfWork(store);
     let batched = 0;
+    let batchStarted = performance.now();
     let next = iterator.next();
     try {
       for (;;) {
@@ -65,13 +69,15 @@ export class ProjectionRunner {
           await this.flush(unit);
           batched = 0;
           result = await next;
+          batchStarted = performance.now();
         }
         if (result.done) break;
         const event: RecordedEvent = result.value;
         await applyEvent(this.binding, event, unit);
-        if (++batched >= MAX_BATCH) {
+        if (++batched >= MAX_BATCH || performance.now() - batchStarted > MAX_BATCH_MS) {
           await this.flush(unit);
           batched = 0;
+          batchStarted = performance.now();
         }
         next = iterator.next();
       }

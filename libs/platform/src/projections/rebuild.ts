@@ -32,8 +32,10 @@ export async function catchUpProjection(binding: ProjectionBinding, onProgress: 
 }
 
 /**
- * Drops the documents and checkpoints of projections that share a store, then replays the log
- * into each. Run it with the service stopped: a live runner of the same projection would race it.
+ * Drops the documents and checkpoints of the given projections, then replays the log into each.
+ * Pass every projection of a store: projections share collections (every resource projection
+ * writes the public event log), and a shared collection is emptied for all of them. Run it with the
+ * service stopped: a live runner of the same projection would race it.
  */
 export async function rebuildProjections(bindings: readonly ProjectionBinding[], onProgress?: (progress: CatchUpProgress) => void): Promise<number> {
   const byStore = new Map<ProjectionBinding['store'], ProjectionBinding[]>();

@@ -5,19 +5,21 @@
  *   npm run build && node -r ./scripts/register-paths.js dist/bench/http.bench.js
  */
 import { startBareExpress, startBareHttp } from './support/baseline-servers';
-import { LOAD, measure, type LoadResult } from './support/load';
+import { LOAD, measure, medianRun, type LoadCase, type LoadResult } from './support/load';
 import type { RunningServer } from './support/listen';
 import { startTally, type RunningTally } from './support/tally-server';
 
 /** The issue's target: creating a customer runs at ≥ 50% of the bare Express handler's throughput. */
 const CREATE_TARGET = 0.5;
 
-/** The same body on every request: autocannon's id replacement miscounts Content-Length. */
-const CUSTOMER_BODY = JSON.stringify({
-  email: 'ada@example.com',
-  name: 'Ada Lovelace',
-  metadata: { plan: 'pro', source: 'bench' },
-});
+/** The same body on every request (autocannon's id replacement miscounts Content-Length). */
+const CUSTOMER_BODY = JSON.stringify({ email: 'ada@example.com', name: 'Ada Lovelace', metadata: { plan: 'pro', source: 'bench' } });
+
+interface Servers {
+  bare: RunningServer;
+  express: RunningServer;
+  tally: RunningTally;
+}
 
 interface Row {
   result: LoadResult;
@@ -36,22 +38,31 @@ async function createOne(tally: RunningTally): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
-async function compare(
-  method: 'GET' | 'POST',
-  path: string,
-  servers: { bare: RunningServer; express: RunningServer; tally: RunningTally },
-  target?: number,
-): Promise<Row[]> {
+/**
+ * The three servers under the same request, interleaved round by round so drift on the machine
+ * hits all of them; Tally's worker settles after every run so its catch-up never overlaps the next.
+ */
+async function compare(method: 'GET' | 'POST', path: string, servers: Servers, target?: number): Promise<Row[]> {
   const body = method === 'POST' ? CUSTOMER_BODY : undefined;
-  const bare = await measure({ name: `${method} bare node:http`, url: servers.bare.url + path, method, body });
-  const express = await measure({ name: `${method} Express, no-op handler`, url: servers.express.url + path, method, body });
-  const tally = await measure({
-    name: `${method} Tally ${path.replace(/cus_\w+/, '{id}')}`,
-    url: servers.tally.url + path,
-    method,
-    body,
-    headers: { authorization: `Bearer ${servers.tally.sandboxKey}` },
-  });
+  const cases: LoadCase[] = [
+    { name: `${method} bare node:http`, url: servers.bare.url + path, method, body },
+    { name: `${method} Express, no-op handler`, url: servers.express.url + path, method, body },
+    {
+      name: `${method} Tally /v1/customers${method === 'GET' ? '/{id}' : ''}`,
+      url: servers.tally.url + path,
+      method,
+      body,
+      headers: { authorization: `Bearer ${servers.tally.sandboxKey}` },
+    },
+  ];
+  const runs: LoadResult[][] = cases.map(() => []);
+  for (let round = 0; round < LOAD.rounds; round++) {
+    for (const [i, loadCase] of cases.entries()) {
+      runs[i].push(await measure(loadCase));
+      await servers.tally.settle();
+    }
+  }
+  const [bare, express, tally] = runs.map(medianRun);
   return [{ result: bare }, { result: express }, { result: tally, ofExpress: tally.requestsPerSecond / express.requestsPerSecond, target }];
 }
 
@@ -79,7 +90,9 @@ export async function runHttpBench(): Promise<string> {
     const id = await createOne(tally);
     await tally.settle();
     const retrieved = await compare('GET', `/v1/customers/${id}`, servers);
-    const setup = `${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up, ${LOAD.seconds} s measured per case, loopback.`;
+    const setup =
+      `${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up and ${LOAD.seconds} s measured per run, ` +
+      `median of ${LOAD.rounds} interleaved runs per case, loopback, load generator in a worker thread.`;
     return `${setup}\n\n${table([...created, ...retrieved])}`;
   } finally {
     await tally.close();

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
-import { ApiKeyGuard, Ctx, etagOf, parseIfMatch, type ListPage, type RequestContext } from '@tally/platform';
+import { Ctx, etagOf, parseIfMatch, type ListPage, type RequestContext } from '@tally/platform';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
 import { AddTaxIdCommand, CreateCustomerCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
@@ -9,7 +9,6 @@ import { GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.quer
 import type { CustomerResource, TaxIdResource } from './customer.view';
 
 @Controller('v1/customers')
-@UseGuards(ApiKeyGuard)
 export class CustomersController {
   constructor(
     private readonly commands: CommandBus,

@@ -1,4 +1,5 @@
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { SystemClock, UlidGenerator, type Clock, type IdGenerator } from '@tally/kernel';
 import { CellRegistry } from './cells/cell-registry';
@@ -6,7 +7,7 @@ import { openEmbeddedCells } from './cells/embedded-cells';
 import { connectProductionCells } from './cells/production-cells';
 import { CommandRuntime } from './commands/command-runtime';
 import type { TallyConfig } from './config/tally-config';
-import { ApiKeyGuard } from './http/auth.guard';
+import { AuthGuard } from './http/auth.guard';
 import type { PiiFieldSpec } from './pii/pii-codec';
 import { ScopedReads } from './queries/scoped-reads';
 import { CLOCK, ID_GENERATOR, TALLY_CONFIG } from './tokens';
@@ -35,13 +36,13 @@ export class PlatformModule {
         inject: [CellRegistry, CLOCK, ID_GENERATOR],
       },
       { provide: ScopedReads, useFactory: (cells: CellRegistry) => new ScopedReads(cells), inject: [CellRegistry] },
-      ApiKeyGuard,
+      { provide: APP_GUARD, useClass: AuthGuard },
     ];
     return {
       module: PlatformModule,
       imports: [CqrsModule.forRoot()],
       providers,
-      exports: [...providers.map((p) => ('provide' in p ? p.provide : p)), CqrsModule],
+      exports: [TALLY_CONFIG, CLOCK, ID_GENERATOR, CellRegistry, CommandRuntime, ScopedReads, CqrsModule],
     };
   }
 }

@@ -1,9 +1,8 @@
-import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { DomainError } from '@tally/kernel';
 import { CellRegistry } from '../cells/cell-registry';
 import { streamName } from '../commands/aggregate-definition';
 import type { RequestContext } from '../context/request-context';
-import { ApiKeyGuard } from '../http/auth.guard';
 import { Ctx } from '../http/context.decorator';
 import { parseLimit, type ListPage } from '../http/list-query';
 import { publicEventId } from '../public-events/public-event';
@@ -25,7 +24,6 @@ export interface StoredEventView {
  * data is decrypted; after erasure it shows the redaction placeholders.
  */
 @Controller('v1/admin/aggregates')
-@UseGuards(ApiKeyGuard)
 export class HistoryController {
   constructor(
     private readonly cells: CellRegistry,

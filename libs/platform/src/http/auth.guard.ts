@@ -1,22 +1,34 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { DomainError } from '@tally/kernel';
 import { CellRegistry } from '../cells/cell-registry';
 import type { RequestContext } from '../context/request-context';
+import type { TallyConfig } from '../config/tally-config';
+import { TALLY_CONFIG } from '../tokens';
 import { API_KEYS, type ApiKeyEntry } from './api-key-directory';
 import { environmentOfKey, hashApiKey } from './api-key';
 import { traceIdOf } from './request-id.middleware';
 
 const CONTEXT = Symbol('request-context');
 
-/** Bearer auth on every `/v1` route: the key's hash finds the tenant, environment and region. */
+/**
+ * Bearer auth, registered once for every route: `/v1/operator/*` takes the operator key, every
+ * other `/v1` route an API key, whose hash finds the tenant, environment and region; routes outside
+ * `/v1` (health, metrics, the API reference) are open.
+ */
 @Injectable()
-export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly cells: CellRegistry) {}
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly cells: CellRegistry,
+    @Inject(TALLY_CONFIG) private readonly config: TallyConfig,
+  ) {}
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const request = execution.switchToHttp().getRequest<Request>();
+    if (!request.path.startsWith('/v1/')) return true;
     const key = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (request.path.startsWith('/v1/operator/')) return this.operator(key);
     if (!key || !environmentOfKey(key)) {
       throw new DomainError('auth.missing_api_key', 'unauthenticated', 'Send your API key as Authorization: Bearer sk_…');
     }
@@ -34,10 +46,26 @@ export class ApiKeyGuard implements CanActivate {
     (request as unknown as Record<symbol, RequestContext>)[CONTEXT] = context;
     return true;
   }
+
+  private operator(key: string | undefined): boolean {
+    const expected = this.config.operatorKey;
+    if (!key) throw new DomainError('auth.missing_operator_key', 'unauthenticated', 'Send the operator key as Authorization: Bearer <TALLY_OPERATOR_KEY>');
+    if (!expected || !sameSecret(key, expected)) throw new DomainError('auth.invalid_operator_key', 'unauthenticated', 'The operator key is not valid');
+    return true;
+  }
 }
 
+const sameSecret = (given: string, expected: string): boolean => {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+};
+
 export function contextOf(request: Request): RequestContext {
-  const context = (request as unknown as Record<symbol, RequestContext>)[CONTEXT];
-  if (!context) throw new Error('No request context: is the route behind ApiKeyGuard?');
+  const context = findContext(request);
+  if (!context) throw new Error('No request context: is the route under /v1 (and not /v1/operator)?');
   return context;
 }
+
+/** The request's tenant context, or undefined for routes without one (operator, health, …). */
+export const findContext = (request: Request): RequestContext | undefined => (request as unknown as Record<symbol, RequestContext>)[CONTEXT];

@@ -1,6 +1,5 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { DomainError } from '@tally/kernel';
-import { ApiKeyGuard } from '../http/auth.guard';
 import { Ctx } from '../http/context.decorator';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from '../http/list-query';
 import { ScopedReads } from '../queries/scoped-reads';
@@ -20,7 +19,6 @@ type PublicEvent = Omit<PublicEventDoc, 'environment'>;
 
 /** The public event log: what webhooks deliver, readable and filterable. */
 @Controller('v1/events')
-@UseGuards(ApiKeyGuard)
 export class EventsController {
   constructor(private readonly reads: ScopedReads) {}
 

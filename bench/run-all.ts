@@ -1,0 +1,27 @@
+/**
+ * Every benchmark in sequence, each printed as a markdown section.
+ *
+ *   npm run bench
+ */
+import { runAppendBench } from './append.bench';
+import { runCatchUpBench } from './catch-up.bench';
+import { runHttpBench } from './http.bench';
+
+const BENCHES: { title: string; run: () => Promise<string> }[] = [
+  { title: 'Event store (SQLite)', run: runAppendBench },
+  { title: 'Projection catch-up', run: runCatchUpBench },
+  { title: 'HTTP: create and retrieve customers', run: runHttpBench },
+];
+
+export async function runAll(): Promise<void> {
+  for (const { title, run } of BENCHES) {
+    console.log(`## ${title}\n\n${await run()}\n`);
+  }
+}
+
+if (require.main === module) {
+  runAll().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -34,3 +34,5 @@ export * from './worker';
 export * from './platform.module';
 export * from './admin/aggregate-types';
 export * from './public-events/events.module';
+export * from './versions/api-versions';
+export * from './versions/request-version';

@@ -1,4 +1,5 @@
 import type { Environment, Region } from '../context/request-context';
+import type { ApiVersion } from '../versions/api-versions';
 
 /** The global directory's collections: just enough to route a request to its tenant's cell. */
 export const API_KEYS = 'api_keys';
@@ -15,10 +16,17 @@ export interface ApiKeyEntry {
   status: 'active' | 'revoked';
 }
 
+/** Rate-limit groups; see the rate-limits folder. */
+export type RateLimitGroup = 'read' | 'write' | 'money' | 'usage' | 'admin';
+
 export interface TenantEntry {
   [field: string]: unknown;
   id: string;
   name: string;
   region: Region;
   created_at: string;
+  /** The API version requests without a Service-Version header are served in. */
+  api_version?: ApiVersion;
+  /** Live limits per second the operator raised for this tenant (sandbox gets one tenth). */
+  rate_limits?: Partial<Record<RateLimitGroup, number>>;
 }

@@ -6,7 +6,8 @@ import { CellRegistry } from '../cells/cell-registry';
 import type { RequestContext } from '../context/request-context';
 import type { TallyConfig } from '../config/tally-config';
 import { TALLY_CONFIG } from '../tokens';
-import { API_KEYS, type ApiKeyEntry } from './api-key-directory';
+import { API_KEYS, TENANTS, type ApiKeyEntry, type TenantEntry } from './api-key-directory';
+import { resolveApiVersion } from '../versions/request-version';
 import { environmentOfKey, hashApiKey } from './api-key';
 import { traceIdOf } from './request-id.middleware';
 
@@ -28,12 +29,17 @@ export class AuthGuard implements CanActivate {
     const request = execution.switchToHttp().getRequest<Request>();
     if (!request.path.startsWith('/v1/')) return true;
     const key = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (request.path.startsWith('/v1/operator/')) return this.operator(key);
+    if (request.path.startsWith('/v1/operator/')) {
+      resolveApiVersion(request, undefined);
+      return this.operator(key);
+    }
     if (!key || !environmentOfKey(key)) {
       throw new DomainError('auth.missing_api_key', 'unauthenticated', 'Send your API key as Authorization: Bearer sk_…');
     }
     const entry = await this.cells.directory.get<ApiKeyEntry>(API_KEYS, hashApiKey(key));
     if (!entry || entry.status !== 'active') throw new DomainError('auth.invalid_api_key', 'unauthenticated', 'The API key is not valid');
+    const tenant = await this.cells.directory.get<TenantEntry>(TENANTS, entry.tenant_id);
+    resolveApiVersion(request, tenant?.api_version);
     const context: RequestContext = {
       tenantId: entry.tenant_id,
       environment: entry.environment,

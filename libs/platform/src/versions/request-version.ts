@@ -1,0 +1,25 @@
+import type { Request } from 'express';
+import { DomainError } from '@tally/kernel';
+import { API_VERSIONS, CURRENT_API_VERSION, isApiVersion, type ApiVersion } from './api-versions';
+
+const VERSION = Symbol('api-version');
+export const VERSION_HEADER = 'service-version';
+
+/**
+ * The version a request is served in: its `Service-Version` header, else the tenant's pinned
+ * version, else the current one. An unknown version answers 400.
+ */
+export function resolveApiVersion(request: Request, pinned: ApiVersion | undefined): ApiVersion {
+  const asked = request.headers[VERSION_HEADER];
+  if (asked !== undefined && (typeof asked !== 'string' || !isApiVersion(asked))) {
+    throw DomainError.invalid('api_version.unknown', `Service-Version takes one of ${API_VERSIONS.join(', ')}`, [
+      { field: 'Service-Version', code: 'api_version.unknown', message: `one of ${API_VERSIONS.join(', ')}` },
+    ]);
+  }
+  const version = asked ?? pinned ?? CURRENT_API_VERSION;
+  (request as unknown as Record<symbol, ApiVersion>)[VERSION] = version;
+  return version;
+}
+
+/** The version resolved for this request (the current one where none was resolved, e.g. health routes). */
+export const apiVersionOf = (request: Request): ApiVersion => (request as unknown as Record<symbol, ApiVersion>)[VERSION] ?? CURRENT_API_VERSION;

@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ManualClock, type IdGenerator } from '@tally/kernel';
 import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig, Worker, type Region } from '@tally/platform';
-import { TenantBootstrap } from '@tally/tenancy';
+import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 
 export interface TestTenant {
@@ -14,6 +14,8 @@ export interface TestTenant {
   sandbox: string;
   region: Region;
 }
+
+export const OPERATOR_KEY = 'operator-test-secret';
 
 /** One Tally on the embedded profile in a temporary folder, with a manual clock and helpers for tests. */
 export class TallyUnderTest {
@@ -26,7 +28,7 @@ export class TallyUnderTest {
   static async start(options: { dataDir?: string; clock?: ManualClock } = {}): Promise<TallyUnderTest> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
     const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
-    const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
+    const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY });
     const app = await createApp({ config, worker: true, clock }, { logger: false });
     await app.init();
     return new TallyUnderTest(app, clock, dataDir);
@@ -46,7 +48,7 @@ export class TallyUnderTest {
   }
 
   async tenant(name = 'Acme', region: Region = 'eu'): Promise<TestTenant> {
-    const bootstrap = new TenantBootstrap(this.app.get(CommandRuntime), this.app.get<IdGenerator>(ID_GENERATOR));
+    const bootstrap = new TenantAdministration(this.app.get(CommandRuntime), this.app.get<IdGenerator>(ID_GENERATOR));
     const { tenantId, keys } = await bootstrap.createTenant(name, region);
     await this.settle();
     const secret = (environment: string) => keys.find((k) => k.environment === environment)!.secret;
@@ -63,6 +65,11 @@ export class TallyUnderTest {
       patch: (path: string, body?: object) => (body ? auth(request(server).patch(path)).send(body) : auth(request(server).patch(path))),
       delete: (path: string) => auth(request(server).delete(path)),
     };
+  }
+
+  /** A supertest agent with the operator key. */
+  operator() {
+    return this.as(OPERATOR_KEY);
   }
 
   http() {

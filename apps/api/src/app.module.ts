@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CustomersModule } from '@tally/customers';
+import { TenancyModule } from '@tally/tenancy';
 import type { Clock } from '@tally/kernel';
 import { EventLogModule, PlatformModule, type TallyConfig } from '@tally/platform';
 import { AGGREGATE_TYPES, PII_FIELDS } from '../../worker/src/composition';
@@ -20,6 +21,7 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot({ config, pii: PII_FIELDS, clock }),
         EventLogModule.forRoot(AGGREGATE_TYPES),
+        TenancyModule,
         CustomersModule,
         ...(worker ? [WorkerModule] : []),
       ],

@@ -1,6 +1,6 @@
 import type { IdGenerator } from '@tally/kernel';
 import { CellRegistry, CommandRuntime, TENANTS, type TenantEntry, type Worker } from '@tally/platform';
-import { TenantBootstrap } from '@tally/tenancy';
+import { TenantAdministration } from '@tally/tenancy';
 
 export const DEMO_TENANT_NAME = 'Demo (npm start)';
 
@@ -11,7 +11,7 @@ export const DEMO_TENANT_NAME = 'Demo (npm start)';
 export async function demoSandboxKey(cells: CellRegistry, runtime: CommandRuntime, ids: IdGenerator, worker: Worker): Promise<{ tenantId: string; key: string }> {
   await worker.settle();
   const { items } = await cells.directory.find<TenantEntry>(TENANTS, { where: [{ field: 'name', op: 'eq', value: DEMO_TENANT_NAME }], limit: 1 });
-  const bootstrap = new TenantBootstrap(runtime, ids);
+  const bootstrap = new TenantAdministration(runtime, ids);
   const demo = items[0];
   const issued = demo
     ? { tenantId: demo.id, key: (await bootstrap.issueKey(demo.id, demo.region, 'sandbox')).secret }

@@ -1,9 +1,9 @@
 import { customerPii, customerProjection } from '@tally/customers';
 import type { AggregateType, PiiFieldSpec, Projection } from '@tally/platform';
-import { tenantDirectoryProjection } from '@tally/tenancy';
+import { auditLogProjection, tenantDirectoryProjection } from '@tally/tenancy';
 
 /** Every context's read models, personal-data fields and aggregate id prefixes, in one list each. */
-export const PROJECTIONS: readonly Projection[] = [tenantDirectoryProjection, customerProjection];
+export const PROJECTIONS: readonly Projection[] = [tenantDirectoryProjection, auditLogProjection, customerProjection];
 
 export const PII_FIELDS: readonly PiiFieldSpec[] = [...customerPii];
 

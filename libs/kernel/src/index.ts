@@ -4,3 +4,4 @@ export * from './clock';
 export * from './ids';
 export * from './metadata';
 export * from './money';
+export * from './canonical-json';

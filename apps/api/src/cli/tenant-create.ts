@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { SystemClock, UlidGenerator } from '@tally/kernel';
 import { bindingsFor, catchUpProjection, CommandRuntime, readConfig, REGIONS, type Region } from '@tally/platform';
 import { openCellsFor } from '../../../worker/src/cli/open-cells';
-import { TenantBootstrap, tenantDirectoryProjection } from '@tally/tenancy';
+import { TenantAdministration, tenantDirectoryProjection } from '@tally/tenancy';
 
 /** `npm run tenant:create -- --name Acme --region eu`: prints the new tenant's live and sandbox keys, once. */
 async function main(): Promise<void> {
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const ids = new UlidGenerator(clock);
   const cells = await openCellsFor(config, clock);
   try {
-    const { tenantId, keys } = await new TenantBootstrap(new CommandRuntime(cells, clock, ids), ids).createTenant(values.name, region);
+    const { tenantId, keys } = await new TenantAdministration(new CommandRuntime(cells, clock, ids), ids).createTenant(values.name, region);
     await publishToDirectory(cells, region);
     process.stdout.write(`Tenant ${tenantId} (${values.name}) in region ${region}\n`);
     for (const key of keys) process.stdout.write(`  ${key.environment.padEnd(7)} ${key.secret}\n`);

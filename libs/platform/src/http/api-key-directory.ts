@@ -14,6 +14,9 @@ export interface ApiKeyEntry {
   region: Region;
   environment: Environment;
   status: 'active' | 'revoked';
+  /** The key's last four characters, so people can tell their keys apart. */
+  last4: string;
+  created_at: string;
 }
 
 /** Rate-limit groups; see the rate-limits folder. */

@@ -1,0 +1,26 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { CellRegistry, Ctx, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { AUDIT_LOG, type AuditEntry } from './audit-log.projection';
+
+const AUDIT_LIST: ListSpec = {
+  sortable: ['created_at'],
+  filters: {
+    subject_type: { ops: ['eq', 'in'] },
+    subject_id: { ops: ['eq', 'in'] },
+    action: { ops: ['eq', 'in', 'starts'] },
+    created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },
+  },
+};
+
+/** The tenant's audit log: operator actions on the tenant and its keys, in both environments. */
+@Controller('v1/admin/audit-log')
+export class AuditLogController {
+  constructor(private readonly cells: CellRegistry) {}
+
+  @Get()
+  async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<AuditEntry>> {
+    const query = parseListQuery(params, AUDIT_LIST);
+    const scoped = { ...query, where: [{ field: 'tenant_id', op: 'eq' as const, value: context.tenantId }, ...(query.where ?? [])] };
+    return toPage(await this.cells.cell(context.region).readModels.find<AuditEntry>(AUDIT_LOG, scoped), query, (entry) => entry);
+  }
+}

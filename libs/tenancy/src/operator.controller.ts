@@ -1,0 +1,89 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import type { IdGenerator } from '@tally/kernel';
+import { CellRegistry, CommandRuntime, ID_GENERATOR, parseListQuery, replay, toPage, traceIdOf, TENANTS, type ListPage, type ListSpec, type Region, type TenantEntry } from '@tally/platform';
+import { CreateApiKeyDto, CreateTenantDto, ReasonDto, UpdateTenantDto } from './dto/tenant.dto';
+import { tenantAggregate } from './tenant.aggregate';
+import { TenantAdministration, type IssuedKey, type OperatorRequest } from './tenant-administration';
+import { TenantLookup } from './tenant-lookup';
+import { tenantView, type ApiKeyResource, type TenantResource } from './tenant.view';
+
+const TENANT_LIST: ListSpec = { sortable: ['created_at', 'name'], filters: { region: { ops: ['eq', 'in'] }, name: { ops: ['eq', 'starts'] } } };
+
+/** The operator's API (`Authorization: Bearer <TALLY_OPERATOR_KEY>`): tenants, their region, version pin, limits and keys. */
+@Controller('v1/operator/tenants')
+export class OperatorController {
+  private readonly administration: TenantAdministration;
+
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly cells: CellRegistry,
+    private readonly lookup: TenantLookup,
+    @Inject(ID_GENERATOR) ids: IdGenerator,
+  ) {
+    this.administration = new TenantAdministration(runtime, ids);
+  }
+
+  @Post()
+  @HttpCode(200)
+  async create(@Body() body: CreateTenantDto, @Req() request: Request): Promise<TenantResource> {
+    const { tenantId, keys } = await this.administration.createTenant(body.name, body.region, operator(request, body));
+    return this.tenant(tenantId, body.region, keys);
+  }
+
+  @Get()
+  async list(@Query() params: Record<string, unknown>): Promise<ListPage<TenantEntry>> {
+    const query = parseListQuery(params, TENANT_LIST);
+    return toPage(await this.cells.directory.find<TenantEntry>(TENANTS, query), query, (entry) => entry);
+  }
+
+  @Get(':id')
+  async retrieve(@Param('id') id: string): Promise<TenantResource> {
+    return this.tenant(id, await this.lookup.regionOf(id));
+  }
+
+  @Patch(':id')
+  async update(@Param('id') id: string, @Body() body: UpdateTenantDto, @Req() request: Request): Promise<TenantResource> {
+    const region = await this.lookup.regionOf(id);
+    const { reason: _reason, ...changes } = body;
+    await this.administration.updateTenant(id, region, changes, operator(request, body));
+    return this.tenant(id, region);
+  }
+
+  @Post(':id/api-keys')
+  @HttpCode(200)
+  async createKey(@Param('id') id: string, @Body() body: CreateApiKeyDto, @Req() request: Request): Promise<ApiKeyResource> {
+    const region = await this.lookup.regionOf(id);
+    return this.key(id, region, await this.administration.issueKey(id, region, body.environment, operator(request, body)));
+  }
+
+  @Post(':id/api-keys/:keyId/roll')
+  @HttpCode(200)
+  async rollKey(@Param('id') id: string, @Param('keyId') keyId: string, @Body() body: ReasonDto, @Req() request: Request): Promise<ApiKeyResource> {
+    const region = await this.lookup.regionOf(id);
+    return this.key(id, region, await this.administration.rollKey(id, region, keyId, operator(request, body)));
+  }
+
+  @Post(':id/api-keys/:keyId/revoke')
+  @HttpCode(200)
+  async revokeKey(@Param('id') id: string, @Param('keyId') keyId: string, @Body() body: ReasonDto, @Req() request: Request): Promise<ApiKeyResource> {
+    const region = await this.lookup.regionOf(id);
+    await this.administration.revokeKey(id, region, keyId, operator(request, body));
+    return (await this.tenant(id, region)).api_keys.find((k) => k.id === keyId)!;
+  }
+
+  /** The tenant rebuilt from its stream (read-your-write), with the secrets of keys issued just now. */
+  private async tenant(id: string, region: Region, issued: IssuedKey[] = []): Promise<TenantResource> {
+    const context = { tenantId: id, environment: 'live', region, actor: 'operator', requestId: null, correlationId: null, causationId: null } as const;
+    const { history } = await this.runtime.load(this.cells.cell(region), tenantAggregate, id, context);
+    const tenant = replay(tenantView, history)!;
+    const secrets = new Map(issued.map((k) => [k.key_id, k.secret]));
+    return { ...tenant, api_keys: tenant.api_keys.map((k) => (secrets.has(k.id) ? { ...k, secret: secrets.get(k.id) } : k)) };
+  }
+
+  private async key(id: string, region: Region, issued: IssuedKey): Promise<ApiKeyResource> {
+    return (await this.tenant(id, region, [issued])).api_keys.find((k) => k.id === issued.key_id)!;
+  }
+}
+
+const operator = (request: Request, body: ReasonDto): OperatorRequest => ({ actor: 'operator', requestId: traceIdOf(request), reason: body.reason ?? null });

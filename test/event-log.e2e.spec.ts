@@ -136,5 +136,9 @@ describe('the public event log, auditors and personal data', () => {
     const response = await api.get('/v1/nothing-here').expect(404);
     expect(response.headers['content-type']).toMatch(/problem\+json/);
     expect(response.body.problem).toBe('route.not_found');
+    const wrongMethod = await api.delete('/v1/customers').expect(405);
+    expect(wrongMethod.headers['content-type']).toMatch(/problem\+json/);
+    expect(wrongMethod.headers['allow']).toBe('GET, POST');
+    expect(wrongMethod.body.problem).toBe('route.method_not_allowed');
   });
 });

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { bodyErrorsMiddleware, BodyValidationPipe, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, requestIdMiddleware } from '@tally/platform';
+import { allowedMethodsOf, bodyErrorsMiddleware, BodyValidationPipe, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, requestIdMiddleware } from '@tally/platform';
 import { AppModule, type AppOptions } from './app.module';
 
 /** The HTTP app: one body parser, one error shape, one validation rule, for every route. */
@@ -19,7 +19,7 @@ export async function createApp(options: AppOptions, nest: Pick<NestApplicationO
   app.use(jsonOnlyMiddleware);
   app.use(json({ limit: '1mb', strict: true }));
   app.use(bodyErrorsMiddleware);
-  app.useGlobalFilters(new ProblemFilter());
+  app.useGlobalFilters(new ProblemFilter(allowedMethodsOf(app.getHttpAdapter().getInstance())));
   app.useGlobalPipes(new BodyValidationPipe());
   app.enableShutdownHooks();
   return app;

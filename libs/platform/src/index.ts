@@ -20,6 +20,7 @@ export * from './public-events/resource-projection';
 export * from './queries/scoped-reads';
 export * from './http/problem';
 export * from './http/problem.filter';
+export * from './http/allowed-methods';
 export * from './http/api-key';
 export * from './http/api-key-directory';
 export * from './http/auth.guard';

@@ -1,23 +1,34 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError } from '@tally/kernel';
 import { problemBody, STATUS_BY_KIND, type ProblemBody } from './problem';
 import { traceIdOf } from './request-id.middleware';
+import type { AllowedMethods } from './allowed-methods';
 
 /** Every error leaves as `application/problem+json` with a stable code. */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
+  constructor(private readonly allowedMethods: AllowedMethods = () => []) {}
+
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const body = toProblem(error, traceIdOf(request));
+    const allowed = isRouteNotFound(error) ? this.allowedMethods(request.path) : [];
+    if (allowed.length > 0) response.setHeader('Allow', allowed.join(', '));
+    const body =
+      allowed.length > 0
+        ? problemBody(405, 'route.method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}`, traceIdOf(request))
+        : toProblem(error, traceIdOf(request));
     if (body.status >= 500) this.logger.error(`${request.method} ${request.url} failed (trace ${body.trace_id})`, (error as Error)?.stack);
     response.status(body.status).type('application/problem+json').json(body);
   }
 }
+
+/** Nest answers an unmatched route with its own NotFoundException; the domain never throws one. */
+const isRouteNotFound = (error: unknown): boolean => error instanceof NotFoundException;
 
 export function toProblem(error: unknown, traceId: string | null): ProblemBody {
   if (error instanceof DomainError) return problemBody(STATUS_BY_KIND[error.kind], error.code, error.message, traceId, error.fields);

@@ -1,12 +1,14 @@
 import type { EventStore } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
+import { followInBatches } from '../runtime/follow-in-batches';
 import { supervise, type RunnerLog } from '../runtime/supervise';
 import { CatchUp } from '../projections/catch-up';
 import { ownerOf, type ProcessRuntime } from './process-runtime';
 
 /**
  * Feeds a process manager its input events: a catch-up subscription from the manager's
- * checkpoint, one event at a time; the checkpoint moves only after the input is handled.
+ * checkpoint, one event at a time. The checkpoint moves in batches, never past an unhandled input;
+ * inputs after it are delivered again after a crash, and the manager's stream answers them as done.
  */
 export class ProcessRunner {
   private stopped = false;
@@ -50,12 +52,17 @@ export class ProcessRunner {
     this.close = () => subscription.close();
     if (this.stopped) await subscription.close();
     try {
-      for await (const event of subscription) {
-        const routed = manager.route(event);
-        if (routed) await this.runtime.deliver(routed.processId, routed.input, ownerOf(event));
-        await this.checkpoints.commit([], { name: this.checkpoint, position: event.position });
-        this.progress.advance(event.position);
-      }
+      await followInBatches(
+        subscription,
+        async (event) => {
+          const routed = manager.route(event);
+          if (routed) await this.runtime.deliver(routed.processId, routed.input, ownerOf(event));
+        },
+        async (handledUpTo) => {
+          await this.checkpoints.commit([], { name: this.checkpoint, position: handledUpTo });
+          this.progress.advance(handledUpTo);
+        },
+      );
     } finally {
       await subscription.close();
     }

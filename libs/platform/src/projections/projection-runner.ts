@@ -1,21 +1,13 @@
-import type { RecordedEvent } from '@tally/eventstore';
 import { applyEvent, ensureCollections, type ProjectionBinding } from './projection-source';
 import { UnitOfWork } from './unit-of-work';
 import { CatchUp } from './catch-up';
+import { followInBatches } from '../runtime/follow-in-batches';
 import { supervise, type RunnerLog } from '../runtime/supervise';
-
-const MAX_BATCH = 500;
-/** Under a steady stream of appends the subscription never waits; commit at least this often anyway. */
-const MAX_BATCH_MS = 50;
-const NOT_READY = Symbol('not ready');
 
 /**
  * Keeps one projection up to date: a catch-up subscription from the stored checkpoint, handled
- * one event at a time. Writes are batched while events are immediately available (catch-up) and
- * committed with the checkpoint as soon as the subscription has to wait, or every 500 events or
- * 50 ms, so a live event is visible within milliseconds and the checkpoint never runs ahead of
- * handled events. A failure restarts the subscription from the last committed checkpoint, with
- * backoff.
+ * one event at a time, its writes committed with the checkpoint in batches (see followInBatches).
+ * A failure restarts the subscription from the last committed checkpoint, with backoff.
  */
 export class ProjectionRunner {
   private stopped = false;
@@ -57,37 +49,15 @@ export class ProjectionRunner {
     const subscription = events.subscribeToAll({ fromPosition: from, filter: { streamPrefixes: projection.streamPrefixes } });
     this.close = () => subscription.close();
     if (this.stopped) await subscription.close();
-    const iterator = subscription[Symbol.asyncIterator]();
     const unit = new UnitOfWork(store);
-    let batched = 0;
-    let batchStarted = performance.now();
-    let next = iterator.next();
     try {
-      for (;;) {
-        let result = await Promise.race([next, new Promise<typeof NOT_READY>((resolve) => setImmediate(resolve, NOT_READY))]);
-        if (result === NOT_READY) {
-          await this.flush(unit);
-          batched = 0;
-          result = await next;
-          batchStarted = performance.now();
-        }
-        if (result.done) break;
-        const event: RecordedEvent = result.value;
-        await applyEvent(this.binding, event, unit);
-        if (++batched >= MAX_BATCH || performance.now() - batchStarted > MAX_BATCH_MS) {
-          await this.flush(unit);
-          batched = 0;
-          batchStarted = performance.now();
-        }
-        next = iterator.next();
-      }
-      await this.flush(unit);
+      await followInBatches(
+        subscription,
+        (event) => applyEvent(this.binding, event, unit),
+        async () => this.progress.advance(await unit.commit(checkpoint)),
+      );
     } finally {
       await subscription.close();
     }
-  }
-
-  private async flush(unit: UnitOfWork): Promise<void> {
-    this.progress.advance(await unit.commit(this.binding.checkpoint));
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { IdGenerator } from '@tally/kernel';
 import { CommandRuntime, ID_GENERATOR, readConfig, Worker } from '@tally/platform';
-import { TenantBootstrap } from '@tally/tenancy';
+import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 
 /** Tally on the embedded profile (API and worker in this process) with one tenant. */
@@ -23,8 +23,8 @@ export async function startTally(): Promise<RunningTally> {
   const app = await createApp({ config, worker: true }, { logger: false });
   await app.listen(0, '127.0.0.1');
   const worker = app.get(Worker);
-  const bootstrap = new TenantBootstrap(app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR));
-  const { keys } = await bootstrap.createTenant('Bench', 'eu');
+  const tenants = new TenantAdministration(app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR));
+  const { keys } = await tenants.createTenant('Bench', 'eu');
   await worker.settle();
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {

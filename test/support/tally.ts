@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ManualClock, type IdGenerator } from '@tally/kernel';
-import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig, Worker, type Region } from '@tally/platform';
+import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig, Worker, type JsonLog, type Region } from '@tally/platform';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 
@@ -25,11 +25,12 @@ export class TallyUnderTest {
     readonly dataDir: string,
   ) {}
 
-  static async start(options: { dataDir?: string; clock?: ManualClock } = {}): Promise<TallyUnderTest> {
+  /** Silent unless a test passes a `logger` to read the log lines. */
+  static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog } = {}): Promise<TallyUnderTest> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
     const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
     const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY });
-    const app = await createApp({ config, worker: true, clock }, { logger: false });
+    const app = await createApp({ config, worker: true, clock }, { logger: options.logger ?? false });
     await app.init();
     return new TallyUnderTest(app, clock, dataDir);
   }

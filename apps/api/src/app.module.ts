@@ -2,8 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CustomersModule } from '@tally/customers';
 import { TenancyModule } from '@tally/tenancy';
 import type { Clock } from '@tally/kernel';
-import { EventLogModule, PlatformModule, type TallyConfig } from '@tally/platform';
-import { AGGREGATE_TYPES, PII_FIELDS } from '../../worker/src/composition';
+import { EventLogModule, ObservabilityModule, PlatformModule, type TallyConfig } from '@tally/platform';
+import { AGGREGATE_TYPES, PII_FIELDS, PROJECTIONS } from '../../worker/src/composition';
 import { WorkerModule } from '../../worker/src/worker.module';
 
 export interface AppOptions {
@@ -21,6 +21,7 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot({ config, pii: PII_FIELDS, clock }),
         EventLogModule.forRoot(AGGREGATE_TYPES),
+        ObservabilityModule.forRoot(PROJECTIONS),
         TenancyModule,
         CustomersModule,
         ...(worker ? [WorkerModule] : []),

@@ -1,21 +1,26 @@
 import 'reflect-metadata';
-import type { NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { allowedMethodsOf, bodyErrorsMiddleware, BodyValidationPipe, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, requestIdMiddleware } from '@tally/platform';
+import { allowedMethodsOf, bodyErrorsMiddleware, BodyValidationPipe, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, createJsonLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serviceVersionHeaderMiddleware } from '@tally/platform';
 import { AppModule, type AppOptions } from './app.module';
 
-/** The HTTP app: one body parser, one error shape, one validation rule, for every route. */
-export async function createApp(options: AppOptions, nest: Pick<NestApplicationOptions, 'logger'> = {}): Promise<NestExpressApplication> {
+/**
+ * The HTTP app: one body parser, one error shape, one validation rule, for every route. Logs are
+ * JSON lines on stdout at LOG_LEVEL, or to `logging.logger`; `false` silences them (tests, benchmarks).
+ */
+export async function createApp(options: AppOptions, logging: { logger?: JsonLog | false } = {}): Promise<NestExpressApplication> {
+  const log = logging.logger === false ? createJsonLog('silent') : (logging.logger ?? createJsonLog(options.config.logLevel));
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
     bodyParser: false,
-    logger: nest.logger ?? ['error', 'warn', 'log'],
+    logger: new NestJsonLogger(log),
   });
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
   app.use(requestIdMiddleware(app.get<IdGenerator>(ID_GENERATOR)));
+  app.use(httpTelemetryMiddleware(log, app.get(TallyMetrics)));
+  app.use(serviceVersionHeaderMiddleware);
   app.use(jsonOnlyMiddleware);
   app.use(json({ limit: '1mb', strict: true }));
   app.use(bodyErrorsMiddleware);

@@ -1,5 +1,5 @@
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { SystemClock, UlidGenerator, type Clock, type IdGenerator } from '@tally/kernel';
 import { CellRegistry } from './cells/cell-registry';
@@ -8,9 +8,12 @@ import { connectProductionCells } from './cells/production-cells';
 import { CommandRuntime } from './commands/command-runtime';
 import type { TallyConfig } from './config/tally-config';
 import { AuthGuard } from './http/auth.guard';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import type { PiiFieldSpec } from './pii/pii-codec';
 import { ScopedReads } from './queries/scoped-reads';
+import { TallyMetrics } from './observability/tally-metrics';
 import { CLOCK, ID_GENERATOR, TALLY_CONFIG } from './tokens';
+import { ApiVersionInterceptor } from './versions/api-version.interceptor';
 
 export interface PlatformOptions {
   config: TallyConfig;
@@ -29,7 +32,8 @@ export class PlatformModule {
       { provide: TALLY_CONFIG, useValue: options.config },
       { provide: CLOCK, useValue: options.clock ?? new SystemClock() },
       { provide: ID_GENERATOR, useFactory: (clock: Clock) => new UlidGenerator(clock), inject: [CLOCK] },
-      { provide: CellRegistry, useFactory: (clock: Clock) => openCells(options, clock), inject: [CLOCK] },
+      { provide: TallyMetrics, useValue: new TallyMetrics() },
+      { provide: CellRegistry, useFactory: (clock: Clock, metrics: TallyMetrics) => openCells(options, clock, metrics), inject: [CLOCK, TallyMetrics] },
       {
         provide: CommandRuntime,
         useFactory: (cells: CellRegistry, clock: Clock, ids: IdGenerator) => new CommandRuntime(cells, clock, ids),
@@ -37,21 +41,24 @@ export class PlatformModule {
       },
       { provide: ScopedReads, useFactory: (cells: CellRegistry) => new ScopedReads(cells), inject: [CellRegistry] },
       { provide: APP_GUARD, useClass: AuthGuard },
+      { provide: APP_INTERCEPTOR, useClass: ApiVersionInterceptor },
+      // After the version interceptor, so it stores responses in the current version and replays pass through it.
+      { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     ];
     return {
       module: PlatformModule,
       imports: [CqrsModule.forRoot()],
       providers,
-      exports: [TALLY_CONFIG, CLOCK, ID_GENERATOR, CellRegistry, CommandRuntime, ScopedReads, CqrsModule],
+      exports: [TALLY_CONFIG, CLOCK, ID_GENERATOR, CellRegistry, CommandRuntime, ScopedReads, CqrsModule, TallyMetrics],
     };
   }
 }
 
-async function openCells({ config, pii }: PlatformOptions, clock: Clock): Promise<CellRegistry> {
+async function openCells({ config, pii }: PlatformOptions, clock: Clock, metrics: TallyMetrics): Promise<CellRegistry> {
   if (config.profile === 'embedded') {
-    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, masterKey: config.masterKey });
+    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, masterKey: config.masterKey, metrics });
   }
   if (!config.masterKey) throw new Error('The production profile needs TALLY_MASTER_KEY (base64 of 32 random bytes)');
   if (!config.directoryMongoUrl) throw new Error('The production profile needs TALLY_DIRECTORY_MONGO_URL or MONGO_URL for the key directory');
-  return connectProductionCells({ regionStores: config.regionStores, directoryMongoUrl: config.directoryMongoUrl, clock, pii, masterKey: config.masterKey });
+  return connectProductionCells({ regionStores: config.regionStores, directoryMongoUrl: config.directoryMongoUrl, clock, pii, masterKey: config.masterKey, metrics });
 }

@@ -1,6 +1,7 @@
 import type { ReadStore } from '@tally/readstore';
 import type { Cell } from './cell';
 import type { Region } from '../context/request-context';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
 
 /**
  * The cells this process serves, plus the small global directory that maps API-key hashes to a
@@ -10,6 +11,8 @@ export class CellRegistry {
   constructor(
     private readonly cells: ReadonlyMap<Region, Cell>,
     readonly directory: ReadStore,
+    /** Idempotency records of the operator API, which is global: they live beside the directory. */
+    readonly operatorIdempotency: IdempotencyStore,
     private readonly closeDirectory: () => Promise<void> = () => directory.close(),
   ) {}
 

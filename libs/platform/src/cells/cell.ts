@@ -3,6 +3,7 @@ import type { ReadStore } from '@tally/readstore';
 import type { PiiCodec } from '../pii/pii-codec';
 import type { DataKeyStore } from '../pii/data-key-store.port';
 import type { Region } from '../context/request-context';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
 
 /** A region cell: every store that holds a tenant's data lives in its region's cell, and nowhere else. */
 export interface Cell {
@@ -12,5 +13,6 @@ export interface Cell {
   readModels: ReadStore;
   dataKeys: DataKeyStore;
   pii: PiiCodec;
+  idempotency: IdempotencyStore;
   close(): Promise<void>;
 }

@@ -6,6 +6,10 @@ import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore } from '@tall
 import { SqliteReadStore } from '@tally/readstore';
 import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
 import { SqliteDataKeyStore } from '../pii/sqlite-data-key-store';
+import { SealedIdempotencyStore } from '../idempotency/sealed-idempotency-store';
+import { SqliteIdempotencyStore } from '../idempotency/sqlite-idempotency-store';
+import { withAppendTiming } from '../observability/timed-event-store';
+import type { TallyMetrics } from '../observability/tally-metrics';
 import type { Region } from '../context/request-context';
 import type { Cell } from './cell';
 import { CellRegistry } from './cell-registry';
@@ -21,6 +25,8 @@ export function openEmbeddedCells(options: {
   clock: Clock;
   pii: readonly PiiFieldSpec[];
   masterKey?: string;
+  /** Times appends; the command-line tools open cells without. */
+  metrics?: TallyMetrics;
 }): CellRegistry {
   mkdirSync(options.dataDir, { recursive: true });
   const masterKey = options.masterKey ? Buffer.from(options.masterKey, 'base64') : localMasterKey(options.dataDir);
@@ -30,18 +36,20 @@ export function openEmbeddedCells(options: {
     const dataKeys = new SqliteDataKeyStore(db, masterKey, options.clock);
     cells.set(region, {
       region,
-      events: new SqliteEventStore(db),
+      events: withAppendTiming(new SqliteEventStore(db), region, options.metrics),
       snapshots: new SqliteSnapshotStore(db),
       readModels: new SqliteReadStore(db),
       dataKeys,
       pii: new PiiCodec(dataKeys, options.pii),
+      idempotency: new SealedIdempotencyStore(new SqliteIdempotencyStore(db), masterKey),
       close: async () => {
         db.close();
       },
     });
   }
   const directoryDb = openSqliteDatabase(join(options.dataDir, 'directory.sqlite'));
-  return new CellRegistry(cells, new SqliteReadStore(directoryDb), async () => {
+  const operatorIdempotency = new SealedIdempotencyStore(new SqliteIdempotencyStore(directoryDb), masterKey);
+  return new CellRegistry(cells, new SqliteReadStore(directoryDb), operatorIdempotency, async () => {
     directoryDb.close();
   });
 }

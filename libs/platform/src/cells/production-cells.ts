@@ -4,6 +4,10 @@ import { connectEsdb, EsdbEventStore, EsdbSnapshotStore } from '@tally/eventstor
 import { MongoReadStore } from '@tally/readstore';
 import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
 import { MongoDataKeyStore } from '../pii/mongo-data-key-store';
+import { MongoIdempotencyStore } from '../idempotency/mongo-idempotency-store';
+import { SealedIdempotencyStore } from '../idempotency/sealed-idempotency-store';
+import { withAppendTiming } from '../observability/timed-event-store';
+import type { TallyMetrics } from '../observability/tally-metrics';
 import type { Region } from '../context/request-context';
 import type { RegionStores } from '../config/tally-config';
 import type { Cell } from './cell';
@@ -16,6 +20,7 @@ export async function connectProductionCells(options: {
   clock: Clock;
   pii: readonly PiiFieldSpec[];
   masterKey: string;
+  metrics?: TallyMetrics;
 }): Promise<CellRegistry> {
   const masterKey = Buffer.from(options.masterKey, 'base64');
   const cells = new Map<Region, Cell>();
@@ -27,11 +32,12 @@ export async function connectProductionCells(options: {
     const events = new EsdbEventStore(esdb);
     cells.set(region, {
       region,
-      events,
+      events: withAppendTiming(events, region, options.metrics),
       snapshots: new EsdbSnapshotStore(esdb),
       readModels: new MongoReadStore(db),
       dataKeys,
       pii: new PiiCodec(dataKeys, options.pii),
+      idempotency: new SealedIdempotencyStore(new MongoIdempotencyStore(db), masterKey),
       close: async () => {
         await events.close();
         await esdb.dispose();
@@ -40,5 +46,7 @@ export async function connectProductionCells(options: {
     });
   }
   const directoryClient = await MongoClient.connect(options.directoryMongoUrl);
-  return new CellRegistry(cells, new MongoReadStore(directoryClient.db('tally_directory')), () => directoryClient.close());
+  const directoryDb = directoryClient.db('tally_directory');
+  const operatorIdempotency = new SealedIdempotencyStore(new MongoIdempotencyStore(directoryDb), masterKey);
+  return new CellRegistry(cells, new MongoReadStore(directoryDb), operatorIdempotency, () => directoryClient.close());
 }

@@ -2,6 +2,9 @@ import { REGIONS, type Region } from '../context/request-context';
 
 export type Profile = 'embedded' | 'production';
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export interface RegionStores {
   eventStoreUrl: string;
   mongoUrl: string;
@@ -20,6 +23,7 @@ export interface TallyConfig {
   /** Base64 of 32 bytes that wraps the per-customer data keys; the embedded profile keeps one in the data folder. */
   masterKey: string | undefined;
   operatorKey: string | undefined;
+  logLevel: LogLevel;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
@@ -35,9 +39,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
     directoryMongoUrl: env.TALLY_DIRECTORY_MONGO_URL ?? env.MONGO_URL,
     masterKey: env.TALLY_MASTER_KEY,
     operatorKey: env.TALLY_OPERATOR_KEY,
+    logLevel: parseLogLevel(env.LOG_LEVEL),
   };
   if (profile === 'production') config.regionStores = productionStores(env, regions);
   return config;
+}
+
+function parseLogLevel(raw: string | undefined): LogLevel {
+  const level = (raw ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL is one of ${LOG_LEVELS.join(', ')}, not ${level}`);
+  return level;
 }
 
 function parseRegions(raw: string | undefined): Region[] {

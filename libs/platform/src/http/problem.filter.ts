@@ -4,6 +4,7 @@ import { DomainError } from '@tally/kernel';
 import { problemBody, STATUS_BY_KIND, type ProblemBody } from './problem';
 import { traceIdOf } from './request-id.middleware';
 import type { AllowedMethods } from './allowed-methods';
+import { pathOf, requestLogFields } from '../observability/request-log-fields';
 
 /** Every error leaves as `application/problem+json` with a stable code. */
 @Catch()
@@ -22,7 +23,9 @@ export class ProblemFilter implements ExceptionFilter {
       allowed.length > 0
         ? problemBody(405, 'route.method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}`, traceIdOf(request))
         : toProblem(error, traceIdOf(request));
-    if (body.status >= 500) this.logger.error(`${request.method} ${request.url} failed (trace ${body.trace_id})`, (error as Error)?.stack);
+    if (body.status >= 500) {
+      this.logger.error({ message: `${request.method} ${pathOf(request)} failed`, ...requestLogFields(request) }, (error as Error)?.stack);
+    }
     response.status(body.status).type('application/problem+json').json(body);
   }
 }

@@ -3,6 +3,7 @@ import type { Clock } from '@tally/kernel/clock';
 import { DataKeyDestroyedError } from './data-key-destroyed.error';
 import type { DataKeyStore } from './data-key-store.port';
 import { assertMasterKey, newDataKey, unwrapKey, wrapKey } from './key-wrapping';
+import { isDuplicateKey } from '../mongo/is-duplicate-key';
 
 interface KeyDocument {
   _id: string;
@@ -64,8 +65,4 @@ export class MongoDataKeyStore implements DataKeyStore {
     }
     return this.keys.findOne({ _id: subjectId });
   }
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
 }

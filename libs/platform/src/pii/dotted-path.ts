@@ -19,6 +19,15 @@ export function writePath(data: unknown, segments: readonly string[], value: unk
   return { ...record, [head]: writePath(record[head], rest, value) };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A copy of `data` without the value at the path, copied as writePath does. The path must exist. */
+export function removePath(data: unknown, segments: readonly string[]): unknown {
+  const record = data as Record<string, unknown>;
+  const [head, ...rest] = segments;
+  if (rest.length > 0) return { ...record, [head]: removePath(record[head], rest) };
+  const { [head]: _removed, ...others } = record;
+  return others;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,15 +1,12 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { open, seal } from './aead';
 
-/** An encrypted field value as stored inside an event: all parts base64. */
+/** One JSON value sealed on its own, all parts base64 (the idempotency store keeps response bodies so). */
 export interface PiiEnvelope {
   $pii: 'v1';
   iv: string;
   tag: string;
   ct: string;
 }
-
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 export function isPiiEnvelope(value: unknown): value is PiiEnvelope {
   if (typeof value !== 'object' || value === null) return false;
@@ -23,23 +20,21 @@ export function isPiiEnvelope(value: unknown): value is PiiEnvelope {
 }
 
 /**
- * AES-256-GCM over the JSON of the value with a fresh random IV. The associated data binds the
- * ciphertext to one subject and one field: moved anywhere else it fails authentication.
+ * AES-256-GCM over the JSON of the value. The associated data binds the ciphertext to one
+ * subject and one path: moved anywhere else it fails authentication.
  */
 export function encryptField(key: Buffer, subjectId: string, path: string, value: unknown): PiiEnvelope {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(associatedData(subjectId, path));
-  const ct = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-  return { $pii: 'v1', iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), ct: ct.toString('base64') };
+  const { iv, tag, ct } = seal(key, associatedData(subjectId, path), Buffer.from(JSON.stringify(value), 'utf8'));
+  return { $pii: 'v1', iv: iv.toString('base64'), tag: tag.toString('base64'), ct: ct.toString('base64') };
 }
 
-/** Throws when the envelope was altered or belongs to another subject or field. */
+/** Throws when the envelope was altered or belongs to another subject or path. */
 export function decryptField(key: Buffer, subjectId: string, path: string, envelope: PiiEnvelope): unknown {
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(envelope.iv, 'base64'), { authTagLength: TAG_BYTES });
-  decipher.setAAD(associatedData(subjectId, path));
-  decipher.setAuthTag(Buffer.from(envelope.tag, 'base64'));
-  const plain = Buffer.concat([decipher.update(Buffer.from(envelope.ct, 'base64')), decipher.final()]);
+  const plain = open(key, associatedData(subjectId, path), {
+    iv: Buffer.from(envelope.iv, 'base64'),
+    tag: Buffer.from(envelope.tag, 'base64'),
+    ct: Buffer.from(envelope.ct, 'base64'),
+  });
   return JSON.parse(plain.toString('utf8'));
 }
 

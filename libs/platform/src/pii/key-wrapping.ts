@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { IV_BYTES, open, seal, TAG_BYTES } from './aead';
 
 /*
  * Data keys are stored encrypted (AES-256-GCM) under a master key that never reaches the
@@ -7,8 +8,6 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  */
 
 export const DATA_KEY_BYTES = 32;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 export function assertMasterKey(masterKey: Buffer): void {
   if (masterKey.length !== DATA_KEY_BYTES) {
@@ -22,16 +21,14 @@ export function newDataKey(): Buffer {
 
 /** iv ‖ tag ‖ ciphertext. */
 export function wrapKey(masterKey: Buffer, subjectId: string, dataKey: Buffer): Buffer {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', masterKey, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(Buffer.from(subjectId, 'utf8'));
-  const ciphertext = Buffer.concat([cipher.update(dataKey), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
+  const { iv, tag, ct } = seal(masterKey, Buffer.from(subjectId, 'utf8'), dataKey);
+  return Buffer.concat([iv, tag, ct]);
 }
 
 export function unwrapKey(masterKey: Buffer, subjectId: string, wrapped: Buffer): Buffer {
-  const decipher = createDecipheriv('aes-256-gcm', masterKey, wrapped.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-  decipher.setAAD(Buffer.from(subjectId, 'utf8'));
-  decipher.setAuthTag(wrapped.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(wrapped.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+  return open(masterKey, Buffer.from(subjectId, 'utf8'), {
+    iv: wrapped.subarray(0, IV_BYTES),
+    tag: wrapped.subarray(IV_BYTES, IV_BYTES + TAG_BYTES),
+    ct: wrapped.subarray(IV_BYTES + TAG_BYTES),
+  });
 }

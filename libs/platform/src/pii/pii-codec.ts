@@ -1,6 +1,7 @@
 import type { DataKeyStore } from './data-key-store.port';
-import { readPath, writePath } from './dotted-path';
-import { decryptField, encryptField, isPiiEnvelope } from './field-cipher';
+import { isRecord, readPath, removePath, writePath } from './dotted-path';
+import { KeyCache } from './key-cache';
+import { isSealedFields, openSealedFields, sealFields, type SealedFields } from './sealed-fields';
 
 /** Which fields of one event type hold personal data, and whose data it is. */
 export interface PiiFieldSpec {
@@ -20,109 +21,99 @@ interface CompiledField {
 interface CompiledSpec {
   subject: (data: unknown) => string;
   fields: CompiledField[];
+  byPath: Map<string, CompiledField>;
 }
 
-const DEFAULT_CACHE_SIZE = 10_000;
+/** Where the sealed personal fields sit in an event's data. */
+const SEALED = '$pii';
+/** Large enough for every subject of a realistic rebuild, so catching up loads each key once. */
+const DEFAULT_CACHE_SIZE = 100_000;
 
 /**
  * Encrypts the personal-data fields of events before they are stored and decrypts them when they
- * are read, with one data key per subject. Once the subject's key is destroyed every read shows
- * the redaction placeholders, while the rest of the event (ids, amounts) is untouched.
+ * are read, with one data key per subject. The fields of one event are taken out of its data and
+ * sealed together under `$pii`. Once the subject's key is destroyed every read shows the
+ * redaction placeholders, while the rest of the event (ids, amounts) is untouched.
  *
  * Keys are cached in memory (the least recently used leaves first). Erasing a subject is
  * `store.destroy(id)` followed by `forget(id)` on every codec that may hold the key.
  */
 export class PiiCodec {
   private readonly specs = new Map<string, CompiledSpec>();
-  private readonly keys = new Map<string, Buffer>();
+  private readonly keys: KeyCache;
 
   constructor(
     private readonly store: DataKeyStore,
     specs: readonly PiiFieldSpec[],
-    private readonly cacheSize = DEFAULT_CACHE_SIZE,
+    cacheSize = DEFAULT_CACHE_SIZE,
   ) {
+    this.keys = new KeyCache(cacheSize);
     for (const spec of specs) {
       if (this.specs.has(spec.eventType)) throw new Error(`two personal-data specs for ${spec.eventType}`);
-      this.specs.set(spec.eventType, {
-        subject: spec.subject,
-        fields: spec.fields.map((f) => ({ path: f.path, segments: f.path.split('.'), redacted: f.redacted })),
-      });
+      const fields = spec.fields.map((f) => ({ path: f.path, segments: f.path.split('.'), redacted: f.redacted }));
+      const nested = fields.find((f) => fields.some((other) => f !== other && f.path.startsWith(`${other.path}.`)));
+      if (nested) throw new Error(`${nested.path} lies inside another personal field of ${spec.eventType}`);
+      this.specs.set(spec.eventType, { subject: spec.subject, fields, byPath: new Map(fields.map((f) => [f.path, f])) });
     }
   }
 
-  /** A copy with each present, non-null personal field encrypted; other event types unchanged. */
+  /** A copy with the present, non-null personal fields moved into `$pii`; other event types unchanged. */
   async encode(type: string, data: unknown): Promise<unknown> {
     const spec = this.specs.get(type);
     if (!spec) return data;
-    const plain = spec.fields.flatMap((field) => {
+    const fields: CompiledField[] = [];
+    const values: unknown[] = [];
+    for (const field of spec.fields) {
       const value = readPath(data, field.segments);
-      return value === undefined || value === null || isPiiEnvelope(value) ? [] : [{ field, value }];
-    });
-    if (plain.length === 0) return data;
-    const subjectId = subjectOf(spec, type, data);
-    const key = this.recall(subjectId) ?? this.remember(subjectId, await this.store.getOrCreate(subjectId));
-    let encoded = data;
-    for (const { field, value } of plain) {
-      encoded = writePath(encoded, field.segments, encryptField(key, subjectId, field.path, value));
+      if (value === undefined || value === null) continue;
+      fields.push(field);
+      values.push(value);
     }
-    return encoded;
+    if (fields.length === 0) return data;
+    if (Object.hasOwn(data as object, SEALED)) throw new Error(`${type} already holds ${SEALED} besides personal data in the clear`);
+    const subjectId = subjectOf(spec, type, data);
+    const key = this.keys.get(subjectId) ?? this.keys.remember(subjectId, await this.store.getOrCreate(subjectId));
+    const paths = fields.map((field) => field.path);
+    const rest = fields.reduce((remaining, field) => removePath(remaining, field.segments), data) as Record<string, unknown>;
+    return { ...rest, [SEALED]: sealFields(key, subjectId, type, paths, values) };
   }
 
   /**
-   * A copy with the personal fields decrypted, or replaced by their placeholders when the
-   * subject's key is gone. Throws when a ciphertext was tampered with or moved.
+   * A copy with the personal fields restored, or set to their placeholders when the subject's key
+   * is gone. Throws when the sealed fields were tampered with or moved.
    */
   async decode(type: string, data: unknown): Promise<unknown> {
     const spec = this.specs.get(type);
-    if (!spec) return data;
-    const sealed = spec.fields.flatMap((field) => {
-      const envelope = readPath(data, field.segments);
-      return isPiiEnvelope(envelope) ? [{ field, envelope }] : [];
-    });
-    if (sealed.length === 0) return data;
+    if (!spec || !isRecord(data) || !Object.hasOwn(data, SEALED)) return data;
+    const { [SEALED]: sealed, ...rest } = data;
     const subjectId = subjectOf(spec, type, data);
-    const key = this.recall(subjectId) ?? (await this.load(subjectId));
-    let decoded = data;
-    for (const { field, envelope } of sealed) {
-      let value = field.redacted;
-      if (key) {
-        try {
-          value = decryptField(key, subjectId, field.path, envelope);
-        } catch (error) {
-          throw new Error(`the personal data at ${type} ${field.path} of ${subjectId} cannot be decrypted`, { cause: error });
-        }
-      }
-      decoded = writePath(decoded, field.segments, value);
-    }
-    return decoded;
+    if (!isSealedFields(sealed)) throw new Error(`the personal data of ${type} ${subjectId} cannot be decrypted: ${SEALED} is malformed`);
+    const fields = sealed.fields.map((path) => {
+      const field = spec.byPath.get(path);
+      if (!field) throw new Error(`the personal data of ${type} ${subjectId} names ${path}, which is not a personal field of ${type}`);
+      return field;
+    });
+    const key = this.keys.get(subjectId) ?? (await this.load(subjectId));
+    const values = key ? this.open(key, subjectId, type, sealed) : fields.map((field) => field.redacted);
+    return fields.reduce<unknown>((decoded, field, i) => writePath(decoded, field.segments, values[i]), rest);
   }
 
   /** Drops the subject's key from the cache (after it was destroyed in the store). */
   forget(subjectId: string): void {
-    this.keys.delete(subjectId);
+    this.keys.forget(subjectId);
   }
 
   private async load(subjectId: string): Promise<Buffer | undefined> {
     const key = await this.store.get(subjectId);
-    return key && this.remember(subjectId, key);
+    return key && this.keys.remember(subjectId, key);
   }
 
-  private recall(subjectId: string): Buffer | undefined {
-    const key = this.keys.get(subjectId);
-    if (key) {
-      this.keys.delete(subjectId);
-      this.keys.set(subjectId, key);
+  private open(key: Buffer, subjectId: string, type: string, sealed: SealedFields): unknown[] {
+    try {
+      return openSealedFields(key, subjectId, type, sealed);
+    } catch (error) {
+      throw new Error(`the personal data of ${type} ${subjectId} cannot be decrypted`, { cause: error });
     }
-    return key;
-  }
-
-  private remember(subjectId: string, key: Buffer): Buffer {
-    this.keys.set(subjectId, key);
-    if (this.keys.size > this.cacheSize) {
-      const [oldest] = this.keys.keys();
-      this.keys.delete(oldest);
-    }
-    return key;
   }
 }
 

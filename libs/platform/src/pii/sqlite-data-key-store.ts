@@ -44,10 +44,14 @@ export class SqliteDataKeyStore implements DataKeyStore {
   }
 
   async getOrCreate(subjectId: string): Promise<Buffer> {
+    // Reading first costs a couple of microseconds and spares an existing key the write lock,
+    // which another process (the worker's projections) may hold. A key this call inserted is
+    // returned as created, with no read-back and no unwrap; when the insert changed nothing,
+    // another writer won the race and its row is the answer.
     let row = this.select.get(subjectId);
     if (!row) {
-      // Insert-if-absent then read again: when two writers race, both use the row that won.
-      this.insertIfAbsent.run(subjectId, wrapKey(this.masterKey, subjectId, newDataKey()));
+      const created = newDataKey();
+      if (this.insertIfAbsent.run(subjectId, wrapKey(this.masterKey, subjectId, created)).changes === 1) return created;
       row = this.select.get(subjectId);
     }
     if (!row?.wrapped_key) throw new DataKeyDestroyedError(subjectId);

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { SqliteDatabase } from './sqlite-database';
 
-type Listener = () => void;
+/** Called with the stream an append wrote to. */
+type Listener = (stream: string) => void;
 
 /**
  * Wakes the subscriptions of one SQLite file when this process appends to it, so live events
@@ -34,7 +35,7 @@ export class AppendNotifier {
     return () => this.listeners.delete(listener);
   }
 
-  notify(): void {
-    for (const listener of this.listeners) listener();
+  notify(stream: string): void {
+    for (const listener of this.listeners) listener(stream);
   }
 }

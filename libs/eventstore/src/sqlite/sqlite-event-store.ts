@@ -10,7 +10,7 @@ import {
   type RecordedEvent,
   type SubscriptionFilter,
 } from '../event-store.port';
-import { streamPrefixesOf } from '../stream-filter';
+import { matchesStreamPrefixes, streamPrefixesOf } from '../stream-filter';
 import { AppendNotifier } from './append-notifier';
 import type { SqliteDatabase } from './sqlite-database';
 import { SqliteSubscription, type CatchUpBatch } from './sqlite-subscription';
@@ -82,7 +82,7 @@ export class SqliteEventStore implements EventStore {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(stream);
       throw error;
     }
-    this.notifier.notify();
+    this.notifier.notify(stream);
     return result;
   }
 
@@ -106,6 +106,7 @@ export class SqliteEventStore implements EventStore {
       options.fromPosition ?? START,
       this.notifier,
       (closed) => this.subscriptions.delete(closed),
+      (stream) => matchesStreamPrefixes(stream, prefixes),
     );
     this.subscriptions.add(subscription);
     return subscription;

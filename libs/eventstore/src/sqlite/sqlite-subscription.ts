@@ -16,7 +16,7 @@ export type ReadCatchUpBatch = (from: bigint, limit: number) => CatchUpBatch;
 
 /**
  * Catches up in batches, then waits for the in-process notifier (woken by every append through
- * this process) or the fallback poll, whichever comes first. close() ends the iteration even while
+ * this process to a stream it wants) or the fallback poll, whichever comes first. close() ends the iteration even while
  * it waits.
  */
 export class SqliteSubscription implements EventSubscription {
@@ -31,8 +31,11 @@ export class SqliteSubscription implements EventSubscription {
     private position: bigint,
     notifier: AppendNotifier,
     private readonly onClose: (subscription: SqliteSubscription) => void,
+    /** Appends to other streams do not wake this subscription (its filter would skip them). */
+    wantsStream: (stream: string) => boolean = () => true,
   ) {
-    this.stopListening = notifier.listen(() => {
+    this.stopListening = notifier.listen((stream) => {
+      if (!wantsStream(stream)) return;
       this.appendedSinceRead = true;
       this.wake?.();
     });

@@ -3,6 +3,7 @@
 # backend, on 127.0.0.1, with its data in a temporary folder.
 #
 #   scripts/mongo-test-server.sh run <command…>   start it, run the command with MONGO_URL set, stop it
+#                                                 (and MONGO_SERVER=ferretdb, for tests of what FerretDB lacks)
 #   scripts/mongo-test-server.sh start <dir>      start it with its state in <dir>; prints MONGO_URL=…
 #   scripts/mongo-test-server.sh stop <dir>       stop the server started with <dir>, by its process id
 #
@@ -107,7 +108,7 @@ run() {
   trap 'stop "$RUN_DIR"; rm -rf "$RUN_DIR"' EXIT
   start "$RUN_DIR" >/dev/null || return $?
   echo "mongo-test-server: FerretDB $FERRETDB_VERSION at $(cat "$RUN_DIR/mongo-url")" >&2
-  MONGO_URL="$(cat "$RUN_DIR/mongo-url")" "$@" || status=$?
+  MONGO_SERVER=ferretdb MONGO_URL="$(cat "$RUN_DIR/mongo-url")" "$@" || status=$?
   return $status
 }
 

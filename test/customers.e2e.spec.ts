@@ -94,6 +94,11 @@ describe('customers through the HTTP API', () => {
       expect(unknown.body.problem).toBe('auth.invalid_api_key');
     });
 
+    it('routes paths case-sensitively, so no other spelling of a path slips past authentication', async () => {
+      expect((await tally.http().get('/V1/customers').expect(404)).body.problem).toBe('route.not_found');
+      expect((await api.get('/v1/Customers').expect(404)).body.problem).toBe('route.not_found');
+    });
+
     it("answers 404 for another tenant's customer, and for the other environment's", async () => {
       const customer = await create({ email: 'private@example.com' });
       await tally.settle();

@@ -3,6 +3,7 @@ import { CustomersModule } from '@tally/customers';
 import { TenancyModule } from '@tally/tenancy';
 import type { Clock } from '@tally/kernel';
 import { EventLogModule, ObservabilityModule, PlatformModule, type TallyConfig } from '@tally/platform';
+import { RateLimitsModule } from '@tally/platform';
 import { AGGREGATE_TYPES, PII_FIELDS, PROJECTIONS } from '../../worker/src/composition';
 import { WorkerModule } from '../../worker/src/worker.module';
 
@@ -20,6 +21,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot({ config, pii: PII_FIELDS, clock }),
+        RateLimitsModule,
         EventLogModule.forRoot(AGGREGATE_TYPES),
         ObservabilityModule.forRoot(PROJECTIONS),
         TenancyModule,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { json } from 'express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import express, { json } from 'express';
 import type { IdGenerator } from '@tally/kernel';
 import { allowedMethodsOf, bodyErrorsMiddleware, BodyValidationPipe, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, createJsonLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serviceVersionHeaderMiddleware } from '@tally/platform';
 import { AppModule, type AppOptions } from './app.module';
@@ -12,7 +12,7 @@ import { AppModule, type AppOptions } from './app.module';
  */
 export async function createApp(options: AppOptions, logging: { logger?: JsonLog | false } = {}): Promise<NestExpressApplication> {
   const log = logging.logger === false ? createJsonLog('silent') : (logging.logger ?? createJsonLog(options.config.logLevel));
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), new ExpressAdapter(caseSensitiveExpress()), {
     bodyParser: false,
     logger: new NestJsonLogger(log),
   });
@@ -28,4 +28,11 @@ export async function createApp(options: AppOptions, logging: { logger?: JsonLog
   app.useGlobalPipes(new BodyValidationPipe());
   app.enableShutdownHooks();
   return app;
+}
+
+/** `/V1/Customers` is not `/v1/customers`: one spelling per route, set before the router exists. */
+function caseSensitiveExpress(): express.Express {
+  const server = express();
+  server.set('case sensitive routing', true);
+  return server;
 }

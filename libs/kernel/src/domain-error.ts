@@ -3,7 +3,7 @@
  * (invalid 400, not_found 404, conflict 409, precondition 412, unprocessable 422), so the
  * domain never speaks HTTP.
  */
-export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'precondition' | 'unprocessable' | 'forbidden' | 'unauthenticated';
+export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'precondition' | 'unprocessable' | 'forbidden' | 'unauthenticated' | 'rate_limited';
 
 export interface FieldError {
   field: string;

@@ -42,3 +42,4 @@ export * from './versions/downgrade';
 export * from './versions/signature-header';
 export * from './versions/service-version-header';
 export * from './idempotency';
+export * from './rate-limits';

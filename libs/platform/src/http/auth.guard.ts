@@ -27,9 +27,11 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const request = execution.switchToHttp().getRequest<Request>();
-    if (!request.path.startsWith('/v1/')) return true;
+    // Routing ignores case (`/V1/customers` reaches the same handler), so this check must too.
+    const path = request.path.toLowerCase();
+    if (!path.startsWith('/v1/')) return true;
     const key = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (request.path.startsWith('/v1/operator/')) {
+    if (path.startsWith('/v1/operator/')) {
       resolveApiVersion(request, undefined);
       return this.operator(key);
     }

@@ -21,6 +21,7 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   conflict: 409,
   precondition: 412,
   unprocessable: 422,
+  rate_limited: 429,
 };
 
 const TITLES: Record<number, string> = {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IdGenerator } from '@tally/kernel';
 import { CommandRuntime, ID_GENERATOR, readConfig, Worker } from '@tally/platform';
 import { TenantAdministration } from '@tally/tenancy';
@@ -9,6 +10,7 @@ import { createApp } from '../../apps/api/src/create-app';
 
 /** Tally on the embedded profile (API and worker in this process) with one tenant. */
 export interface RunningTally {
+  app: NestExpressApplication;
   url: string;
   /** The tenant's sandbox API key, usable once the key directory caught up. */
   sandboxKey: string;
@@ -31,6 +33,7 @@ export async function startTally(): Promise<RunningTally> {
   await worker.settle();
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {
+    app,
     url: `http://127.0.0.1:${port}`,
     sandboxKey: keys.find((k) => k.environment === 'sandbox')!.secret,
     settle: () => worker.settle(),

@@ -7,6 +7,7 @@ import { ManualClock, type IdGenerator } from '@tally/kernel';
 import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig, Worker, type JsonLog, type Region } from '@tally/platform';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
+import { OpenApiContract } from './openapi-contract';
 
 export interface TestTenant {
   tenantId: string;
@@ -17,12 +18,18 @@ export interface TestTenant {
 
 export const OPERATOR_KEY = 'operator-test-secret';
 
+/** Compiled once per test file, from the first app's `/openapi.json`. */
+let contract: Promise<OpenApiContract> | undefined;
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
 /** One Tally on the embedded profile in a temporary folder, with a manual clock and helpers for tests. */
 export class TallyUnderTest {
   private constructor(
     readonly app: NestExpressApplication,
     readonly clock: ManualClock,
     readonly dataDir: string,
+    readonly contract: OpenApiContract,
   ) {}
 
   /** Silent unless a test passes a `logger` to read the log lines. */
@@ -32,7 +39,11 @@ export class TallyUnderTest {
     const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY });
     const app = await createApp({ config, worker: true, clock }, { logger: options.logger ?? false });
     await app.init();
-    return new TallyUnderTest(app, clock, dataDir);
+    contract ??= request(app.getHttpServer())
+      .get('/openapi.json')
+      .expect(200)
+      .then((response) => OpenApiContract.compile(response.body));
+    return new TallyUnderTest(app, clock, dataDir, await contract);
   }
 
   get worker(): Worker {
@@ -56,15 +67,15 @@ export class TallyUnderTest {
     return { tenantId, live: secret('live'), sandbox: secret('sandbox'), region };
   }
 
-  /** A supertest agent authenticated with `key`. */
+  /** A supertest agent authenticated with `key`; every response is checked against the OpenAPI document. */
   as(key: string) {
-    const server = this.app.getHttpServer();
+    const http = this.http();
     const auth = (test: request.Test) => test.set('Authorization', `Bearer ${key}`);
     return {
-      get: (path: string) => auth(request(server).get(path)),
-      post: (path: string, body?: object) => (body ? auth(request(server).post(path)).send(body) : auth(request(server).post(path))),
-      patch: (path: string, body?: object) => (body ? auth(request(server).patch(path)).send(body) : auth(request(server).patch(path))),
-      delete: (path: string) => auth(request(server).delete(path)),
+      get: (path: string) => auth(http.get(path)),
+      post: (path: string, body?: object) => (body ? auth(http.post(path)).send(body) : auth(http.post(path))),
+      patch: (path: string, body?: object) => (body ? auth(http.patch(path)).send(body) : auth(http.patch(path))),
+      delete: (path: string) => auth(http.delete(path)),
     };
   }
 
@@ -73,8 +84,11 @@ export class TallyUnderTest {
     return this.as(OPERATOR_KEY);
   }
 
-  http() {
-    return request(this.app.getHttpServer());
+  /** Requests without a key; every response is checked against the OpenAPI document. */
+  http(): Record<Method, (path: string) => request.Test> {
+    const server = this.app.getHttpServer();
+    const checked = (method: Method) => (path: string) => request(server)[method](path).expect((response) => this.contract.check(method, path, response));
+    return { get: checked('get'), post: checked('post'), put: checked('put'), patch: checked('patch'), delete: checked('delete') };
   }
 
   /** Position of the newest event in the region's event store (0 when empty). */

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express, { json } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { allowedMethodsOf, bodyErrorsMiddleware, BodyValidationPipe, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, createJsonLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serviceVersionHeaderMiddleware } from '@tally/platform';
+import { allowedMethodsOf, bodyDepthMiddleware, bodyErrorsMiddleware, BodyValidationPipe, buildOpenApiDocument, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, createJsonLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/platform';
 import { AppModule, type AppOptions } from './app.module';
 
 /**
@@ -24,8 +24,10 @@ export async function createApp(options: AppOptions, logging: { logger?: JsonLog
   app.use(jsonOnlyMiddleware);
   app.use(json({ limit: '1mb', strict: true }));
   app.use(bodyErrorsMiddleware);
+  app.use(bodyDepthMiddleware);
   app.useGlobalFilters(new ProblemFilter(allowedMethodsOf(app.getHttpAdapter().getInstance())));
   app.useGlobalPipes(new BodyValidationPipe());
+  serveApiReference(app, buildOpenApiDocument(app));
   app.enableShutdownHooks();
   return app;
 }

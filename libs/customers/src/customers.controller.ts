@@ -1,14 +1,19 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiHeader, ApiOkResponse, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Ctx, etagOf, parseIfMatch, type ListPage, type RequestContext } from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, Ctx, etagOf, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, type ListPage, type RequestContext } from '@tally/platform';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
 import { AddTaxIdCommand, CreateCustomerCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
-import { GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.queries';
+import { CustomerResponse, TaxIdResponse } from './dto/customer.response';
+import { CUSTOMER_LIST, GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.queries';
 import type { CustomerResource, TaxIdResource } from './customer.view';
 
+const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
+
 @Controller('v1/customers')
+@ApiAuthenticated(API_KEY_AUTH)
 export class CustomersController {
   constructor(
     private readonly commands: CommandBus,
@@ -17,17 +22,25 @@ export class CustomersController {
 
   @Post()
   @HttpCode(200)
+  @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['request.invalid_metadata'] })
   async create(@Ctx() context: RequestContext, @Body() body: CreateCustomerDto, @Res({ passthrough: true }) response: Response): Promise<CustomerResource> {
     const input = { email: body.email ?? null, name: body.name ?? null, billing_address: toAddress(body.billing_address), metadata: body.metadata ?? {} };
     return withEtag(response, await this.commands.execute(new CreateCustomerCommand(context, input)));
   }
 
   @Get()
+  @ApiListResponse(CustomerResponse, CUSTOMER_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CustomerResource>> {
     return this.queries.execute(new ListCustomersQuery(context, params));
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
+  @ApiQuery({ name: 'as_of', required: false, schema: { type: 'string', format: 'date-time' }, description: 'Rebuild the customer from its events as it was at this moment' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['customer.not_found'] })
   async retrieve(
     @Ctx() context: RequestContext,
     @Param('id') id: string,
@@ -38,6 +51,14 @@ export class CustomersController {
   }
 
   @Patch(':id')
+  @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
+  @ApiHeader({ name: 'if-match', required: false, description: 'Apply only if the customer is still at this revision (an `ETag` of a previous response)' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, {
+    400: ['request.invalid_metadata', 'request.invalid_if_match'],
+    404: ['customer.not_found'],
+    409: ['request.concurrent_update'],
+    412: ['request.precondition_failed'],
+  })
   async update(
     @Ctx() context: RequestContext,
     @Param('id') id: string,
@@ -57,6 +78,9 @@ export class CustomersController {
 
   @Post(':id/tax-ids')
   @HttpCode(200)
+  @ApiOkResponse({ type: TaxIdResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['tax_id.unsupported_type'], 404: ['customer.not_found'], 409: ['tax_id.already_exists', 'request.concurrent_update'] })
   async addTaxId(
     @Ctx() context: RequestContext,
     @Param('id') id: string,

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { CellRegistry, Ctx, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, CellRegistry, Ctx, LIST_PROBLEMS, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
 import { AUDIT_LOG, type AuditEntry } from './audit-log.projection';
+import { AuditEntryResponse } from './dto/audit-entry.response';
 
 const AUDIT_LIST: ListSpec = {
   sortable: ['created_at'],
@@ -14,10 +15,13 @@ const AUDIT_LIST: ListSpec = {
 
 /** The tenant's audit log: operator actions on the tenant and its keys, in both environments. */
 @Controller('v1/admin/audit-log')
+@ApiAuthenticated(API_KEY_AUTH)
 export class AuditLogController {
   constructor(private readonly cells: CellRegistry) {}
 
   @Get()
+  @ApiListResponse(AuditEntryResponse, AUDIT_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<AuditEntry>> {
     const query = parseListQuery(params, AUDIT_LIST);
     const scoped = { ...query, where: [{ field: 'tenant_id', op: 'eq' as const, value: context.tenantId }, ...(query.where ?? [])] };

@@ -1,8 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { CellRegistry, CommandRuntime, ID_GENERATOR, parseListQuery, replay, toPage, traceIdOf, TENANTS, type ListPage, type ListSpec, type Region, type TenantEntry } from '@tally/platform';
+import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, CellRegistry, CommandRuntime, ID_GENERATOR, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, parseListQuery, replay, toPage, traceIdOf, TENANTS, type ListPage, type ListSpec, type Region, type TenantEntry } from '@tally/platform';
 import { CreateApiKeyDto, CreateTenantDto, ReasonDto, UpdateTenantDto } from './dto/tenant.dto';
+import { ApiKeyResponse, TenantEntryResponse, TenantResponse } from './dto/tenant.response';
 import { tenantAggregate } from './tenant.aggregate';
 import { TenantAdministration, type IssuedKey, type OperatorRequest } from './tenant-administration';
 import { TenantLookup } from './tenant-lookup';
@@ -12,6 +14,7 @@ const TENANT_LIST: ListSpec = { sortable: ['created_at', 'name'], filters: { reg
 
 /** The operator's API (`Authorization: Bearer <TALLY_OPERATOR_KEY>`): tenants, their region, version pin, limits and keys. */
 @Controller('v1/operator/tenants')
+@ApiAuthenticated(OPERATOR_KEY_AUTH)
 export class OperatorController {
   private readonly administration: TenantAdministration;
 
@@ -26,23 +29,36 @@ export class OperatorController {
 
   @Post()
   @HttpCode(200)
+  @ApiOkResponse({ type: TenantResponse, description: 'The tenant, with the secrets of its new live and sandbox keys (shown once)' })
+  @ApiIdempotent()
+  @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['tenant.invalid_name', 'tenant.invalid_region'] })
   async create(@Body() body: CreateTenantDto, @Req() request: Request): Promise<TenantResource> {
     const { tenantId, keys } = await this.administration.createTenant(body.name, body.region, operator(request, body));
     return this.tenant(tenantId, body.region, keys);
   }
 
   @Get()
+  @ApiListResponse(TenantEntryResponse, TENANT_LIST)
+  @ApiProblemResponses(OPERATOR_PROBLEMS, LIST_PROBLEMS)
   async list(@Query() params: Record<string, unknown>): Promise<ListPage<TenantEntry>> {
     const query = parseListQuery(params, TENANT_LIST);
     return toPage(await this.cells.directory.find<TenantEntry>(TENANTS, query), query, (entry) => entry);
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: TenantResponse })
+  @ApiProblemResponses(OPERATOR_PROBLEMS, { 404: ['tenant.not_found'] })
   async retrieve(@Param('id') id: string): Promise<TenantResource> {
     return this.tenant(id, await this.lookup.regionOf(id));
   }
 
   @Patch(':id')
+  @ApiOkResponse({ type: TenantResponse })
+  @ApiProblemResponses(OPERATOR_PROBLEMS, {
+    400: ['tenant.invalid_name', 'tenant.invalid_rate_limits'],
+    404: ['tenant.not_found'],
+    409: ['tenant.region_immutable', 'request.concurrent_update'],
+  })
   async update(@Param('id') id: string, @Body() body: UpdateTenantDto, @Req() request: Request): Promise<TenantResource> {
     const region = await this.lookup.regionOf(id);
     const { reason: _reason, ...changes } = body;
@@ -52,6 +68,9 @@ export class OperatorController {
 
   @Post(':id/api-keys')
   @HttpCode(200)
+  @ApiOkResponse({ type: ApiKeyResponse, description: 'The new key, with its secret (shown once)' })
+  @ApiIdempotent()
+  @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['tenant.not_found'], 409: ['request.concurrent_update'] })
   async createKey(@Param('id') id: string, @Body() body: CreateApiKeyDto, @Req() request: Request): Promise<ApiKeyResource> {
     const region = await this.lookup.regionOf(id);
     return this.key(id, region, await this.administration.issueKey(id, region, body.environment, operator(request, body)));
@@ -59,6 +78,9 @@ export class OperatorController {
 
   @Post(':id/api-keys/:keyId/roll')
   @HttpCode(200)
+  @ApiOkResponse({ type: ApiKeyResponse, description: 'The new key, with its secret (shown once); the old one is revoked' })
+  @ApiIdempotent()
+  @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['tenant.not_found', 'api_key.not_found'], 409: ['api_key.revoked', 'request.concurrent_update'] })
   async rollKey(@Param('id') id: string, @Param('keyId') keyId: string, @Body() body: ReasonDto, @Req() request: Request): Promise<ApiKeyResource> {
     const region = await this.lookup.regionOf(id);
     return this.key(id, region, await this.administration.rollKey(id, region, keyId, operator(request, body)));
@@ -66,6 +88,9 @@ export class OperatorController {
 
   @Post(':id/api-keys/:keyId/revoke')
   @HttpCode(200)
+  @ApiOkResponse({ type: ApiKeyResponse, description: 'The revoked key' })
+  @ApiIdempotent()
+  @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['tenant.not_found', 'api_key.not_found'], 409: ['request.concurrent_update'] })
   async revokeKey(@Param('id') id: string, @Param('keyId') keyId: string, @Body() body: ReasonDto, @Req() request: Request): Promise<ApiKeyResource> {
     const region = await this.lookup.regionOf(id);
     await this.administration.revokeKey(id, region, keyId, operator(request, body));

@@ -1,11 +1,17 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Address } from '../domain/customer.events';
 
 export class AddressDto {
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional() @IsString() @MaxLength(200) line1?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional() @IsString() @MaxLength(200) city?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional() @IsString() @MaxLength(200) region?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2', example: 'DE' })
   @IsOptional() @IsString() @Matches(/^[A-Z]{2}$/, { message: 'country is an ISO 3166-1 alpha-2 code such as DE' }) country?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 40 })
   @IsOptional() @IsString() @MaxLength(40) postal_code?: string | null;
 }
 

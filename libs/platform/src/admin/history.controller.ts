@@ -5,8 +5,10 @@ import { streamName } from '../commands/aggregate-definition';
 import type { RequestContext } from '../context/request-context';
 import { Ctx } from '../http/context.decorator';
 import { parseLimit, type ListPage } from '../http/list-query';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, LIST_PROBLEMS } from '../openapi';
 import { publicEventId } from '../public-events/public-event';
 import { AGGREGATE_TYPES, type AggregateType } from './aggregate-types';
+import { StoredEventResponse } from './stored-event.response';
 
 export interface StoredEventView {
   object: 'stored_event';
@@ -24,6 +26,7 @@ export interface StoredEventView {
  * data is decrypted; after erasure it shows the redaction placeholders.
  */
 @Controller('v1/admin/aggregates')
+@ApiAuthenticated(API_KEY_AUTH)
 export class HistoryController {
   constructor(
     private readonly cells: CellRegistry,
@@ -31,6 +34,8 @@ export class HistoryController {
   ) {}
 
   @Get(':id/history')
+  @ApiListResponse(StoredEventResponse)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['aggregate.not_found'] })
   async history(
     @Ctx() context: RequestContext,
     @Param('id') id: string,

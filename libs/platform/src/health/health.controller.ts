@@ -1,5 +1,8 @@
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { CellRegistry } from '../cells/cell-registry';
+import { ApiProblemResponses } from '../openapi';
+import { LivenessResponse, ReadinessResponse } from './health.response';
 
 /** Liveness (the process answers) and readiness (every cell's event store and read store answer). */
 @Controller('health')
@@ -8,11 +11,15 @@ export class HealthController {
 
   @Get('live')
   @HttpCode(200)
+  @ApiOkResponse({ type: LivenessResponse })
+  @ApiProblemResponses()
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
+  @ApiOkResponse({ type: ReadinessResponse })
+  @ApiProblemResponses({ 503: ['service.unavailable'] })
   async ready(): Promise<{ status: 'ok'; cells: Record<string, 'ok'> }> {
     const cells: Record<string, 'ok'> = {};
     try {

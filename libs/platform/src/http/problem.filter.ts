@@ -18,9 +18,10 @@ export class ProblemFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const allowed = isRouteNotFound(error) ? this.allowedMethods(request.path) : [];
-    if (allowed.length > 0) response.setHeader('Allow', allowed.join(', '));
+    const wrongMethod = allowed.length > 0 && !allowed.includes(request.method);
+    if (wrongMethod) response.setHeader('Allow', allowed.join(', '));
     const body =
-      allowed.length > 0
+      wrongMethod
         ? problemBody(405, 'route.method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}`, traceIdOf(request))
         : toProblem(error, traceIdOf(request));
     if (body.status >= 500) {

@@ -1,4 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { processMetrics } from './process-metrics';
 import { ProjectionLag } from './projection-lag';
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheusText } from './prometheus-text';
@@ -6,6 +7,7 @@ import { TallyMetrics } from './tally-metrics';
 
 /** `GET /metrics` for Prometheus: open like the health checks, outside `/v1`. */
 @Controller('metrics')
+@ApiExcludeController()
 export class MetricsController {
   constructor(
     private readonly metrics: TallyMetrics,

@@ -1,9 +1,12 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
 import { Ctx } from '../http/context.decorator';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from '../http/list-query';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, LIST_PROBLEMS } from '../openapi';
 import { ScopedReads } from '../queries/scoped-reads';
 import type { RequestContext } from '../context/request-context';
+import { EventResponse } from './event.response';
 import { PUBLIC_EVENTS, type PublicEventDoc } from './public-event';
 
 const EVENT_LIST: ListSpec = {
@@ -19,16 +22,21 @@ type PublicEvent = Omit<PublicEventDoc, 'environment'>;
 
 /** The public event log: what webhooks deliver, readable and filterable. */
 @Controller('v1/events')
+@ApiAuthenticated(API_KEY_AUTH)
 export class EventsController {
   constructor(private readonly reads: ScopedReads) {}
 
   @Get()
+  @ApiListResponse(EventResponse, EVENT_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PublicEvent>> {
     const query = parseListQuery(params, EVENT_LIST);
     return toPage(await this.reads.list<PublicEventDoc>(context, PUBLIC_EVENTS, query), query, (event) => withTenant(event, context));
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: EventResponse })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['event.not_found'] })
   async retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PublicEvent> {
     const found = await this.reads.retrieve<PublicEventDoc>(context, PUBLIC_EVENTS, id);
     if (!found) throw DomainError.notFound('event.not_found', `No event ${id}`);

@@ -1,0 +1,26 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { KnownFields } from '../openapi/known-fields';
+import type { ResourceDoc } from './resource-view';
+import type { PublicEventDoc } from './public-event';
+
+export class EventRequestResponse {
+  @ApiProperty({ type: String, nullable: true, description: 'The `Request-Id` of the request that caused the event; null for events of background work', example: 'req_01JD…' })
+  id!: string | null;
+}
+
+/** An entry of the public event log, as webhooks deliver it. */
+export class EventResponse implements Omit<KnownFields<PublicEventDoc>, 'environment'> {
+  @ApiProperty({ example: 'evt_01JD…' }) id!: string;
+  @ApiProperty({ enum: ['event'] }) object!: 'event';
+  @ApiProperty({ example: 'customer.created' }) type!: string;
+  @ApiProperty({ format: 'date-time' }) occurred_at!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: 'integer' }) schema_version!: number;
+  @ApiProperty({ example: 'ten_01JD…' }) tenant_id!: string;
+  @ApiProperty({ example: 'customer' }) aggregate_type!: string;
+  @ApiProperty({ example: 'cus_01JD…' }) aggregate_id!: string;
+  @ApiProperty({ type: 'integer', description: 'Position among the events of its aggregate: order one aggregate’s events by it' }) sequence!: number;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The resource after the event, as its endpoint shows it' }) data!: ResourceDoc;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The old values of the top-level fields that changed' }) previous_attributes?: Record<string, unknown>;
+  @ApiProperty({ type: () => EventRequestResponse }) request!: EventRequestResponse;
+}

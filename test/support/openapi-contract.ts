@@ -1,0 +1,117 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { Response } from 'supertest';
+
+/** Served outside the document: the Prometheus scrape and the API reference itself. */
+const UNDOCUMENTED = [/^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/];
+
+/** What a path that no operation serves answers: no route at all, or not with this method. */
+const NO_OPERATION = { route: { status: 404, problem: 'route.not_found' }, method: { status: 405, problem: 'route.method_not_allowed' } };
+
+const SCHEMAS = 'openapi-schemas';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+interface Operation {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  /** By status, then by media type: the body's validator, or null where the response has no body. */
+  responses: Map<number, Map<string, ValidateFunction> | null>;
+}
+
+/** One route of the document, as a test can call it. */
+export interface DocumentedRoute {
+  method: string;
+  template: string;
+}
+
+/**
+ * Every response a test receives must be one the OpenAPI document promises: a documented status of
+ * the matched operation, in a documented media type, with a body its schema accepts.
+ */
+export class OpenApiContract {
+  private constructor(
+    readonly document: OpenAPIObject,
+    private readonly operations: Operation[],
+    private readonly problem: ValidateFunction,
+  ) {}
+
+  static compile(document: OpenAPIObject): OpenApiContract {
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    addFormats(ajv);
+    ajv.addVocabulary(['example']);
+    ajv.addSchema({ $id: SCHEMAS, $defs: toJsonSchema(document.components?.schemas ?? {}) } as object);
+    const compile = (schema: unknown) => ajv.compile(toJsonSchema(schema) as object);
+    const operations = Object.entries(document.paths).flatMap(([template, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => ({
+        method: method.toUpperCase(),
+        template,
+        pattern: patternOf(template),
+        responses: new Map(
+          Object.entries(item[method]!.responses).map(([status, response]) => {
+            const content = response && 'content' in response ? response.content : undefined;
+            const bodies = content && new Map(Object.entries(content).map(([type, media]) => [type, compile(media.schema ?? {})]));
+            return [Number(status), bodies ?? null];
+          }),
+        ),
+      })),
+    );
+    // Fewer parameters first, so a literal segment wins over a parameter that would match it too.
+    operations.sort((a, b) => paramsIn(a.template) - paramsIn(b.template));
+    return new OpenApiContract(document, operations, compile({ $ref: '#/components/schemas/ProblemResponse' }));
+  }
+
+  get routes(): DocumentedRoute[] {
+    return this.operations.map(({ method, template }) => ({ method, template }));
+  }
+
+  /** Throws, naming the route, status and schema errors, when `response` breaks the document. */
+  check(method: string, url: string, response: Response): void {
+    const path = new URL(url, 'http://tally').pathname.replace(/(.)\/$/, '$1');
+    if (UNDOCUMENTED.some((pattern) => pattern.test(path))) return;
+    const request = `${method.toUpperCase()} ${url}`;
+    const onPath = this.operations.filter((operation) => operation.pattern.test(path));
+    const operation = onPath.find((candidate) => candidate.method === method.toUpperCase());
+    if (!operation) {
+      const expected = onPath.length === 0 ? NO_OPERATION.route : NO_OPERATION.method;
+      const valid = this.problem(response.body);
+      if (response.status !== expected.status || !valid || response.body.problem !== expected.problem) {
+        throw violation(request, 'no operation', response, `expected ${expected.status} ${expected.problem}`, valid ? null : this.problem.errors);
+      }
+      return;
+    }
+    const route = `${operation.method} ${operation.template}`;
+    const documented = operation.responses.get(response.status);
+    if (documented === undefined) throw violation(request, route, response, `status not documented (documented: ${[...operation.responses.keys()].join(', ')})`);
+    if (documented === null) {
+      if (response.text) throw violation(request, route, response, 'the documented response has no body');
+      return;
+    }
+    const mediaType = (response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const validate = documented.get(mediaType);
+    if (!validate) throw violation(request, route, response, `content type ${mediaType || 'none'} not documented (documented: ${[...documented.keys()].join(', ')})`);
+    if (!validate(response.body)) throw violation(request, route, response, 'body does not match the schema', validate.errors);
+  }
+}
+
+function violation(request: string, route: string, response: Response, why: string, errors?: ErrorObject[] | null): Error {
+  const details = errors ? `\n${errors.map((e) => `  ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`).join('\n')}` : '';
+  return new Error(`${request} (${route}) answered ${response.status}: ${why}${details}\nbody: ${(response.text ?? '').slice(0, 800)}`);
+}
+
+/** OpenAPI 3.0 schema → JSON Schema: `nullable: true` admits null, and component `$ref`s point into the shared schemas. */
+function toJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const { nullable, ...rest } = schema as Record<string, unknown>;
+  const converted = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, key === '$ref' ? String(value).replace('#/components/schemas/', `${SCHEMAS}#/$defs/`) : toJsonSchema(value)]),
+  );
+  return nullable === true ? { anyOf: [converted, { type: 'null' }] } : converted;
+}
+
+const patternOf = (template: string): RegExp =>
+  new RegExp(`^${template.split(/\{[^}]+\}/).map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+
+const paramsIn = (template: string): number => template.split('{').length - 1;

@@ -1,7 +1,8 @@
 import type { Scalar } from '../find-query';
 import type { Condition, FindQuery, SortSpec } from '../read-store.port';
+import type { Kind } from './field-key';
 import { prefixUpperBound } from './prefix-range';
-import { keyExpression, NULL_KEY, tableName, typeExpression } from './sqlite-schema';
+import { keyColumn, keyExpression, kindColumn, NULL_KEY, tableName, typeExpression } from './sqlite-schema';
 
 export type SqlValue = string | number;
 
@@ -10,31 +11,39 @@ export interface SqlQuery {
   params: SqlValue[];
 }
 
-type Kind = 'string' | 'number' | 'boolean';
+/** How a field is read: its key, and the check that its value has a kind (undefined: always true). */
+interface FieldSql {
+  key: string;
+  is(kind: Kind): string | undefined;
+}
 
 const OPERATORS = { eq: '=', gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
 const DEFAULT_SORT: SortSpec = { field: 'id', direction: 'asc' };
+const JSON_TYPES = { string: `= 'text'`, number: `IN ('integer', 'real')`, boolean: `IN ('true', 'false')` } as const;
 
 /**
  * The SELECT for a validated find query: conditions ANDed, ordered by the sort key then id, keyset
  * on the pair, one row more than the limit so the caller knows whether more follow.
  */
-export function findSql(collection: string, query: FindQuery): SqlQuery {
+export function findSql(collection: string, query: FindQuery, indexedFields: readonly string[]): SqlQuery {
+  const read = (field: string) => readField(field, indexedFields);
   const clauses = ['doc IS NOT NULL'];
   const params: SqlValue[] = [];
   const add = (part: SqlQuery) => {
     clauses.push(part.sql);
     params.push(...part.params);
   };
-  for (const condition of query.where ?? []) add(conditionSql(condition));
+  for (const condition of query.where ?? []) add(conditionSql(condition, read(condition.field)));
   const sort = query.sort ?? DEFAULT_SORT;
   const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
-  const key = keyExpression(sort.field);
+  const { key } = read(sort.field);
+  // Only tombstones have a NULL key column; this lets the index seek past them.
+  if (indexedFields.includes(sort.field)) clauses.push(`${key} IS NOT NULL`);
   if (query.after) {
     const [beyond, reached] = sort.direction === 'asc' ? ['>', '>='] : ['<', '<='];
     const value = query.after.value === null ? -Infinity : bindable(query.after.value);
-    // Spelled out rather than as a row value `(key, id) > (?, ?)`, which SQLite does not seek with
-    // on an expression index: the first term is the index range, the second skips the tied rows.
+    // Spelled out rather than as a row value `(key, id) > (?, ?)`: the first term is the index
+    // range, the second skips the tied rows.
     add(
       sort.field === 'id'
         ? { sql: `id ${beyond} ?`, params: [query.after.id] }
@@ -48,28 +57,28 @@ export function findSql(collection: string, query: FindQuery): SqlQuery {
   };
 }
 
-function conditionSql({ field, op, value }: Condition): SqlQuery {
-  const key = keyExpression(field);
-  if (op === 'in') return inSql(field, value as readonly Scalar[]);
+function conditionSql({ field, op, value }: Condition, read: FieldSql): SqlQuery {
+  const { key } = read;
+  if (op === 'in') return inSql(read, value as readonly Scalar[]);
   if (op === 'starts') {
     const bound = prefixUpperBound(value as string);
     return bound === undefined
-      ? guarded(field, 'string', { sql: `${key} >= ?`, params: [value as string] })
-      : guarded(field, 'string', { sql: `${key} >= ? AND ${key} < ?`, params: [value as string, bound] });
+      ? guarded(read, 'string', { sql: `${key} >= ?`, params: [value as string] })
+      : guarded(read, 'string', { sql: `${key} >= ? AND ${key} < ?`, params: [value as string, bound] });
   }
   if (value === null) return field === 'id' ? { sql: '0', params: [] } : { sql: `${key} = ${NULL_KEY}`, params: [] };
   const scalar = value as Scalar;
-  return guarded(field, kindOf(scalar), { sql: `${key} ${OPERATORS[op]} ?`, params: [bindable(scalar)] });
+  return guarded(read, kindOf(scalar), { sql: `${key} ${OPERATORS[op]} ?`, params: [bindable(scalar)] });
 }
 
 /** Values keep their JSON type: each kind is matched only against fields of the same kind. */
-function inSql(field: string, values: readonly Scalar[]): SqlQuery {
+function inSql(read: FieldSql, values: readonly Scalar[]): SqlQuery {
   const parts = (['string', 'number', 'boolean'] as const)
     .map((kind) => values.filter((value) => kindOf(value) === kind))
     .filter((group) => group.length > 0)
     .map((group) =>
-      guarded(field, kindOf(group[0]), {
-        sql: `${keyExpression(field)} IN (${group.map(() => '?').join(', ')})`,
+      guarded(read, kindOf(group[0]), {
+        sql: `${read.key} IN (${group.map(() => '?').join(', ')})`,
         params: group.map(bindable),
       }),
     );
@@ -78,17 +87,18 @@ function inSql(field: string, values: readonly Scalar[]): SqlQuery {
 }
 
 /**
- * Adds the type check that SQLite's loose comparisons need: a string compares above every number,
- * booleans extract as 1 and 0, and objects extract as JSON text. `id` is always a string.
+ * Indexed fields are read from their key and kind columns, others from the JSON text. The kind
+ * check is what SQLite's loose comparisons need: a string compares above every number, booleans
+ * key as 1 and 0, and objects as JSON text. `id` is always a string.
  */
-function guarded(field: string, kind: Kind, comparison: SqlQuery): SqlQuery {
-  const type = typeExpression(field);
-  const guard =
-    field === 'id'
-      ? kind === 'string'
-        ? undefined
-        : '0'
-      : { string: `${type} = 'text'`, number: `${type} IN ('integer', 'real')`, boolean: `${type} IN ('true', 'false')` }[kind];
+function readField(field: string, indexedFields: readonly string[]): FieldSql {
+  if (field === 'id') return { key: 'id', is: (kind) => (kind === 'string' ? undefined : '0') };
+  if (indexedFields.includes(field)) return { key: keyColumn(field), is: (kind) => `${kindColumn(field)} = '${kind}'` };
+  return { key: keyExpression(field), is: (kind) => `${typeExpression(field)} ${JSON_TYPES[kind]}` };
+}
+
+function guarded(read: FieldSql, kind: Kind, comparison: SqlQuery): SqlQuery {
+  const guard = read.is(kind);
   return guard === undefined ? comparison : { sql: `${comparison.sql} AND ${guard}`, params: comparison.params };
 }
 

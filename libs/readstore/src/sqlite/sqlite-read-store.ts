@@ -4,40 +4,62 @@ import { assertCollectionName, assertFieldPath } from '../names';
 import { decodePosition, encodePosition } from '../position-key';
 import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '../read-store.port';
 import { assertWrite } from '../writes';
+import { addIndexedFields } from './add-indexed-fields';
+import type { ColumnValue } from './collection-layout';
+import { CollectionLayouts } from './collection-layouts';
 import { findSql } from './sqlite-find-sql';
 import { CHECKPOINTS_TABLE, CREATE_CHECKPOINTS_SQL, createIndexSql, createTableSql, tableName } from './sqlite-schema';
 import { StatementCache } from './statement-cache';
 
 /**
  * The read store in the region's SQLite file, beside the event store's `es_*` tables: one `rm_*`
- * table per collection, documents as JSON text. The database belongs to the caller, who closes it.
+ * table per collection, documents as JSON text. Each field an index names also has a key and a
+ * kind column, computed on every write; indexes, conditions and sorts use those columns, and other
+ * fields are read from the JSON. The database belongs to the caller, who closes it.
  */
 export class SqliteReadStore implements ReadStore {
   private readonly statements: StatementCache;
+  private readonly layouts: CollectionLayouts;
   private readonly tables = new Set<string>();
   private readonly commitInTransaction: (writes: readonly Write[], checkpoint?: Checkpoint) => void;
+  private readonly ensureInTransaction: (collection: string, indexes: readonly (readonly string[])[]) => void;
   private readonly resetInTransaction: (collections: readonly string[], checkpoints: readonly string[]) => void;
 
   constructor(private readonly db: Database) {
     db.exec(CREATE_CHECKPOINTS_SQL);
     this.statements = new StatementCache(db);
+    this.layouts = new CollectionLayouts(db);
+    // Both immediate: they begin by reading, and a transaction that began by reading cannot wait
+    // for another connection's write to finish, only fail.
     this.commitInTransaction = db.transaction((writes: readonly Write[], checkpoint?: Checkpoint) => {
+      this.layouts.sync();
       for (const write of writes) this.apply(write);
       if (checkpoint) this.setCheckpoint(checkpoint);
-    });
+    }).immediate;
+    this.ensureInTransaction = db.transaction((collection: string, indexes: readonly (readonly string[])[]) => {
+      this.layouts.sync();
+      const known = this.layouts.of(collection).fields;
+      const added = [...new Set(indexes.flat())].filter((field) => field !== 'id' && !known.includes(field));
+      if (added.length > 0) addIndexedFields(this.db, collection, added);
+      for (const fields of indexes) this.db.exec(createIndexSql(collection, fields));
+    }).immediate;
     this.resetInTransaction = db.transaction((collections: readonly string[], checkpoints: readonly string[]) => {
       for (const collection of collections) this.run(`DELETE FROM ${this.table(collection)}`);
       for (const name of checkpoints) this.run(`DELETE FROM ${CHECKPOINTS_TABLE} WHERE name = ?`, name);
     });
   }
 
+  /**
+   * Fields indexed for the first time get their columns, filled for the stored documents, in the
+   * same transaction as the new indexes. Columns and indexes that are no longer asked for stay.
+   */
   async ensureCollection(collection: string, indexes: readonly IndexSpec[]): Promise<void> {
+    indexes.forEach(({ fields }) => fields.forEach(assertFieldPath));
     this.table(collection);
-    for (const { fields } of indexes) {
-      fields.forEach(assertFieldPath);
-      const leading = fields[fields.length - 1] === 'id' ? fields.slice(0, -1) : fields;
-      if (leading.length > 0) this.db.exec(createIndexSql(collection, leading));
-    }
+    const leading = indexes
+      .map(({ fields }) => (fields[fields.length - 1] === 'id' ? fields.slice(0, -1) : fields))
+      .filter((fields) => fields.length > 0);
+    this.ensureInTransaction(collection, leading);
   }
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -51,7 +73,8 @@ export class SqliteReadStore implements ReadStore {
   async find<T extends Doc>(collection: string, query: FindQuery): Promise<FindResult<T>> {
     assertFindQuery(query);
     this.table(collection);
-    const { sql, params } = findSql(collection, query);
+    this.layouts.sync();
+    const { sql, params } = findSql(collection, query, this.layouts.of(collection).fields);
     const docs = this.statements.get(sql).pluck().all(...params) as string[];
     return {
       items: docs.slice(0, query.limit).map((doc) => JSON.parse(doc) as T),
@@ -92,17 +115,18 @@ export class SqliteReadStore implements ReadStore {
   /** A write lands only over an older position (or no row), so replays change nothing. */
   private apply(write: Write): void {
     assertWrite(write);
+    const layout = this.layouts.of(write.collection);
     const position = encodePosition(write.position);
-    const table = this.table(write.collection);
-    const [id, doc] = write.op === 'upsert' ? [write.doc.id, JSON.stringify(write.doc)] : [write.id, null];
-    this.run(
-      `INSERT INTO ${table} (id, position, doc) VALUES (?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc
-       WHERE excluded.position > ${table}.position`,
-      id,
-      position,
-      doc,
-    );
+    const [id, doc, values] =
+      write.op === 'upsert' ? [write.doc.id, JSON.stringify(write.doc), layout.values(write.doc)] : [write.id, null, layout.tombstone];
+    const stored = this.statements.get(layout.selectSql).raw().get(id) as [string, ...ColumnValue[]] | undefined;
+    if (!stored) {
+      this.run(layout.insertSql, id, position, doc, ...values);
+      return;
+    }
+    if (stored[0] >= position) return;
+    const { sql, changedValues } = layout.update(stored.slice(1), values);
+    this.run(sql, position, doc, ...changedValues, id);
   }
 
   private setCheckpoint({ name, position }: Checkpoint): void {
@@ -127,7 +151,7 @@ export class SqliteReadStore implements ReadStore {
     return tableName(collection);
   }
 
-  private run(sql: string, ...params: (string | null)[]): void {
+  private run(sql: string, ...params: ColumnValue[]): void {
     this.statements.get(sql).run(...params);
   }
 }

@@ -29,9 +29,9 @@ const created: StoredResponse = {
   body: { id: 'cus_1', object: 'customer', name: 'Zoë « Ünïcode »', metadata: { 'a.b': 'x', $c: 'y' }, tax_ids: [], nested: [{ deep: [1, 2.5, null, true] }] },
 };
 
-/** The behaviour every IdempotencyStore adapter shares. `makeStore` gives an empty store for each test. */
 /**
- * `atomic` says whether the server applies a conditional single-document write atomically under
+ * The behaviour every IdempotencyStore adapter shares. `makeStore` gives an empty store for each
+ * test. `atomic` says whether the server applies a conditional single-document write atomically under
  * concurrency (MongoDB does; FerretDB 1.x does not), which the racing-claims tests need.
  */
 export function describeIdempotencyStoreContract(name: string, makeStore: () => Promise<IdempotencyStoreUnderTest>, { atomic = true }: { atomic?: boolean } = {}): void {

@@ -8,18 +8,8 @@ import { parseLimit, type ListPage } from '../http/list-query';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, LIST_PROBLEMS } from '../openapi';
 import { publicEventId } from '../public-events/public-event';
 import { AGGREGATE_TYPES, type AggregateType } from './aggregate-types';
+import type { StoredEventView } from './stored-event-view';
 import { StoredEventResponse } from './stored-event.response';
-
-export interface StoredEventView {
-  object: 'stored_event';
-  id: string;
-  stream: string;
-  revision: number;
-  position: string;
-  type: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
-}
 
 /**
  * For auditors: every stored event of one aggregate, in order, with its metadata. Personal

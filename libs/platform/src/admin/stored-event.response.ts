@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { StoredEventView } from './history.controller';
+import type { StoredEventView } from './stored-event-view';
 
 /** One stored event of an aggregate with its metadata, for auditors. */
 export class StoredEventResponse implements StoredEventView {

@@ -10,13 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSqliteDatabase, SqliteEventStore, type NewEvent, type SqliteDatabase } from '@tally/eventstore';
 import { SystemClock, UlidGenerator } from '@tally/kernel';
-
-interface Result {
-  name: string;
-  events: number;
-  ms: number;
-  target?: number;
-}
+import { throughputTable, type ThroughputResult } from './support/throughput-table';
 
 const ids = new UlidGenerator(new SystemClock());
 
@@ -45,7 +39,7 @@ async function time(run: () => Promise<number>): Promise<{ events: number; ms: n
 }
 
 /** Appends the events in batches of `size`, each batch to a new stream with an exact expected revision. */
-async function appendBatches(store: SqliteEventStore, label: string, events: NewEvent[], size: number): Promise<Result> {
+async function appendBatches(store: SqliteEventStore, label: string, events: NewEvent[], size: number): Promise<ThroughputResult> {
   const measured = await time(async () => {
     for (let b = 0; b * size < events.length; b++) {
       await store.append(`${label}-${b}`, events.slice(b * size, (b + 1) * size), { expectedRevision: 'no_stream' });
@@ -56,7 +50,7 @@ async function appendBatches(store: SqliteEventStore, label: string, events: New
 }
 
 /** Many appends of one event to few streams, as command handlers do. */
-async function appendSingles(store: SqliteEventStore, count: number): Promise<Result> {
+async function appendSingles(store: SqliteEventStore, count: number): Promise<ThroughputResult> {
   const events = makeEvents(count);
   const streams = 100;
   const measured = await time(async () => {
@@ -69,7 +63,7 @@ async function appendSingles(store: SqliteEventStore, count: number): Promise<Re
   return { name: 'append, 1 event per call', ...measured };
 }
 
-async function catchUpWithReadAll(store: SqliteEventStore): Promise<Result> {
+async function catchUpWithReadAll(store: SqliteEventStore): Promise<ThroughputResult> {
   const measured = await time(async () => {
     let read = 0;
     let from: bigint | undefined;
@@ -83,7 +77,7 @@ async function catchUpWithReadAll(store: SqliteEventStore): Promise<Result> {
   return { name: 'catch-up, readAll pages of 1000', ...measured, target: 50_000 };
 }
 
-async function catchUpWithSubscription(store: SqliteEventStore): Promise<Result> {
+async function catchUpWithSubscription(store: SqliteEventStore): Promise<ThroughputResult> {
   const head = (await store.headPosition()) ?? 0n;
   const measured = await time(async () => {
     let read = 0;
@@ -101,7 +95,7 @@ async function catchUpWithSubscription(store: SqliteEventStore): Promise<Result>
  * The floor: the same rows (stream, revision, id, JSON text) through one prepared INSERT in one
  * transaction, with no revision check, into the same schema in a fresh file.
  */
-async function rawInserts(file: string, events: NewEvent[], size: number): Promise<Result> {
+async function rawInserts(file: string, events: NewEvent[], size: number): Promise<ThroughputResult> {
   const db = openSqliteDatabase(file);
   try {
     new SqliteEventStore(db);
@@ -120,19 +114,6 @@ async function rawInserts(file: string, events: NewEvent[], size: number): Promi
   }
 }
 
-function table(results: Result[]): string {
-  const rate = (r: Result): number => Math.round((r.events / r.ms) * 1000);
-  const lines = [
-    '| Case | Events | Time (ms) | Events/s | Target |',
-    '|---|---:|---:|---:|---|',
-    ...results.map((r) => {
-      const target = r.target === undefined ? '' : `≥ ${r.target.toLocaleString('en-US')} ${rate(r) >= r.target ? '✓' : '✗'}`;
-      return `| ${r.name} | ${r.events.toLocaleString('en-US')} | ${r.ms.toFixed(0)} | ${rate(r).toLocaleString('en-US')} | ${target} |`;
-    }),
-  ];
-  return lines.join('\n');
-}
-
 export async function runAppendBench(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-bench-'));
   const db = openSqliteDatabase(join(dir, 'events.db'));
@@ -149,7 +130,7 @@ export async function runAppendBench(): Promise<string> {
       await catchUpWithSubscription(store),
     ];
     await store.close();
-    return table(results);
+    return throughputTable(results);
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });

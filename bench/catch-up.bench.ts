@@ -12,25 +12,19 @@ import { ManualClock } from '@tally/kernel';
 import { bindingsFor, catchUpProjection, openEmbeddedCells, type Cell, type CellRegistry } from '@tally/platform';
 import { PII_FIELDS, PROJECTIONS } from '../apps/worker/src/composition';
 import { writeCustomerLog } from './support/customer-log';
+import { throughputTable, type ThroughputResult } from './support/throughput-table';
 
 const EVENTS = 100_000;
 const PAGE = 1_000;
 const TARGET = 50_000;
 const CUSTOMERS = 'customers';
 
-interface Result {
-  name: string;
-  events: number;
-  ms: number;
-  target?: number;
-}
-
 /** The data folder opened afresh for every case: cold caches (data keys, statements), as after a restart. */
 function open(dataDir: string): CellRegistry {
   return openEmbeddedCells({ dataDir, regions: ['eu'], clock: new ManualClock('2026-06-01T00:00:00.000Z'), pii: PII_FIELDS });
 }
 
-async function measure(dataDir: string, name: string, run: (cell: Cell, cells: CellRegistry) => Promise<number>, target?: number): Promise<Result> {
+async function measure(dataDir: string, name: string, run: (cell: Cell, cells: CellRegistry) => Promise<number>, target?: number): Promise<ThroughputResult> {
   const cells = open(dataDir);
   try {
     const started = performance.now();
@@ -52,19 +46,6 @@ async function readCustomerEvents(cell: Cell, each: (event: Awaited<ReturnType<C
     read += page.length;
     from = page[page.length - 1].position;
   }
-}
-
-function table(results: Result[]): string {
-  const rate = (r: Result): number => Math.round((r.events / r.ms) * 1000);
-  const lines = [
-    '| Case | Events | Time (ms) | Events/s | Target |',
-    '|---|---:|---:|---:|---|',
-    ...results.map((r) => {
-      const target = r.target === undefined ? '' : `≥ ${r.target.toLocaleString('en-US')} ${rate(r) >= r.target ? '✓' : '✗'}`;
-      return `| ${r.name} | ${r.events.toLocaleString('en-US')} | ${r.ms.toFixed(0)} | ${rate(r).toLocaleString('en-US')} | ${target} |`;
-    }),
-  ];
-  return lines.join('\n');
 }
 
 export async function runCatchUpBench(): Promise<string> {
@@ -95,7 +76,7 @@ export async function runCatchUpBench(): Promise<string> {
       ),
     ];
     const setup = `${EVENTS.toLocaleString('en-US')} events of ${customers.toLocaleString('en-US')} customers, written in ${(writeMs / 1000).toFixed(1)} s.`;
-    return `${setup}\n\n${table(results)}`;
+    return `${setup}\n\n${throughputTable(results)}`;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@ import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, 
 import { CreateApiKeyDto, CreateTenantDto, ReasonDto, UpdateTenantDto } from './dto/tenant.dto';
 import { ApiKeyResponse, TenantEntryResponse, TenantResponse } from './dto/tenant.response';
 import { tenantAggregate } from './tenant.aggregate';
-import { TenantAdministration, type IssuedKey, type OperatorRequest } from './tenant-administration';
+import { TenantAdministration, tenantContext, type IssuedKey, type OperatorRequest } from './tenant-administration';
 import { TenantLookup } from './tenant-lookup';
 import { tenantView, type ApiKeyResource, type TenantResource } from './tenant.view';
 
@@ -99,7 +99,7 @@ export class OperatorController {
 
   /** The tenant rebuilt from its stream (read-your-write), with the secrets of keys issued just now. */
   private async tenant(id: string, region: Region, issued: IssuedKey[] = []): Promise<TenantResource> {
-    const context = { tenantId: id, environment: 'live', region, actor: 'operator', requestId: null, correlationId: null, causationId: null } as const;
+    const context = tenantContext(id, region);
     const { history } = await this.runtime.load(this.cells.cell(region), tenantAggregate, id, context);
     const tenant = replay(tenantView, history)!;
     const secrets = new Map(issued.map((k) => [k.key_id, k.secret]));

@@ -37,24 +37,25 @@ export class TenantAdministration {
   async createTenant(name: string, region: Region, by: OperatorRequest = CLI): Promise<{ tenantId: string; keys: IssuedKey[] }> {
     const tenantId = this.ids.next('ten');
     const command = { type: 'CreateTenant', data: { tenant_id: tenantId, name, region, api_version: CURRENT_API_VERSION, reason: by.reason } } as const;
-    await this.runtime.execute(tenantAggregate, tenantId, command, context(tenantId, region, by));
+    await this.runtime.execute(tenantAggregate, tenantId, command, tenantContext(tenantId, region, by));
     const keys = [await this.issueKey(tenantId, region, 'live', by), await this.issueKey(tenantId, region, 'sandbox', by)];
     return { tenantId, keys };
   }
 
   async updateTenant(tenantId: string, region: Region, changes: TenantChanges, by: OperatorRequest): Promise<void> {
-    await this.runtime.execute(tenantAggregate, tenantId, { type: 'UpdateTenant', data: { tenant_id: tenantId, ...changes, reason: by.reason } }, context(tenantId, region, by));
+    await this.runtime.execute(tenantAggregate, tenantId, { type: 'UpdateTenant', data: { tenant_id: tenantId, ...changes, reason: by.reason } }, tenantContext(tenantId, region, by));
   }
 
   async issueKey(tenantId: string, region: Region, environment: Environment, by: OperatorRequest = CLI): Promise<IssuedKey> {
     const { secret, key } = this.newKey(environment);
-    await this.runtime.execute(tenantAggregate, tenantId, { type: 'CreateApiKey', data: { tenant_id: tenantId, key, reason: by.reason } }, context(tenantId, region, by));
+    await this.runtime.execute(tenantAggregate, tenantId, { type: 'CreateApiKey', data: { tenant_id: tenantId, key, reason: by.reason } }, tenantContext(tenantId, region, by));
     return { key_id: key.key_id, environment, secret, last4: key.last4 };
   }
 
   /** A new key of the same environment; the old one stops working at once. */
   async rollKey(tenantId: string, region: Region, keyId: string, by: OperatorRequest): Promise<IssuedKey> {
-    const outcome = await this.runtime.load(this.runtime.cellOf(context(tenantId, region, by)), tenantAggregate, tenantId, context(tenantId, region, by));
+    const context = tenantContext(tenantId, region, by);
+    const outcome = await this.runtime.load(this.runtime.cellOf(context), tenantAggregate, tenantId, context);
     const old = outcome.state.status === 'active' ? outcome.state.keys.find((k) => k.id === keyId) : undefined;
     const { secret, key } = this.newKey(old?.environment ?? 'live');
     const { key_id, key_hash, last4 } = key;
@@ -62,13 +63,13 @@ export class TenantAdministration {
       tenantAggregate,
       tenantId,
       { type: 'RollApiKey', data: { tenant_id: tenantId, key_id: keyId, key: { key_id, key_hash, last4 }, reason: by.reason } },
-      context(tenantId, region, by),
+      context,
     );
     return { key_id, environment: key.environment, secret, last4 };
   }
 
   async revokeKey(tenantId: string, region: Region, keyId: string, by: OperatorRequest): Promise<void> {
-    await this.runtime.execute(tenantAggregate, tenantId, { type: 'RevokeApiKey', data: { tenant_id: tenantId, key_id: keyId, reason: by.reason } }, context(tenantId, region, by));
+    await this.runtime.execute(tenantAggregate, tenantId, { type: 'RevokeApiKey', data: { tenant_id: tenantId, key_id: keyId, reason: by.reason } }, tenantContext(tenantId, region, by));
   }
 
   private newKey(environment: Environment) {
@@ -78,7 +79,7 @@ export class TenantAdministration {
 }
 
 /** Tenant-level events belong to the tenant itself; they are recorded in its live environment. */
-const context = (tenantId: string, region: Region, by: OperatorRequest): RequestContext => ({
+export const tenantContext = (tenantId: string, region: Region, by: OperatorRequest = CLI): RequestContext => ({
   tenantId,
   environment: 'live',
   region,

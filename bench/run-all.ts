@@ -7,12 +7,14 @@ import { runAppendBench } from './append.bench';
 import { runCatchUpBench } from './catch-up.bench';
 import { runEdgeOverheadBench } from './edge-overhead.bench';
 import { runHttpBench } from './http.bench';
+import { runPricingBench } from './pricing.bench';
 
 const BENCHES: { title: string; run: () => Promise<string> }[] = [
   { title: 'Event store (SQLite)', run: runAppendBench },
   { title: 'Projection catch-up', run: runCatchUpBench },
   { title: 'HTTP: create and retrieve customers', run: runHttpBench },
   { title: 'Per-request cost of authentication, rate limits and idempotency', run: () => runEdgeOverheadBench() },
+  { title: 'Pricing engine', run: runPricingBench },
 ];
 
 export async function runAll(): Promise<void> {

@@ -1,5 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { CatalogModule } from '@tally/catalog';
 import { CustomersModule } from '@tally/customers';
+import { InvoicingModule } from '@tally/invoicing';
+import { TaxModule } from '@tally/tax';
 import { TenancyModule } from '@tally/tenancy';
 import type { Clock } from '@tally/kernel';
 import { EventLogModule, ObservabilityModule, PlatformModule, type TallyConfig } from '@tally/platform';
@@ -26,6 +29,9 @@ export class AppModule {
         ObservabilityModule.forRoot(PROJECTIONS),
         TenancyModule,
         CustomersModule,
+        CatalogModule,
+        TaxModule,
+        InvoicingModule,
         ...(worker ? [WorkerModule] : []),
       ],
     };

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Re
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, Ctx, etagOf, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, type ListPage, type RequestContext } from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision, type ListPage, type RequestContext } from '@tally/platform';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
 import { AddTaxIdCommand, CreateCustomerCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
@@ -90,11 +90,6 @@ export class CustomersController {
     const { customer } = withRevision(response, await this.commands.execute(new AddTaxIdCommand(context, id, body)));
     return customer.tax_ids[customer.tax_ids.length - 1];
   }
-}
-
-function withRevision<T extends { revision: number }>(response: Response, written: T): T {
-  response.setHeader('ETag', etagOf(written.revision));
-  return written;
 }
 
 const withEtag = (response: Response, written: CustomerWritten): CustomerResource => withRevision(response, written).customer;

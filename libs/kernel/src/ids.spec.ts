@@ -1,5 +1,5 @@
 import { ManualClock } from './clock';
-import { UlidGenerator, ulidTime } from './ids';
+import { derivedId, isIdOf, UlidGenerator, ulidTime } from './ids';
 
 describe('UlidGenerator', () => {
   it('prefixes ids and encodes the clock time', () => {
@@ -27,5 +27,28 @@ describe('UlidGenerator', () => {
     const first = ids.ulid();
     clock.set('2026-01-01T00:00:00.000Z');
     expect(ids.ulid() > first).toBe(true);
+  });
+});
+
+describe('derivedId', () => {
+  it('gives the same id for the same parts, and another for any other part', () => {
+    const id = derivedId('plan', ['ten_1', 'live', 'gold']);
+    expect(id).toMatch(/^plan_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(derivedId('plan', ['ten_1', 'live', 'gold'])).toBe(id);
+    expect(new Set([id, derivedId('plan', ['ten_1', 'sandbox', 'gold']), derivedId('plan', ['ten_2', 'live', 'gold']), derivedId('plan', ['ten_1', 'live', 'Gold'])]).size).toBe(4);
+  });
+
+  it('keeps the parts apart: ("ab", "c") and ("a", "bc") differ', () => {
+    expect(derivedId('x', ['ab', 'c'])).not.toBe(derivedId('x', ['a', 'bc']));
+  });
+});
+
+describe('isIdOf', () => {
+  it('recognises minted and derived ids of a prefix only', () => {
+    expect(isIdOf('plan', derivedId('plan', ['a']))).toBe(true);
+    expect(isIdOf('plan', new UlidGenerator(new ManualClock()).next('plan'))).toBe(true);
+    expect(isIdOf('plan', derivedId('cus', ['a']))).toBe(false);
+    expect(isIdOf('plan', 'plan_gold')).toBe(false);
+    expect(isIdOf('plan', 'plan_0123456789abcdefghjkmnpqrs')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from './clock';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -36,6 +36,29 @@ export class UlidGenerator implements IdGenerator {
     }
     return encodeTime(Math.max(time, this.lastTime)) + this.lastRandom.map((d) => CROCKFORD[d]).join('');
   }
+}
+
+/**
+ * The id of a resource named by a natural key (a plan's code within a tenant and environment):
+ * `prefix_` + 26 Crockford characters of the SHA-256 of the key's parts. The same parts always
+ * give the same id, so creating the resource twice meets its own stream and fails on the
+ * expected revision: uniqueness without a lookup.
+ */
+export function derivedId(prefix: string, parts: readonly string[]): string {
+  const digest = createHash('sha256').update(JSON.stringify(parts)).digest();
+  let bits = 0n;
+  for (const byte of digest.subarray(0, 17)) bits = (bits << 8n) | BigInt(byte);
+  let out = '';
+  for (let i = 0; i < TIME_CHARS + RANDOM_CHARS; i++) {
+    out = CROCKFORD[Number(bits & 31n)] + out;
+    bits >>= 5n;
+  }
+  return `${prefix}_${out}`;
+}
+
+/** True for `prefix_` followed by 26 Crockford characters, as `next` and `derivedId` mint them. */
+export function isIdOf(prefix: string, value: string): boolean {
+  return value.length === prefix.length + 27 && value.startsWith(`${prefix}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(prefix.length + 1));
 }
 
 function encodeTime(ms: number): string {

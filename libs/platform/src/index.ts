@@ -32,6 +32,7 @@ export * from './http/request-id.middleware';
 export * from './http/body-errors.middleware';
 export * from './http/body-depth.middleware';
 export * from './http/is-omittable.decorator';
+export * from './http/timestamp';
 export * from './pii';
 export * from './worker';
 export * from './platform.module';

@@ -10,3 +10,9 @@ export function parseIfMatch(header: string | undefined): number | undefined {
   if (!match) throw DomainError.invalid('request.invalid_if_match', 'If-Match takes an ETag from a previous response, e.g. W/"3"');
   return Number(match[1]);
 }
+
+/** Sets the `ETag` of a command's or query's answer and hands the answer on. */
+export function withRevision<T extends { revision: number }>(response: { setHeader(name: string, value: string): unknown }, written: T): T {
+  response.setHeader('ETag', etagOf(written.revision));
+  return written;
+}

@@ -11,7 +11,8 @@ export const PUBLIC_EVENT_INDEXES: readonly IndexSpec[] = [
 
 /**
  * The read model of one resource plus its entries in the public event log, written in the same
- * batch: `data` is the full resource after the event, `previous_attributes` what an update changed.
+ * batch: `data` is the full resource after the event (as it was, for a deletion), `previous_attributes`
+ * what an update changed.
  * Stored documents carry `tenant_id` and `environment` for scoping; the API does not show them.
  */
 export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>, indexes: readonly IndexSpec[]): Projection {
@@ -31,9 +32,11 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
       if (after) writer.upsert(view.collection, { ...after, ...scope, stream_revision: event.revision });
       else if (stored) writer.delete(view.collection, aggregateId);
 
+      // A deletion publishes the resource as it was when deleted.
       const type = view.publicType(event);
-      if (!type || !after) return;
-      const changes = before && previousAttributes(before, after);
+      const data = after ?? before;
+      if (!type || !data) return;
+      const changes = after && before && previousAttributes(before, after);
       writer.upsert(PUBLIC_EVENTS, {
         id: publicEventId(event),
         object: 'event',
@@ -45,7 +48,7 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
         aggregate_type: view.aggregateType,
         aggregate_id: aggregateId,
         sequence: event.revision,
-        data: after,
+        data,
         ...(changes ? { previous_attributes: changes } : {}),
         request: { id: event.metadata.request_id },
       } satisfies PublicEventDoc);

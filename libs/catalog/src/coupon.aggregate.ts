@@ -1,0 +1,15 @@
+import { derivedId, DomainError, isIdOf } from '@tally/kernel';
+import type { AggregateDefinition, RequestContext } from '@tally/platform';
+import { couponDecider, type CouponCommand, type CouponState } from './domain/coupon.decider';
+import type { CouponEvent } from './domain/coupon.events';
+
+export const couponAggregate: AggregateDefinition<CouponState, CouponCommand, CouponEvent> = {
+  type: 'coupon',
+  decider: couponDecider,
+  notFound: (id) => DomainError.notFound('coupon.not_found', `No coupon ${id}`),
+};
+
+/** Like a plan's, a coupon's id derives from its code within the tenant and environment; codes never start with `cpn_`. */
+export function couponIdOf(context: RequestContext, codeOrId: string): string {
+  return isIdOf('cpn', codeOrId) ? codeOrId : derivedId('cpn', [context.tenantId, context.environment, codeOrId]);
+}

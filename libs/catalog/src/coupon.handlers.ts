@@ -1,0 +1,49 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Clock } from '@tally/kernel';
+import { CLOCK, CommandRuntime, replay, type RequestContext } from '@tally/platform';
+import { couponAggregate, couponIdOf } from './coupon.aggregate';
+import { couponAt, couponView, type CouponResource } from './coupon.view';
+import type { CouponCommand, RedeemCoupon } from './domain/coupon.decider';
+
+/** A coupon as a command left it (undefined once deleted), with the revision for its ETag. */
+export interface CouponWritten {
+  coupon: CouponResource | undefined;
+  id: string;
+  revision: number;
+}
+
+/** A coupon command as a request states it: the handler adds the coupon's id and "now". */
+export type CouponIntent = Exclude<CouponCommand, RedeemCoupon> extends infer C
+  ? C extends { type: infer T; data: infer D }
+    ? { type: T; data: Omit<D, 'coupon_id' | 'at'> }
+    : never
+  : never;
+
+export class ExecuteCouponCommand extends Command<CouponWritten> {
+  constructor(
+    readonly context: RequestContext,
+    /** The coupon's code or id; for CreateCoupon, its code. */
+    readonly codeOrId: string,
+    readonly intent: CouponIntent,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ExecuteCouponCommand)
+export class ExecuteCouponHandler implements ICommandHandler<ExecuteCouponCommand, CouponWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ context, codeOrId, intent }: ExecuteCouponCommand): Promise<CouponWritten> {
+    const at = this.clock.now().toISOString();
+    const coupon_id = couponIdOf(context, codeOrId);
+    const command = { type: intent.type, data: { ...intent.data, coupon_id, at } } as CouponCommand;
+    const { history, revision } = await this.runtime.execute(couponAggregate, coupon_id, command, context);
+    const coupon = replay(couponView, history);
+    return { coupon: coupon && couponAt(coupon, at), id: coupon_id, revision };
+  }
+}

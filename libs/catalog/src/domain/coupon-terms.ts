@@ -1,0 +1,43 @@
+import Big from 'big.js';
+import { DomainError, isCurrency, minorUnits, parseAmount, type FieldError } from '@tally/kernel';
+import type { CouponTerms } from './coupon.events';
+
+const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
+
+/** Every rule of a coupon's terms, checked together so the answer names every bad field. */
+export function checkCouponTerms(terms: CouponTerms, at: string): void {
+  const errors: FieldError[] = [];
+  const error = (field: string, code: string, message: string) => errors.push({ field, code, message });
+
+  if ((terms.percent_off === null) === (terms.amount_off === null)) {
+    error('percent_off', 'coupon.percent_or_amount', 'set exactly one of percent_off and amount_off');
+  }
+  if (terms.percent_off !== null && (!PERCENT.test(terms.percent_off) || new Big(terms.percent_off).lte(0) || new Big(terms.percent_off).gt(100))) {
+    error('percent_off', 'coupon.invalid_percent', 'a decimal string above 0 and at most 100, with at most 2 decimals');
+  }
+  if (terms.amount_off !== null) {
+    const currency = terms.currency !== null && isCurrency(terms.currency) ? terms.currency : undefined;
+    if (!currency) error('currency', 'money.unknown_currency', 'amount_off needs an uppercase ISO 4217 currency');
+    if (!isPositiveAmount(terms.amount_off, currency)) error('amount_off', 'coupon.invalid_amount', `a decimal string above 0 in ${currency ?? 'the currency'}'s minor units`);
+  } else if (terms.currency !== null) {
+    error('currency', 'coupon.currency_without_amount', 'only amount_off coupons have a currency');
+  }
+  if ((terms.duration === 'repeating') !== (terms.duration_in_periods !== null)) {
+    error('duration_in_periods', 'coupon.invalid_duration', 'set duration_in_periods exactly when duration is repeating');
+  }
+  if (terms.redeem_by !== null && terms.redeem_by <= at) error('redeem_by', 'coupon.redeem_by_in_past', 'a moment in the future');
+  if (terms.applies_to && new Set(terms.applies_to.components).size !== terms.applies_to.components.length) {
+    error('applies_to.components', 'coupon.duplicate_component', 'each component code once');
+  }
+  if (errors.length > 0) throw DomainError.invalid('coupon.invalid', 'The coupon terms are not valid', errors);
+}
+
+/** Above zero and payable: no more decimals than the currency has (no 0.5 JPY). */
+function isPositiveAmount(value: string, currency: string | undefined): boolean {
+  try {
+    const amount = parseAmount(value);
+    return amount.gt(0) && (currency === undefined || amount.round(minorUnits(currency)).eq(amount));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,282 @@
+import { DomainError, type FieldError } from '@tally/kernel';
+import { parsePricing } from './parse-pricing';
+
+const options = { field: 'pricing', defaultMeter: 'seats' };
+const parse = (input: unknown) => parsePricing(input, options);
+
+/** The field errors of the one `pricing.invalid` error the input is refused with. */
+function problems(input: unknown, field = 'pricing'): FieldError[] {
+  try {
+    parsePricing(input, { field, defaultMeter: 'seats' });
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    const domainError = error as DomainError;
+    expect(domainError.code).toBe('pricing.invalid');
+    expect(domainError.kind).toBe('invalid');
+    return [...domainError.fields];
+  }
+  throw new Error('the pricing was accepted');
+}
+
+const codesAt = (input: unknown) => problems(input).map(({ field, code }) => [field, code]);
+
+const tiers = [
+  { up_to: 5, unit_amount: '7.00' },
+  { up_to: 10, unit_amount: '6.50', flat_amount: '10' },
+  { up_to: null, unit_amount: '6.00' },
+];
+
+describe('parsePricing', () => {
+  describe('fills the defaults', () => {
+    it('flat has no meter', () => {
+      expect(parse({ model: 'flat', amount: '49.00' })).toEqual({ model: 'flat', amount: '49.00' });
+    });
+
+    it('per_unit: included_units 0, meter the component code', () => {
+      expect(parse({ model: 'per_unit', unit_amount: '10' })).toEqual({ model: 'per_unit', unit_amount: '10', included_units: 0, meter: 'seats' });
+    });
+
+    it('tiered and volume: the meter, and flat_amount null on every tier', () => {
+      const expected = [
+        { up_to: 5, unit_amount: '7.00', flat_amount: null },
+        { up_to: 10, unit_amount: '6.50', flat_amount: '10' },
+        { up_to: null, unit_amount: '6.00', flat_amount: null },
+      ];
+      expect(parse({ model: 'tiered', tiers })).toEqual({ model: 'tiered', tiers: expected, meter: 'seats' });
+      expect(parse({ model: 'volume', tiers })).toEqual({ model: 'volume', tiers: expected, meter: 'seats' });
+    });
+
+    it('package: rounding up', () => {
+      expect(parse({ model: 'package', package_size: 5, package_price: '10.00' })).toEqual({
+        model: 'package',
+        package_size: 5,
+        package_price: '10.00',
+        rounding: 'up',
+        meter: 'seats',
+      });
+    });
+
+    it('usage: the meter and late events in the next period', () => {
+      expect(parse({ model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.001' }] })).toEqual({
+        model: 'usage',
+        meter: 'seats',
+        aggregation: 'sum',
+        tiers: [{ up_to: null, unit_amount: '0.001', flat_amount: null }],
+        late_events: 'next_period',
+      });
+    });
+
+    it('keeps what was given', () => {
+      expect(parse({ model: 'per_unit', unit_amount: '1.50', included_units: 3, meter: 'api.calls-v2' })).toEqual({
+        model: 'per_unit',
+        unit_amount: '1.50',
+        included_units: 3,
+        meter: 'api.calls-v2',
+      });
+      expect(parse({ model: 'package', package_size: 60, package_price: '10', rounding: 'down', meter: 'minutes' })).toMatchObject({ rounding: 'down' });
+      expect(
+        parse({ model: 'usage', meter: 'gb', aggregation: 'max', late_events: 'rebill', tiers: [{ up_to: null, unit_amount: '0', flat_amount: null }] }),
+      ).toMatchObject({ meter: 'gb', aggregation: 'max', late_events: 'rebill' });
+    });
+  });
+
+  describe('amounts', () => {
+    it('are kept exactly as given', () => {
+      expect(parse({ model: 'flat', amount: '1.50' })).toEqual({ model: 'flat', amount: '1.50' });
+      expect(parse({ model: 'flat', amount: '0.00012345' })).toEqual({ model: 'flat', amount: '0.00012345' });
+      expect(parse({ model: 'flat', amount: '0' })).toEqual({ model: 'flat', amount: '0' });
+      expect(parse({ model: 'flat', amount: '123456789012.12345678' })).toEqual({ model: 'flat', amount: '123456789012.12345678' });
+    });
+
+    it.each([['-1'], ['1e3'], ['+1'], [' 1'], ['1.'], ['.5'], ['1.123456789'], ['123456789012345678901'], ['abc'], ['']])('refuses %j', (amount) => {
+      expect(codesAt({ model: 'flat', amount })).toEqual([['pricing.amount', 'pricing.invalid_amount']]);
+    });
+
+    it.each([[12.5], [null], [true], [{}]])('refuses the non-string %j', (amount) => {
+      expect(codesAt({ model: 'flat', amount })).toEqual([['pricing.amount', 'pricing.invalid_amount']]);
+    });
+
+    it('checks every amount of every model', () => {
+      expect(codesAt({ model: 'per_unit', unit_amount: '-0.01' })).toEqual([['pricing.unit_amount', 'pricing.invalid_amount']]);
+      expect(codesAt({ model: 'package', package_size: 5, package_price: '10,00' })).toEqual([['pricing.package_price', 'pricing.invalid_amount']]);
+      expect(
+        codesAt({ model: 'volume', tiers: [{ up_to: 5, unit_amount: '1e1' }, { up_to: null, unit_amount: '1', flat_amount: '-5' }] }),
+      ).toEqual([
+        ['pricing.tiers[0].unit_amount', 'pricing.invalid_amount'],
+        ['pricing.tiers[1].flat_amount', 'pricing.invalid_amount'],
+      ]);
+    });
+  });
+
+  describe('model', () => {
+    it('is required', () => {
+      expect(codesAt({ amount: '1' })).toEqual([['pricing.model', 'pricing.missing_field']]);
+    });
+
+    it.each([['stairstep'], ['FLAT'], [1], [null]])('refuses %j', (model) => {
+      expect(codesAt({ model, amount: '1' })).toEqual([['pricing.model', 'pricing.unknown_model']]);
+    });
+
+    it.each([[null], ['flat'], [[]], [7]])('needs an object, not %j', (input) => {
+      expect(codesAt(input)).toEqual([['pricing', 'pricing.missing_field']]);
+    });
+  });
+
+  describe('fields', () => {
+    it('refuses fields the model does not have', () => {
+      expect(codesAt({ model: 'flat', amount: '1', meter: 'seats', unit_amount: '1' })).toEqual([
+        ['pricing.meter', 'pricing.unknown_field'],
+        ['pricing.unit_amount', 'pricing.unknown_field'],
+      ]);
+      expect(codesAt({ model: 'volume', tiers, rounding: 'up' })).toEqual([['pricing.rounding', 'pricing.unknown_field']]);
+      expect(codesAt({ model: 'tiered', tiers: [{ up_to: null, unit_amount: '1', package_size: 2 }] })).toEqual([
+        ['pricing.tiers[0].package_size', 'pricing.unknown_field'],
+      ]);
+    });
+
+    it('refuses inherited names as unknown fields', () => {
+      expect(codesAt(JSON.parse('{"model":"flat","amount":"1","__proto__":{"x":1}}'))).toEqual([['pricing.__proto__', 'pricing.unknown_field']]);
+    });
+
+    it('requires what each model needs', () => {
+      expect(codesAt({ model: 'flat' })).toEqual([['pricing.amount', 'pricing.missing_field']]);
+      expect(codesAt({ model: 'per_unit' })).toEqual([['pricing.unit_amount', 'pricing.missing_field']]);
+      expect(codesAt({ model: 'tiered' })).toEqual([['pricing.tiers', 'pricing.missing_field']]);
+      expect(codesAt({ model: 'volume' })).toEqual([['pricing.tiers', 'pricing.missing_field']]);
+      expect(codesAt({ model: 'package' })).toEqual([
+        ['pricing.package_size', 'pricing.missing_field'],
+        ['pricing.package_price', 'pricing.missing_field'],
+      ]);
+      expect(codesAt({ model: 'usage' })).toEqual([
+        ['pricing.aggregation', 'pricing.missing_field'],
+        ['pricing.tiers', 'pricing.missing_field'],
+      ]);
+      expect(codesAt({ model: 'tiered', tiers: [{}] })).toEqual([
+        ['pricing.tiers[0].up_to', 'pricing.missing_field'],
+        ['pricing.tiers[0].unit_amount', 'pricing.missing_field'],
+      ]);
+    });
+
+    it('reports every problem at once, in one error with a readable summary', () => {
+      let thrown: unknown;
+      try {
+        parse({ model: 'package', package_size: 0, package_price: '1.5e1', rounding: 'nearest', meter: 'Minutes', colour: 'red' });
+      } catch (error) {
+        thrown = error;
+      }
+      const error = thrown as DomainError;
+      expect(error.fields.map((f) => [f.field, f.code])).toEqual([
+        ['pricing.colour', 'pricing.unknown_field'],
+        ['pricing.package_size', 'pricing.invalid_integer'],
+        ['pricing.package_price', 'pricing.invalid_amount'],
+        ['pricing.rounding', 'pricing.invalid_rounding'],
+        ['pricing.meter', 'pricing.invalid_meter'],
+      ]);
+      expect(error.message).toMatch(/^The pricing is invalid: pricing\.colour is not a field of a package pricing; pricing\.package_size must be/);
+      for (const field of error.fields) expect(field.message.length).toBeGreaterThan(5);
+    });
+
+    it('names paths under the field it was given', () => {
+      expect(problems({ model: 'tiered', tiers: [{ up_to: null, unit_amount: 'x' }] }, 'components[2].pricing')).toEqual([
+        { field: 'components[2].pricing.tiers[0].unit_amount', code: 'pricing.invalid_amount', message: expect.any(String) },
+      ]);
+    });
+  });
+
+  describe('integers', () => {
+    it.each([[0], [-1], [2.5], ['5'], [null], [Number.MAX_SAFE_INTEGER + 1]])('package_size refuses %j', (package_size) => {
+      expect(codesAt({ model: 'package', package_size, package_price: '1' })).toEqual([['pricing.package_size', 'pricing.invalid_integer']]);
+    });
+
+    it('package_size may be 1', () => {
+      expect(parse({ model: 'package', package_size: 1, package_price: '1' })).toMatchObject({ package_size: 1 });
+    });
+
+    it.each([[-1], [0.5], ['0'], [null]])('included_units refuses %j', (included_units) => {
+      expect(codesAt({ model: 'per_unit', unit_amount: '1', included_units })).toEqual([['pricing.included_units', 'pricing.invalid_integer']]);
+    });
+  });
+
+  describe('tiers', () => {
+    const tiered = (bands: unknown) => codesAt({ model: 'tiered', tiers: bands });
+
+    it('need at least one', () => {
+      expect(tiered([])).toEqual([['pricing.tiers', 'pricing.tiers_empty']]);
+      expect(tiered({ up_to: null, unit_amount: '1' })).toEqual([['pricing.tiers', 'pricing.tiers_empty']]);
+    });
+
+    it('may be a single unbounded band', () => {
+      expect(parse({ model: 'volume', tiers: [{ up_to: null, unit_amount: '1' }] })).toMatchObject({ tiers: [{ up_to: null }] });
+    });
+
+    it('are objects', () => {
+      expect(tiered(['5', { up_to: null, unit_amount: '1' }])).toEqual([['pricing.tiers[0]', 'pricing.missing_field']]);
+    });
+
+    it.each([[0], [-5], [2.5], ['5']])('up_to is a positive whole number, not %j', (up_to) => {
+      expect(tiered([{ up_to, unit_amount: '1' }, { up_to: null, unit_amount: '1' }])).toEqual([['pricing.tiers[0].up_to', 'pricing.invalid_integer']]);
+    });
+
+    it('up_to rises strictly', () => {
+      expect(
+        tiered([
+          { up_to: 10, unit_amount: '1' },
+          { up_to: 10, unit_amount: '1' },
+          { up_to: 5, unit_amount: '1' },
+          { up_to: 20, unit_amount: '1' },
+          { up_to: null, unit_amount: '1' },
+        ]),
+      ).toEqual([
+        ['pricing.tiers[1].up_to', 'pricing.tiers_not_ascending'],
+        ['pricing.tiers[2].up_to', 'pricing.tiers_not_ascending'],
+      ]);
+    });
+
+    it('the last band, and only it, is unbounded', () => {
+      expect(tiered([{ up_to: 10, unit_amount: '1' }])).toEqual([['pricing.tiers[0].up_to', 'pricing.tiers_top_band']]);
+      expect(tiered([{ up_to: 5, unit_amount: '1' }, { up_to: 10, unit_amount: '1' }])).toEqual([['pricing.tiers[1].up_to', 'pricing.tiers_top_band']]);
+      expect(tiered([{ up_to: null, unit_amount: '1' }, { up_to: null, unit_amount: '1' }])).toEqual([['pricing.tiers[0].up_to', 'pricing.tiers_top_band']]);
+      expect(tiered([{ up_to: 5, unit_amount: '1' }, { up_to: null, unit_amount: '1' }, { up_to: 10, unit_amount: '1' }])).toEqual([
+        ['pricing.tiers[1].up_to', 'pricing.tiers_top_band'],
+        ['pricing.tiers[2].up_to', 'pricing.tiers_top_band'],
+      ]);
+    });
+
+    it('are checked the same way for volume and usage', () => {
+      expect(codesAt({ model: 'volume', tiers: [{ up_to: 3, unit_amount: '1' }] })).toEqual([['pricing.tiers[0].up_to', 'pricing.tiers_top_band']]);
+      expect(codesAt({ model: 'usage', aggregation: 'sum', tiers: [] })).toEqual([['pricing.tiers', 'pricing.tiers_empty']]);
+    });
+  });
+
+  describe('meter', () => {
+    it.each([['api_calls'], ['a'], ['0day'], ['storage.gb-hours'], ['m'.repeat(64)]])('accepts %j', (meter) => {
+      expect(parse({ model: 'per_unit', unit_amount: '1', meter })).toMatchObject({ meter });
+    });
+
+    it.each([[''], ['API'], ['_calls'], ['.x'], ['api calls'], ['m'.repeat(65)], [null], [5]])('refuses %j', (meter) => {
+      expect(codesAt({ model: 'per_unit', unit_amount: '1', meter })).toEqual([['pricing.meter', 'pricing.invalid_meter']]);
+    });
+  });
+
+  describe('enumerations', () => {
+    it('aggregation', () => {
+      for (const aggregation of ['sum', 'max', 'last_during_period', 'unique_count']) {
+        expect(parse({ model: 'usage', aggregation, tiers: [{ up_to: null, unit_amount: '1' }] })).toMatchObject({ aggregation });
+      }
+      expect(codesAt({ model: 'usage', aggregation: 'avg', tiers: [{ up_to: null, unit_amount: '1' }] })).toEqual([
+        ['pricing.aggregation', 'pricing.invalid_aggregation'],
+      ]);
+    });
+
+    it('rounding', () => {
+      expect(codesAt({ model: 'package', package_size: 5, package_price: '1', rounding: 'UP' })).toEqual([['pricing.rounding', 'pricing.invalid_rounding']]);
+      expect(codesAt({ model: 'package', package_size: 5, package_price: '1', rounding: null })).toEqual([['pricing.rounding', 'pricing.invalid_rounding']]);
+    });
+
+    it('late_events', () => {
+      expect(codesAt({ model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '1' }], late_events: 'drop' })).toEqual([
+        ['pricing.late_events', 'pricing.invalid_late_events'],
+      ]);
+    });
+  });
+});

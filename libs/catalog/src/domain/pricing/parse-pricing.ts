@@ -1,0 +1,244 @@
+import { DomainError, parseAmount, type FieldError } from '@tally/kernel';
+import {
+  PRICING_MODELS,
+  type LateEvents,
+  type PackageRounding,
+  type Pricing,
+  type PricingModel,
+  type Tier,
+  type UsageAggregation,
+} from './pricing';
+
+export interface ParsePricingOptions {
+  /** Where the pricing sits in the request body (`pricing`, `components[2].pricing`): the prefix of every field error. */
+  field: string;
+  /** The meter of every model priced by a quantity when the body names none: the component's code. */
+  defaultMeter: string;
+}
+
+const FIELDS: Readonly<Record<PricingModel, readonly string[]>> = {
+  flat: ['model', 'amount'],
+  per_unit: ['model', 'unit_amount', 'included_units', 'meter'],
+  tiered: ['model', 'tiers', 'meter'],
+  volume: ['model', 'tiers', 'meter'],
+  package: ['model', 'package_size', 'package_price', 'rounding', 'meter'],
+  usage: ['model', 'meter', 'aggregation', 'tiers', 'late_events'],
+};
+const TIER_FIELDS = ['up_to', 'unit_amount', 'flat_amount'];
+
+const METER = /^[a-z0-9][a-z0-9_.-]*$/;
+const METER_MAX_LENGTH = 64;
+const AGGREGATIONS: readonly UsageAggregation[] = ['sum', 'max', 'last_during_period', 'unique_count'];
+const PACKAGE_ROUNDINGS: readonly PackageRounding[] = ['up', 'down'];
+const LATE_EVENTS: readonly LateEvents[] = ['next_period', 'rebill'];
+
+/**
+ * Validates the pricing of a plan component as it arrives in a request body and returns it with
+ * every default filled. All problems are collected first, then thrown together as one
+ * `pricing.invalid` error whose field errors name each path (`pricing.tiers[1].up_to`).
+ */
+export function parsePricing(input: unknown, options: ParsePricingOptions): Pricing {
+  const problems: FieldError[] = [];
+  const pricing = readPricing(input, options, problems);
+  if (problems.length > 0) {
+    const summary = problems.map((p) => `${p.field} ${p.message}`).join('; ');
+    throw DomainError.invalid('pricing.invalid', `The pricing is invalid: ${summary}`, problems);
+  }
+  return pricing as Pricing;
+}
+
+function readPricing(input: unknown, options: ParsePricingOptions, problems: FieldError[]): Pricing | undefined {
+  if (!isPlainObject(input)) {
+    problems.push({ field: options.field, code: 'pricing.missing_field', message: 'must be an object with a model' });
+    return undefined;
+  }
+  const wire = new WireObject(input, options.field, problems);
+  const model = wire.required('model');
+  if (model === undefined) return undefined;
+  if (!isOneOf(model, PRICING_MODELS)) {
+    wire.problem('model', 'pricing.unknown_model', `must be one of ${PRICING_MODELS.join(', ')}`);
+    return undefined;
+  }
+  wire.refuseUnknownFields(FIELDS[model], `a ${model} pricing`);
+  const meter = (): string => wire.meter(options.defaultMeter);
+  switch (model) {
+    case 'flat':
+      return { model, amount: wire.amount('amount') };
+    case 'per_unit':
+      return { model, unit_amount: wire.amount('unit_amount'), included_units: wire.integer('included_units', 0, 0), meter: meter() };
+    case 'tiered':
+    case 'volume':
+      return { model, tiers: wire.tiers(), meter: meter() };
+    case 'package':
+      return {
+        model,
+        package_size: wire.integer('package_size', 1),
+        package_price: wire.amount('package_price'),
+        rounding: wire.oneOf('rounding', PACKAGE_ROUNDINGS, 'pricing.invalid_rounding', 'up'),
+        meter: meter(),
+      };
+    case 'usage':
+      return {
+        model,
+        meter: meter(),
+        aggregation: wire.oneOf('aggregation', AGGREGATIONS, 'pricing.invalid_aggregation'),
+        tiers: wire.tiers(),
+        late_events: wire.oneOf('late_events', LATE_EVENTS, 'pricing.invalid_late_events', 'next_period'),
+      };
+  }
+}
+
+/**
+ * One object of the body under validation: reads its fields and records what is wrong with them.
+ * A field that is wrong reads as a placeholder; the caller throws before any placeholder escapes.
+ */
+class WireObject {
+  constructor(
+    private readonly value: Record<string, unknown>,
+    private readonly path: string,
+    private readonly problems: FieldError[],
+  ) {}
+
+  problem(key: string, code: string, message: string): void {
+    this.problems.push({ field: this.pathOf(key), code, message });
+  }
+
+  private pathOf(key: string): string {
+    return this.path === '' ? key : `${this.path}.${key}`;
+  }
+
+  /** `of` names the object in the message: `this pricing`, `a tier`. */
+  refuseUnknownFields(known: readonly string[], of: string): void {
+    for (const key of Object.keys(this.value)) {
+      if (!known.includes(key)) this.problem(key, 'pricing.unknown_field', `is not a field of ${of}`);
+    }
+  }
+
+  /** The field's value, or undefined (recorded as missing) when it is absent. */
+  required(key: string): unknown {
+    const value = this.optional(key);
+    if (value === undefined) this.problem(key, 'pricing.missing_field', 'is required');
+    return value;
+  }
+
+  optional(key: string): unknown {
+    return Object.hasOwn(this.value, key) ? this.value[key] : undefined;
+  }
+
+  /** A non-negative plain decimal string, kept exactly as given. */
+  amount(key: string): string {
+    const value = this.required(key);
+    if (value === undefined) return '';
+    if (typeof value !== 'string') {
+      this.problem(key, 'pricing.invalid_amount', 'must be a decimal string such as "12.50"');
+      return '';
+    }
+    try {
+      parseAmount(value);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      this.problem(key, 'pricing.invalid_amount', `must be a plain decimal string with at most 20 digits, 8 after the point ("${value}")`);
+      return '';
+    }
+    if (value.startsWith('-')) this.problem(key, 'pricing.invalid_amount', `must not be negative ("${value}")`);
+    return value;
+  }
+
+  nullableAmount(key: string): string | null {
+    const value = this.optional(key);
+    return value === undefined || value === null ? null : this.amount(key);
+  }
+
+  /** A whole number ≥ min; `fallback` when absent, or required when there is none. */
+  integer(key: string, min: number, fallback?: number): number {
+    const value = fallback === undefined ? this.required(key) : this.optional(key);
+    if (value === undefined) return fallback ?? 0;
+    if (!Number.isSafeInteger(value) || (value as number) < min) {
+      this.problem(key, 'pricing.invalid_integer', `must be a whole number ≥ ${min}`);
+      return min;
+    }
+    return value as number;
+  }
+
+  oneOf<T extends string>(key: string, allowed: readonly T[], code: string, fallback?: T): T {
+    const value = fallback === undefined ? this.required(key) : this.optional(key);
+    if (value === undefined) return fallback ?? allowed[0];
+    if (!isOneOf(value, allowed)) {
+      this.problem(key, code, `must be one of ${allowed.join(', ')}`);
+      return allowed[0];
+    }
+    return value;
+  }
+
+  meter(fallback: string): string {
+    const value = this.optional('meter');
+    if (value === undefined) return fallback;
+    if (typeof value !== 'string' || value.length > METER_MAX_LENGTH || !METER.test(value)) {
+      this.problem(
+        'meter',
+        'pricing.invalid_meter',
+        `must be 1 to ${METER_MAX_LENGTH} characters: lowercase letters, digits, "_", "." or "-", starting with a letter or digit`,
+      );
+      return fallback;
+    }
+    return value;
+  }
+
+  /**
+   * Bands in ascending order of `up_to`, each a positive whole number greater than the one before,
+   * except the last, which is `null`: the unbounded top band.
+   */
+  tiers(): Tier[] {
+    const value = this.required('tiers');
+    if (value === undefined) return [];
+    if (!Array.isArray(value) || value.length === 0) {
+      this.problem('tiers', 'pricing.tiers_empty', 'must be a non-empty array of tiers');
+      return [];
+    }
+    const tiers = value.map((tier, i) => this.tier(tier, `tiers[${i}]`));
+    this.checkBands(tiers);
+    return tiers;
+  }
+
+  private tier(input: unknown, key: string): Tier {
+    if (!isPlainObject(input)) {
+      this.problem(key, 'pricing.missing_field', 'must be an object with up_to and unit_amount');
+      return { up_to: Number.NaN, unit_amount: '', flat_amount: null };
+    }
+    const tier = new WireObject(input, this.pathOf(key), this.problems);
+    tier.refuseUnknownFields(TIER_FIELDS, 'a tier');
+    const upTo = tier.required('up_to');
+    if (upTo !== null && upTo !== undefined && (!Number.isSafeInteger(upTo) || (upTo as number) < 1)) {
+      tier.problem('up_to', 'pricing.invalid_integer', 'must be a whole number ≥ 1, or null for the top band');
+    }
+    return { up_to: upTo as number | null, unit_amount: tier.amount('unit_amount'), flat_amount: tier.nullableAmount('flat_amount') };
+  }
+
+  private checkBands(tiers: readonly Tier[]): void {
+    const last = tiers.length - 1;
+    let previous: number | undefined;
+    tiers.forEach((tier, i) => {
+      const field = `tiers[${i}].up_to`;
+      if (tier.up_to === null) {
+        if (i !== last) this.problem(field, 'pricing.tiers_top_band', 'only the last tier may be unbounded (null)');
+        return;
+      }
+      if (i === last && Number.isSafeInteger(tier.up_to)) {
+        this.problem(field, 'pricing.tiers_top_band', 'the last tier must be unbounded: up_to null');
+      }
+      if (!Number.isSafeInteger(tier.up_to) || tier.up_to < 1) return;
+      if (previous !== undefined && tier.up_to <= previous) {
+        this.problem(field, 'pricing.tiers_not_ascending', `must be greater than the previous tier's up_to (${previous})`);
+      }
+      previous = tier.up_to;
+    });
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isOneOf<T extends string>(value: unknown, allowed: readonly T[]): value is T {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value);
+}

@@ -1,0 +1,167 @@
+import Big from 'big.js';
+import { DomainError, parseAmount, roundToCurrency, type RoundingMode } from '@tally/kernel';
+import type { Pricing, Tier } from './pricing';
+
+/** How much of a graduated line's quantity fell in one band, and what it costs, unrounded. */
+export interface PricedTier {
+  up_to: number | null;
+  quantity: Big;
+  unit_amount: Big;
+  /** The band's flat fee, zero when it has none. */
+  flat_amount: Big;
+  /** quantity × unit_amount + flat_amount, exact. */
+  amount: Big;
+}
+
+/**
+ * One priced line. `quantity` is the quantity priced (1 for flat). `unit_amount` is the one price
+ * that applies to the whole line: flat, the amount; per_unit, the unit amount (charged on the units
+ * beyond `included_units` only); volume, the unit amount of the band the quantity falls in (the
+ * first band for 0); package, the price of ONE PACKAGE, not of one unit; graduated (tiered, usage),
+ * null, and `tiers` says what each band reached costs.
+ */
+export interface PricedComponent {
+  quantity: Big;
+  unit_amount: Big | null;
+  /** The line amount, rounded once to the currency's minor unit. */
+  amount: Big;
+  /** Graduated lines only: the bands the quantity reached, in order; empty for every other model. */
+  tiers: PricedTier[];
+}
+
+/** A band with its bounds and prices parsed once: it covers (lowerBound, upperBound]. */
+export interface CompiledTier {
+  upTo: number | null;
+  lowerBound: Big;
+  upperBound: Big | null;
+  /** upperBound − lowerBound: what a quantity beyond the band leaves in it. */
+  width: Big | null;
+  unitAmount: Big;
+  flatAmount: Big;
+}
+
+/** A pricing with its amounts parsed into Big once, for pricing many lines. */
+export type CompiledPricing =
+  | { readonly model: 'flat'; readonly amount: Big }
+  | { readonly model: 'per_unit'; readonly unitAmount: Big; readonly includedUnits: Big }
+  | { readonly model: 'graduated'; readonly tiers: readonly CompiledTier[] }
+  | { readonly model: 'volume'; readonly tiers: readonly CompiledTier[] }
+  | { readonly model: 'package'; readonly packageSize: Big; readonly packagePrice: Big; readonly rounding: 'up' | 'down' };
+
+const ZERO = new Big(0);
+const ONE = new Big(1);
+
+export function compilePricing(pricing: Pricing): CompiledPricing {
+  switch (pricing.model) {
+    case 'flat':
+      return { model: 'flat', amount: parseAmount(pricing.amount) };
+    case 'per_unit':
+      return { model: 'per_unit', unitAmount: parseAmount(pricing.unit_amount), includedUnits: new Big(pricing.included_units) };
+    case 'tiered':
+    case 'usage':
+      return { model: 'graduated', tiers: compileTiers(pricing.tiers) };
+    case 'volume':
+      return { model: 'volume', tiers: compileTiers(pricing.tiers) };
+    case 'package':
+      return { model: 'package', packageSize: new Big(pricing.package_size), packagePrice: parseAmount(pricing.package_price), rounding: pricing.rounding };
+  }
+}
+
+function compileTiers(tiers: readonly Tier[]): CompiledTier[] {
+  let lowerBound = ZERO;
+  return tiers.map((tier) => {
+    const upperBound = tier.up_to === null ? null : new Big(tier.up_to);
+    const compiled = {
+      upTo: tier.up_to,
+      lowerBound,
+      upperBound,
+      width: upperBound && upperBound.minus(lowerBound),
+      unitAmount: parseAmount(tier.unit_amount),
+      flatAmount: tier.flat_amount === null ? ZERO : parseAmount(tier.flat_amount),
+    };
+    lowerBound = upperBound ?? lowerBound;
+    return compiled;
+  });
+}
+
+/**
+ * Prices `quantity` units (decimal for usage, never negative). The amount is exact until the end
+ * of the line, then rounded once to the currency's minor unit: half-even unless half_up is asked.
+ */
+export function priceComponent(
+  compiled: CompiledPricing,
+  quantity: Big,
+  currency: string,
+  rounding: RoundingMode = 'half_even',
+): PricedComponent {
+  if (quantity.lt(ZERO)) {
+    throw DomainError.invalid('pricing.negative_quantity', `A quantity cannot be negative (${quantity.toFixed()})`);
+  }
+  const line = (unitAmount: Big | null, exact: Big, tiers: PricedTier[] = []): PricedComponent => ({
+    quantity,
+    unit_amount: unitAmount,
+    amount: roundToCurrency(exact, currency, rounding),
+    tiers,
+  });
+  switch (compiled.model) {
+    case 'flat':
+      return { quantity: ONE, unit_amount: compiled.amount, amount: roundToCurrency(compiled.amount, currency, rounding), tiers: [] };
+    case 'per_unit': {
+      const billable = quantity.gt(compiled.includedUnits) ? quantity.minus(compiled.includedUnits) : ZERO;
+      return line(compiled.unitAmount, billable.times(compiled.unitAmount));
+    }
+    case 'graduated': {
+      const tiers = graduatedTiers(compiled.tiers, quantity);
+      return line(null, tiers.reduce((sum, t) => sum.plus(t.amount), ZERO), tiers);
+    }
+    case 'volume': {
+      if (quantity.eq(ZERO)) return line(compiled.tiers[0].unitAmount, ZERO);
+      const band = volumeBand(compiled.tiers, quantity);
+      return line(band.unitAmount, quantity.times(band.unitAmount).plus(band.flatAmount));
+    }
+    case 'package': {
+      const packages = packagesIn(quantity, compiled.packageSize, compiled.rounding);
+      return line(compiled.packagePrice, packages.times(compiled.packagePrice));
+    }
+  }
+}
+
+/** Each unit at the price of the band it falls in; a band's flat fee once the quantity reaches into it. */
+function graduatedTiers(tiers: readonly CompiledTier[], quantity: Big): PricedTier[] {
+  const priced: PricedTier[] = [];
+  for (const tier of tiers) {
+    if (quantity.lte(tier.lowerBound)) break;
+    const { upperBound, width } = tier;
+    const inBand = upperBound !== null && width !== null && quantity.gt(upperBound) ? width : quantity.minus(tier.lowerBound);
+    const amount = inBand.times(tier.unitAmount).plus(tier.flatAmount);
+    priced.push({ up_to: tier.upTo, quantity: inBand, unit_amount: tier.unitAmount, flat_amount: tier.flatAmount, amount });
+  }
+  return priced;
+}
+
+/** The band the whole quantity falls in; past every bounded band, the last (unbounded) one. */
+function volumeBand(tiers: readonly CompiledTier[], quantity: Big): CompiledTier {
+  const last = tiers.length - 1;
+  for (let i = 0; i < last; i++) {
+    const { upperBound } = tiers[i];
+    if (upperBound === null || quantity.lte(upperBound)) return tiers[i];
+  }
+  return tiers[last];
+}
+
+/** Whole packages of `size` in `quantity`, a started package counting as one (`up`) or not at all (`down`). */
+function packagesIn(quantity: Big, size: Big, rounding: 'up' | 'down'): Big {
+  // div rounds to Big.DP places, which can carry a quotient just below a whole number up to it.
+  let whole = quantity.div(size).round(0, Big.roundDown);
+  let covered = whole.times(size);
+  if (covered.gt(quantity)) {
+    whole = whole.minus(ONE);
+    covered = covered.minus(size);
+  }
+  return rounding === 'up' && covered.lt(quantity) ? whole.plus(ONE) : whole;
+}
+
+/** The meter (or subscription quantity) the component is priced by; null for flat. */
+export function meterOf(pricing: Pricing): string | null {
+  return pricing.model === 'flat' ? null : pricing.meter;
+}

@@ -1,0 +1,30 @@
+/**
+ * The pricing of one plan component, as stored in events and shown by the API. Amounts are
+ * decimal strings (at most 8 fractional digits); quantities come from the subscription (flat,
+ * per_unit, tiered, volume, package) or from the usage meter (usage).
+ */
+
+/** One band of a tiered, volume or usage price. `up_to: null` is the unbounded top band, always last. */
+export interface Tier {
+  up_to: number | null;
+  unit_amount: string;
+  /** Charged once for the band (graduated: when the quantity reaches it; volume: when the quantity falls in it). */
+  flat_amount: string | null;
+}
+
+export type UsageAggregation = 'sum' | 'max' | 'last_during_period' | 'unique_count';
+export type LateEvents = 'next_period' | 'rebill';
+export type PackageRounding = 'up' | 'down';
+
+/** `meter` names the subscription quantity (or usage meter) the component is priced by. */
+export type Pricing =
+  | { model: 'flat'; amount: string }
+  | { model: 'per_unit'; unit_amount: string; included_units: number; meter: string }
+  | { model: 'tiered'; tiers: Tier[]; meter: string }
+  | { model: 'volume'; tiers: Tier[]; meter: string }
+  | { model: 'package'; package_size: number; package_price: string; rounding: PackageRounding; meter: string }
+  | { model: 'usage'; meter: string; aggregation: UsageAggregation; tiers: Tier[]; late_events: LateEvents };
+
+export type PricingModel = Pricing['model'];
+
+export const PRICING_MODELS: readonly PricingModel[] = ['flat', 'per_unit', 'tiered', 'volume', 'package', 'usage'];

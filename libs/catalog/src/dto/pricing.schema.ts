@@ -1,0 +1,58 @@
+import type { ApiPropertyOptions } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+const amount = (description: string): SchemaObject => ({ type: 'string', pattern: '^\\d{1,20}(\\.\\d{1,8})?$', example: '10.00', description });
+const meter: SchemaObject = { type: 'string', pattern: '^[a-z0-9][a-z0-9_.-]*$', maxLength: 64, description: 'The subscription quantity (or usage meter) that prices it; defaults to the component code' };
+
+const tier: SchemaObject = {
+  type: 'object',
+  required: ['up_to', 'unit_amount'],
+  properties: {
+    up_to: { type: 'integer', minimum: 1, nullable: true, description: 'Last unit of the band; null for the unbounded top band, which comes last' },
+    unit_amount: amount('Price of each unit in the band'),
+    flat_amount: { ...amount('Charged once for the band'), nullable: true },
+  },
+};
+
+const tiers: SchemaObject = { type: 'array', items: tier, minItems: 1, description: 'Strictly ascending `up_to`, exactly one null top band, last' };
+
+const model = (name: string, required: string[], properties: Record<string, SchemaObject>, description: string): SchemaObject => ({
+  type: 'object',
+  title: name,
+  description,
+  required: ['model', ...required],
+  properties: { model: { type: 'string', enum: [name] }, ...properties },
+});
+
+/** The six pricing models (docs/pricing.md), one schema each, told apart by `model`. */
+export const PRICING_SCHEMA = {
+  description: 'How the component is priced; `model` selects the shape (see docs/pricing.md)',
+  oneOf: [
+    model('flat', ['amount'], { amount: amount('Fixed price per period') }, 'A fixed price per period, whatever the quantity'),
+    model(
+      'per_unit',
+      ['unit_amount'],
+      { unit_amount: amount('Price per unit beyond the included units'), included_units: { type: 'integer', minimum: 0, default: 0 }, meter },
+      'Each unit beyond the included ones at one price',
+    ),
+    model('tiered', ['tiers'], { tiers, meter }, 'Graduated: each unit at the price of the band it falls in'),
+    model('volume', ['tiers'], { tiers, meter }, 'The whole quantity at the price of the band the total falls in'),
+    model(
+      'package',
+      ['package_size', 'package_price'],
+      { package_size: { type: 'integer', minimum: 1 }, package_price: amount('Price per package'), rounding: { type: 'string', enum: ['up', 'down'], default: 'up' }, meter },
+      'Whole packages of units: partial packages round up (default) or are not charged (down)',
+    ),
+    model(
+      'usage',
+      ['aggregation', 'tiers'],
+      {
+        meter,
+        aggregation: { type: 'string', enum: ['sum', 'max', 'last_during_period', 'unique_count'] },
+        tiers,
+        late_events: { type: 'string', enum: ['next_period', 'rebill'], default: 'next_period' },
+      },
+      'The period’s aggregate of usage events, priced by graduated tiers',
+    ),
+  ],
+} as ApiPropertyOptions;

@@ -1,0 +1,19 @@
+import { derivedId, DomainError, isIdOf } from '@tally/kernel';
+import type { AggregateDefinition, RequestContext } from '@tally/platform';
+import { planDecider, type PlanCommand, type PlanState } from './domain/plan.decider';
+import type { PlanEvent } from './domain/plan.events';
+
+export const planAggregate: AggregateDefinition<PlanState, PlanCommand, PlanEvent> = {
+  type: 'plan',
+  decider: planDecider,
+  notFound: (id) => DomainError.notFound('plan.not_found', `No plan ${id}`),
+};
+
+/**
+ * A plan's id derives from its code within the tenant and environment, so a path takes either
+ * and a second plan with the same code meets the first one's stream. Codes never start with
+ * `plan_`, so the two cannot be confused.
+ */
+export function planIdOf(context: RequestContext, codeOrId: string): string {
+  return isIdOf('plan', codeOrId) ? codeOrId : derivedId('plan', [context.tenantId, context.environment, codeOrId]);
+}

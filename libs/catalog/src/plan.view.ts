@@ -1,0 +1,87 @@
+import { assertNever } from '@tally/kernel';
+import type { HistoryEvent, ResourceView } from '@tally/platform';
+import type { PlanStatus } from './domain/plan.decider';
+import type { DunningPolicy, PlanEvent, PlanInterval, PriceVersion } from './domain/plan.events';
+import { componentsInForce, type ComponentInForce } from './domain/price-book';
+import type { TaxBehavior } from '@tally/tax/domain/tax';
+
+export interface PlanResource {
+  [field: string]: unknown;
+  id: string;
+  object: 'plan';
+  code: string;
+  product_code: string;
+  currency: string;
+  interval: PlanInterval;
+  interval_count: number;
+  trial_days: number;
+  tax_behavior: TaxBehavior;
+  /** The components in force at the moment this representation was made. */
+  components: ComponentInForce[];
+  /** The price book: every component change, scheduled ones included, oldest first. */
+  price_versions: PriceVersion[];
+  dunning_policy: DunningPolicy | null;
+  metadata: Record<string, string>;
+  status: PlanStatus;
+  livemode: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The plan as of `at`: its components are those in force for a period starting then. */
+export const planAt = (plan: PlanResource, at: string): PlanResource => ({ ...plan, components: componentsInForce(plan.price_versions, at) });
+
+/** The plan as the API shows it, folded from its events; components as of each event. */
+export const planView: ResourceView<PlanResource> = {
+  aggregateType: 'plan',
+  collection: 'plans',
+
+  apply(plan, stored) {
+    const event = stored as unknown as PlanEvent & HistoryEvent;
+    if (event.type === 'PlanReferenced') return plan;
+    const at = stored.metadata.occurred_at;
+    const next = fold(plan, event, { at, livemode: stored.metadata.environment === 'live' });
+    return next && planAt({ ...next, updated_at: at }, at);
+  },
+
+  publicType(event) {
+    switch ((event as unknown as PlanEvent).type) {
+      case 'PlanCreated':
+        return 'plan.created';
+      case 'PlanArchived':
+        return 'plan.archived';
+      case 'PlanDeleted':
+        return 'plan.deleted';
+      case 'PlanReferenced':
+        return undefined;
+      default:
+        return 'plan.updated';
+    }
+  },
+};
+
+function fold(plan: PlanResource | undefined, event: PlanEvent, { at, livemode }: { at: string; livemode: boolean }): PlanResource | undefined {
+  if (event.type === 'PlanCreated') {
+    const { plan_id, price_versions, metadata, ...fields } = event.data;
+    return { id: plan_id, object: 'plan', ...fields, components: [], price_versions, metadata: { ...metadata }, status: 'active', livemode, created_at: at, updated_at: at };
+  }
+  if (!plan) return undefined;
+  switch (event.type) {
+    case 'PlanUpdated': {
+      const { plan_id: _id, ...changes } = event.data;
+      return { ...plan, ...changes, metadata: { ...(changes.metadata ?? plan.metadata) } };
+    }
+    case 'PlanArchived':
+      return { ...plan, status: 'archived' };
+    case 'PlanReactivated':
+      return { ...plan, status: 'active' };
+    case 'PlanDeleted':
+      return { ...plan, status: 'deleted' };
+    case 'PlanReferenced':
+      return plan;
+    case 'PlanPriceVersionAdded':
+      return { ...plan, price_versions: [...plan.price_versions, event.data.price_version] };
+    default:
+      return assertNever(event);
+  }
+}

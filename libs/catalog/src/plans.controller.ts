@@ -1,0 +1,120 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiHeader, ApiOkResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import {
+  API_KEY_AUTH,
+  API_KEY_PROBLEMS,
+  ApiAuthenticated,
+  ApiIdempotent,
+  ApiListResponse,
+  ApiProblemResponses,
+  Ctx,
+  IDEMPOTENT_PROBLEMS,
+  LIST_PROBLEMS,
+  parseIfMatch,
+  toUtcTimestamp,
+  withRevision,
+  type ListPage,
+  type RequestContext,
+} from '@tally/platform';
+import { AddComponentDto, ChangeComponentDto, CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
+import { PlanResponse } from './dto/plan.response';
+import { ExecutePlanCommand, type PlanIntent, type PlanWritten } from './plan.handlers';
+import { GetPlanQuery, ListPlansQuery, PLAN_LIST } from './plan.queries';
+import type { PlanResource } from './plan.view';
+
+const ETAG = { ETag: { description: 'The plan’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
+const PLAN_NOT_FOUND = { 404: ['plan.not_found'] };
+const PLAN_CHANGE_PROBLEMS = { 400: ['pricing.invalid', 'plan.effective_at_in_past'], 409: ['plan.deleted', 'request.concurrent_update'] };
+
+@Controller('v1/plans')
+@ApiAuthenticated(API_KEY_AUTH)
+export class PlansController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOkResponse({ type: PlanResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    400: ['money.unknown_currency', 'plan.invalid_interval', 'plan.invalid_dunning_policy', 'plan.duplicate_component', 'pricing.invalid', 'request.invalid_metadata'],
+    409: ['plan.code_taken', 'request.concurrent_update'],
+  })
+  async create(@Ctx() context: RequestContext, @Body() body: CreatePlanDto, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
+    const intent: PlanIntent = { type: 'CreatePlan', data: { ...body, components: body.components ?? [] } };
+    return this.run(response, new ExecutePlanCommand(context, body.code, intent));
+  }
+
+  @Get()
+  @ApiListResponse(PlanResponse, PLAN_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
+  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PlanResource>> {
+    return this.queries.execute(new ListPlansQuery(context, params));
+  }
+
+  @Get(':plan')
+  @ApiOkResponse({ type: PlanResponse, headers: ETAG })
+  @ApiProblemResponses(API_KEY_PROBLEMS, PLAN_NOT_FOUND)
+  async retrieve(@Ctx() context: RequestContext, @Param('plan') plan: string, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
+    return withRevision(response, await this.queries.execute(new GetPlanQuery(context, plan))).plan;
+  }
+
+  @Patch(':plan')
+  @ApiOkResponse({ type: PlanResponse, headers: ETAG })
+  @ApiHeader({ name: 'if-match', required: false, description: 'Apply only if the plan is still at this revision (an `ETag` of a previous response)' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, PLAN_NOT_FOUND, {
+    400: ['plan.immutable_field', 'plan.components_read_only', 'plan.invalid_dunning_policy', 'request.invalid_metadata', 'request.invalid_if_match'],
+    409: ['plan.deleted', 'plan.in_use', 'request.concurrent_update'],
+    412: ['request.precondition_failed'],
+  })
+  async update(
+    @Ctx() context: RequestContext,
+    @Param('plan') plan: string,
+    @Body() body: UpdatePlanDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PlanResource> {
+    return this.run(response, new ExecutePlanCommand(context, plan, { type: 'UpdatePlan', data: body }, parseIfMatch(ifMatch)));
+  }
+
+  @Post(':plan/components')
+  @HttpCode(200)
+  @ApiOkResponse({ type: PlanResponse, headers: ETAG, description: 'The plan with its new price version' })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, PLAN_NOT_FOUND, PLAN_CHANGE_PROBLEMS, { 409: ['plan.component_exists', 'plan.component_change_scheduled'] })
+  async addComponent(@Ctx() context: RequestContext, @Param('plan') plan: string, @Body() body: AddComponentDto, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
+    const { effective_at, ...component } = body;
+    const intent: PlanIntent = { type: 'AddComponent', data: { ...component, ...(effective_at && { effective_at: toUtcTimestamp(effective_at) }) } };
+    return this.run(response, new ExecutePlanCommand(context, plan, intent));
+  }
+
+  @Patch(':plan/components/:component')
+  @ApiOkResponse({ type: PlanResponse, headers: ETAG, description: 'The plan with its new price version' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['plan.not_found', 'plan.component_not_found'] }, PLAN_CHANGE_PROBLEMS, { 409: ['plan.component_change_scheduled'] })
+  async changeComponent(
+    @Ctx() context: RequestContext,
+    @Param('plan') plan: string,
+    @Param('component') code: string,
+    @Body() body: ChangeComponentDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PlanResource> {
+    const { effective_at, ...change } = body;
+    const intent: PlanIntent = { type: 'ChangeComponent', data: { ...change, code, ...(effective_at && { effective_at: toUtcTimestamp(effective_at) }) } };
+    return this.run(response, new ExecutePlanCommand(context, plan, intent));
+  }
+
+  @Delete(':plan/components/:component')
+  @ApiOkResponse({ type: PlanResponse, headers: ETAG, description: 'The plan without the component from the next period on' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['plan.not_found', 'plan.component_not_found'], 409: ['plan.deleted', 'plan.component_change_scheduled', 'request.concurrent_update'] })
+  async removeComponent(@Ctx() context: RequestContext, @Param('plan') plan: string, @Param('component') code: string, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
+    return this.run(response, new ExecutePlanCommand(context, plan, { type: 'RemoveComponent', data: { code } }));
+  }
+
+  private async run(response: Response, command: ExecutePlanCommand): Promise<PlanResource> {
+    return withRevision(response, await this.commands.execute<ExecutePlanCommand, PlanWritten>(command)).plan;
+  }
+}

@@ -1,0 +1,5 @@
+export * from './domain/invoice-lines';
+export * from './domain/discounts';
+export * from './domain/invoice-calculator';
+export * from './invoice-preview';
+export * from './invoicing.module';

@@ -1,0 +1,135 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import Big from 'big.js';
+import { DomainError, type Clock } from '@tally/kernel';
+import { couponAggregate, couponIdOf, planAggregate, planIdOf, unredeemableReason, type Plan } from '@tally/catalog';
+import { periodEnd } from '@tally/catalog/domain/billing-period';
+import { componentsInForce } from '@tally/catalog/domain/price-book';
+import { customerAggregate } from '@tally/customers';
+import { CLOCK, CommandRuntime, type RequestContext } from '@tally/platform';
+import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine, type TaxLocation } from '@tally/tax';
+import { applyDiscounts, type Discount, type DiscountLevel } from './domain/discounts';
+import { totalInvoice, type InvoiceTotals } from './domain/invoice-calculator';
+import { priceLines, type InvoiceLine } from './domain/invoice-lines';
+import { describedTaxCustomer, parseQuantities, taxCustomerOf } from './domain/preview-inputs';
+
+export interface PreviewRequest {
+  plan: string;
+  customer: { id: string } | { country: string; region: string | null; tax_ids: { type: string; value: string }[] } | null;
+  quantities: Record<string, unknown>;
+  usage: Record<string, unknown>;
+  discounts: { coupon: string; level: DiscountLevel }[];
+  /** ISO 8601 UTC; the prices in force then apply. Default now. */
+  period_start: string | undefined;
+}
+
+export interface InvoicePreview extends InvoiceTotals {
+  plan: Plan;
+  customer_id: string | null;
+  period_start: string;
+  period_end: string;
+  /** null when the tenant has set no tax origin, and no tax was calculated. */
+  tax_table_version: string | null;
+  reverse_charge: boolean;
+}
+
+export class PreviewInvoiceQuery extends Query<InvoicePreview> {
+  constructor(
+    readonly context: RequestContext,
+    readonly request: PreviewRequest,
+  ) {
+    super();
+  }
+}
+
+/**
+ * The invoice a plan would produce for one period, from the aggregates' own streams (so a plan or
+ * coupon changed a moment ago counts): the prices in force at the period start, each line priced
+ * and rounded on its own, the discounts, then the tax of the discounted lines.
+ */
+@QueryHandler(PreviewInvoiceQuery)
+export class PreviewInvoiceHandler implements IQueryHandler<PreviewInvoiceQuery, InvoicePreview> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(TAX_ENGINE) private readonly taxes: TaxEngine,
+  ) {}
+
+  async execute({ context, request }: PreviewInvoiceQuery): Promise<InvoicePreview> {
+    const now = this.clock.now().toISOString();
+    const plan = await this.plan(context, request.plan);
+    const start = request.period_start ?? now;
+    const period = { start, end: periodEnd(start, plan.interval, plan.intervalCount) };
+    const lines = priceLines(componentsInForce(plan.priceVersions, start), parseQuantities(request.quantities, request.usage), plan.currency, period);
+    const discounted = applyDiscounts(lines, await this.discounts(context, request.discounts, plan.currency, now), plan.currency);
+
+    const origin = await this.origin(context);
+    const customer = await this.taxCustomer(context, request.customer);
+    const taxOf = (amounts: readonly Big[]) =>
+      this.taxes.calculate({
+        currency: plan.currency,
+        date: start,
+        behavior: plan.taxBehavior,
+        seller: origin!,
+        customer,
+        lines: lines.map((line, i) => ({ key: line.code, amount: amounts[i], tax_code: line.tax_code })),
+      });
+    const tax = origin ? await taxOf(discounted.lines.map((line) => line.amount_after)) : null;
+    const discountedSomething = discounted.applied.some((applied) => applied.amount.gt(0));
+    const taxBeforeDiscounts = tax && plan.taxBehavior === 'inclusive' && discountedSomething ? await taxOf(lines.map((line: InvoiceLine) => line.amount)) : tax;
+    return {
+      ...totalInvoice({ behavior: plan.taxBehavior, lines, discounted, tax, taxBeforeDiscounts }),
+      plan,
+      customer_id: request.customer && 'id' in request.customer ? request.customer.id : null,
+      period_start: period.start,
+      period_end: period.end,
+      tax_table_version: tax?.table_version ?? null,
+      reverse_charge: tax?.reverse_charge ?? false,
+    };
+  }
+
+  private async plan(context: RequestContext, codeOrId: string): Promise<Plan> {
+    const cell = this.runtime.cellOf(context);
+    const { state } = await this.runtime.load(cell, planAggregate, planIdOf(context, codeOrId), context);
+    if (state.status === 'none') throw planAggregate.notFound(codeOrId);
+    if (state.status === 'deleted') throw DomainError.conflict('plan.deleted', `Plan ${state.code} is deleted`);
+    return state;
+  }
+
+  private async discounts(context: RequestContext, wanted: PreviewRequest['discounts'], currency: string, now: string): Promise<Discount[]> {
+    const cell = this.runtime.cellOf(context);
+    const ids = wanted.map(({ coupon }) => couponIdOf(context, coupon));
+    if (new Set(ids).size !== ids.length) throw DomainError.invalid('invoice_preview.duplicate_coupon', 'A coupon can discount an invoice once');
+    return Promise.all(
+      wanted.map(async ({ coupon: codeOrId, level }, i) => {
+        const { state: coupon } = await this.runtime.load(cell, couponAggregate, ids[i], context);
+        if (coupon.status === 'none') throw couponAggregate.notFound(codeOrId);
+        const refusal = unredeemableReason(coupon, now);
+        if (refusal) throw refusal;
+        if (coupon.terms.amount_off !== null && coupon.terms.currency !== currency) {
+          throw DomainError.invalid('coupon.currency_mismatch', `Coupon ${coupon.code} takes ${coupon.terms.currency} off; the plan bills in ${currency}`);
+        }
+        return {
+          coupon_id: coupon.id,
+          level,
+          percent_off: coupon.terms.percent_off === null ? null : new Big(coupon.terms.percent_off),
+          amount_off: coupon.terms.amount_off === null ? null : new Big(coupon.terms.amount_off),
+          components: coupon.terms.applies_to?.components ?? null,
+        };
+      }),
+    );
+  }
+
+  private async origin(context: RequestContext): Promise<TaxLocation | null> {
+    const { state } = await this.runtime.load(this.runtime.cellOf(context), taxSettingsAggregate, taxSettingsIdOf(context), context);
+    return state.origin;
+  }
+
+  private async taxCustomer(context: RequestContext, customer: PreviewRequest['customer']): Promise<TaxCustomer> {
+    if (customer === null) return { location: null, tax_ids: [], tax_id_invalid: false };
+    if (!('id' in customer)) return describedTaxCustomer(customer.country, customer.region, customer.tax_ids);
+    const { state } = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, customer.id, context);
+    if (state.status === 'none') throw customerAggregate.notFound(customer.id);
+    return taxCustomerOf(state);
+  }
+}

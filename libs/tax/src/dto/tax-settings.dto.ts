@@ -1,0 +1,33 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsOptional, IsString, ValidateNested } from 'class-validator';
+import type { TaxLocation } from '../domain/tax';
+import type { TaxSettingsResource } from '../tax-settings.view';
+import type { KnownFields } from '@tally/platform';
+
+export class TaxOriginDto {
+  @ApiProperty({ example: 'DE', description: 'ISO 3166-1 alpha-2' })
+  @IsString() country!: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'BC', description: 'ISO 3166-2 subdivision code without the country, where taxes differ by region (Canada)' })
+  @IsOptional() @IsString() region?: string | null;
+}
+
+export class UpdateTaxSettingsDto {
+  @ApiProperty({ type: () => TaxOriginDto, description: 'Where the tenant sells from' })
+  @IsDefined() @ValidateNested() @Type(() => TaxOriginDto) origin!: TaxOriginDto;
+}
+
+export class TaxOriginResponse implements TaxLocation {
+  @ApiProperty() country!: string;
+  @ApiProperty({ type: String, nullable: true }) region!: string | null;
+}
+
+export class TaxSettingsResponse implements KnownFields<TaxSettingsResource> {
+  @ApiProperty({ example: 'txs_01JD…' }) id!: string;
+  @ApiProperty({ enum: ['tax.settings'] }) object!: 'tax.settings';
+  @ApiProperty({ type: () => TaxOriginResponse, nullable: true, description: 'null until set' }) origin!: TaxOriginResponse | null;
+  @ApiProperty({ enum: ['active', 'pending'], description: 'pending until an origin is set; no tax is calculated until then' }) status!: 'active' | 'pending';
+  @ApiProperty() livemode!: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) updated_at!: string | null;
+}

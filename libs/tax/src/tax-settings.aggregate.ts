@@ -1,0 +1,13 @@
+import { derivedId, DomainError } from '@tally/kernel';
+import type { AggregateDefinition, RequestContext } from '@tally/platform';
+import { taxSettingsDecider, type SetTaxOrigin, type TaxSettingsState } from './domain/tax-settings.decider';
+import type { TaxSettingsEvent } from './domain/tax-settings.events';
+
+export const taxSettingsAggregate: AggregateDefinition<TaxSettingsState, SetTaxOrigin, TaxSettingsEvent> = {
+  type: 'tax_settings',
+  decider: taxSettingsDecider,
+  notFound: (id) => DomainError.notFound('tax.settings_not_found', `No tax settings ${id}`),
+};
+
+/** One tax settings per tenant and environment. */
+export const taxSettingsIdOf = (context: RequestContext): string => derivedId('txs', [context.tenantId, context.environment]);

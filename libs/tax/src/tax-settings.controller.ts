@@ -1,0 +1,35 @@
+import { Body, Controller, Get, Patch, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, Ctx, withRevision, type RequestContext } from '@tally/platform';
+import { TaxSettingsResponse, UpdateTaxSettingsDto } from './dto/tax-settings.dto';
+import { GetTaxSettingsQuery, SetTaxOriginCommand } from './tax-settings.handlers';
+import type { TaxSettingsResource } from './tax-settings.view';
+
+const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any were set)', schema: { type: 'string' } } };
+
+/** Stripe's tax settings: the seller's origin, per tenant and environment. */
+@Controller('v1/tax/settings')
+@ApiAuthenticated(API_KEY_AUTH)
+export class TaxSettingsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @ApiOkResponse({ type: TaxSettingsResponse, headers: ETAG })
+  @ApiProblemResponses(API_KEY_PROBLEMS)
+  async retrieve(@Ctx() context: RequestContext, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
+    return withRevision(response, await this.queries.execute(new GetTaxSettingsQuery(context))).settings;
+  }
+
+  @Patch()
+  @ApiOkResponse({ type: TaxSettingsResponse, headers: ETAG })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['tax.invalid_origin'], 409: ['request.concurrent_update'] })
+  async update(@Ctx() context: RequestContext, @Body() body: UpdateTaxSettingsDto, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
+    const origin = { country: body.origin.country, region: body.origin.region ?? null };
+    return withRevision(response, await this.commands.execute(new SetTaxOriginCommand(context, origin))).settings;
+  }
+}

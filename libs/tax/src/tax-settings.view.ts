@@ -1,0 +1,29 @@
+import type { HistoryEvent, ResourceView } from '@tally/platform';
+import type { TaxLocation } from './domain/tax';
+import type { TaxSettingsEvent } from './domain/tax-settings.events';
+
+export interface TaxSettingsResource {
+  [field: string]: unknown;
+  id: string;
+  object: 'tax.settings';
+  /** Where the tenant sells from; null until set, and no tax is calculated until then. */
+  origin: TaxLocation | null;
+  status: 'active' | 'pending';
+  livemode: boolean;
+  updated_at: string | null;
+}
+
+/** What GET answers before the tenant set anything (Stripe's `pending` settings). */
+export const pendingTaxSettings = (id: string, livemode: boolean): TaxSettingsResource => ({ id, object: 'tax.settings', origin: null, status: 'pending', livemode, updated_at: null });
+
+export const taxSettingsView: ResourceView<TaxSettingsResource> = {
+  aggregateType: 'tax_settings',
+  collection: 'tax_settings',
+
+  apply(_settings, stored) {
+    const { settings_id, origin } = (stored as unknown as TaxSettingsEvent & HistoryEvent).data;
+    return { id: settings_id, object: 'tax.settings', origin: { ...origin }, status: 'active', livemode: stored.metadata.environment === 'live', updated_at: stored.metadata.occurred_at };
+  },
+
+  publicType: () => 'tax.settings.updated',
+};

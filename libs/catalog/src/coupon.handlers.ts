@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '@tally/kernel';
+import type { Clock, CommandIntent } from '@tally/kernel';
 import { CLOCK, CommandRuntime, replay, type RequestContext } from '@tally/platform';
 import { couponAggregate, couponIdOf } from './coupon.aggregate';
 import { couponAt, couponView, type CouponResource } from './coupon.view';
@@ -14,11 +14,7 @@ export interface CouponWritten {
 }
 
 /** A coupon command as a request states it: the handler adds the coupon's id and "now". */
-export type CouponIntent = Exclude<CouponCommand, RedeemCoupon> extends infer C
-  ? C extends { type: infer T; data: infer D }
-    ? { type: T; data: Omit<D, 'coupon_id' | 'at'> }
-    : never
-  : never;
+export type CouponIntent = CommandIntent<Exclude<CouponCommand, RedeemCoupon>, 'coupon_id' | 'at'>;
 
 export class ExecuteCouponCommand extends Command<CouponWritten> {
   constructor(

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Clock } from '@tally/kernel';
+import type { Clock, CommandIntent } from '@tally/kernel';
 import { CLOCK, CommandRuntime, replay, type RequestContext } from '@tally/platform';
 import { planAggregate, planIdOf } from './plan.aggregate';
 import { planAt, planView, type PlanResource } from './plan.view';
@@ -13,11 +13,7 @@ export interface PlanWritten {
 }
 
 /** A plan command as a request states it: the handler adds the plan's id and "now". */
-export type PlanIntent = Exclude<PlanCommand, RecordPlanReference> extends infer C
-  ? C extends { type: infer T; data: infer D }
-    ? { type: T; data: Omit<D, 'plan_id' | 'at'> }
-    : never
-  : never;
+export type PlanIntent = CommandIntent<Exclude<PlanCommand, RecordPlanReference>, 'plan_id' | 'at'>;
 
 export class ExecutePlanCommand extends Command<PlanWritten> {
   constructor(

@@ -4,6 +4,9 @@ export type Event<Type extends string = string, Data = unknown> = Readonly<{ typ
 /** A command as the domain sees it: an intent with everything it needs, including ids and "now". */
 export type Command<Type extends string = string, Data = unknown> = Readonly<{ type: Type; data: Readonly<Data> }>;
 
+/** The commands of a union as a request states them: without the fields the handler fills in (the aggregate's id, "now"). */
+export type CommandIntent<C extends Command, Filled extends string> = C extends Command<infer T, infer D> ? { type: T; data: Omit<D, Filled> } : never;
+
 /**
  * One decider per aggregate: pure functions, no I/O, no clock, no randomness.
  * `decide` returns no events when the command is already satisfied, and throws a DomainError

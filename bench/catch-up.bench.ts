@@ -1,6 +1,7 @@
 /**
  * Projection catch-up: the customers read model built from a log of realistic customer events
- * (encrypted personal data included), against a bare readAll loop over the same events.
+ * (encrypted personal data included), against a bare readAll loop over the same events, and
+ * against the write floor: INSERTing only the public-event rows the projection wrote.
  *
  *   npm run build && node -r ./scripts/register-paths.js dist/bench/catch-up.bench.js
  */
@@ -13,6 +14,7 @@ import { bindingsFor, catchUpProjection, openEmbeddedCells, type Cell, type Cell
 import { PII_FIELDS, PROJECTIONS } from '../apps/worker/src/composition';
 import { writeCustomerLog } from './support/customer-log';
 import { throughputTable, type ThroughputResult } from './support/throughput-table';
+import { insertFloor } from './support/write-floor';
 
 const EVENTS = 100_000;
 const PAGE = 1_000;
@@ -75,6 +77,8 @@ export async function runCatchUpBench(): Promise<string> {
         TARGET,
       ),
     ];
+    const floor = insertFloor(join(dataDir, 'eu.sqlite'), 'rm_events', PAGE);
+    results.push({ name: `floor: INSERT only the projection's ${floor.rows.toLocaleString('en-US')} public-event rows, batches of ${PAGE}`, events: floor.rows, ms: floor.ms });
     const setup = `${EVENTS.toLocaleString('en-US')} events of ${customers.toLocaleString('en-US')} customers, written in ${(writeMs / 1000).toFixed(1)} s.`;
     return `${setup}\n\n${throughputTable(results)}`;
   } finally {

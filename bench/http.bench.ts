@@ -1,10 +1,11 @@
 /**
- * HTTP throughput of creating and retrieving a customer, each against two baselines in the same
- * run: a bare node:http handler and an Express handler that does nothing but answer JSON.
+ * HTTP throughput of creating and retrieving a customer, each against three baselines in the same
+ * run: a bare node:http handler, an Express handler and a NestJS handler that do nothing but answer
+ * JSON (the last shows what the framework the service is built on costs by itself).
  *
  *   npm run build && node -r ./scripts/register-paths.js dist/bench/http.bench.js
  */
-import { startBareExpress, startBareHttp } from './support/baseline-servers';
+import { startBareExpress, startBareHttp, startBareNest } from './support/baseline-servers';
 import { LOAD, measure, medianRun, type LoadCase, type LoadResult } from './support/load';
 import type { RunningServer } from './support/listen';
 import { startTally, type RunningTally } from './support/tally-server';
@@ -18,12 +19,13 @@ const CUSTOMER_BODY = JSON.stringify({ email: 'ada@example.com', name: 'Ada Love
 interface Servers {
   bare: RunningServer;
   express: RunningServer;
+  nest: RunningServer;
   tally: RunningTally;
 }
 
 interface Row {
   result: LoadResult;
-  /** Share of the Express baseline's requests per second (Tally rows only). */
+  /** Share of the Express baseline's requests per second (Nest and Tally rows). */
   ofExpress?: number;
   target?: number;
 }
@@ -47,6 +49,7 @@ async function compare(method: 'GET' | 'POST', path: string, servers: Servers, t
   const cases: LoadCase[] = [
     { name: `${method} bare node:http`, url: servers.bare.url + path, method, body },
     { name: `${method} Express, no-op handler`, url: servers.express.url + path, method, body },
+    { name: `${method} NestJS, no-op handler`, url: servers.nest.url + path, method, body },
     {
       name: `${method} Tally /v1/customers${method === 'GET' ? '/{id}' : ''}`,
       url: servers.tally.url + path,
@@ -62,8 +65,9 @@ async function compare(method: 'GET' | 'POST', path: string, servers: Servers, t
       await servers.tally.settle();
     }
   }
-  const [bare, express, tally] = runs.map(medianRun);
-  return [{ result: bare }, { result: express }, { result: tally, ofExpress: tally.requestsPerSecond / express.requestsPerSecond, target }];
+  const [bare, express, nest, tally] = runs.map(medianRun);
+  const ofExpress = (result: LoadResult) => result.requestsPerSecond / express.requestsPerSecond;
+  return [{ result: bare }, { result: express }, { result: nest, ofExpress: ofExpress(nest) }, { result: tally, ofExpress: ofExpress(tally), target }];
 }
 
 function table(rows: Row[]): string {
@@ -83,9 +87,10 @@ function table(rows: Row[]): string {
 export async function runHttpBench(): Promise<string> {
   const bare = await startBareHttp();
   const express = await startBareExpress();
+  const nest = await startBareNest();
   const tally = await startTally();
   try {
-    const servers = { bare, express, tally };
+    const servers = { bare, express, nest, tally };
     const created = await compare('POST', '/v1/customers', servers, CREATE_TARGET);
     const id = await createOne(tally);
     await tally.settle();
@@ -96,6 +101,7 @@ export async function runHttpBench(): Promise<string> {
     return `${setup}\n\n${table([...created, ...retrieved])}`;
   } finally {
     await tally.close();
+    await nest.close();
     await express.close();
     await bare.close();
   }

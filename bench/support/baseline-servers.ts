@@ -1,4 +1,7 @@
 import { createServer } from 'node:http';
+import { Body, Controller, Get, HttpCode, Module, Param, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { listenOnLoopback, type RunningServer } from './listen';
 
@@ -30,4 +33,29 @@ export function startBareExpress(): Promise<RunningServer> {
     response.json(ANSWER);
   });
   return listenOnLoopback(createServer(app));
+}
+
+@Controller('v1/customers')
+class NoopCustomersController {
+  @Post()
+  @HttpCode(200)
+  create(@Body() _body: unknown) {
+    return ANSWER;
+  }
+
+  @Get(':id')
+  retrieve(@Param('id') _id: string) {
+    return ANSWER;
+  }
+}
+
+@Module({ controllers: [NoopCustomersController] })
+class NoopModule {}
+
+/** NestJS 11 on Express with a controller that does nothing but answer JSON: the framework's own cost. */
+export async function startBareNest(): Promise<RunningServer> {
+  const app = await NestFactory.create<NestExpressApplication>(NoopModule, { logger: false });
+  await app.init();
+  const running = await listenOnLoopback(app.getHttpServer());
+  return { url: running.url, close: async () => app.close() };
 }

@@ -33,8 +33,27 @@ export const couponView: ResourceView<CouponResource> = {
     const event = stored as unknown as CouponEvent & HistoryEvent;
     const at = stored.metadata.occurred_at;
     if (event.type === 'CouponCreated') {
-      const { coupon_id, metadata, ...fields } = event.data;
-      const created: CouponResource = { id: coupon_id, object: 'coupon', ...fields, times_redeemed: 0, valid: true, metadata: { ...metadata }, livemode: stored.metadata.environment === 'live', created_at: at, updated_at: at };
+      const { coupon_id, code, name, percent_off, amount_off, currency, duration, duration_in_periods, max_redemptions, redeem_by, applies_to, metadata } = event.data;
+      const created: CouponResource = {
+        id: coupon_id,
+        object: 'coupon',
+        code,
+        name,
+        percent_off,
+        amount_off,
+        currency,
+        duration,
+        duration_in_periods,
+        max_redemptions,
+        redeem_by,
+        applies_to,
+        times_redeemed: 0,
+        valid: true,
+        metadata: { ...metadata },
+        livemode: stored.metadata.environment === 'live',
+        created_at: at,
+        updated_at: at,
+      };
       return couponAt(created, at);
     }
     if (!coupon) return undefined;

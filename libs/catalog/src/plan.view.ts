@@ -62,8 +62,26 @@ export const planView: ResourceView<PlanResource> = {
 
 function fold(plan: PlanResource | undefined, event: PlanEvent, { at, livemode }: { at: string; livemode: boolean }): PlanResource | undefined {
   if (event.type === 'PlanCreated') {
-    const { plan_id, price_versions, metadata, ...fields } = event.data;
-    return { id: plan_id, object: 'plan', ...fields, components: [], price_versions, metadata: { ...metadata }, status: 'active', livemode, created_at: at, updated_at: at };
+    const { plan_id, code, product_code, currency, interval, interval_count, trial_days, tax_behavior, dunning_policy, metadata, price_versions } = event.data;
+    return {
+      id: plan_id,
+      object: 'plan',
+      code,
+      product_code,
+      currency,
+      interval,
+      interval_count,
+      trial_days,
+      tax_behavior,
+      components: [],
+      price_versions,
+      dunning_policy,
+      metadata: { ...metadata },
+      status: 'active',
+      livemode,
+      created_at: at,
+      updated_at: at,
+    };
   }
   if (!plan) return undefined;
   switch (event.type) {

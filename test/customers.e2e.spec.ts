@@ -5,11 +5,7 @@ describe('customers through the HTTP API', () => {
   let acme: TestTenant;
   let api: ReturnType<TallyUnderTest['as']>;
 
-  beforeAll(async () => {
-    tally = await TallyUnderTest.start();
-    acme = await tally.tenant('Acme', 'eu');
-    api = tally.as(acme.sandbox);
-  });
+  beforeAll(async () => ({ tally, acme, api } = await TallyUnderTest.withTenant()));
 
   afterAll(() => tally.stop());
 

@@ -7,11 +7,7 @@ describe('the public event log, auditors and personal data', () => {
   let acme: TestTenant;
   let api: ReturnType<TallyUnderTest['as']>;
 
-  beforeAll(async () => {
-    tally = await TallyUnderTest.start();
-    acme = await tally.tenant('Acme', 'eu');
-    api = tally.as(acme.sandbox);
-  });
+  beforeAll(async () => ({ tally, acme, api } = await TallyUnderTest.withTenant()));
 
   afterAll(() => tally.stop());
 

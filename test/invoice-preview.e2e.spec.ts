@@ -7,9 +7,7 @@ describe('tax settings and invoice previews through the HTTP API', () => {
   let api: ReturnType<TallyUnderTest['as']>;
 
   beforeAll(async () => {
-    tally = await TallyUnderTest.start();
-    acme = await tally.tenant('Acme', 'eu');
-    api = tally.as(acme.sandbox);
+    ({ tally, acme, api } = await TallyUnderTest.withTenant());
     await api
       .post('/v1/plans', {
         code: 'team',

@@ -6,9 +6,7 @@ describe('API versions through the HTTP API', () => {
   let api: ReturnType<TallyUnderTest['as']>;
 
   beforeAll(async () => {
-    tally = await TallyUnderTest.start();
-    acme = await tally.tenant('Acme', 'eu');
-    api = tally.as(acme.sandbox);
+    ({ tally, acme, api } = await TallyUnderTest.withTenant());
     await api.post('/v1/customers', { email: 'ada@example.com', name: 'Ada' }).expect(200);
     await tally.settle();
   });

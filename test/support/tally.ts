@@ -46,6 +46,13 @@ export class TallyUnderTest {
     return new TallyUnderTest(app, clock, dataDir, await contract);
   }
 
+  /** A Tally with one tenant (Acme, eu) and an agent holding its sandbox key: what most test files start from. */
+  static async withTenant(): Promise<{ tally: TallyUnderTest; acme: TestTenant; api: ReturnType<TallyUnderTest['as']> }> {
+    const tally = await TallyUnderTest.start();
+    const acme = await tally.tenant('Acme', 'eu');
+    return { tally, acme, api: tally.as(acme.sandbox) };
+  }
+
   get worker(): Worker {
     return this.app.get(Worker);
   }

@@ -10,7 +10,7 @@ import { CLOCK, CommandRuntime, type RequestContext } from '@tally/platform';
 import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine, type TaxLocation } from '@tally/tax';
 import { applyDiscounts, type Discount, type DiscountLevel } from './domain/discounts';
 import { totalInvoice, type InvoiceTotals } from './domain/invoice-calculator';
-import { priceLines, type InvoiceLine } from './domain/invoice-lines';
+import { priceLines } from './domain/invoice-lines';
 import { describedTaxCustomer, parseQuantities, taxCustomerOf } from './domain/preview-inputs';
 
 export interface PreviewRequest {
@@ -65,18 +65,19 @@ export class PreviewInvoiceHandler implements IQueryHandler<PreviewInvoiceQuery,
 
     const origin = await this.origin(context);
     const customer = await this.taxCustomer(context, request.customer);
-    const taxOf = (amounts: readonly Big[]) =>
+    const taxOf = (seller: TaxLocation, amounts: readonly Big[]) =>
       this.taxes.calculate({
         currency: plan.currency,
         date: start,
         behavior: plan.taxBehavior,
-        seller: origin!,
+        seller,
         customer,
         lines: lines.map((line, i) => ({ key: line.code, amount: amounts[i], tax_code: line.tax_code })),
       });
-    const tax = origin ? await taxOf(discounted.lines.map((line) => line.amount_after)) : null;
+    const tax = origin && (await taxOf(origin, discounted.lines.map((line) => line.amount_after)));
+    // Only inclusive prices with a discount need the tax of the undiscounted prices (totalInvoice uses `tax` otherwise).
     const discountedSomething = discounted.applied.some((applied) => applied.amount.gt(0));
-    const taxBeforeDiscounts = tax && plan.taxBehavior === 'inclusive' && discountedSomething ? await taxOf(lines.map((line: InvoiceLine) => line.amount)) : tax;
+    const taxBeforeDiscounts = origin && plan.taxBehavior === 'inclusive' && discountedSomething ? await taxOf(origin, lines.map((line) => line.amount)) : null;
     return {
       ...totalInvoice({ behavior: plan.taxBehavior, lines, discounted, tax, taxBeforeDiscounts }),
       plan,

@@ -38,7 +38,8 @@ export interface InvoiceParts {
   tax: TaxCalculation | null;
   /**
    * The tax of the lines before discounts. Only inclusive prices need it: it says how much of
-   * each price is tax, so the subtotal and the discount can be stated without tax.
+   * each price is tax, so the subtotal and the discount can be stated without tax. null: the
+   * same as `tax` (nothing was discounted, or prices exclude tax).
    */
   taxBeforeDiscounts: TaxCalculation | null;
 }

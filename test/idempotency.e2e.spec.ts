@@ -80,14 +80,19 @@ describe('Idempotency-Key', () => {
     expect(await tally.head()).toBe(before);
   });
 
-  it('refuses a key reused with another body, and still replays the original', async () => {
+  it('answers a key reused with another body with the first response, flagged as a body mismatch, and runs nothing', async () => {
     const key = randomUUID();
     const first = await createCustomer(key, { name: 'First' }).expect(200);
+    expect(first.headers['idempotent-body-mismatch']).toBeUndefined();
     const before = await tally.head();
-    const reused = await createCustomer(key, { name: 'Second' }).expect(400);
-    expect(reused.body).toMatchObject({ problem: 'idempotency.key_reused' });
+    const reused = await createCustomer(key, { name: 'Second' }).expect(200);
+    sameResponse(reused, first);
+    expect(reused.body.name).toBe('First');
+    expect(reused.headers['idempotent-body-mismatch']).toBe('true');
     expect(await tally.head()).toBe(before);
-    sameResponse(await createCustomer(key, { name: 'First' }).expect(200), first);
+    const retried = await createCustomer(key, { name: 'First' }).expect(200);
+    sameResponse(retried, first);
+    expect(retried.headers['idempotent-body-mismatch']).toBeUndefined();
   });
 
   it('keeps a key for 24 hours', async () => {

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express, { json } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { allowedMethodsOf, bodyDepthMiddleware, bodyErrorsMiddleware, BodyValidationPipe, buildOpenApiDocument, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, createJsonLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/platform';
+import { allowedMethodsOf, answerClientErrorsWithProblems, bodyErrorsMiddleware, bodyShapeMiddleware, BodyValidationPipe, buildOpenApiDocument, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, verifyUtf8, createJsonLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/platform';
 import { AppModule, type AppOptions } from './app.module';
 
 /**
@@ -18,13 +18,16 @@ export async function createApp(options: AppOptions, logging: { logger?: JsonLog
   });
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
+  // Only resources carry an ETag, their revision (see etag.ts); Express would tag every body, errors included.
+  app.set('etag', false);
+  answerClientErrorsWithProblems(app.getHttpServer());
   app.use(requestIdMiddleware(app.get<IdGenerator>(ID_GENERATOR)));
   app.use(httpTelemetryMiddleware(log, app.get(TallyMetrics)));
   app.use(serviceVersionHeaderMiddleware);
   app.use(jsonOnlyMiddleware);
-  app.use(json({ limit: '1mb', strict: true }));
+  app.use(json({ limit: '1mb', strict: false, verify: verifyUtf8 }));
   app.use(bodyErrorsMiddleware);
-  app.use(bodyDepthMiddleware);
+  app.use(bodyShapeMiddleware);
   app.useGlobalFilters(new ProblemFilter(allowedMethodsOf(app.getHttpAdapter().getInstance())));
   app.useGlobalPipes(new BodyValidationPipe());
   serveApiReference(app, buildOpenApiDocument(app));

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Clock } from '@tally/kernel';
-import { CLOCK, ScopedReads, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { CLOCK, ScopedReads, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
 import { couponAggregate, couponIdOf } from './coupon.aggregate';
 import { couponAt, couponView, type CouponResource } from './coupon.view';
 
@@ -61,9 +61,8 @@ export class ListCouponsHandler implements IQueryHandler<ListCouponsQuery, ListP
   ) {}
 
   async execute({ context, params }: ListCouponsQuery): Promise<ListPage<CouponResource>> {
-    const query = parseListQuery(params, COUPON_LIST);
     const now = this.clock.now().toISOString();
-    return toPage(await this.reads.list<CouponResource>(context, couponView.collection, query), query, (coupon) => couponAt(coupon, now));
+    return this.reads.page<CouponResource>(context, couponView.collection, params, COUPON_LIST, (coupon) => couponAt(coupon, now));
   }
 }
 

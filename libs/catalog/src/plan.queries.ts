@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Clock } from '@tally/kernel';
-import { CLOCK, ScopedReads, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { CLOCK, ScopedReads, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
 import { planAggregate, planIdOf } from './plan.aggregate';
 import { planAt, planView, type PlanResource } from './plan.view';
 
@@ -64,9 +64,8 @@ export class ListPlansHandler implements IQueryHandler<ListPlansQuery, ListPage<
   ) {}
 
   async execute({ context, params }: ListPlansQuery): Promise<ListPage<PlanResource>> {
-    const query = parseListQuery(params, PLAN_LIST);
     const now = this.clock.now().toISOString();
-    return toPage(await this.reads.list<PlanResource>(context, planView.collection, query), query, (plan) => planAt(plan, now));
+    return this.reads.page<PlanResource>(context, planView.collection, params, PLAN_LIST, (plan) => planAt(plan, now));
   }
 }
 

@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '@tally/kernel';
-import { CommandRuntime, ScopedReads, parseListQuery, replay, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { CommandRuntime, ScopedReads, replay, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
 import { customerAggregate } from './customer.aggregate';
 import { customerView, type CustomerResource } from './customer.view';
 
@@ -68,8 +68,7 @@ export class ListCustomersHandler implements IQueryHandler<ListCustomersQuery, L
   constructor(private readonly reads: ScopedReads) {}
 
   async execute({ context, params }: ListCustomersQuery): Promise<ListPage<CustomerResource>> {
-    const query = parseListQuery(params, CUSTOMER_LIST);
-    return toPage(await this.reads.list<CustomerResource>(context, customerView.collection, query), query, (customer) => customer);
+    return this.reads.page<CustomerResource>(context, customerView.collection, params, CUSTOMER_LIST);
   }
 }
 

@@ -29,10 +29,20 @@ export function checkMetadata(metadata: Metadata, field = 'metadata'): void {
 
 /** Stripe's merge rule for updates: keys in the patch replace old values, and an empty string removes a key. */
 export function mergeMetadata(current: Metadata, patch: Metadata): Metadata {
-  const merged: Record<string, string> = { ...current };
+  const merged = keyedObject(Object.entries(current));
   for (const [key, value] of Object.entries(patch)) {
     if (value === '') delete merged[key];
     else merged[key] = value;
   }
   return merged;
+}
+
+/**
+ * An object for user-chosen keys: without a prototype, so `constructor`, `toString` and
+ * `__proto__` are keys like any other rather than inherited members or a prototype setter.
+ */
+export function keyedObject<V>(entries: Iterable<readonly [string, V]> = []): Record<string, V> {
+  const object = Object.create(null) as Record<string, V>;
+  for (const [key, value] of entries) object[key] = value;
+  return object;
 }

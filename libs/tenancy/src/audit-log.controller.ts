@@ -23,8 +23,9 @@ export class AuditLogController {
   @ApiListResponse(AuditEntryResponse, AUDIT_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<AuditEntry>> {
-    const query = parseListQuery(params, AUDIT_LIST);
+    const cell = this.cells.cell(context.region);
+    const query = parseListQuery(params, AUDIT_LIST, cell.cursors);
     const scoped = { ...query, where: [{ field: 'tenant_id', op: 'eq' as const, value: context.tenantId }, ...(query.where ?? [])] };
-    return toPage(await this.cells.cell(context.region).readModels.find<AuditEntry>(AUDIT_LOG, scoped), query, (entry) => entry);
+    return toPage(await cell.readModels.find<AuditEntry>(AUDIT_LOG, scoped), query, (entry) => entry, cell.cursors);
   }
 }

@@ -41,8 +41,8 @@ export class OperatorController {
   @ApiListResponse(TenantEntryResponse, TENANT_LIST)
   @ApiProblemResponses(OPERATOR_PROBLEMS, LIST_PROBLEMS)
   async list(@Query() params: Record<string, unknown>): Promise<ListPage<TenantEntry>> {
-    const query = parseListQuery(params, TENANT_LIST);
-    return toPage(await this.cells.directory.find<TenantEntry>(TENANTS, query), query, (entry) => entry);
+    const query = parseListQuery(params, TENANT_LIST, this.cells.directoryCursors);
+    return toPage(await this.cells.directory.find<TenantEntry>(TENANTS, query), query, (entry) => entry, this.cells.directoryCursors);
   }
 
   @Get(':id')

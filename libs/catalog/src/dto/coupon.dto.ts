@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
-import { IsOmittable, IsTimestamp } from '@tally/platform';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsKeyedObject, IsOmittable, IsTimestamp } from '@tally/platform';
 import type { CouponDuration } from '../domain/coupon.events';
 import { COMPONENT_CODE } from './plan.dto';
 
@@ -49,7 +49,7 @@ export class CreateCouponDto {
   @IsOmittable() @ValidateNested() @Type(() => CouponRestrictionDto) applies_to?: CouponRestrictionDto;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOmittable() @IsObject() metadata?: Record<string, string>;
+  @IsOmittable() @IsKeyedObject() metadata?: Record<string, string>;
 }
 
 export class UpdateCouponDto {
@@ -57,5 +57,5 @@ export class UpdateCouponDto {
   @IsOptional() @IsString() @MaxLength(200) name?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Merged: an empty string removes a key' })
-  @IsOmittable() @IsObject() metadata?: Record<string, string>;
+  @IsOmittable() @IsKeyedObject() metadata?: Record<string, string>;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { IsOmittable, IsTimestamp } from '@tally/platform';
+import { IsKeyedObject, IsOmittable, IsTimestamp } from '@tally/platform';
 import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/domain/tax';
 import type { DunningFinalAction, PlanInterval } from '../domain/plan.events';
 import type { PlanStatus } from '../domain/plan.decider';
@@ -63,7 +63,7 @@ class MutablePlanFieldsDto {
   @IsOptional() @ValidateNested() @Type(() => DunningPolicyDto) dunning_policy?: DunningPolicyDto | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'At most 50 keys; an update merges keys, and an empty string removes one' })
-  @IsOmittable() @IsObject() metadata?: Record<string, string>;
+  @IsOmittable() @IsKeyedObject() metadata?: Record<string, string>;
 }
 
 export class CreatePlanDto extends MutablePlanFieldsDto {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEmail, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsOmittable } from '@tally/platform';
+import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsKeyedObject, IsOmittable } from '@tally/platform';
 import { AddressDto } from './address.dto';
 
 export class CreateCustomerDto {
@@ -13,7 +13,7 @@ export class CreateCustomerDto {
   @IsOptional() @ValidateNested() @Type(() => AddressDto) billing_address?: AddressDto | null;
   /** Limits (50 keys, 500-byte string values) are the domain's rule. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'At most 50 keys of 1–40 characters, string values of at most 500 bytes; an update merges keys, and an empty string removes one' })
-  @IsOmittable() @IsObject() metadata?: Record<string, string>;
+  @IsOmittable() @IsKeyedObject() metadata?: Record<string, string>;
 }
 
 export class UpdateCustomerDto extends CreateCustomerDto {

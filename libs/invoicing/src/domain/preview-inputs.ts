@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { DomainError, parseAmount, type FieldError } from '@tally/kernel';
+import { DomainError, keyedObject, parseAmount, type FieldError } from '@tally/kernel';
 import type { CustomerState } from '@tally/customers/domain/customer.decider';
 import { validateEuVat } from '@tally/customers/domain/tax-ids/eu-vat';
 import type { TaxCustomer } from '@tally/tax/domain/tax';
@@ -13,14 +13,14 @@ export function parseQuantities(quantities: Readonly<Record<string, unknown>>, u
   for (const [meter, value] of Object.entries(quantities)) {
     if (!Number.isSafeInteger(value) || (value as number) < 0) errors.push(invalidQuantity(`quantities.${meter}`, 'a whole number ≥ 0'));
   }
-  const parsedUsage: Record<string, Big> = {};
+  const parsedUsage = keyedObject<Big>();
   for (const [meter, value] of Object.entries(usage)) {
     const parsed = typeof value === 'string' ? tryAmount(value) : undefined;
     if (!parsed || parsed.lt(0)) errors.push(invalidQuantity(`usage.${meter}`, 'a decimal string ≥ 0, such as "1250.5"'));
     else parsedUsage[meter] = parsed;
   }
   if (errors.length > 0) throw DomainError.invalid('invoice_preview.invalid_quantity', 'Some quantities are not valid', errors);
-  return { quantities: quantities as Record<string, number>, usage: parsedUsage };
+  return { quantities: keyedObject(Object.entries(quantities as Record<string, number>)), usage: parsedUsage };
 }
 
 function tryAmount(value: string): Big | undefined {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsOmittable, IsTimestamp } from '@tally/platform';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsKeyedObject, IsOmittable, IsTimestamp } from '@tally/platform';
 import { DISCOUNT_LEVELS, type DiscountLevel } from '../domain/discounts';
 
 export class PreviewTaxIdDto {
@@ -41,10 +41,10 @@ export class PreviewInvoiceDto {
   @IsOmittable() @ValidateNested() @Type(() => PreviewCustomerDetailsDto) customer_details?: PreviewCustomerDetailsDto;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer', minimum: 0 }, example: { seats: 12 }, description: 'Quantities by meter; a component without one counts 1' })
-  @IsOmittable() @IsObject() quantities?: Record<string, number>;
+  @IsOmittable() @IsKeyedObject() quantities?: Record<string, number>;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, example: { api_calls: '125000' }, description: 'Usage aggregates by meter, decimal strings; none counts 0' })
-  @IsOmittable() @IsObject() usage?: Record<string, string>;
+  @IsOmittable() @IsKeyedObject() usage?: Record<string, string>;
 
   @ApiPropertyOptional({ type: () => [PreviewDiscountDto], maxItems: 10 })
   @IsOmittable() @IsArray() @ArrayMaxSize(10) @ValidateNested({ each: true }) @Type(() => PreviewDiscountDto) discounts?: PreviewDiscountDto[];

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { DomainError } from '@tally/kernel';
+import type { SortSpec } from '@tally/readstore';
 import { CellRegistry } from '../cells/cell-registry';
 import { streamName } from '../commands/aggregate-definition';
 import type { RequestContext } from '../context/request-context';
@@ -32,12 +33,12 @@ export class HistoryController {
     @Query('limit') rawLimit: unknown,
     @Query('cursor') rawCursor: unknown,
   ): Promise<ListPage<StoredEventView>> {
+    const cell = this.cells.cell(context.region);
     const limit = parseLimit(rawLimit);
-    const from = parseCursor(rawCursor);
+    const from = rawCursor === undefined ? 0 : Number(cell.cursors.decode(rawCursor, BY_REVISION).value);
     const type = this.types.find((t) => id.startsWith(`${t.idPrefix}_`));
     const notFound = DomainError.notFound('aggregate.not_found', `No aggregate ${id}`);
     if (!type) throw notFound;
-    const cell = this.cells.cell(context.region);
     const stream = streamName(type.type, id);
     const events = await cell.events.readStream(stream);
     const [first] = events;
@@ -56,12 +57,10 @@ export class HistoryController {
       })),
     );
     const hasMore = page.length > limit;
-    return { object: 'list', data, has_more: hasMore, next_cursor: hasMore ? String(data[data.length - 1].revision + 1) : null };
+    const next = hasMore ? cell.cursors.encode(BY_REVISION, { value: data[data.length - 1].revision + 1, id: stream }) : null;
+    return { object: 'list', data, has_more: hasMore, next_cursor: next };
   }
 }
 
-function parseCursor(raw: unknown): number {
-  if (raw === undefined) return 0;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw DomainError.invalid('pagination.cursor_invalid', 'The cursor is not one this API issued');
-  return Number(raw);
-}
+/** A history page's cursor is the revision it starts from. */
+const BY_REVISION: SortSpec = { field: 'revision', direction: 'asc' };

@@ -2,6 +2,7 @@ import type { ReadStore } from '@tally/readstore';
 import type { Cell } from './cell';
 import type { Region } from '../context/request-context';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
+import type { ListCursors } from '../http/list-cursor';
 
 /**
  * The cells this process serves, plus the small global directory that maps API-key hashes to a
@@ -13,6 +14,8 @@ export class CellRegistry {
     readonly directory: ReadStore,
     /** Idempotency records of the operator API, which is global: they live beside the directory. */
     readonly operatorIdempotency: IdempotencyStore,
+    /** Cursors of lists read from the directory (the operator API's tenants). */
+    readonly directoryCursors: ListCursors,
     private readonly closeDirectory: () => Promise<void> = () => directory.close(),
   ) {}
 

@@ -4,6 +4,7 @@ import type { PiiCodec } from '../pii/pii-codec';
 import type { DataKeyStore } from '../pii/data-key-store.port';
 import type { Region } from '../context/request-context';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
+import type { ListCursors } from '../http/list-cursor';
 
 /** A region cell: every store that holds a tenant's data lives in its region's cell, and nowhere else. */
 export interface Cell {
@@ -14,5 +15,7 @@ export interface Cell {
   dataKeys: DataKeyStore;
   pii: PiiCodec;
   idempotency: IdempotencyStore;
+  /** Signs and checks the cursors of list pages read from this cell. */
+  cursors: ListCursors;
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ import { withAppendTiming } from '../observability/timed-event-store';
 import type { TallyMetrics } from '../observability/tally-metrics';
 import type { Region } from '../context/request-context';
 import type { Cell } from './cell';
+import { ListCursors } from '../http/list-cursor';
 import { CellRegistry } from './cell-registry';
 
 /**
@@ -42,6 +43,7 @@ export function openEmbeddedCells(options: {
       dataKeys,
       pii: new PiiCodec(dataKeys, options.pii),
       idempotency: new SealedIdempotencyStore(new SqliteIdempotencyStore(db), masterKey),
+      cursors: ListCursors.derive(masterKey, region),
       close: async () => {
         db.close();
       },
@@ -49,7 +51,7 @@ export function openEmbeddedCells(options: {
   }
   const directoryDb = openSqliteDatabase(join(options.dataDir, 'directory.sqlite'));
   const operatorIdempotency = new SealedIdempotencyStore(new SqliteIdempotencyStore(directoryDb), masterKey);
-  return new CellRegistry(cells, new SqliteReadStore(directoryDb), operatorIdempotency, async () => {
+  return new CellRegistry(cells, new SqliteReadStore(directoryDb), operatorIdempotency, ListCursors.derive(masterKey, 'directory'), async () => {
     directoryDb.close();
   });
 }

@@ -11,6 +11,7 @@ import type { TallyMetrics } from '../observability/tally-metrics';
 import type { Region } from '../context/request-context';
 import type { RegionStores } from '../config/tally-config';
 import type { Cell } from './cell';
+import { ListCursors } from '../http/list-cursor';
 import { CellRegistry } from './cell-registry';
 
 /** The production profile: per region an EventStoreDB for events and a MongoDB for read models and data keys. */
@@ -38,6 +39,7 @@ export async function connectProductionCells(options: {
       dataKeys,
       pii: new PiiCodec(dataKeys, options.pii),
       idempotency: new SealedIdempotencyStore(new MongoIdempotencyStore(db), masterKey),
+      cursors: ListCursors.derive(masterKey, region),
       close: async () => {
         await events.close();
         await esdb.dispose();
@@ -48,5 +50,5 @@ export async function connectProductionCells(options: {
   const directoryClient = await MongoClient.connect(options.directoryMongoUrl);
   const directoryDb = directoryClient.db('tally_directory');
   const operatorIdempotency = new SealedIdempotencyStore(new MongoIdempotencyStore(directoryDb), masterKey);
-  return new CellRegistry(cells, new MongoReadStore(directoryDb), operatorIdempotency, () => directoryClient.close());
+  return new CellRegistry(cells, new MongoReadStore(directoryDb), operatorIdempotency, ListCursors.derive(masterKey, 'directory'), () => directoryClient.close());
 }

@@ -30,15 +30,13 @@ export class AuthGuard implements CanActivate {
     // Routing ignores case (`/V1/customers` reaches the same handler), so this check must too.
     const path = request.path.toLowerCase();
     if (!path.startsWith('/v1/')) return true;
-    const key = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const key = bearerToken(request.headers.authorization);
     if (path.startsWith('/v1/operator/')) {
       resolveApiVersion(request, undefined);
       return this.operator(key);
     }
-    if (!key || !environmentOfKey(key)) {
-      throw new DomainError('auth.missing_api_key', 'unauthenticated', 'Send your API key as Authorization: Bearer sk_…');
-    }
-    const entry = await this.cells.directory.get<ApiKeyEntry>(API_KEYS, hashApiKey(key));
+    if (!key) throw new DomainError('auth.missing_api_key', 'unauthenticated', 'Send your API key as Authorization: Bearer sk_…');
+    const entry = environmentOfKey(key) ? await this.cells.directory.get<ApiKeyEntry>(API_KEYS, hashApiKey(key)) : undefined;
     if (!entry || entry.status !== 'active') throw new DomainError('auth.invalid_api_key', 'unauthenticated', 'The API key is not valid');
     const tenant = await this.cells.directory.get<TenantEntry>(TENANTS, entry.tenant_id);
     resolveApiVersion(request, tenant?.api_version);
@@ -62,6 +60,9 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 }
+
+/** The credential of `Authorization: Bearer <token>`; the scheme's name is case-insensitive (RFC 7235). */
+const bearerToken = (header: string | undefined): string | undefined => /^bearer +(\S+) *$/i.exec(header ?? '')?.[1];
 
 const sameSecret = (given: string, expected: string): boolean => {
   const a = createHash('sha256').update(given).digest();

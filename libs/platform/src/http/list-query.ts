@@ -1,5 +1,7 @@
 import { DomainError } from '@tally/kernel';
 import type { After, Condition, Doc, FilterOp, FindQuery, FindResult, SortSpec } from '@tally/readstore';
+import type { ListCursors } from './list-cursor';
+import { parseInstant } from './timestamp';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -31,25 +33,26 @@ const FILTER_KEY = /^([a-z_][a-z0-9_.]*)(?:\[(gte|gt|lte|lt|starts)\])?$/;
  * Turns `limit`, `cursor`, `sort=field:asc|desc` and filters (`field=v`, `field=v1,v2`,
  * `field[gte]=v`, …) into a read-store query. Unknown parameters and filters are refused.
  */
-export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): FindQuery {
+export function parseListQuery(query: Record<string, unknown>, spec: ListSpec, cursors: ListCursors): FindQuery {
   const sort = parseSort(query.sort, spec);
   const where: Condition[] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key)) continue;
     where.push(parseFilter(key, raw, spec));
   }
-  return { where, sort, limit: parseLimit(query.limit), after: parseCursor(query.cursor, sort) };
+  const after = query.cursor === undefined ? undefined : cursors.decode(query.cursor, sort);
+  return { where, sort, limit: parseLimit(query.limit), after };
 }
 
 /** The API page for a read-store result: the next cursor points after the last item. */
-export function toPage<T extends Doc, R>(result: FindResult<T>, query: FindQuery, present: (doc: T) => R): ListPage<R> {
+export function toPage<T extends Doc, R>(result: FindResult<T>, query: FindQuery, present: (doc: T) => R, cursors: ListCursors): ListPage<R> {
   const last = result.items[result.items.length - 1];
   const sort = query.sort!;
   return {
     object: 'list',
     data: result.items.map(present),
     has_more: result.hasMore,
-    next_cursor: result.hasMore && last ? encodeCursor(sort, { value: (valueAt(last, sort.field) ?? null) as After['value'], id: last.id }) : null,
+    next_cursor: result.hasMore && last ? cursors.encode(sort, { value: (valueAt(last, sort.field) ?? null) as After['value'], id: last.id }) : null,
   };
 }
 
@@ -72,7 +75,7 @@ export function parseLimit(raw: unknown): number {
 function parseFilter(key: string, raw: unknown, spec: ListSpec): Condition {
   const match = FILTER_KEY.exec(key);
   const field = match?.[1];
-  const filter = field ? spec.filters[field] : undefined;
+  const filter = field && Object.hasOwn(spec.filters, field) ? spec.filters[field] : undefined;
   if (!match || !field || !filter) {
     throw invalidParameter(key, `Unknown parameter ${key}; filters: ${Object.keys(spec.filters).join(', ') || 'none'}`);
   }
@@ -86,37 +89,9 @@ function parseFilter(key: string, raw: unknown, spec: ListSpec): Condition {
 }
 
 function parseTimestamp(key: string, value: string): string {
-  const time = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(value) ? new Date(value) : undefined;
-  if (!time || Number.isNaN(time.getTime())) throw invalidParameter(key, `${key} takes an ISO 8601 timestamp`);
+  const time = parseInstant(value);
+  if (!time) throw invalidParameter(key, `${key} takes an ISO 8601 date or timestamp with a time zone, e.g. 2026-06-01 or 2026-06-01T00:00:00Z`);
   return time.toISOString();
-}
-
-interface CursorPayload {
-  s: string;
-  v: After['value'];
-  id: string;
-}
-
-function encodeCursor(sort: SortSpec, after: After): string {
-  const payload: CursorPayload = { s: `${sort.field}:${sort.direction}`, v: after.value, id: after.id };
-  return Buffer.from(JSON.stringify(payload)).toString('base64url');
-}
-
-function parseCursor(raw: unknown, sort: SortSpec): After | undefined {
-  if (raw === undefined) return undefined;
-  let payload: CursorPayload | undefined;
-  try {
-    payload = typeof raw === 'string' ? (JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as CursorPayload) : undefined;
-  } catch {
-    payload = undefined;
-  }
-  if (!payload || typeof payload.id !== 'string' || typeof payload.s !== 'string') {
-    throw DomainError.invalid('pagination.cursor_invalid', 'The cursor is not one this API issued');
-  }
-  if (payload.s !== `${sort.field}:${sort.direction}`) {
-    throw DomainError.invalid('pagination.cursor_invalid', `The cursor belongs to sort ${payload.s}; start again without a cursor to sort by ${sort.field}:${sort.direction}`);
-  }
-  return { value: payload.v, id: payload.id };
 }
 
 const valueAt = (doc: Doc, path: string): unknown => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], doc);

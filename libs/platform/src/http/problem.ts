@@ -36,6 +36,7 @@ const TITLES: Record<number, string> = {
   415: 'Unsupported media type',
   422: 'Unprocessable',
   429: 'Too many requests',
+  431: 'Request header fields too large',
   500: 'Internal error',
 };
 

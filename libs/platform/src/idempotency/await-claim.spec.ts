@@ -30,7 +30,7 @@ describe('awaitClaim', () => {
   });
 
   it('asks again while the key runs, with a fresh claim each time, until it gets an answer', async () => {
-    const { store, claims } = storeAnswering({ outcome: 'in_progress' }, { outcome: 'in_progress' }, { outcome: 'completed', response: { status: 200, headers: {}, body: null } });
+    const { store, claims } = storeAnswering({ outcome: 'in_progress' }, { outcome: 'in_progress' }, { outcome: 'completed', response: { status: 200, headers: {}, body: null }, sameBody: true });
     let asked = 0;
     const outcome = await awaitClaim(store, () => ({ ...claim, key: `k${++asked}` }), { pollMs: 1, maxPolls: 5 });
     expect(outcome).toMatchObject({ outcome: 'completed' });

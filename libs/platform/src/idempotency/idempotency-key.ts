@@ -3,6 +3,9 @@ import { isBefore, type ApiVersion } from '../versions/api-versions';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
+/** Set on a replay whose request body differs from the first request's with that key. */
+export const BODY_MISMATCH_HEADER = 'Idempotent-Body-Mismatch';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HOUR_MS = 3_600_000;
 

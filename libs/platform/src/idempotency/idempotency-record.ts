@@ -13,6 +13,5 @@ export function isVacant(record: { completed: boolean; lockedUntil: Date; expire
 
 /** What a live record means for a claim with `fingerprint`. */
 export function classifyRecord(storedFingerprint: string, response: StoredResponse | undefined, fingerprint: string): ClaimOutcome {
-  if (storedFingerprint !== fingerprint) return { outcome: 'mismatch' };
-  return response ? { outcome: 'completed', response } : { outcome: 'in_progress' };
+  return response ? { outcome: 'completed', response, sameBody: storedFingerprint === fingerprint } : { outcome: 'in_progress' };
 }

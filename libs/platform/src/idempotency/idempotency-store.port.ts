@@ -12,7 +12,7 @@ export interface IdempotencyClaim {
   scope: string;
   /** The client's Idempotency-Key. */
   key: string;
-  /** Hash of the request body: the same key with another body is a mismatch. */
+  /** Hash of the request body: a replay says whether it was the first request's body. */
   fingerprint: string;
   now: Date;
   /** When the record is forgotten; from then on the key is new again. */
@@ -26,9 +26,8 @@ export type ClaimOutcome =
   | { outcome: 'new'; token: string }
   /** Another request with this key is still running. */
   | { outcome: 'in_progress' }
-  | { outcome: 'completed'; response: StoredResponse }
-  /** The key was first used with another request body. */
-  | { outcome: 'mismatch' };
+  /** The first request's response; `sameBody` is false when that request had another body. */
+  | { outcome: 'completed'; response: StoredResponse; sameBody: boolean };
 
 /**
  * Remembers, per scope and Idempotency-Key, the response of the first request, so that a retry is

@@ -6,6 +6,7 @@ import { defer, firstValueFrom, of, throwError } from 'rxjs';
 import { DomainError, ManualClock } from '@tally/kernel';
 import type { ReadStore } from '@tally/readstore';
 import { CellRegistry } from '../cells/cell-registry';
+import { ListCursors } from '../http/list-cursor';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import type { IdempotencyStore } from './idempotency-store.port';
 import { SqliteIdempotencyStore } from './sqlite-idempotency-store';
@@ -15,7 +16,7 @@ const tenant = { id: 'ten_1', object: 'tenant', name: 'Acme' };
 
 /** The operator route needs no tenant context, so the interceptor can be driven without the auth guard. */
 function harness(store: IdempotencyStore = new SqliteIdempotencyStore(new Database(':memory:'))) {
-  const interceptor = new IdempotencyInterceptor(new CellRegistry(new Map(), {} as ReadStore, store), new ManualClock('2026-05-01T10:00:00.000Z'));
+  const interceptor = new IdempotencyInterceptor(new CellRegistry(new Map(), {} as ReadStore, store, ListCursors.derive(Buffer.alloc(32), 'directory')), new ManualClock('2026-05-01T10:00:00.000Z'));
   const send = (handler: CallHandler, body: object = { name: 'Acme', region: 'eu' }) => {
     const request = { method: 'POST', path: '/v1/operator/tenants', headers: { 'idempotency-key': KEY }, body } as unknown as Request;
     const headers = new Map<string, unknown>();

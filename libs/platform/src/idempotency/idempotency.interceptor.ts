@@ -8,7 +8,7 @@ import { toProblem } from '../http/problem.filter';
 import { traceIdOf } from '../http/request-id.middleware';
 import { CLOCK } from '../tokens';
 import { apiVersionOf } from '../versions/request-version';
-import { IDEMPOTENCY_KEY_HEADER, keyLifetimeMs, parseIdempotencyKey } from './idempotency-key';
+import { BODY_MISMATCH_HEADER, IDEMPOTENCY_KEY_HEADER, keyLifetimeMs, parseIdempotencyKey } from './idempotency-key';
 import { awaitClaim, WAIT_FOR_RUNNING_REQUEST } from './await-claim';
 import type { IdempotencyStore, StoredResponse } from './idempotency-store.port';
 import { fingerprintOf } from './request-fingerprint';
@@ -26,7 +26,8 @@ interface Target {
 /**
  * `Idempotency-Key` on every POST under `/v1`: the first request with a key runs and its response
  * (status, body, ETag) is stored in the tenant's cell; a retry with the same key, scope and body
- * gets that response again, marked `Idempotent-Replayed: true`. The scope is the tenant and
+ * gets that response again, marked `Idempotent-Replayed: true` (and `Idempotent-Body-Mismatch: true`
+ * when its body differs from the first one's). The scope is the tenant and
  * environment (or the operator) plus method and path, so the key on another route runs anew.
  */
 @Injectable()
@@ -63,9 +64,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       case 'new':
         return this.run(request, response, target, claimed.token, next);
       case 'completed':
-        return replay(response, claimed.response);
-      case 'mismatch':
-        throw DomainError.invalid('idempotency.key_reused', 'This Idempotency-Key was used with other parameters; send a new key for a new request');
+        return replay(response, claimed.response, claimed.sameBody);
       case 'in_progress':
         throw DomainError.conflict('idempotency.in_progress', 'A request with this Idempotency-Key is still running; retry later with the same key');
     }
@@ -110,10 +109,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-function replay(response: Response, stored: StoredResponse): unknown {
+/** The spec's rule: a key answers every request on its route with the first response, whatever the body; a differing body is flagged. */
+function replay(response: Response, stored: StoredResponse, sameBody: boolean): unknown {
   response.status(stored.status);
   for (const [name, value] of Object.entries(stored.headers)) response.setHeader(name, value);
   response.setHeader('Idempotent-Replayed', 'true');
+  if (!sameBody) response.setHeader(BODY_MISMATCH_HEADER, 'true');
   return stored.body;
 }
 

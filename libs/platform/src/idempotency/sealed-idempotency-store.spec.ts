@@ -39,7 +39,7 @@ describe('SealedIdempotencyStore', () => {
 
   it('replays the body in clear', async () => {
     const store = new SealedIdempotencyStore(new SqliteIdempotencyStore(db), masterKey);
-    await expect(store.claim(later)).resolves.toEqual({ outcome: 'completed', response: issued });
+    await expect(store.claim(later)).resolves.toEqual({ outcome: 'completed', response: issued, sameBody: true });
   });
 
   it('cannot open the body with another master key', async () => {

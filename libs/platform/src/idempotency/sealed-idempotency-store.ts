@@ -24,7 +24,7 @@ export class SealedIdempotencyStore implements IdempotencyStore {
     if (outcome.outcome !== 'completed') return outcome;
     const sealed = outcome.response.body;
     if (!isPiiEnvelope(sealed)) throw new Error(`The stored response of ${claim.scope} ${claim.key} is not sealed`);
-    return { outcome: 'completed', response: { ...outcome.response, body: decryptField(this.sealingKey, claim.scope, claim.key, sealed) } };
+    return { ...outcome, response: { ...outcome.response, body: decryptField(this.sealingKey, claim.scope, claim.key, sealed) } };
   }
 
   complete(scope: string, key: string, token: string, response: StoredResponse): Promise<void> {

@@ -24,7 +24,7 @@ export const OPERATOR_PROBLEMS: ProblemCodes = {
 
 /** Every POST under `/v1`, which takes an `Idempotency-Key` (see ApiIdempotent). */
 export const IDEMPOTENT_PROBLEMS: ProblemCodes = {
-  400: ['idempotency.invalid_key', 'idempotency.key_reused'],
+  400: ['idempotency.invalid_key'],
   409: ['idempotency.in_progress'],
 };
 

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
 import { Ctx } from '../http/context.decorator';
-import { parseListQuery, toPage, type ListPage, type ListSpec } from '../http/list-query';
+import type { ListPage, ListSpec } from '../http/list-query';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, LIST_PROBLEMS } from '../openapi';
 import { ScopedReads } from '../queries/scoped-reads';
 import type { RequestContext } from '../context/request-context';
@@ -30,8 +30,7 @@ export class EventsController {
   @ApiListResponse(EventResponse, EVENT_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PublicEvent>> {
-    const query = parseListQuery(params, EVENT_LIST);
-    return toPage(await this.reads.list<PublicEventDoc>(context, PUBLIC_EVENTS, query), query, (event) => withTenant(event, context));
+    return this.reads.page<PublicEventDoc, PublicEvent>(context, PUBLIC_EVENTS, params, EVENT_LIST, (event) => withTenant(event, context));
   }
 
   @Get(':id')

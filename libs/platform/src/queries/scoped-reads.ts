@@ -3,6 +3,7 @@ import type { CellRegistry } from '../cells/cell-registry';
 import type { RequestContext } from '../context/request-context';
 import { unscoped, type StoredResource } from '../public-events/resource-projection';
 import type { ResourceDoc } from '../public-events/resource-view';
+import { parseListQuery, toPage, type ListPage, type ListSpec } from '../http/list-query';
 
 /**
  * Reads of read models on behalf of a request: only the request's tenant and environment, in
@@ -15,6 +16,19 @@ export class ScopedReads {
     const doc = await this.cells.cell(context.region).readModels.get<StoredResource<R> & Doc>(collection, id);
     if (!doc || doc.tenant_id !== context.tenantId || doc.environment !== context.environment) return undefined;
     return { resource: unscoped(doc), revision: doc.stream_revision };
+  }
+
+  /** One page of a list endpoint: its query parameters checked against `spec`, its cursor signed by the cell. */
+  async page<R extends ResourceDoc, P = R>(
+    context: RequestContext,
+    collection: string,
+    params: Record<string, unknown>,
+    spec: ListSpec,
+    present: (resource: R) => P = (resource) => resource as unknown as P,
+  ): Promise<ListPage<P>> {
+    const cursors = this.cells.cell(context.region).cursors;
+    const query = parseListQuery(params, spec, cursors);
+    return toPage(await this.list<R>(context, collection, query), query, present, cursors);
   }
 
   async list<R extends ResourceDoc>(context: RequestContext, collection: string, query: FindQuery): Promise<FindResult<R>> {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import { API_VERSIONS, IsOmittable, REGIONS } from '@tally/platform';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { API_VERSIONS, IsKeyedObject, IsOmittable, REGIONS } from '@tally/platform';
 
 /** Every operator action may say why; the audit log keeps it. */
 export class ReasonDto {
@@ -25,7 +25,7 @@ export class UpdateTenantDto extends ReasonDto {
   @IsOmittable() @IsIn(API_VERSIONS) api_version?: string;
   /** Live requests per second by group (`read`, `write`, `money`, `usage`, `admin`); sandbox gets one tenth. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer', minimum: 1 }, example: { read: 5000 } })
-  @IsOmittable() @IsObject() rate_limits?: Record<string, number>;
+  @IsOmittable() @IsKeyedObject() rate_limits?: Record<string, number>;
 }
 
 export class CreateApiKeyDto extends ReasonDto {

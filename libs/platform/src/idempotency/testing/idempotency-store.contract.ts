@@ -62,8 +62,8 @@ export function describeIdempotencyStoreContract(name: string, makeStore: () => 
 
     it('answers later claims with the completed response, exactly as stored', async () => {
       await store.complete(claimAt(0).scope, claimAt(0).key, await claimNew(claimAt(0)), created);
-      await expect(store.claim(claimAt(1_000))).resolves.toEqual({ outcome: 'completed', response: created });
-      await expect(store.claim(claimAt(2_000))).resolves.toEqual({ outcome: 'completed', response: created });
+      await expect(store.claim(claimAt(1_000))).resolves.toEqual({ outcome: 'completed', response: created, sameBody: true });
+      await expect(store.claim(claimAt(2_000))).resolves.toEqual({ outcome: 'completed', response: created, sameBody: true });
     });
 
     it('stores an error response and a response without a body', async () => {
@@ -71,15 +71,15 @@ export function describeIdempotencyStoreContract(name: string, makeStore: () => 
       const empty: StoredResponse = { status: 204, headers: {}, body: null };
       await store.complete(claimAt(0).scope, claimAt(0).key, await claimNew(claimAt(0)), problem);
       await store.complete(claimAt(0).scope, 'other-key', await claimNew(claimAt(0, { key: 'other-key' })), empty);
-      await expect(store.claim(claimAt(1_000))).resolves.toEqual({ outcome: 'completed', response: problem });
-      await expect(store.claim(claimAt(1_000, { key: 'other-key' }))).resolves.toEqual({ outcome: 'completed', response: empty });
+      await expect(store.claim(claimAt(1_000))).resolves.toEqual({ outcome: 'completed', response: problem, sameBody: true });
+      await expect(store.claim(claimAt(1_000, { key: 'other-key' }))).resolves.toEqual({ outcome: 'completed', response: empty, sameBody: true });
     });
 
-    it('refuses the key with another fingerprint, running or completed', async () => {
+    it('holds the key against another fingerprint too, and then answers it with the first response, flagged', async () => {
       const token = await claimNew(claimAt(0));
-      await expect(store.claim(claimAt(1_000, { fingerprint: 'body-b' }))).resolves.toEqual({ outcome: 'mismatch' });
+      await expect(store.claim(claimAt(1_000, { fingerprint: 'body-b' }))).resolves.toEqual({ outcome: 'in_progress' });
       await store.complete(claimAt(0).scope, claimAt(0).key, token, created);
-      await expect(store.claim(claimAt(2_000, { fingerprint: 'body-b' }))).resolves.toEqual({ outcome: 'mismatch' });
+      await expect(store.claim(claimAt(2_000, { fingerprint: 'body-b' }))).resolves.toEqual({ outcome: 'completed', response: created, sameBody: false });
     });
 
     it('keeps scopes and keys apart', async () => {
@@ -96,7 +96,7 @@ export function describeIdempotencyStoreContract(name: string, makeStore: () => 
 
     it('forgets a record when it expires, not before', async () => {
       await store.complete(claimAt(0).scope, claimAt(0).key, await claimNew(claimAt(0)), created);
-      await expect(store.claim(claimAt(24 * HOUR - 1))).resolves.toEqual({ outcome: 'completed', response: created });
+      await expect(store.claim(claimAt(24 * HOUR - 1))).resolves.toEqual({ outcome: 'completed', response: created, sameBody: true });
       await expect(store.claim(claimAt(24 * HOUR, { fingerprint: 'body-b' }))).resolves.toMatchObject({ outcome: 'new' });
     });
 
@@ -109,12 +109,12 @@ export function describeIdempotencyStoreContract(name: string, makeStore: () => 
       await store.release(claimAt(0).scope, claimAt(0).key, abandoned);
       await expect(store.claim(claimAt(61_000))).resolves.toEqual({ outcome: 'in_progress' });
       await store.complete(claimAt(0).scope, claimAt(0).key, token, created);
-      await expect(store.claim(claimAt(62_000))).resolves.toEqual({ outcome: 'completed', response: created });
+      await expect(store.claim(claimAt(62_000))).resolves.toEqual({ outcome: 'completed', response: created, sameBody: true });
     });
 
     it('keeps a completed record past its lock, until it expires', async () => {
       await store.complete(claimAt(0).scope, claimAt(0).key, await claimNew(claimAt(0)), created);
-      await expect(store.claim(claimAt(HOUR))).resolves.toEqual({ outcome: 'completed', response: created });
+      await expect(store.claim(claimAt(HOUR))).resolves.toEqual({ outcome: 'completed', response: created, sameBody: true });
     });
 
     (atomic ? it : it.skip)('gives one of several racing claims the key', async () => {

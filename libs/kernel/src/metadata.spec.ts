@@ -1,0 +1,28 @@
+import { DomainError } from './domain-error';
+import { checkMetadata, keyedObject, mergeMetadata } from './metadata';
+
+/** Keys a user may choose that are also members of every plain JavaScript object. */
+const BUILT_IN_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+
+describe('metadata', () => {
+  it('keeps keys named like object built-ins as ordinary keys when merging', () => {
+    const current = keyedObject([['plan', 'gold']]);
+    const patch = keyedObject(BUILT_IN_NAMES.map((key) => [key, `v-${key}`] as const));
+    const merged = mergeMetadata(current, patch);
+    expect(Object.keys(merged).sort()).toEqual([...BUILT_IN_NAMES, 'plan'].sort());
+    expect(merged['__proto__']).toBe('v-__proto__');
+    expect(Object.getPrototypeOf(merged)).toBeNull();
+    expect(JSON.parse(JSON.stringify(merged))).toEqual(Object.fromEntries([...BUILT_IN_NAMES.map((key) => [key, `v-${key}`]), ['plan', 'gold']]));
+  });
+
+  it('removes a built-in-named key with an empty string', () => {
+    const merged = mergeMetadata(keyedObject([['constructor', 'c'], ['plan', 'gold']]), keyedObject([['constructor', '']]));
+    expect(Object.keys(merged)).toEqual(['plan']);
+  });
+
+  it('counts built-in-named keys against the limits like any other', () => {
+    const tooMany = keyedObject([...BUILT_IN_NAMES, ...Array.from({ length: 46 }, (_, i) => `k${i}`)].map((key) => [key, 'v'] as const));
+    expect(() => checkMetadata(tooMany)).toThrow(DomainError);
+    expect(() => checkMetadata(keyedObject([['toString', 'x'.repeat(501)]]))).toThrow(/limits/);
+  });
+});

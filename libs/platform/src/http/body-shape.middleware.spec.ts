@@ -1,0 +1,58 @@
+import type { Request, Response } from 'express';
+import { bodyShapeMiddleware, MAX_BODY_DEPTH, verifyUtf8 } from './body-shape.middleware';
+
+const nested = (depth: number): unknown => Array.from({ length: depth }).reduce<unknown>((inner) => ({ a: inner }), 1);
+
+function run(body: unknown): { passed: boolean; status?: number; problem?: string } {
+  let answer: { status?: number; problem?: string } = {};
+  const response = {
+    status(status: number) {
+      answer.status = status;
+      return this;
+    },
+    type() {
+      return this;
+    },
+    json(sent: { problem: string }) {
+      answer = { ...answer, problem: sent.problem };
+      return this;
+    },
+  } as unknown as Response;
+  let passed = false;
+  bodyShapeMiddleware({ body } as Request, response, () => (passed = true));
+  return { passed, ...answer };
+}
+
+describe('bodyShapeMiddleware', () => {
+  it('passes bodies up to the limit, however wide', () => {
+    expect(run(nested(MAX_BODY_DEPTH)).passed).toBe(true);
+    expect(run(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, { v: [i] }]))).passed).toBe(true);
+    expect(run(undefined).passed).toBe(true);
+  });
+
+  it('refuses a body that is JSON but not an object', () => {
+    for (const body of ['hi', null, 42, true, [1, 2]]) expect(run(body)).toEqual({ passed: false, status: 400, problem: 'request.invalid_body' });
+  });
+
+  it('refuses NUL characters and unpaired surrogates in strings and keys, at any depth', () => {
+    for (const text of ['a\u0000b', '\ud800', 'x\udc00', '\udc00\ud800']) {
+      expect(run({ name: text })).toEqual({ passed: false, status: 400, problem: 'request.invalid_body' });
+      expect(run({ metadata: { [text]: 'v' } })).toEqual({ passed: false, status: 400, problem: 'request.invalid_body' });
+      expect(run({ lines: [{ description: ['ok', text] }] })).toEqual({ passed: false, status: 400, problem: 'request.invalid_body' });
+    }
+  });
+
+  it('passes well-formed text, surrogate pairs included', () => {
+    expect(run({ name: 'Zoë 😀 日本', metadata: { '😀': '\ud83d\ude00' } }).passed).toBe(true);
+  });
+
+  it('refuses bytes that are not UTF-8', () => {
+    expect(() => verifyUtf8(undefined, undefined, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]))).toThrow(/UTF-8/);
+    expect(() => verifyUtf8(undefined, undefined, Buffer.from('{"name":"Zoë"}'))).not.toThrow();
+  });
+
+  it('refuses deeper bodies with request.invalid_body, without overflowing on very deep ones', () => {
+    expect(run(nested(MAX_BODY_DEPTH + 1))).toEqual({ passed: false, status: 400, problem: 'request.invalid_body' });
+    expect(run(nested(200_000))).toEqual({ passed: false, status: 400, problem: 'request.invalid_body' });
+  });
+});

@@ -3,15 +3,15 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express, { json } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { allowedMethodsOf, answerClientErrorsWithProblems, bodyErrorsMiddleware, bodyShapeMiddleware, BodyValidationPipe, buildOpenApiDocument, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, verifyUtf8, createJsonLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/platform';
+import { allowedMethodsOf, answerClientErrorsWithProblems, bodyErrorsMiddleware, bodyShapeMiddleware, BodyValidationPipe, buildOpenApiDocument, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, verifyUtf8, createJsonLog, createLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/platform';
 import { AppModule, type AppOptions } from './app.module';
 
 /**
  * The HTTP app: one body parser, one error shape, one validation rule, for every route. Logs are
- * JSON lines on stdout at LOG_LEVEL, or to `logging.logger`; `false` silences them (tests, benchmarks).
+ * lines on stdout at LOG_LEVEL in LOG_FORMAT, or to `logging.logger`; `false` silences them (tests, benchmarks).
  */
 export async function createApp(options: AppOptions, logging: { logger?: JsonLog | false } = {}): Promise<NestExpressApplication> {
-  const log = logging.logger === false ? createJsonLog('silent') : (logging.logger ?? createJsonLog(options.config.logLevel));
+  const log = logging.logger === false ? createJsonLog('silent') : (logging.logger ?? createLog(options.config));
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), new ExpressAdapter(caseSensitiveExpress()), {
     bodyParser: false,
     logger: new NestJsonLogger(log),

@@ -1,7 +1,7 @@
-import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig, Worker } from '@tally/platform';
+import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig } from '@tally/platform';
 import type { IdGenerator } from '@tally/kernel';
 import { createApp } from './create-app';
-import { demoSandboxKey } from './demo-tenant';
+import { DEMO_KEY_FILE, demoSandboxKey } from './demo-tenant';
 
 /** The API; on the embedded profile also the worker, in one process, with data under TALLY_DATA_DIR. */
 async function main(): Promise<void> {
@@ -10,19 +10,23 @@ async function main(): Promise<void> {
   const app = await createApp({ config, worker: embedded });
   await app.listen(config.port);
   const address = `http://localhost:${config.port}`;
-  process.stdout.write(`Tally API listening on ${address} (${config.profile} profile)\n`);
-  if (embedded) {
-    const demo = await demoSandboxKey(app.get(CellRegistry), app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR), app.get(Worker));
-    process.stdout.write(
-      [
-        `Data folder: ${config.dataDir}`,
-        `Demo tenant ${demo.tenantId}, sandbox API key:`,
-        `  ${demo.key}`,
-        `Try: curl -s ${address}/v1/customers -H "Authorization: Bearer ${demo.key}" -H "Content-Type: application/json" -d '{"email":"ada@example.com"}'`,
-        '',
-      ].join('\n'),
-    );
+  if (!embedded) {
+    process.stdout.write(`Tally API listening on ${address} (production profile)\n`);
+    return;
   }
+  const demo = await demoSandboxKey(config.dataDir, app.get(CellRegistry), app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR));
+  process.stdout.write(
+    [
+      '',
+      `Tally API listening on ${address} (embedded profile, data in ${config.dataDir})`,
+      `Demo tenant ${demo.tenantId}, sandbox API key (kept in ${config.dataDir}/${DEMO_KEY_FILE}):`,
+      `  ${demo.key}`,
+      'Try:',
+      `  curl -s ${address}/v1/customers -H "Authorization: Bearer ${demo.key}" -H "Content-Type: application/json" -d '{"email":"ada@example.com"}'`,
+      `API reference: ${address}/docs`,
+      '',
+    ].join('\n'),
+  );
 }
 
 void main();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
-import { PlatformModule, readConfig, CellRegistry, createJsonLog, NestJsonLogger } from '@tally/platform';
+import { PlatformModule, readConfig, CellRegistry, createLog, NestJsonLogger } from '@tally/platform';
 import { PII_FIELDS } from './composition';
 import { WorkerModule } from './worker.module';
 
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   @Module({ imports: [PlatformModule.forRoot({ config, pii: PII_FIELDS }), WorkerModule] })
   class WorkerAppModule {}
 
-  const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: new NestJsonLogger(createJsonLog(config.logLevel)) });
+  const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: new NestJsonLogger(createLog(config)) });
   app.enableShutdownHooks();
   const cells = app.get(CellRegistry);
   process.stdout.write(`Tally worker running for regions ${cells.all().map((c) => c.region).join(', ')}\n`);

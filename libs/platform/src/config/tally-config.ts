@@ -5,6 +5,9 @@ export type Profile = 'embedded' | 'production';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** `json`: one JSON object a line, for log pipelines; `text`: one readable line a record, for a person at a terminal. */
+export type LogFormat = 'json' | 'text';
+
 export interface RegionStores {
   eventStoreUrl: string;
   mongoUrl: string;
@@ -24,6 +27,7 @@ export interface TallyConfig {
   masterKey: string | undefined;
   operatorKey: string | undefined;
   logLevel: LogLevel;
+  logFormat: LogFormat;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
@@ -40,6 +44,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
     masterKey: env.TALLY_MASTER_KEY,
     operatorKey: env.TALLY_OPERATOR_KEY,
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    logFormat: parseLogFormat(env.LOG_FORMAT, profile),
   };
   if (profile === 'production') config.regionStores = productionStores(env, regions);
   return config;
@@ -49,6 +54,12 @@ function parseLogLevel(raw: string | undefined): LogLevel {
   const level = (raw ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL is one of ${LOG_LEVELS.join(', ')}, not ${level}`);
   return level;
+}
+
+function parseLogFormat(raw: string | undefined, profile: Profile): LogFormat {
+  const format = raw ?? (profile === 'embedded' ? 'text' : 'json');
+  if (format !== 'json' && format !== 'text') throw new Error(`LOG_FORMAT is json or text, not ${format}`);
+  return format;
 }
 
 function parseRegions(raw: string | undefined): Region[] {

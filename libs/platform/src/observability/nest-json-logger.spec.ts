@@ -18,6 +18,12 @@ describe('Nest logging as JSON lines', () => {
     expect(lines).toEqual([{ level: 'info', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), pid: process.pid, hostname: expect.any(String), context: 'worker', msg: 'started' }]);
   });
 
+  it('writes Nest’s start-up narration at debug, so a start shows only what matters', () => {
+    new Logger('RouterExplorer').log('Mapped {/v1/customers, POST} route');
+    new Logger('InstanceLoader').log('AppModule dependencies initialized');
+    expect(lines.map((line) => line.level)).toEqual(['debug', 'debug']);
+  });
+
   it('keeps the stack of an error apart from the context, with or without a stack', () => {
     const error = new Error('boom');
     new Logger('worker').error('runner failed', error.stack);

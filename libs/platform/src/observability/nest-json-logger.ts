@@ -3,6 +3,9 @@ import type { Level } from 'pino';
 import type { JsonLog } from './json-log';
 
 const STACK = /\n\s+at /;
+
+/** Nest's start-up narration (every module loaded, every route mapped): debug, so a start shows what matters. */
+const FRAMEWORK_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 const isStack = (value: unknown): value is string => typeof value === 'string' && STACK.test(value);
 
 /**
@@ -14,7 +17,8 @@ export class NestJsonLogger implements LoggerService {
   constructor(private readonly out: JsonLog) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
 
   error(message: unknown, ...params: unknown[]): void {

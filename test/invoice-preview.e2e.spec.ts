@@ -48,6 +48,8 @@ describe('tax settings and invoice previews through the HTTP API', () => {
     expect(pending.body).toEqual({ id: expect.stringMatching(/^txs_/), object: 'tax.settings', origin: null, status: 'pending', livemode: false, updated_at: null });
     const refused = await api.patch('/v1/tax/settings', { origin: { country: 'de' } }).expect(400);
     expect(refused.body.problem).toBe('tax.invalid_origin');
+    const unassigned = await api.patch('/v1/tax/settings', { origin: { country: 'XX' } }).expect(400);
+    expect(unassigned.body).toMatchObject({ problem: 'tax.invalid_origin', errors: [{ field: 'origin.country', code: 'tax.invalid_origin' }] });
     const set = await api.patch('/v1/tax/settings', { origin: { country: 'DE' } }).expect(200);
     expect(set.body).toMatchObject({ origin: { country: 'DE', region: null }, status: 'active', updated_at: tally.clock.now().toISOString() });
     await tally.settle();

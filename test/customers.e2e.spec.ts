@@ -56,6 +56,8 @@ describe('customers through the HTTP API', () => {
       ['an unknown field', () => api.post('/v1/customers', { email: 'a@example.com', nickname: 'x' }), 400, 'request.invalid_body'],
       ['a mistyped field', () => api.post('/v1/customers', { email: 42 }), 400, 'request.invalid_body'],
       ['a nested mistyped field', () => api.post('/v1/customers', { billing_address: { country: 'germany' } }), 400, 'request.invalid_body'],
+      ['an unassigned country code', () => api.post('/v1/customers', { billing_address: { country: 'XX' } }), 400, 'request.invalid_body'],
+      ['an unassigned country code in an update', () => api.patch('/v1/customers/cus_01JNOPE000000000000000000', { billing_address: { country: 'XX' } }), 400, 'request.invalid_body'],
       ['a body that is not an object', () => api.post('/v1/customers').set('Content-Type', 'application/json').send('[1,2]'), 400, 'request.invalid_body'],
       ['too many metadata keys', () => api.post('/v1/customers', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }), 400, 'request.invalid_metadata'],
       ['a metadata value over 500 bytes', () => api.post('/v1/customers', { metadata: { note: 'x'.repeat(501) } }), 400, 'request.invalid_metadata'],
@@ -79,6 +81,11 @@ describe('customers through the HTTP API', () => {
       const response = await api.post('/v1/customers', { nickname: 'x', billing_address: { country: 'germany' } }).expect(400);
       const fields = (response.body.errors as { field: string }[]).map((e) => e.field).sort();
       expect(fields).toEqual(['billing_address.country', 'nickname']);
+    });
+
+    it('names a country code that ISO 3166-1 does not assign', async () => {
+      const response = await api.post('/v1/customers', { billing_address: { city: 'Nowhere', country: 'XX' } }).expect(400);
+      expect(response.body.errors).toEqual([{ field: 'billing_address.country', code: 'field.isCountryCode', message: expect.any(String) }]);
     });
   });
 

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Address } from '../domain/customer.events';
+import { IsCountryCode } from './is-country-code.decorator';
 
 export class AddressDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
@@ -9,8 +10,8 @@ export class AddressDto {
   @IsOptional() @IsString() @MaxLength(200) city?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional() @IsString() @MaxLength(200) region?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2', example: 'DE' })
-  @IsOptional() @IsString() @Matches(/^[A-Z]{2}$/, { message: 'country is an ISO 3166-1 alpha-2 code such as DE' }) country?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, pattern: '^[A-Z]{2}$', description: 'An officially assigned ISO 3166-1 alpha-2 code, upper case', example: 'DE' })
+  @IsOptional() @IsString() @IsCountryCode() country?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 40 })
   @IsOptional() @IsString() @MaxLength(40) postal_code?: string | null;
 }

@@ -136,6 +136,50 @@ describe('customers through the HTTP API', () => {
       expect((await api.get(`/v1/customers/${customer.id}`)).body.name).toBe('New');
     });
 
+    describe('billing_address', () => {
+      const berlin = { line1: 'Unter den Linden 1', city: 'Berlin', region: 'BE', country: 'DE', postal_code: '10117' };
+
+      it('merges the fields sent into the address, and null clears one', async () => {
+        const customer = await create({ billing_address: berlin });
+        const moved = await api.patch(`/v1/customers/${customer.id}`, { billing_address: { city: 'Munich', region: 'BY' } }).expect(200);
+        expect(moved.body.billing_address).toEqual({ ...berlin, city: 'Munich', region: 'BY' });
+        const cleared = await api.patch(`/v1/customers/${customer.id}`, { billing_address: { line1: null, postal_code: '80331' } }).expect(200);
+        expect(cleared.body.billing_address).toEqual({ line1: null, city: 'Munich', region: 'BY', country: 'DE', postal_code: '80331' });
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body.billing_address).toEqual(cleared.body.billing_address);
+      });
+
+      it('removes the whole address when it is sent as null', async () => {
+        const customer = await create({ billing_address: berlin });
+        expect((await api.patch(`/v1/customers/${customer.id}`, { billing_address: null }).expect(200)).body.billing_address).toBeNull();
+      });
+
+      it('stores the merged address, so the log replays it, and customer.updated shows the old one', async () => {
+        const customer = await create({ billing_address: berlin });
+        tally.clock.advance(1_000);
+        const createdAt = tally.clock.now();
+        tally.clock.advance(1_000);
+        await api.patch(`/v1/customers/${customer.id}`, { billing_address: { city: 'Munich' } }).expect(200);
+        await tally.settle();
+        const history = await api.get(`/v1/admin/aggregates/${customer.id}/history`).expect(200);
+        expect(history.body.data[1]).toMatchObject({ type: 'CustomerUpdated', data: { billing_address: { ...berlin, city: 'Munich' } } });
+        const events = await api.get(`/v1/events?type=customer.updated&aggregate_id=${customer.id}`).expect(200);
+        expect(events.body.data).toHaveLength(1);
+        expect(events.body.data[0].data.billing_address).toEqual({ ...berlin, city: 'Munich' });
+        expect(events.body.data[0].previous_attributes.billing_address).toEqual(berlin);
+        const before = await api.get(`/v1/customers/${customer.id}?as_of=${createdAt.toISOString()}`).expect(200);
+        expect(before.body.billing_address).toEqual(berlin);
+      });
+
+      it('appends nothing when the merged address is the address as it is', async () => {
+        const customer = await create({ billing_address: berlin });
+        const before = await tally.head();
+        const response = await api.patch(`/v1/customers/${customer.id}`, { billing_address: { city: 'Berlin' } }).expect(200);
+        expect(response.headers['etag']).toBe('W/"0"');
+        expect(await tally.head()).toBe(before);
+      });
+    });
+
     it('loses no update when writers race', async () => {
       const customer = await create({ metadata: {} });
       await Promise.all(Array.from({ length: 10 }, (_, i) => api.patch(`/v1/customers/${customer.id}`, { metadata: { [`k${i}`]: String(i) } }).expect(200)));

@@ -69,7 +69,7 @@ export class CustomersController {
     const patch = {
       ...(body.email !== undefined && { email: body.email }),
       ...(body.name !== undefined && { name: body.name }),
-      ...(body.billing_address !== undefined && { billing_address: toAddress(body.billing_address) }),
+      ...(body.billing_address !== undefined && { billing_address: body.billing_address }),
       ...(body.metadata !== undefined && { metadata: body.metadata }),
       ...(body.default_payment_method_id !== undefined && { default_payment_method_id: body.default_payment_method_id }),
     };

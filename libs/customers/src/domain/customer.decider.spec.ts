@@ -1,6 +1,6 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
-import { customerDecider, type CreateCustomer } from './customer.decider';
-import type { CustomerCreated, CustomerTaxIdAdded } from './customer.events';
+import { customerDecider, type CreateCustomer, type UpdateCustomer } from './customer.decider';
+import type { CustomerCreated, CustomerEvent, CustomerTaxIdAdded } from './customer.events';
 
 const spec = DeciderSpecification.for(customerDecider);
 const id = 'cus_01JCUSTOMER00000000000000';
@@ -58,7 +58,48 @@ describe('customer decider', () => {
 
     it('fails for a customer that does not exist', () =>
       spec.given([]).when({ type: 'UpdateCustomer', data: { customer_id: id, name: 'x' } }).thenFails('customer.not_found'));
+
+    describe('billing address', () => {
+      const munich = { line1: 'Marienplatz 1', city: 'Munich', region: 'BY', country: 'DE', postal_code: '80331' };
+      const living: CustomerCreated = { type: 'CustomerCreated', data: { ...create.data, billing_address: munich } };
+      const updateAddress = (billing_address: UpdateCustomer['data']['billing_address']): UpdateCustomer => ({ type: 'UpdateCustomer', data: { customer_id: id, billing_address } });
+
+      it('merges the fields sent into the address and records the whole address', () =>
+        spec
+          .given([living])
+          .when(updateAddress({ city: 'Augsburg', postal_code: '86150' }))
+          .then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: { ...munich, city: 'Augsburg', postal_code: '86150' } } }]));
+
+      it('clears a field sent as null, and keeps the others', () =>
+        spec
+          .given([living])
+          .when(updateAddress({ line1: null }))
+          .then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: { ...munich, line1: null } } }]));
+
+      it('starts from an empty address when the customer has none', () =>
+        spec
+          .given([created])
+          .when(updateAddress({ city: 'Munich' }))
+          .then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: { line1: null, city: 'Munich', region: null, country: null, postal_code: null } } }]));
+
+      it('removes the whole address when it is sent as null', () =>
+        spec.given([living]).when(updateAddress(null)).then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: null } }]));
+
+      it('does nothing when the merged address is the address as it is', () => {
+        spec.given([living]).when(updateAddress({ city: 'Munich' })).thenNothingHappens();
+        spec.given([living]).when(updateAddress({})).thenNothingHappens();
+      });
+
+      it('merges into the address the earlier updates left', () => {
+        const moved: CustomerEvent = { type: 'CustomerUpdated', data: { customer_id: id, billing_address: { ...munich, city: 'Augsburg' } } };
+        spec
+          .given([living, moved])
+          .when(updateAddress({ postal_code: '86150' }))
+          .then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: { ...munich, city: 'Augsburg', postal_code: '86150' } } }]);
+      });
+    });
   });
+
 
   describe('AddTaxId', () => {
     const add = { type: 'AddTaxId', data: { customer_id: id, tax_id_id: 'txi_1', type: 'eu_vat', value: 'DE136695976' } } as const;

@@ -1,4 +1,5 @@
 import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
+import { mergeAddress, type AddressPatch } from './address';
 import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerUpdated } from './customer.events';
 import { isSupportedTaxIdType } from './tax-ids/tax-id';
 
@@ -18,8 +19,12 @@ export type CustomerState =
     };
 
 export type CreateCustomer = Command<'CreateCustomer', CustomerCreated['data']>;
-/** Like the event it may lead to, but `metadata` is a patch: keys replace old values, an empty string removes a key. */
-export type UpdateCustomer = Command<'UpdateCustomer', CustomerUpdated['data']>;
+/**
+ * Like the event it may lead to, but `metadata` and `billing_address` are patches. Metadata: keys
+ * replace old values, an empty string removes a key. Address: fields left out keep their value,
+ * null clears one, and a null address removes the whole address.
+ */
+export type UpdateCustomer = Command<'UpdateCustomer', Omit<CustomerUpdated['data'], 'billing_address'> & { billing_address?: AddressPatch | null }>;
 export type AddTaxId = Command<'AddTaxId', CustomerTaxIdAdded['data']>;
 export type RecordTaxIdValidation = Command<
   'RecordTaxIdValidation',
@@ -111,7 +116,7 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
   },
 };
 
-/** The fields of an update that differ from the customer as it is; metadata is merged first. */
+/** The fields of an update that differ from the customer as it is; metadata and the address are merged first. */
 function changedFields(state: Extract<CustomerState, { status: 'active' }>, patch: UpdateCustomer['data']): Omit<CustomerUpdated['data'], 'customer_id'> {
   const changes: Record<string, unknown> = {};
   const current: Record<string, unknown> = {
@@ -120,8 +125,13 @@ function changedFields(state: Extract<CustomerState, { status: 'active' }>, patc
     billing_address: state.billingAddress,
     default_payment_method_id: state.defaultPaymentMethodId,
   };
-  for (const field of ['email', 'name', 'billing_address', 'default_payment_method_id'] as const) {
-    const value = patch[field];
+  const proposed: Record<string, unknown> = {
+    email: patch.email,
+    name: patch.name,
+    billing_address: patch.billing_address && mergeAddress(state.billingAddress, patch.billing_address),
+    default_payment_method_id: patch.default_payment_method_id,
+  };
+  for (const [field, value] of Object.entries(proposed)) {
     if (value !== undefined && !sameJson(value, current[field])) changes[field] = value;
   }
   if (patch.metadata !== undefined) {

@@ -15,7 +15,7 @@ export type CustomerCreated = Event<
   { customer_id: string; email: string | null; name: string | null; billing_address: Address | null; metadata: Metadata }
 >;
 
-/** Carries the new value of each changed field only. */
+/** Carries the new value of each changed field only; an address is the whole address after the change. */
 export type CustomerUpdated = Event<
   'CustomerUpdated',
   {

@@ -1,8 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { mergeAddress } from '../domain/address';
 import type { Address } from '../domain/customer.events';
 import { IsCountryCode } from './is-country-code.decorator';
 
+/** On an update, a field left out keeps its value and null clears it. */
 export class AddressDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional() @IsString() @MaxLength(200) line1?: string | null;
@@ -16,8 +18,5 @@ export class AddressDto {
   @IsOptional() @IsString() @MaxLength(40) postal_code?: string | null;
 }
 
-/** Every address field present, in one order, so equal addresses compare equal. */
-export const toAddress = (dto: AddressDto | null | undefined): Address | null =>
-  dto
-    ? { line1: dto.line1 ?? null, city: dto.city ?? null, region: dto.region ?? null, country: dto.country ?? null, postal_code: dto.postal_code ?? null }
-    : null;
+/** The address of a new customer: fields left out are null. */
+export const toAddress = (dto: AddressDto | null | undefined): Address | null => (dto ? mergeAddress(null, dto) : null);

@@ -260,6 +260,41 @@ describe('customers through the HTTP API', () => {
       expect(events.body.data[0].data.tax_id_invalid).toBe(true);
     });
 
+    describe('GET /v1/customers/{id}/tax-ids', () => {
+      it('lists the tax IDs newest first, a page at a time', async () => {
+        const customer = await create({ name: 'Many VATs' });
+        const added: string[] = [];
+        for (const value of ['DE136695976', 'FR40303265045', 'ATU13585627']) {
+          tally.clock.advance(1_000);
+          added.push((await api.post(`/v1/customers/${customer.id}/tax-ids`, { type: 'eu_vat', value }).expect(200)).body.id);
+        }
+        await tally.settle();
+        const first = await api.get(`/v1/customers/${customer.id}/tax-ids?limit=2`).expect(200);
+        expect(first.body).toEqual({ object: 'list', data: [expect.objectContaining({ id: added[2], object: 'tax_id' }), expect.objectContaining({ id: added[1] })], has_more: true, next_cursor: expect.any(String) });
+        const last = await api.get(`/v1/customers/${customer.id}/tax-ids?limit=2&cursor=${first.body.next_cursor}`).expect(200);
+        expect(last.body).toEqual({ object: 'list', data: [expect.objectContaining({ id: added[0], value: 'DE136695976' })], has_more: false, next_cursor: null });
+        const oldest = await api.get(`/v1/customers/${customer.id}/tax-ids?sort=created_at:asc&limit=1`).expect(200);
+        expect(oldest.body.data.map((t: { id: string }) => t.id)).toEqual([added[0]]);
+        const { body } = await api.get(`/v1/customers/${customer.id}`).expect(200);
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids?sort=created_at:asc`).expect(200)).body.data).toEqual(body.tax_ids);
+      });
+
+      it('answers an empty list for a customer without tax IDs, and refuses parameters it does not know', async () => {
+        const customer = await create({});
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids`).expect(200)).body).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids?type=eu_vat`).expect(400)).body.problem).toBe('request.invalid_parameter');
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids?limit=101`).expect(400)).body.problem).toBe('request.invalid_parameter');
+      });
+
+      it("answers 404 for an unknown customer and for another tenant's", async () => {
+        const customer = await create({});
+        await tally.settle();
+        expect((await api.get('/v1/customers/cus_01JNOPE000000000000000000/tax-ids').expect(404)).body.problem).toBe('customer.not_found');
+        expect((await tally.as(acme.live).get(`/v1/customers/${customer.id}/tax-ids`).expect(404)).body.problem).toBe('customer.not_found');
+      });
+    });
+
     it('refuses an unsupported type with a clear code', async () => {
       const customer = await create({});
       const response = await api.post(`/v1/customers/${customer.id}/tax-ids`, { type: 'us_ein', value: '12-3456789' }).expect(400);

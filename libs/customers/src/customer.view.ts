@@ -3,7 +3,8 @@ import type { HistoryEvent, ResourceView } from '@tally/platform';
 import type { Address, CustomerEvent } from './domain/customer.events';
 import type { TaxIdStatus } from './domain/customer.decider';
 
-export interface TaxIdResource {
+/** A type rather than an interface, so that it is a read-store document (`Doc`) for paging. */
+export type TaxIdResource = {
   id: string;
   object: 'tax_id';
   type: string;
@@ -11,7 +12,7 @@ export interface TaxIdResource {
   country: string | null;
   verification: { status: TaxIdStatus; reason: string | null };
   created_at: string;
-}
+};
 
 export interface CustomerResource {
   [field: string]: unknown;

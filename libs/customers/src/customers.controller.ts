@@ -9,6 +9,7 @@ import { AddTaxIdCommand, CreateCustomerCommand, UpdateCustomerCommand, type Cus
 import { CustomerResponse, TaxIdResponse } from './dto/customer.response';
 import { CUSTOMER_LIST, GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.queries';
 import type { CustomerResource, TaxIdResource } from './customer.view';
+import { ListTaxIdsQuery, TAX_ID_LIST } from './tax-id.queries';
 
 const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 
@@ -89,6 +90,13 @@ export class CustomersController {
   ): Promise<TaxIdResource> {
     const { customer } = withRevision(response, await this.commands.execute(new AddTaxIdCommand(context, id, body)));
     return customer.tax_ids[customer.tax_ids.length - 1];
+  }
+
+  @Get(':id/tax-ids')
+  @ApiListResponse(TaxIdResponse, TAX_ID_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
+  listTaxIds(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<ListPage<TaxIdResource>> {
+    return this.queries.execute(new ListTaxIdsQuery(context, id, params));
   }
 }
 

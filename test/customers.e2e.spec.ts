@@ -295,6 +295,79 @@ describe('customers through the HTTP API', () => {
       });
     });
 
+    describe('DELETE /v1/customers/{id}/tax-ids/{tax_id_id}', () => {
+      const addTaxId = async (customerId: string, value: string): Promise<string> =>
+        (await api.post(`/v1/customers/${customerId}/tax-ids`, { type: 'eu_vat', value }).expect(200)).body.id;
+
+      it('answers as Stripe does, and the tax ID leaves the customer and its list', async () => {
+        const customer = await create({ name: 'Tidy GmbH' });
+        const kept = await addTaxId(customer.id, 'DE136695976');
+        const gone = await addTaxId(customer.id, 'FR40303265045');
+        await tally.settle();
+        const response = await api.delete(`/v1/customers/${customer.id}/tax-ids/${gone}`).expect(200);
+        expect(response.body).toEqual({ id: gone, object: 'tax_id', deleted: true });
+        expect(response.headers['etag']).toBe('W/"5"');
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body.tax_ids.map((t: { id: string }) => t.id)).toEqual([kept]);
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids`).expect(200)).body.data.map((t: { id: string }) => t.id)).toEqual([kept]);
+      });
+
+      it('clears tax_id_invalid with the last invalid tax ID, and customer.updated carries the change', async () => {
+        const customer = await create({ name: 'Twice Wrong' });
+        const wrongHere = await addTaxId(customer.id, 'DE136695977');
+        const wrongThere = await addTaxId(customer.id, 'FR00000000000');
+        await addTaxId(customer.id, 'DE136695976');
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body.tax_id_invalid).toBe(true);
+
+        await api.delete(`/v1/customers/${customer.id}/tax-ids/${wrongHere}`).expect(200);
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body.tax_id_invalid).toBe(true);
+
+        await api.delete(`/v1/customers/${customer.id}/tax-ids/${wrongThere}`).expect(200);
+        await tally.settle();
+        const { body } = await api.get(`/v1/customers/${customer.id}`).expect(200);
+        expect(body).toMatchObject({ tax_id_invalid: false, tax_ids: [expect.objectContaining({ value: 'DE136695976', verification: { status: 'verified', reason: null } })] });
+
+        const events = await api.get(`/v1/events?type=customer.updated&aggregate_id=${customer.id}&limit=1`).expect(200);
+        const [deleted] = events.body.data;
+        expect(deleted.data).toEqual(body);
+        expect(deleted.previous_attributes.tax_id_invalid).toBe(true);
+        expect(deleted.previous_attributes.tax_ids.map((t: { id: string }) => t.id)).toEqual([wrongThere, body.tax_ids[0].id]);
+      });
+
+      it('deletes a tax ID whether or not its validation ran, and nothing is recorded for it afterwards', async () => {
+        const customer = await create({ name: 'Quick Change' });
+        const hasty = await addTaxId(customer.id, 'DE136695977');
+        await api.delete(`/v1/customers/${customer.id}/tax-ids/${hasty}`).expect(200);
+        await tally.settle();
+        const history = await api.get(`/v1/admin/aggregates/${customer.id}/history`).expect(200);
+        expect(history.body.data.map((e: { type: string }) => e.type).at(-1)).toBe('CustomerTaxIdDeleted');
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body).toMatchObject({ tax_ids: [], tax_id_invalid: false });
+      });
+
+      it('answers 404 and appends nothing for a tax ID deleted already, unknown, or of another customer', async () => {
+        const customer = await create({});
+        const other = await create({});
+        const taxId = await addTaxId(customer.id, 'DE136695976');
+        await api.delete(`/v1/customers/${customer.id}/tax-ids/${taxId}`).expect(200);
+        await tally.settle();
+        const before = await tally.head();
+        for (const [path, problem] of [
+          [`/v1/customers/${customer.id}/tax-ids/${taxId}`, 'tax_id.not_found'],
+          [`/v1/customers/${customer.id}/tax-ids/txi_01JNOPE000000000000000000`, 'tax_id.not_found'],
+          [`/v1/customers/${other.id}/tax-ids/${taxId}`, 'tax_id.not_found'],
+          [`/v1/customers/cus_01JNOPE000000000000000000/tax-ids/${taxId}`, 'customer.not_found'],
+        ]) {
+          const response = await api.delete(path).expect(404);
+          expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+          expect(response.body.problem).toBe(problem);
+        }
+        expect((await tally.as(acme.live).delete(`/v1/customers/${customer.id}/tax-ids/${taxId}`).expect(404)).body.problem).toBe('customer.not_found');
+        expect(await tally.head()).toBe(before);
+      });
+    });
+
     it('refuses an unsupported type with a clear code', async () => {
       const customer = await create({});
       const response = await api.post(`/v1/customers/${customer.id}/tax-ids`, { type: 'us_ein', value: '12-3456789' }).expect(400);

@@ -126,6 +126,21 @@ describe('tax settings and invoice previews through the HTTP API', () => {
       expect(taxed.body).toMatchObject({ reverse_charge: false, tax: '10.35' });
     });
 
+    it('reverse-charges again once the last invalid tax ID is deleted', async () => {
+      // The clock stands still in tests: a new second renews the sandbox's burst of writes, which the tests above spent.
+      tally.clock.advance(1_000);
+      const marseille = (await api.post('/v1/customers', { name: 'Marseille SA', billing_address: { country: 'FR' } }).expect(200)).body.id;
+      await api.post(`/v1/customers/${marseille}/tax-ids`, { type: 'eu_vat', value: 'FR40303265045' }).expect(200);
+      const mistyped = (await api.post(`/v1/customers/${marseille}/tax-ids`, { type: 'eu_vat', value: 'FR00000000000' }).expect(200)).body.id;
+      await tally.settle();
+      expect((await preview({ plan: 'team', customer_id: marseille }).expect(200)).body).toMatchObject({ reverse_charge: false, tax: '10.35' });
+
+      await api.delete(`/v1/customers/${marseille}/tax-ids/${mistyped}`).expect(200);
+      const reverse = await preview({ plan: 'team', customer_id: marseille }).expect(200);
+      expect(reverse.body).toMatchObject({ reverse_charge: true, tax: '0.00' });
+      expect(reverse.body.lines[0].taxability_reason).toBe('reverse_charge');
+    });
+
     it('takes a customer described in the request: Canada, British Columbia, with GST and PST', async () => {
       const response = await preview({ plan: 'team', customer_details: { address: { country: 'CA', region: 'BC' } } }).expect(200);
       expect(response.body.tax_breakdown.map((b: Record<string, unknown>) => [b.jurisdiction, b.tax_type, b.rate, b.tax_amount])).toEqual([

@@ -1,12 +1,12 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision, type ListPage, type RequestContext } from '@tally/platform';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
-import { AddTaxIdCommand, CreateCustomerCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
-import { CustomerResponse, TaxIdResponse } from './dto/customer.response';
+import { AddTaxIdCommand, CreateCustomerCommand, DeleteTaxIdCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
+import { CustomerResponse, DeletedTaxIdResponse, TaxIdResponse } from './dto/customer.response';
 import { CUSTOMER_LIST, GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.queries';
 import type { CustomerResource, TaxIdResource } from './customer.view';
 import { ListTaxIdsQuery, TAX_ID_LIST } from './tax-id.queries';
@@ -97,6 +97,19 @@ export class CustomersController {
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
   listTaxIds(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<ListPage<TaxIdResource>> {
     return this.queries.execute(new ListTaxIdsQuery(context, id, params));
+  }
+
+  @Delete(':id/tax-ids/:tax_id_id')
+  @ApiOkResponse({ type: DeletedTaxIdResponse, headers: ETAG, description: 'Deleting the last invalid tax ID clears the customer’s `tax_id_invalid`' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['customer.not_found', 'tax_id.not_found'], 409: ['request.concurrent_update'] })
+  async deleteTaxId(
+    @Ctx() context: RequestContext,
+    @Param('id') id: string,
+    @Param('tax_id_id') taxIdId: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DeletedTaxIdResponse> {
+    withRevision(response, await this.commands.execute(new DeleteTaxIdCommand(context, id, taxIdId)));
+    return { id: taxIdId, object: 'tax_id', deleted: true };
   }
 }
 

@@ -1,5 +1,5 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
-import { customerDecider, type CreateCustomer, type UpdateCustomer } from './customer.decider';
+import { customerDecider, type CreateCustomer, type DeleteTaxId, type UpdateCustomer } from './customer.decider';
 import type { CustomerCreated, CustomerEvent, CustomerTaxIdAdded } from './customer.events';
 
 const spec = DeciderSpecification.for(customerDecider);
@@ -14,6 +14,7 @@ const taxIdAdded: CustomerTaxIdAdded = {
   type: 'CustomerTaxIdAdded',
   data: { customer_id: id, tax_id_id: 'txi_1', type: 'eu_vat', value: 'DE136695976' },
 };
+const taxIdDeleted: CustomerEvent = { type: 'CustomerTaxIdDeleted', data: { customer_id: id, tax_id_id: 'txi_1' } };
 
 describe('customer decider', () => {
   describe('CreateCustomer', () => {
@@ -100,7 +101,6 @@ describe('customer decider', () => {
     });
   });
 
-
   describe('AddTaxId', () => {
     const add = { type: 'AddTaxId', data: { customer_id: id, tax_id_id: 'txi_1', type: 'eu_vat', value: 'DE136695976' } } as const;
 
@@ -111,6 +111,36 @@ describe('customer decider', () => {
 
     it('refuses the same value twice', () =>
       spec.given([created, taxIdAdded]).when({ ...add, data: { ...add.data, tax_id_id: 'txi_2' } }).thenFails('tax_id.already_exists'));
+
+    it('takes a value again once its tax ID was deleted', () =>
+      spec
+        .given([created, taxIdAdded, taxIdDeleted])
+        .when({ ...add, data: { ...add.data, tax_id_id: 'txi_2' } })
+        .then([{ ...taxIdAdded, data: { ...taxIdAdded.data, tax_id_id: 'txi_2' } }]));
+  });
+
+  describe('DeleteTaxId', () => {
+    const remove: DeleteTaxId = { type: 'DeleteTaxId', data: { customer_id: id, tax_id_id: 'txi_1' } };
+    const invalidated: CustomerEvent = { type: 'CustomerTaxIdInvalidated', data: { customer_id: id, tax_id_id: 'txi_1', reason: 'check_digit' } };
+
+    it('deletes a tax ID, whatever its validation says', () => {
+      spec.given([created, taxIdAdded]).when(remove).then([taxIdDeleted]);
+      spec.given([created, taxIdAdded, invalidated]).when(remove).then([taxIdDeleted]);
+    });
+
+    it('fails for a tax ID the customer does not have', () =>
+      spec.given([created, taxIdAdded]).when({ ...remove, data: { ...remove.data, tax_id_id: 'txi_2' } }).thenFails('tax_id.not_found'));
+
+    it('fails for a tax ID deleted already (Stripe answers 404 to a second delete)', () =>
+      spec.given([created, taxIdAdded, taxIdDeleted]).when(remove).thenFails('tax_id.not_found'));
+
+    it('fails for a customer that does not exist', () => spec.given([]).when(remove).thenFails('customer.not_found'));
+
+    it('leaves no result to record for the deleted tax ID', () =>
+      spec
+        .given([created, taxIdAdded, taxIdDeleted])
+        .when({ type: 'RecordTaxIdValidation', data: { customer_id: id, tax_id_id: 'txi_1', result: { valid: false, reason: 'x' } } })
+        .thenFails('tax_id.not_found'));
   });
 
   describe('RecordTaxIdValidation', () => {

@@ -1,6 +1,6 @@
 import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
 import { mergeAddress, type AddressPatch } from './address';
-import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerUpdated } from './customer.events';
+import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerTaxIdDeleted, CustomerUpdated } from './customer.events';
 import { isSupportedTaxIdType } from './tax-ids/tax-id';
 
 export type TaxIdStatus = 'pending' | 'verified' | 'invalid';
@@ -31,9 +31,12 @@ export type RecordTaxIdValidation = Command<
   { customer_id: string; tax_id_id: string; result: { valid: true; country: string } | { valid: false; reason: string } }
 >;
 
-export type CustomerCommand = CreateCustomer | UpdateCustomer | AddTaxId | RecordTaxIdValidation;
+export type DeleteTaxId = Command<'DeleteTaxId', CustomerTaxIdDeleted['data']>;
+
+export type CustomerCommand = CreateCustomer | UpdateCustomer | AddTaxId | RecordTaxIdValidation | DeleteTaxId;
 
 const notFound = (id: string) => DomainError.notFound('customer.not_found', `No customer ${id}`);
+const taxIdNotFound = (id: string) => DomainError.notFound('tax_id.not_found', `No tax ID ${id}`);
 
 export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEvent> = {
   initialState: () => ({ status: 'none' }),
@@ -69,12 +72,18 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       case 'RecordTaxIdValidation': {
         if (state.status === 'none') throw notFound(command.data.customer_id);
         const taxId = state.taxIds.find((t) => t.id === command.data.tax_id_id);
-        if (!taxId) throw DomainError.notFound('tax_id.not_found', `No tax ID ${command.data.tax_id_id}`);
+        if (!taxId) throw taxIdNotFound(command.data.tax_id_id);
         if (taxId.status !== 'pending') return [];
         const { result } = command.data;
         return result.valid
           ? [{ type: 'CustomerTaxIdVerified', data: { customer_id: state.id, tax_id_id: taxId.id, country: result.country } }]
           : [{ type: 'CustomerTaxIdInvalidated', data: { customer_id: state.id, tax_id_id: taxId.id, reason: result.reason } }];
+      }
+      case 'DeleteTaxId': {
+        if (state.status === 'none') throw notFound(command.data.customer_id);
+        const { tax_id_id } = command.data;
+        if (!state.taxIds.some((t) => t.id === tax_id_id)) throw taxIdNotFound(tax_id_id);
+        return [{ type: 'CustomerTaxIdDeleted', data: { customer_id: state.id, tax_id_id } }];
       }
       default:
         return assertNever(command);
@@ -109,6 +118,10 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         if (state.status === 'none') return state;
         const status: TaxIdStatus = event.type === 'CustomerTaxIdVerified' ? 'verified' : 'invalid';
         return { ...state, taxIds: state.taxIds.map((t) => (t.id === event.data.tax_id_id ? { ...t, status } : t)) };
+      }
+      case 'CustomerTaxIdDeleted': {
+        if (state.status === 'none') return state;
+        return { ...state, taxIds: state.taxIds.filter((t) => t.id !== event.data.tax_id_id) };
       }
       default:
         return assertNever(event);

@@ -34,4 +34,7 @@ export type CustomerTaxIdVerified = Event<'CustomerTaxIdVerified', { customer_id
 
 export type CustomerTaxIdInvalidated = Event<'CustomerTaxIdInvalidated', { customer_id: string; tax_id_id: string; reason: string }>;
 
-export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerTaxIdAdded | CustomerTaxIdVerified | CustomerTaxIdInvalidated;
+/** Holds no personal data: the value stays in the CustomerTaxIdAdded it removes. */
+export type CustomerTaxIdDeleted = Event<'CustomerTaxIdDeleted', { customer_id: string; tax_id_id: string }>;
+
+export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerTaxIdAdded | CustomerTaxIdVerified | CustomerTaxIdInvalidated | CustomerTaxIdDeleted;

@@ -56,6 +56,8 @@ describe('customers through the HTTP API', () => {
       ['an unknown field', () => api.post('/v1/customers', { email: 'a@example.com', nickname: 'x' }), 400, 'request.invalid_body'],
       ['a mistyped field', () => api.post('/v1/customers', { email: 42 }), 400, 'request.invalid_body'],
       ['a nested mistyped field', () => api.post('/v1/customers', { billing_address: { country: 'germany' } }), 400, 'request.invalid_body'],
+      ['an unassigned country code', () => api.post('/v1/customers', { billing_address: { country: 'XX' } }), 400, 'request.invalid_body'],
+      ['an unassigned country code in an update', () => api.patch('/v1/customers/cus_01JNOPE000000000000000000', { billing_address: { country: 'XX' } }), 400, 'request.invalid_body'],
       ['a body that is not an object', () => api.post('/v1/customers').set('Content-Type', 'application/json').send('[1,2]'), 400, 'request.invalid_body'],
       ['too many metadata keys', () => api.post('/v1/customers', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }), 400, 'request.invalid_metadata'],
       ['a metadata value over 500 bytes', () => api.post('/v1/customers', { metadata: { note: 'x'.repeat(501) } }), 400, 'request.invalid_metadata'],
@@ -79,6 +81,11 @@ describe('customers through the HTTP API', () => {
       const response = await api.post('/v1/customers', { nickname: 'x', billing_address: { country: 'germany' } }).expect(400);
       const fields = (response.body.errors as { field: string }[]).map((e) => e.field).sort();
       expect(fields).toEqual(['billing_address.country', 'nickname']);
+    });
+
+    it('names a country code that ISO 3166-1 does not assign', async () => {
+      const response = await api.post('/v1/customers', { billing_address: { city: 'Nowhere', country: 'XX' } }).expect(400);
+      expect(response.body.errors).toEqual([{ field: 'billing_address.country', code: 'field.isCountryCode', message: expect.any(String) }]);
     });
   });
 
@@ -127,6 +134,50 @@ describe('customers through the HTTP API', () => {
       expect(stale.body.problem).toBe('request.precondition_failed');
       await tally.settle();
       expect((await api.get(`/v1/customers/${customer.id}`)).body.name).toBe('New');
+    });
+
+    describe('billing_address', () => {
+      const berlin = { line1: 'Unter den Linden 1', city: 'Berlin', region: 'BE', country: 'DE', postal_code: '10117' };
+
+      it('merges the fields sent into the address, and null clears one', async () => {
+        const customer = await create({ billing_address: berlin });
+        const moved = await api.patch(`/v1/customers/${customer.id}`, { billing_address: { city: 'Munich', region: 'BY' } }).expect(200);
+        expect(moved.body.billing_address).toEqual({ ...berlin, city: 'Munich', region: 'BY' });
+        const cleared = await api.patch(`/v1/customers/${customer.id}`, { billing_address: { line1: null, postal_code: '80331' } }).expect(200);
+        expect(cleared.body.billing_address).toEqual({ line1: null, city: 'Munich', region: 'BY', country: 'DE', postal_code: '80331' });
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body.billing_address).toEqual(cleared.body.billing_address);
+      });
+
+      it('removes the whole address when it is sent as null', async () => {
+        const customer = await create({ billing_address: berlin });
+        expect((await api.patch(`/v1/customers/${customer.id}`, { billing_address: null }).expect(200)).body.billing_address).toBeNull();
+      });
+
+      it('stores the merged address, so the log replays it, and customer.updated shows the old one', async () => {
+        const customer = await create({ billing_address: berlin });
+        tally.clock.advance(1_000);
+        const createdAt = tally.clock.now();
+        tally.clock.advance(1_000);
+        await api.patch(`/v1/customers/${customer.id}`, { billing_address: { city: 'Munich' } }).expect(200);
+        await tally.settle();
+        const history = await api.get(`/v1/admin/aggregates/${customer.id}/history`).expect(200);
+        expect(history.body.data[1]).toMatchObject({ type: 'CustomerUpdated', data: { billing_address: { ...berlin, city: 'Munich' } } });
+        const events = await api.get(`/v1/events?type=customer.updated&aggregate_id=${customer.id}`).expect(200);
+        expect(events.body.data).toHaveLength(1);
+        expect(events.body.data[0].data.billing_address).toEqual({ ...berlin, city: 'Munich' });
+        expect(events.body.data[0].previous_attributes.billing_address).toEqual(berlin);
+        const before = await api.get(`/v1/customers/${customer.id}?as_of=${createdAt.toISOString()}`).expect(200);
+        expect(before.body.billing_address).toEqual(berlin);
+      });
+
+      it('appends nothing when the merged address is the address as it is', async () => {
+        const customer = await create({ billing_address: berlin });
+        const before = await tally.head();
+        const response = await api.patch(`/v1/customers/${customer.id}`, { billing_address: { city: 'Berlin' } }).expect(200);
+        expect(response.headers['etag']).toBe('W/"0"');
+        expect(await tally.head()).toBe(before);
+      });
     });
 
     it('loses no update when writers race', async () => {
@@ -207,6 +258,114 @@ describe('customers through the HTTP API', () => {
       const events = await api.get(`/v1/events?type=customer.tax_id_invalidated&aggregate_id=${customer.id}`).expect(200);
       expect(events.body.data).toHaveLength(1);
       expect(events.body.data[0].data.tax_id_invalid).toBe(true);
+    });
+
+    describe('GET /v1/customers/{id}/tax-ids', () => {
+      it('lists the tax IDs newest first, a page at a time', async () => {
+        const customer = await create({ name: 'Many VATs' });
+        const added: string[] = [];
+        for (const value of ['DE136695976', 'FR40303265045', 'ATU13585627']) {
+          tally.clock.advance(1_000);
+          added.push((await api.post(`/v1/customers/${customer.id}/tax-ids`, { type: 'eu_vat', value }).expect(200)).body.id);
+        }
+        await tally.settle();
+        const first = await api.get(`/v1/customers/${customer.id}/tax-ids?limit=2`).expect(200);
+        expect(first.body).toEqual({ object: 'list', data: [expect.objectContaining({ id: added[2], object: 'tax_id' }), expect.objectContaining({ id: added[1] })], has_more: true, next_cursor: expect.any(String) });
+        const last = await api.get(`/v1/customers/${customer.id}/tax-ids?limit=2&cursor=${first.body.next_cursor}`).expect(200);
+        expect(last.body).toEqual({ object: 'list', data: [expect.objectContaining({ id: added[0], value: 'DE136695976' })], has_more: false, next_cursor: null });
+        const oldest = await api.get(`/v1/customers/${customer.id}/tax-ids?sort=created_at:asc&limit=1`).expect(200);
+        expect(oldest.body.data.map((t: { id: string }) => t.id)).toEqual([added[0]]);
+        const { body } = await api.get(`/v1/customers/${customer.id}`).expect(200);
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids?sort=created_at:asc`).expect(200)).body.data).toEqual(body.tax_ids);
+      });
+
+      it('answers an empty list for a customer without tax IDs, and refuses parameters it does not know', async () => {
+        const customer = await create({});
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids`).expect(200)).body).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids?type=eu_vat`).expect(400)).body.problem).toBe('request.invalid_parameter');
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids?limit=101`).expect(400)).body.problem).toBe('request.invalid_parameter');
+      });
+
+      it("answers 404 for an unknown customer and for another tenant's", async () => {
+        const customer = await create({});
+        await tally.settle();
+        expect((await api.get('/v1/customers/cus_01JNOPE000000000000000000/tax-ids').expect(404)).body.problem).toBe('customer.not_found');
+        expect((await tally.as(acme.live).get(`/v1/customers/${customer.id}/tax-ids`).expect(404)).body.problem).toBe('customer.not_found');
+      });
+    });
+
+    describe('DELETE /v1/customers/{id}/tax-ids/{tax_id_id}', () => {
+      const addTaxId = async (customerId: string, value: string): Promise<string> =>
+        (await api.post(`/v1/customers/${customerId}/tax-ids`, { type: 'eu_vat', value }).expect(200)).body.id;
+
+      it('answers as Stripe does, and the tax ID leaves the customer and its list', async () => {
+        const customer = await create({ name: 'Tidy GmbH' });
+        const kept = await addTaxId(customer.id, 'DE136695976');
+        const gone = await addTaxId(customer.id, 'FR40303265045');
+        await tally.settle();
+        const response = await api.delete(`/v1/customers/${customer.id}/tax-ids/${gone}`).expect(200);
+        expect(response.body).toEqual({ id: gone, object: 'tax_id', deleted: true });
+        expect(response.headers['etag']).toBe('W/"5"');
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body.tax_ids.map((t: { id: string }) => t.id)).toEqual([kept]);
+        expect((await api.get(`/v1/customers/${customer.id}/tax-ids`).expect(200)).body.data.map((t: { id: string }) => t.id)).toEqual([kept]);
+      });
+
+      it('clears tax_id_invalid with the last invalid tax ID, and customer.updated carries the change', async () => {
+        const customer = await create({ name: 'Twice Wrong' });
+        const wrongHere = await addTaxId(customer.id, 'DE136695977');
+        const wrongThere = await addTaxId(customer.id, 'FR00000000000');
+        await addTaxId(customer.id, 'DE136695976');
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body.tax_id_invalid).toBe(true);
+
+        await api.delete(`/v1/customers/${customer.id}/tax-ids/${wrongHere}`).expect(200);
+        await tally.settle();
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body.tax_id_invalid).toBe(true);
+
+        await api.delete(`/v1/customers/${customer.id}/tax-ids/${wrongThere}`).expect(200);
+        await tally.settle();
+        const { body } = await api.get(`/v1/customers/${customer.id}`).expect(200);
+        expect(body).toMatchObject({ tax_id_invalid: false, tax_ids: [expect.objectContaining({ value: 'DE136695976', verification: { status: 'verified', reason: null } })] });
+
+        const events = await api.get(`/v1/events?type=customer.updated&aggregate_id=${customer.id}&limit=1`).expect(200);
+        const [deleted] = events.body.data;
+        expect(deleted.data).toEqual(body);
+        expect(deleted.previous_attributes.tax_id_invalid).toBe(true);
+        expect(deleted.previous_attributes.tax_ids.map((t: { id: string }) => t.id)).toEqual([wrongThere, body.tax_ids[0].id]);
+      });
+
+      it('deletes a tax ID whether or not its validation ran, and nothing is recorded for it afterwards', async () => {
+        const customer = await create({ name: 'Quick Change' });
+        const hasty = await addTaxId(customer.id, 'DE136695977');
+        await api.delete(`/v1/customers/${customer.id}/tax-ids/${hasty}`).expect(200);
+        await tally.settle();
+        const history = await api.get(`/v1/admin/aggregates/${customer.id}/history`).expect(200);
+        expect(history.body.data.map((e: { type: string }) => e.type).at(-1)).toBe('CustomerTaxIdDeleted');
+        expect((await api.get(`/v1/customers/${customer.id}`).expect(200)).body).toMatchObject({ tax_ids: [], tax_id_invalid: false });
+      });
+
+      it('answers 404 and appends nothing for a tax ID deleted already, unknown, or of another customer', async () => {
+        const customer = await create({});
+        const other = await create({});
+        const taxId = await addTaxId(customer.id, 'DE136695976');
+        await api.delete(`/v1/customers/${customer.id}/tax-ids/${taxId}`).expect(200);
+        await tally.settle();
+        const before = await tally.head();
+        for (const [path, problem] of [
+          [`/v1/customers/${customer.id}/tax-ids/${taxId}`, 'tax_id.not_found'],
+          [`/v1/customers/${customer.id}/tax-ids/txi_01JNOPE000000000000000000`, 'tax_id.not_found'],
+          [`/v1/customers/${other.id}/tax-ids/${taxId}`, 'tax_id.not_found'],
+          [`/v1/customers/cus_01JNOPE000000000000000000/tax-ids/${taxId}`, 'customer.not_found'],
+        ]) {
+          const response = await api.delete(path).expect(404);
+          expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+          expect(response.body.problem).toBe(problem);
+        }
+        expect((await tally.as(acme.live).delete(`/v1/customers/${customer.id}/tax-ids/${taxId}`).expect(404)).body.problem).toBe('customer.not_found');
+        expect(await tally.head()).toBe(before);
+      });
     });
 
     it('refuses an unsupported type with a clear code', async () => {

@@ -20,13 +20,13 @@ describe('random requests to every documented route', () => {
     const { live } = await tally.tenant('Acme', 'eu');
     const api = tally.as(live);
     const customer = (await api.post('/v1/customers', { email: 'ada@example.com', name: 'Ada' }).expect(200)).body;
-    await api.post(`/v1/customers/${customer.id}/tax-ids`, { type: 'eu_vat', value: 'DE136695976' }).expect(200);
+    const taxId = (await api.post(`/v1/customers/${customer.id}/tax-ids`, { type: 'eu_vat', value: 'DE136695976' }).expect(200)).body;
     const fuzzed = (await tally.operator().post('/v1/operator/tenants', { name: 'Fuzzed', region: 'us' }).expect(200)).body;
     await tally.settle();
     const event = (await api.get('/v1/events?limit=1').expect(200)).body.data[0];
     // The operator routes work on a tenant of their own, so revoking its keys leaves Acme's key working.
     const sources = {
-      ids: { id: [customer.id, event.id, fuzzed.id], keyId: fuzzed.api_keys.map((key: { id: string }) => key.id) },
+      ids: { id: [customer.id, event.id, fuzzed.id], keyId: fuzzed.api_keys.map((key: { id: string }) => key.id), tax_id_id: [taxId.id] },
       keys: { api_key: live, operator_key: OPERATOR_KEY },
     };
     requests = fc.oneof(...tally.contract.routes.map((route) => randomRequests(tally.contract.document, route, sources)));

@@ -48,6 +48,8 @@ describe('tax settings and invoice previews through the HTTP API', () => {
     expect(pending.body).toEqual({ id: expect.stringMatching(/^txs_/), object: 'tax.settings', origin: null, status: 'pending', livemode: false, updated_at: null });
     const refused = await api.patch('/v1/tax/settings', { origin: { country: 'de' } }).expect(400);
     expect(refused.body.problem).toBe('tax.invalid_origin');
+    const unassigned = await api.patch('/v1/tax/settings', { origin: { country: 'XX' } }).expect(400);
+    expect(unassigned.body).toMatchObject({ problem: 'tax.invalid_origin', errors: [{ field: 'origin.country', code: 'tax.invalid_origin' }] });
     const set = await api.patch('/v1/tax/settings', { origin: { country: 'DE' } }).expect(200);
     expect(set.body).toMatchObject({ origin: { country: 'DE', region: null }, status: 'active', updated_at: tally.clock.now().toISOString() });
     await tally.settle();
@@ -122,6 +124,21 @@ describe('tax settings and invoice previews through the HTTP API', () => {
       const taxed = await preview({ plan: 'team', customer_id: bogus }).expect(200);
       // French VAT: 49.00 + 10.00 (ebooks at 5.5 %) + the zero lines: 9.80 + 0.55.
       expect(taxed.body).toMatchObject({ reverse_charge: false, tax: '10.35' });
+    });
+
+    it('reverse-charges again once the last invalid tax ID is deleted', async () => {
+      // The clock stands still in tests: a new second renews the sandbox's burst of writes, which the tests above spent.
+      tally.clock.advance(1_000);
+      const marseille = (await api.post('/v1/customers', { name: 'Marseille SA', billing_address: { country: 'FR' } }).expect(200)).body.id;
+      await api.post(`/v1/customers/${marseille}/tax-ids`, { type: 'eu_vat', value: 'FR40303265045' }).expect(200);
+      const mistyped = (await api.post(`/v1/customers/${marseille}/tax-ids`, { type: 'eu_vat', value: 'FR00000000000' }).expect(200)).body.id;
+      await tally.settle();
+      expect((await preview({ plan: 'team', customer_id: marseille }).expect(200)).body).toMatchObject({ reverse_charge: false, tax: '10.35' });
+
+      await api.delete(`/v1/customers/${marseille}/tax-ids/${mistyped}`).expect(200);
+      const reverse = await preview({ plan: 'team', customer_id: marseille }).expect(200);
+      expect(reverse.body).toMatchObject({ reverse_charge: true, tax: '0.00' });
+      expect(reverse.body.lines[0].taxability_reason).toBe('reverse_charge');
     });
 
     it('takes a customer described in the request: Canada, British Columbia, with GST and PST', async () => {

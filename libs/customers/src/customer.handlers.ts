@@ -4,7 +4,7 @@ import type { IdGenerator } from '@tally/kernel';
 import { CommandRuntime, ID_GENERATOR, replay, type RequestContext } from '@tally/platform';
 import { customerAggregate } from './customer.aggregate';
 import { customerView, type CustomerResource } from './customer.view';
-import type { CreateCustomer, UpdateCustomer } from './domain/customer.decider';
+import type { CreateCustomer, DeleteTaxId, UpdateCustomer } from './domain/customer.decider';
 import type { TaxIdType } from './domain/tax-ids/tax-id';
 import { TAX_ID_VALIDATOR, type TaxIdValidator } from './tax-id-validator.port';
 
@@ -39,6 +39,16 @@ export class AddTaxIdCommand extends Command<CustomerWritten> {
     readonly context: RequestContext,
     readonly customerId: string,
     readonly taxId: { type: string; value: string },
+  ) {
+    super();
+  }
+}
+
+export class DeleteTaxIdCommand extends Command<CustomerWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly customerId: string,
+    readonly taxIdId: string,
   ) {
     super();
   }
@@ -96,6 +106,16 @@ export class AddTaxIdHandler implements ICommandHandler<AddTaxIdCommand, Custome
   }
 }
 
+@CommandHandler(DeleteTaxIdCommand)
+export class DeleteTaxIdHandler implements ICommandHandler<DeleteTaxIdCommand, CustomerWritten> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, customerId, taxIdId }: DeleteTaxIdCommand): Promise<CustomerWritten> {
+    const command: DeleteTaxId = { type: 'DeleteTaxId', data: { customer_id: customerId, tax_id_id: taxIdId } };
+    return written(await this.runtime.execute(customerAggregate, customerId, command, context));
+  }
+}
+
 @CommandHandler(ValidateTaxIdCommand)
 export class ValidateTaxIdHandler implements ICommandHandler<ValidateTaxIdCommand, void> {
   constructor(
@@ -113,4 +133,4 @@ export class ValidateTaxIdHandler implements ICommandHandler<ValidateTaxIdComman
   }
 }
 
-export const customerCommandHandlers = [CreateCustomerHandler, UpdateCustomerHandler, AddTaxIdHandler, ValidateTaxIdHandler];
+export const customerCommandHandlers = [CreateCustomerHandler, UpdateCustomerHandler, AddTaxIdHandler, DeleteTaxIdHandler, ValidateTaxIdHandler];

@@ -3,7 +3,8 @@ import type { HistoryEvent, ResourceView } from '@tally/platform';
 import type { Address, CustomerEvent } from './domain/customer.events';
 import type { TaxIdStatus } from './domain/customer.decider';
 
-export interface TaxIdResource {
+/** A type rather than an interface, so that it is a read-store document (`Doc`) for paging. */
+export type TaxIdResource = {
   id: string;
   object: 'tax_id';
   type: string;
@@ -11,7 +12,7 @@ export interface TaxIdResource {
   country: string | null;
   verification: { status: TaxIdStatus; reason: string | null };
   created_at: string;
-}
+};
 
 export interface CustomerResource {
   [field: string]: unknown;
@@ -71,8 +72,10 @@ export const customerView: ResourceView<CustomerResource> = {
           event.type === 'CustomerTaxIdVerified' ? { status: 'verified' as const, reason: null } : { status: 'invalid' as const, reason: event.data.reason };
         const country = event.type === 'CustomerTaxIdVerified' ? event.data.country : null;
         const tax_ids = customer.tax_ids.map((t) => (t.id === event.data.tax_id_id ? { ...t, verification, country: country ?? t.country } : t));
-        return { ...customer, tax_ids, tax_id_invalid: tax_ids.some((t) => t.verification.status === 'invalid'), updated_at: at };
+        return { ...customer, ...withTaxIds(tax_ids), updated_at: at };
       }
+      case 'CustomerTaxIdDeleted':
+        return { ...customer, ...withTaxIds(customer.tax_ids.filter((t) => t.id !== event.data.tax_id_id)), updated_at: at };
       default:
         return assertNever(event);
     }
@@ -89,3 +92,9 @@ export const customerView: ResourceView<CustomerResource> = {
     }
   },
 };
+
+/** The tax IDs and the flag that follows from them: `tax_id_invalid` while any of them is invalid. */
+const withTaxIds = (tax_ids: TaxIdResource[]): Pick<CustomerResource, 'tax_ids' | 'tax_id_invalid'> => ({
+  tax_ids,
+  tax_id_invalid: tax_ids.some((t) => t.verification.status === 'invalid'),
+});

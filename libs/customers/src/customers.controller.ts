@@ -1,14 +1,15 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision, type ListPage, type RequestContext } from '@tally/platform';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
-import { AddTaxIdCommand, CreateCustomerCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
-import { CustomerResponse, TaxIdResponse } from './dto/customer.response';
+import { AddTaxIdCommand, CreateCustomerCommand, DeleteTaxIdCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
+import { CustomerResponse, DeletedTaxIdResponse, TaxIdResponse } from './dto/customer.response';
 import { CUSTOMER_LIST, GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.queries';
 import type { CustomerResource, TaxIdResource } from './customer.view';
+import { ListTaxIdsQuery, TAX_ID_LIST } from './tax-id.queries';
 
 const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 
@@ -69,7 +70,7 @@ export class CustomersController {
     const patch = {
       ...(body.email !== undefined && { email: body.email }),
       ...(body.name !== undefined && { name: body.name }),
-      ...(body.billing_address !== undefined && { billing_address: toAddress(body.billing_address) }),
+      ...(body.billing_address !== undefined && { billing_address: body.billing_address }),
       ...(body.metadata !== undefined && { metadata: body.metadata }),
       ...(body.default_payment_method_id !== undefined && { default_payment_method_id: body.default_payment_method_id }),
     };
@@ -89,6 +90,26 @@ export class CustomersController {
   ): Promise<TaxIdResource> {
     const { customer } = withRevision(response, await this.commands.execute(new AddTaxIdCommand(context, id, body)));
     return customer.tax_ids[customer.tax_ids.length - 1];
+  }
+
+  @Get(':id/tax-ids')
+  @ApiListResponse(TaxIdResponse, TAX_ID_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
+  listTaxIds(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<ListPage<TaxIdResource>> {
+    return this.queries.execute(new ListTaxIdsQuery(context, id, params));
+  }
+
+  @Delete(':id/tax-ids/:tax_id_id')
+  @ApiOkResponse({ type: DeletedTaxIdResponse, headers: ETAG, description: 'Deleting the last invalid tax ID clears the customer’s `tax_id_invalid`' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['customer.not_found', 'tax_id.not_found'], 409: ['request.concurrent_update'] })
+  async deleteTaxId(
+    @Ctx() context: RequestContext,
+    @Param('id') id: string,
+    @Param('tax_id_id') taxIdId: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DeletedTaxIdResponse> {
+    withRevision(response, await this.commands.execute(new DeleteTaxIdCommand(context, id, taxIdId)));
+    return { id: taxIdId, object: 'tax_id', deleted: true };
   }
 }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CustomersController } from './customers.controller';
 import { customerCommandHandlers } from './customer.handlers';
 import { customerQueryHandlers } from './customer.queries';
+import { ListTaxIdsHandler } from './tax-id.queries';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
 
@@ -10,6 +11,7 @@ import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.po
   providers: [
     ...customerCommandHandlers,
     ...customerQueryHandlers,
+    ListTaxIdsHandler,
     TaxIdValidationProcess,
     { provide: TAX_ID_VALIDATOR, useClass: RuleBasedTaxIdValidator },
   ],

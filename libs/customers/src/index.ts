@@ -5,6 +5,7 @@ export * from './customer.pii';
 export * from './customer.view';
 export * from './customer.handlers';
 export * from './customer.queries';
+export * from './tax-id.queries';
 export * from './customer.projection';
 export * from './tax-id-validation.process';
 export * from './customers.module';

@@ -5,3 +5,4 @@ export * from './ids';
 export * from './metadata';
 export * from './money';
 export * from './canonical-json';
+export * from './countries';

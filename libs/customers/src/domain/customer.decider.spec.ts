@@ -1,6 +1,6 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
-import { customerDecider, type CreateCustomer } from './customer.decider';
-import type { CustomerCreated, CustomerTaxIdAdded } from './customer.events';
+import { customerDecider, type CreateCustomer, type DeleteTaxId, type UpdateCustomer } from './customer.decider';
+import type { CustomerCreated, CustomerEvent, CustomerTaxIdAdded } from './customer.events';
 
 const spec = DeciderSpecification.for(customerDecider);
 const id = 'cus_01JCUSTOMER00000000000000';
@@ -14,6 +14,7 @@ const taxIdAdded: CustomerTaxIdAdded = {
   type: 'CustomerTaxIdAdded',
   data: { customer_id: id, tax_id_id: 'txi_1', type: 'eu_vat', value: 'DE136695976' },
 };
+const taxIdDeleted: CustomerEvent = { type: 'CustomerTaxIdDeleted', data: { customer_id: id, tax_id_id: 'txi_1' } };
 
 describe('customer decider', () => {
   describe('CreateCustomer', () => {
@@ -58,6 +59,46 @@ describe('customer decider', () => {
 
     it('fails for a customer that does not exist', () =>
       spec.given([]).when({ type: 'UpdateCustomer', data: { customer_id: id, name: 'x' } }).thenFails('customer.not_found'));
+
+    describe('billing address', () => {
+      const munich = { line1: 'Marienplatz 1', city: 'Munich', region: 'BY', country: 'DE', postal_code: '80331' };
+      const living: CustomerCreated = { type: 'CustomerCreated', data: { ...create.data, billing_address: munich } };
+      const updateAddress = (billing_address: UpdateCustomer['data']['billing_address']): UpdateCustomer => ({ type: 'UpdateCustomer', data: { customer_id: id, billing_address } });
+
+      it('merges the fields sent into the address and records the whole address', () =>
+        spec
+          .given([living])
+          .when(updateAddress({ city: 'Augsburg', postal_code: '86150' }))
+          .then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: { ...munich, city: 'Augsburg', postal_code: '86150' } } }]));
+
+      it('clears a field sent as null, and keeps the others', () =>
+        spec
+          .given([living])
+          .when(updateAddress({ line1: null }))
+          .then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: { ...munich, line1: null } } }]));
+
+      it('starts from an empty address when the customer has none', () =>
+        spec
+          .given([created])
+          .when(updateAddress({ city: 'Munich' }))
+          .then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: { line1: null, city: 'Munich', region: null, country: null, postal_code: null } } }]));
+
+      it('removes the whole address when it is sent as null', () =>
+        spec.given([living]).when(updateAddress(null)).then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: null } }]));
+
+      it('does nothing when the merged address is the address as it is', () => {
+        spec.given([living]).when(updateAddress({ city: 'Munich' })).thenNothingHappens();
+        spec.given([living]).when(updateAddress({})).thenNothingHappens();
+      });
+
+      it('merges into the address the earlier updates left', () => {
+        const moved: CustomerEvent = { type: 'CustomerUpdated', data: { customer_id: id, billing_address: { ...munich, city: 'Augsburg' } } };
+        spec
+          .given([living, moved])
+          .when(updateAddress({ postal_code: '86150' }))
+          .then([{ type: 'CustomerUpdated', data: { customer_id: id, billing_address: { ...munich, city: 'Augsburg', postal_code: '86150' } } }]);
+      });
+    });
   });
 
   describe('AddTaxId', () => {
@@ -70,6 +111,36 @@ describe('customer decider', () => {
 
     it('refuses the same value twice', () =>
       spec.given([created, taxIdAdded]).when({ ...add, data: { ...add.data, tax_id_id: 'txi_2' } }).thenFails('tax_id.already_exists'));
+
+    it('takes a value again once its tax ID was deleted', () =>
+      spec
+        .given([created, taxIdAdded, taxIdDeleted])
+        .when({ ...add, data: { ...add.data, tax_id_id: 'txi_2' } })
+        .then([{ ...taxIdAdded, data: { ...taxIdAdded.data, tax_id_id: 'txi_2' } }]));
+  });
+
+  describe('DeleteTaxId', () => {
+    const remove: DeleteTaxId = { type: 'DeleteTaxId', data: { customer_id: id, tax_id_id: 'txi_1' } };
+    const invalidated: CustomerEvent = { type: 'CustomerTaxIdInvalidated', data: { customer_id: id, tax_id_id: 'txi_1', reason: 'check_digit' } };
+
+    it('deletes a tax ID, whatever its validation says', () => {
+      spec.given([created, taxIdAdded]).when(remove).then([taxIdDeleted]);
+      spec.given([created, taxIdAdded, invalidated]).when(remove).then([taxIdDeleted]);
+    });
+
+    it('fails for a tax ID the customer does not have', () =>
+      spec.given([created, taxIdAdded]).when({ ...remove, data: { ...remove.data, tax_id_id: 'txi_2' } }).thenFails('tax_id.not_found'));
+
+    it('fails for a tax ID deleted already (Stripe answers 404 to a second delete)', () =>
+      spec.given([created, taxIdAdded, taxIdDeleted]).when(remove).thenFails('tax_id.not_found'));
+
+    it('fails for a customer that does not exist', () => spec.given([]).when(remove).thenFails('customer.not_found'));
+
+    it('leaves no result to record for the deleted tax ID', () =>
+      spec
+        .given([created, taxIdAdded, taxIdDeleted])
+        .when({ type: 'RecordTaxIdValidation', data: { customer_id: id, tax_id_id: 'txi_1', result: { valid: false, reason: 'x' } } })
+        .thenFails('tax_id.not_found'));
   });
 
   describe('RecordTaxIdValidation', () => {

@@ -1,5 +1,6 @@
 import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
-import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerUpdated } from './customer.events';
+import { mergeAddress, type AddressPatch } from './address';
+import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerTaxIdDeleted, CustomerUpdated } from './customer.events';
 import { isSupportedTaxIdType } from './tax-ids/tax-id';
 
 export type TaxIdStatus = 'pending' | 'verified' | 'invalid';
@@ -18,17 +19,24 @@ export type CustomerState =
     };
 
 export type CreateCustomer = Command<'CreateCustomer', CustomerCreated['data']>;
-/** Like the event it may lead to, but `metadata` is a patch: keys replace old values, an empty string removes a key. */
-export type UpdateCustomer = Command<'UpdateCustomer', CustomerUpdated['data']>;
+/**
+ * Like the event it may lead to, but `metadata` and `billing_address` are patches. Metadata: keys
+ * replace old values, an empty string removes a key. Address: fields left out keep their value,
+ * null clears one, and a null address removes the whole address.
+ */
+export type UpdateCustomer = Command<'UpdateCustomer', Omit<CustomerUpdated['data'], 'billing_address'> & { billing_address?: AddressPatch | null }>;
 export type AddTaxId = Command<'AddTaxId', CustomerTaxIdAdded['data']>;
 export type RecordTaxIdValidation = Command<
   'RecordTaxIdValidation',
   { customer_id: string; tax_id_id: string; result: { valid: true; country: string } | { valid: false; reason: string } }
 >;
 
-export type CustomerCommand = CreateCustomer | UpdateCustomer | AddTaxId | RecordTaxIdValidation;
+export type DeleteTaxId = Command<'DeleteTaxId', CustomerTaxIdDeleted['data']>;
+
+export type CustomerCommand = CreateCustomer | UpdateCustomer | AddTaxId | RecordTaxIdValidation | DeleteTaxId;
 
 const notFound = (id: string) => DomainError.notFound('customer.not_found', `No customer ${id}`);
+const taxIdNotFound = (id: string) => DomainError.notFound('tax_id.not_found', `No tax ID ${id}`);
 
 export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEvent> = {
   initialState: () => ({ status: 'none' }),
@@ -64,12 +72,18 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       case 'RecordTaxIdValidation': {
         if (state.status === 'none') throw notFound(command.data.customer_id);
         const taxId = state.taxIds.find((t) => t.id === command.data.tax_id_id);
-        if (!taxId) throw DomainError.notFound('tax_id.not_found', `No tax ID ${command.data.tax_id_id}`);
+        if (!taxId) throw taxIdNotFound(command.data.tax_id_id);
         if (taxId.status !== 'pending') return [];
         const { result } = command.data;
         return result.valid
           ? [{ type: 'CustomerTaxIdVerified', data: { customer_id: state.id, tax_id_id: taxId.id, country: result.country } }]
           : [{ type: 'CustomerTaxIdInvalidated', data: { customer_id: state.id, tax_id_id: taxId.id, reason: result.reason } }];
+      }
+      case 'DeleteTaxId': {
+        if (state.status === 'none') throw notFound(command.data.customer_id);
+        const { tax_id_id } = command.data;
+        if (!state.taxIds.some((t) => t.id === tax_id_id)) throw taxIdNotFound(tax_id_id);
+        return [{ type: 'CustomerTaxIdDeleted', data: { customer_id: state.id, tax_id_id } }];
       }
       default:
         return assertNever(command);
@@ -105,13 +119,17 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         const status: TaxIdStatus = event.type === 'CustomerTaxIdVerified' ? 'verified' : 'invalid';
         return { ...state, taxIds: state.taxIds.map((t) => (t.id === event.data.tax_id_id ? { ...t, status } : t)) };
       }
+      case 'CustomerTaxIdDeleted': {
+        if (state.status === 'none') return state;
+        return { ...state, taxIds: state.taxIds.filter((t) => t.id !== event.data.tax_id_id) };
+      }
       default:
         return assertNever(event);
     }
   },
 };
 
-/** The fields of an update that differ from the customer as it is; metadata is merged first. */
+/** The fields of an update that differ from the customer as it is; metadata and the address are merged first. */
 function changedFields(state: Extract<CustomerState, { status: 'active' }>, patch: UpdateCustomer['data']): Omit<CustomerUpdated['data'], 'customer_id'> {
   const changes: Record<string, unknown> = {};
   const current: Record<string, unknown> = {
@@ -120,8 +138,13 @@ function changedFields(state: Extract<CustomerState, { status: 'active' }>, patc
     billing_address: state.billingAddress,
     default_payment_method_id: state.defaultPaymentMethodId,
   };
-  for (const field of ['email', 'name', 'billing_address', 'default_payment_method_id'] as const) {
-    const value = patch[field];
+  const proposed: Record<string, unknown> = {
+    email: patch.email,
+    name: patch.name,
+    billing_address: patch.billing_address && mergeAddress(state.billingAddress, patch.billing_address),
+    default_payment_method_id: patch.default_payment_method_id,
+  };
+  for (const [field, value] of Object.entries(proposed)) {
     if (value !== undefined && !sameJson(value, current[field])) changes[field] = value;
   }
   if (patch.metadata !== undefined) {

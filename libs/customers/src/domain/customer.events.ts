@@ -15,7 +15,7 @@ export type CustomerCreated = Event<
   { customer_id: string; email: string | null; name: string | null; billing_address: Address | null; metadata: Metadata }
 >;
 
-/** Carries the new value of each changed field only. */
+/** Carries the new value of each changed field only; an address is the whole address after the change. */
 export type CustomerUpdated = Event<
   'CustomerUpdated',
   {
@@ -34,4 +34,7 @@ export type CustomerTaxIdVerified = Event<'CustomerTaxIdVerified', { customer_id
 
 export type CustomerTaxIdInvalidated = Event<'CustomerTaxIdInvalidated', { customer_id: string; tax_id_id: string; reason: string }>;
 
-export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerTaxIdAdded | CustomerTaxIdVerified | CustomerTaxIdInvalidated;
+/** Holds no personal data: the value stays in the CustomerTaxIdAdded it removes. */
+export type CustomerTaxIdDeleted = Event<'CustomerTaxIdDeleted', { customer_id: string; tax_id_id: string }>;
+
+export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerTaxIdAdded | CustomerTaxIdVerified | CustomerTaxIdInvalidated | CustomerTaxIdDeleted;

@@ -1,7 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { mergeAddress } from '../domain/address';
 import type { Address } from '../domain/customer.events';
+import { IsCountryCode } from './is-country-code.decorator';
 
+/** On an update, a field left out keeps its value and null clears it. */
 export class AddressDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional() @IsString() @MaxLength(200) line1?: string | null;
@@ -9,14 +12,11 @@ export class AddressDto {
   @IsOptional() @IsString() @MaxLength(200) city?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional() @IsString() @MaxLength(200) region?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2', example: 'DE' })
-  @IsOptional() @IsString() @Matches(/^[A-Z]{2}$/, { message: 'country is an ISO 3166-1 alpha-2 code such as DE' }) country?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, pattern: '^[A-Z]{2}$', description: 'An officially assigned ISO 3166-1 alpha-2 code, upper case', example: 'DE' })
+  @IsOptional() @IsString() @IsCountryCode() country?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 40 })
   @IsOptional() @IsString() @MaxLength(40) postal_code?: string | null;
 }
 
-/** Every address field present, in one order, so equal addresses compare equal. */
-export const toAddress = (dto: AddressDto | null | undefined): Address | null =>
-  dto
-    ? { line1: dto.line1 ?? null, city: dto.city ?? null, region: dto.region ?? null, country: dto.country ?? null, postal_code: dto.postal_code ?? null }
-    : null;
+/** The address of a new customer: fields left out are null. */
+export const toAddress = (dto: AddressDto | null | undefined): Address | null => (dto ? mergeAddress(null, dto) : null);

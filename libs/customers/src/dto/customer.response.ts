@@ -32,6 +32,12 @@ export class TaxIdResponse implements TaxIdResource {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
+export class DeletedTaxIdResponse {
+  @ApiProperty({ example: 'txi_01JD…' }) id!: string;
+  @ApiProperty({ enum: ['tax_id'] }) object!: 'tax_id';
+  @ApiProperty({ enum: [true] }) deleted!: true;
+}
+
 export class CustomerResponse implements KnownFields<CustomerResource> {
   @ApiProperty({ example: 'cus_01JD…' }) id!: string;
   @ApiProperty({ enum: ['customer'] }) object!: 'customer';

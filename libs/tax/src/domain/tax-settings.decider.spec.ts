@@ -16,8 +16,14 @@ describe('tax settings decider', () => {
     spec.given([originSet('CA', 'BC')]).when(setOrigin('CA', 'BC')).thenNothingHappens();
   });
 
-  it.each([['de'], ['DEU'], ['']])('refuses the country %j', (country) => {
+  it.each([['de'], ['DEU'], [''], ['XX'], ['EL']])('refuses the country %j', (country) => {
     spec.given([]).when(setOrigin(country)).thenFails('tax.invalid_origin');
+  });
+
+  it('names each field that is wrong', () => {
+    expect(() => taxSettingsDecider.decide(setOrigin('XX', 'CA-BC'), taxSettingsDecider.initialState())).toThrow(
+      expect.objectContaining({ fields: [expect.objectContaining({ field: 'origin.country' }), expect.objectContaining({ field: 'origin.region' })] }),
+    );
   });
 
   it('refuses a region written with its country', () => {

@@ -6,7 +6,7 @@ import type { TaxSettingsResource } from '../tax-settings.view';
 import type { KnownFields } from '@tally/platform';
 
 export class TaxOriginDto {
-  @ApiProperty({ example: 'DE', description: 'ISO 3166-1 alpha-2' })
+  @ApiProperty({ example: 'DE', description: 'An officially assigned ISO 3166-1 alpha-2 code, upper case (the rule of every address)' })
   @IsString() country!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'BC', description: 'ISO 3166-2 subdivision code without the country, where taxes differ by region (Canada)' })

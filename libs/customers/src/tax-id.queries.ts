@@ -21,9 +21,10 @@ export class ListTaxIdsHandler implements IQueryHandler<ListTaxIdsQuery, ListPag
   constructor(private readonly reads: ScopedReads) {}
 
   async execute({ context, customerId, params }: ListTaxIdsQuery): Promise<ListPage<TaxIdResource>> {
-    const query = parseListQuery(params, TAX_ID_LIST);
+    const cursors = this.reads.cursorsFor(context);
+    const query = parseListQuery(params, TAX_ID_LIST, cursors);
     const found = await this.reads.retrieve<CustomerResource>(context, customerView.collection, customerId);
     if (!found) throw customerAggregate.notFound(customerId);
-    return toPage(taxIdPage(found.resource.tax_ids, query), query, (taxId) => taxId);
+    return toPage(taxIdPage(found.resource.tax_ids, query), query, (taxId) => taxId, cursors);
   }
 }

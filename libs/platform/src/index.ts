@@ -34,6 +34,7 @@ export * from './http/body-errors.middleware';
 export * from './http/body-shape.middleware';
 export * from './http/client-errors';
 export * from './http/is-keyed-object.decorator';
+export * from './http/is-country-code.decorator';
 export * from './http/is-omittable.decorator';
 export * from './http/timestamp';
 export * from './pii';

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsCountryCode } from '@tally/platform';
 import { mergeAddress } from '../domain/address';
 import type { Address } from '../domain/customer.events';
-import { IsCountryCode } from './is-country-code.decorator';
 
 /** On an update, a field left out keeps its value and null clears it. */
 export class AddressDto {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsKeyedObject, IsOmittable, IsTimestamp } from '@tally/platform';
+import { IsCountryCode, IsKeyedObject, IsOmittable, IsTimestamp } from '@tally/platform';
 import { DISCOUNT_LEVELS, type DiscountLevel } from '../domain/discounts';
 
 export class PreviewTaxIdDto {
@@ -11,7 +11,7 @@ export class PreviewTaxIdDto {
 
 export class PreviewAddressDto {
   @ApiProperty({ example: 'FR', description: 'ISO 3166-1 alpha-2' })
-  @IsString() @Matches(/^[A-Z]{2}$/, { message: 'country is an ISO 3166-1 alpha-2 code such as DE' }) country!: string;
+  @IsString() @IsCountryCode() country!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'BC', description: 'Where taxes differ by region: the ISO 3166-2 subdivision code without the country' })
   @IsOptional() @IsString() @MaxLength(3) region?: string | null;

@@ -4,6 +4,7 @@ import type { RequestContext } from '../context/request-context';
 import { unscoped, type StoredResource } from '../public-events/resource-projection';
 import type { ResourceDoc } from '../public-events/resource-view';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from '../http/list-query';
+import type { ListCursors } from '../http/list-cursor';
 
 /**
  * Reads of read models on behalf of a request: only the request's tenant and environment, in
@@ -26,9 +27,14 @@ export class ScopedReads {
     spec: ListSpec,
     present: (resource: R) => P = (resource) => resource as unknown as P,
   ): Promise<ListPage<P>> {
-    const cursors = this.cells.cell(context.region).cursors;
+    const cursors = this.cursorsFor(context);
     const query = parseListQuery(params, spec, cursors);
     return toPage(await this.list<R>(context, collection, query), query, present, cursors);
+  }
+
+  /** Signs and checks the cursors of lists read for this request, in its region's cell. */
+  cursorsFor(context: RequestContext): ListCursors {
+    return this.cells.cell(context.region).cursors;
   }
 
   async list<R extends ResourceDoc>(context: RequestContext, collection: string, query: FindQuery): Promise<FindResult<R>> {

@@ -238,20 +238,37 @@ describe('priceComponent: the models', () => {
     expect(amount(thirds, '6.000000000000000000000001')).toBe('3');
   });
 
-  it('quantity 0 costs nothing, except for flat', () => {
-    const models = [
+  it('quantity 0 costs nothing in per_unit and package', () => {
+    for (const model of [
       { model: 'per_unit', unit_amount: '1' },
-      { model: 'tiered', tiers: bands },
-      { model: 'volume', tiers: bands },
       { model: 'package', package_size: 5, package_price: '10' },
-      { model: 'usage', aggregation: 'sum', tiers: bands },
-    ];
-    for (const model of models) {
+    ]) {
       const line = price(model, 0);
       expect([text(line.amount), line.tiers]).toEqual(['0', []]);
     }
-    expect(text(price({ model: 'volume', tiers: bands }, 0).unit_amount)).toBe('2');
     expect(amount({ model: 'flat', amount: '9' }, 0)).toBe('9');
+  });
+
+  // Stripe: "we always bill the first flat fee tier when quantity=0"; Lago's graduated and volume specs agree.
+  it('quantity 0 costs the first band’s flat fee in tiered, volume and usage, and nothing more', () => {
+    for (const model of [
+      { model: 'tiered', tiers: bands },
+      { model: 'usage', aggregation: 'sum', tiers: bands },
+    ]) {
+      const line = price(model, 0);
+      expect(text(line.amount)).toBe('5');
+      expect(line.tiers.map((t) => [t.up_to, text(t.quantity), text(t.amount)])).toEqual([[10, '0', '5']]);
+    }
+    const volume = price({ model: 'volume', tiers: bands }, 0);
+    expect([text(volume.amount), text(volume.unit_amount)]).toEqual(['5', '2']);
+  });
+
+  it('quantity 0 costs nothing in tiered and volume when the first band has no flat fee, even if a later one has', () => {
+    const laterFee = [
+      { up_to: 10, unit_amount: '2' },
+      { up_to: null, unit_amount: '1', flat_amount: '3' },
+    ];
+    expect([amount({ model: 'tiered', tiers: laterFee }, 0), amount({ model: 'volume', tiers: laterFee }, 0)]).toEqual(['0', '0']);
   });
 
   it('refuses a negative quantity', () => {

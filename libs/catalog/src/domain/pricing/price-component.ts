@@ -115,7 +115,6 @@ export function priceComponent(
       return line(null, tiers.reduce((sum, t) => sum.plus(t.amount), ZERO), tiers);
     }
     case 'volume': {
-      if (quantity.eq(ZERO)) return line(compiled.tiers[0].unitAmount, ZERO);
       const band = volumeBand(compiled.tiers, quantity);
       return line(band.unitAmount, quantity.times(band.unitAmount).plus(band.flatAmount));
     }
@@ -126,11 +125,15 @@ export function priceComponent(
   }
 }
 
-/** Each unit at the price of the band it falls in; a band's flat fee once the quantity reaches into it. */
+/**
+ * Each unit at the price of the band it falls in; a band's flat fee once the quantity reaches into
+ * it. The first band is always reached, so its flat fee is charged at quantity 0 too (as Stripe and
+ * Lago do).
+ */
 function graduatedTiers(tiers: readonly CompiledTier[], quantity: Big): PricedTier[] {
   const priced: PricedTier[] = [];
   for (const tier of tiers) {
-    if (quantity.lte(tier.lowerBound)) break;
+    if (priced.length > 0 && quantity.lte(tier.lowerBound)) break;
     const { upperBound, width } = tier;
     const inBand = upperBound !== null && width !== null && quantity.gt(upperBound) ? width : quantity.minus(tier.lowerBound);
     const amount = inBand.times(tier.unitAmount).plus(tier.flatAmount);
@@ -139,7 +142,7 @@ function graduatedTiers(tiers: readonly CompiledTier[], quantity: Big): PricedTi
   return priced;
 }
 
-/** The band the whole quantity falls in; past every bounded band, the last (unbounded) one. */
+/** The band the whole quantity falls in (the first for 0); past every bounded band, the last (unbounded) one. */
 function volumeBand(tiers: readonly CompiledTier[], quantity: Big): CompiledTier {
   const last = tiers.length - 1;
   for (let i = 0; i < last; i++) {

@@ -145,6 +145,16 @@ describe('pricing properties', () => {
     );
   });
 
+  it('at quantity 0, tiered, volume and usage cost the first band’s flat fee; per_unit and package nothing', () => {
+    fc.assert(
+      fc.property(pricingArb, currencyArb, (pricing, currency) => {
+        const firstFlatFee = 'tiers' in pricing ? new Big(pricing.tiers[0].flat_amount ?? 0) : new Big(0);
+        const expected = pricing.model === 'flat' ? new Big(pricing.amount) : firstFlatFee;
+        expect(amountOf(pricing, new Big(0), currency).eq(roundToCurrency(expected, currency))).toBe(true);
+      }),
+    );
+  });
+
   it('flat ignores the quantity', () => {
     fc.assert(
       fc.property(amountArb, quantityArb, quantityArb, currencyArb, (amount, one, other, currency) => {

@@ -1,17 +1,16 @@
 import Big from 'big.js';
-import { DomainError, type RoundingMode } from '@tally/kernel';
+import { DomainError } from '@tally/kernel';
 import { parsePricing } from './parse-pricing';
 import { compilePricing, meterOf, priceComponent, type PricedComponent } from './price-component';
 
 const compile = (wire: object) => compilePricing(parsePricing(wire, { field: 'pricing', defaultMeter: 'units' }));
 
-function price(wire: object, quantity: string | number, currency = 'USD', rounding?: RoundingMode): PricedComponent {
-  return priceComponent(compile(wire), new Big(quantity), currency, rounding);
+function price(wire: object, quantity: string | number, currency = 'USD'): PricedComponent {
+  return priceComponent(compile(wire), new Big(quantity), currency);
 }
 
 /** The line amount as plain text, so a missing or extra rounding shows in the digits. */
-const amount = (wire: object, quantity: string | number, currency = 'USD', rounding?: RoundingMode): string =>
-  price(wire, quantity, currency, rounding).amount.toFixed();
+const amount = (wire: object, quantity: string | number, currency = 'USD'): string => price(wire, quantity, currency).amount.toFixed();
 
 const text = (value: Big | null) => value?.toFixed() ?? null;
 
@@ -291,18 +290,14 @@ describe('priceComponent: rounding once, at the end of the line', () => {
     expect(amount(perUnit, 10, 'KWD')).toBe('3.337');
   });
 
-  it('a tie goes to the even neighbour by default, away from zero with half_up', () => {
+  it('a tie goes to the even neighbour (half-even), never up: half-up is the tax engine’s, per jurisdiction', () => {
     const halfYen = { model: 'per_unit', unit_amount: '0.5' };
     expect([amount(halfYen, 3, 'JPY'), amount(halfYen, 5, 'JPY')]).toEqual(['2', '2']);
-    expect([amount(halfYen, 3, 'JPY', 'half_up'), amount(halfYen, 5, 'JPY', 'half_up')]).toEqual(['2', '3']);
 
     const eighthOfACent = { model: 'per_unit', unit_amount: '0.00125' };
     expect(amount(eighthOfACent, 100, 'USD')).toBe('0.12');
-    expect(amount(eighthOfACent, 100, 'USD', 'half_up')).toBe('0.13');
     expect(amount(eighthOfACent, 10, 'KWD')).toBe('0.012');
-    expect(amount(eighthOfACent, 10, 'KWD', 'half_up')).toBe('0.013');
-    expect(amount({ model: 'flat', amount: '0.0125' }, 1, 'KWD')).toBe('0.012');
-    expect(amount({ model: 'flat', amount: '0.0125' }, 1, 'KWD', 'half_up')).toBe('0.013');
+    expect(amount(eighthOfACent, 30, 'KWD')).toBe('0.038');
   });
 
   it('8 fractional digits are priced exactly: 0.00012345 × 1,000,001 units', () => {

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { DomainError, parseAmount, roundToCurrency, type RoundingMode } from '@tally/kernel';
+import { DomainError, parseAmount, roundToCurrency } from '@tally/kernel';
 import type { Pricing, Tier } from './pricing';
 
 /** How much of a graduated line's quantity fell in one band, and what it costs, unrounded. */
@@ -86,26 +86,22 @@ function compileTiers(tiers: readonly Tier[]): CompiledTier[] {
 
 /**
  * Prices `quantity` units (decimal for usage, never negative). The amount is exact until the end
- * of the line, then rounded once to the currency's minor unit: half-even unless half_up is asked.
+ * of the line, then rounded once, half-even, to the currency's minor unit. Half-up is a rule of
+ * some tax jurisdictions, and the tax engine applies it to the tax, not to the price.
  */
-export function priceComponent(
-  compiled: CompiledPricing,
-  quantity: Big,
-  currency: string,
-  rounding: RoundingMode = 'half_even',
-): PricedComponent {
+export function priceComponent(compiled: CompiledPricing, quantity: Big, currency: string): PricedComponent {
   if (quantity.lt(ZERO)) {
     throw DomainError.invalid('pricing.negative_quantity', `A quantity cannot be negative (${quantity.toFixed()})`);
   }
   const line = (unitAmount: Big | null, exact: Big, tiers: PricedTier[] = []): PricedComponent => ({
     quantity,
     unit_amount: unitAmount,
-    amount: roundToCurrency(exact, currency, rounding),
+    amount: roundToCurrency(exact, currency),
     tiers,
   });
   switch (compiled.model) {
     case 'flat':
-      return { quantity: ONE, unit_amount: compiled.amount, amount: roundToCurrency(compiled.amount, currency, rounding), tiers: [] };
+      return { quantity: ONE, unit_amount: compiled.amount, amount: roundToCurrency(compiled.amount, currency), tiers: [] };
     case 'per_unit': {
       const billable = quantity.gt(compiled.includedUnits) ? quantity.minus(compiled.includedUnits) : ZERO;
       return line(compiled.unitAmount, billable.times(compiled.unitAmount));

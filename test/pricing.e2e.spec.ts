@@ -14,6 +14,17 @@ describe('pricing through the HTTP API', () => {
 
   const linesOf = (body: { lines: Record<string, unknown>[] }) => new Map(body.lines.map((line) => [line.code as string, line]));
 
+  /** A refusal: problem+json with the code, and nothing written. */
+  const expectRefused = async (send: Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, string> }>, code: string) => {
+    const before = await tally.head();
+    const response = await send;
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body.problem).toBe(code);
+    expect(await tally.head()).toBe(before);
+    return response.body.errors;
+  };
+
   describe('quantity 0', () => {
     // Stripe: "we always bill the first flat fee tier when quantity=0", graduated and volume alike; so does Lago.
     const bands = [
@@ -46,6 +57,55 @@ describe('pricing through the HTTP API', () => {
     it('charges the first band’s fee for usage that reported nothing', async () => {
       const response = await api.post('/v1/invoices/preview', { plan: 'zero' }).expect(200);
       expect(linesOf(response.body).get('calls')).toMatchObject({ quantity: '0', amount: '5.00' });
+    });
+  });
+
+  describe('one rule for minor units', () => {
+    beforeAll(async () => {
+      await createPlan('yen', 'JPY', [{ code: 'base', pricing: { model: 'flat', amount: '500' } }]).expect(200);
+    });
+
+    it.each([
+      ['a flat price', { model: 'flat', amount: '0.5' }, 'amount'],
+      ['a package price', { model: 'package', package_size: 10, package_price: '0.5' }, 'package_price'],
+      ['a band’s flat fee', { model: 'volume', tiers: [{ up_to: null, unit_amount: '1', flat_amount: '0.5' }] }, 'tiers[0].flat_amount'],
+    ])('refuses %s of 0.5 JPY, when the plan is created and when a component is added', async (_name, pricing, field) => {
+      const created = await expectRefused(createPlan('yen-fraction', 'JPY', [{ code: 'extra', pricing }]), 'pricing.invalid');
+      expect(created).toEqual([{ field: `components[0].pricing.${field}`, code: 'pricing.invalid_amount', message: expect.stringContaining('whole minor units of JPY') }]);
+      const added = await expectRefused(api.post('/v1/plans/yen/components', { code: 'extra', pricing }), 'pricing.invalid');
+      expect(added).toEqual([{ field: `pricing.${field}`, code: 'pricing.invalid_amount', message: expect.any(String) }]);
+    });
+
+    it('refuses a coupon of 0.5 JPY by the same rule', async () => {
+      const errors = await expectRefused(api.post('/v1/coupons', { code: 'HALFYEN', amount_off: '0.5', currency: 'JPY', duration: 'once' }), 'coupon.invalid');
+      expect(errors).toEqual([expect.objectContaining({ field: 'amount_off', code: 'coupon.invalid_amount' })]);
+    });
+
+    it('accepts 0.50 USD, 1.125 KWD and 500 JPY, and keeps them as sent', async () => {
+      for (const [currency, amount] of [['USD', '0.50'], ['KWD', '1.125'], ['JPY', '500.0']]) {
+        const plan = (await createPlan(`whole-${currency.toLowerCase()}`, currency, [{ code: 'base', pricing: { model: 'flat', amount } }]).expect(200)).body;
+        expect(plan.components[0].pricing).toEqual({ model: 'flat', amount });
+      }
+    });
+
+    it('takes amount_off in major units: a 500 JPY coupon takes 500 yen off', async () => {
+      await api.post('/v1/coupons', { code: 'YEN500', amount_off: '500', currency: 'JPY', duration: 'once' }).expect(200);
+      await createPlan('yen-seats', 'JPY', [{ code: 'seats', pricing: { model: 'per_unit', unit_amount: '1200' } }]).expect(200);
+      const response = await api.post('/v1/invoices/preview', { plan: 'yen-seats', quantities: { seats: 2 }, discounts: [{ coupon: 'YEN500' }] }).expect(200);
+      expect({ subtotal: response.body.subtotal, discount: response.body.discount, total: response.body.total }).toEqual({ subtotal: '2400', discount: '500', total: '1900' });
+    });
+
+    it('lets a unit amount carry up to 12 digits after the point, and prices it exactly before rounding the line', async () => {
+      const tokens = { code: 'tokens', pricing: { model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.000000012345' }] } };
+      const plan = (await createPlan('tokens', 'USD', [tokens]).expect(200)).body;
+      expect(plan.components[0].pricing.tiers[0].unit_amount).toBe('0.000000012345');
+      const response = await api.post('/v1/invoices/preview', { plan: 'tokens', usage: { tokens: '1000000001.5' } }).expect(200);
+      // 1,000,000,001.5 × 0.000000012345 = 12.3450000185175 → 12.35
+      expect(response.body.lines[0].amount).toBe('12.35');
+
+      const tooFine = { code: 'calls', pricing: { model: 'per_unit', unit_amount: '0.0000000000001' } };
+      const errors = await expectRefused(createPlan('too-fine', 'USD', [tooFine]), 'pricing.invalid');
+      expect(errors).toEqual([expect.objectContaining({ field: 'components[0].pricing.unit_amount', code: 'pricing.invalid_amount' })]);
     });
   });
 });

@@ -3,10 +3,10 @@ import { DomainError } from '@tally/kernel';
 import { parsePricing } from './parse-pricing';
 import { compilePricing, meterOf, priceComponent, type PricedComponent } from './price-component';
 
-const compile = (wire: object) => compilePricing(parsePricing(wire, { field: 'pricing', defaultMeter: 'units' }));
+const compile = (wire: object, currency = 'USD') => compilePricing(parsePricing(wire, { field: 'pricing', defaultMeter: 'units', currency }));
 
 function price(wire: object, quantity: string | number, currency = 'USD'): PricedComponent {
-  return priceComponent(compile(wire), new Big(quantity), currency);
+  return priceComponent(compile(wire, currency), new Big(quantity), currency);
 }
 
 /** The line amount as plain text, so a missing or extra rounding shows in the digits. */
@@ -278,7 +278,7 @@ describe('priceComponent: the models', () => {
   });
 
   it('refuses a currency that is not ISO 4217', () => {
-    expect(() => price({ model: 'flat', amount: '1' }, 1, 'usd')).toThrow(expect.objectContaining({ code: 'money.unknown_currency' }));
+    expect(() => priceComponent(compile({ model: 'flat', amount: '1' }), new Big(1), 'usd')).toThrow(expect.objectContaining({ code: 'money.unknown_currency' }));
   });
 });
 
@@ -308,6 +308,14 @@ describe('priceComponent: rounding once, at the end of the line', () => {
     expect(price({ model: 'tiered', tiers: [{ up_to: null, unit_amount: '0.00012345' }] }, 1_000_001).tiers[0].amount.toFixed()).toBe(
       '123.45012345',
     );
+  });
+
+  it('unit amounts of 12 fractional digits are priced exactly: 0.000000012345 × 1,000,000,001 tokens', () => {
+    const perToken = { model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.000000012345' }] };
+    const line = price(perToken, '1000000001.5');
+    expect(line.tiers[0].amount.toFixed()).toBe('12.3450000185175');
+    expect(text(line.amount)).toBe('12.35');
+    expect(amount({ model: 'per_unit', unit_amount: '0.000000000001' }, 10_000_000_000, 'USD')).toBe('0.01');
   });
 
   it('the bands of a graduated line are summed exactly, not rounded one by one', () => {

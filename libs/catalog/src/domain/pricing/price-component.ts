@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { DomainError, parseAmount, roundToCurrency } from '@tally/kernel';
+import { DomainError, parseAmount, parseUnitAmount, roundToCurrency } from '@tally/kernel';
 import type { Pricing, Tier } from './pricing';
 
 /** How much of a graduated line's quantity fell in one band, and what it costs, unrounded. */
@@ -56,7 +56,7 @@ export function compilePricing(pricing: Pricing): CompiledPricing {
     case 'flat':
       return { model: 'flat', amount: parseAmount(pricing.amount) };
     case 'per_unit':
-      return { model: 'per_unit', unitAmount: parseAmount(pricing.unit_amount), includedUnits: new Big(pricing.included_units) };
+      return { model: 'per_unit', unitAmount: parseUnitAmount(pricing.unit_amount), includedUnits: new Big(pricing.included_units) };
     case 'tiered':
     case 'usage':
       return { model: 'graduated', tiers: compileTiers(pricing.tiers) };
@@ -76,7 +76,7 @@ function compileTiers(tiers: readonly Tier[]): CompiledTier[] {
       lowerBound,
       upperBound,
       width: upperBound && upperBound.minus(lowerBound),
-      unitAmount: parseAmount(tier.unit_amount),
+      unitAmount: parseUnitAmount(tier.unit_amount),
       flatAmount: tier.flat_amount === null ? ZERO : parseAmount(tier.flat_amount),
     };
     lowerBound = upperBound ?? lowerBound;

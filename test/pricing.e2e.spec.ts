@@ -58,6 +58,74 @@ describe('pricing through the HTTP API', () => {
       const response = await api.post('/v1/invoices/preview', { plan: 'zero' }).expect(200);
       expect(linesOf(response.body).get('calls')).toMatchObject({ quantity: '0', amount: '5.00' });
     });
+
+    it('shows the first band, holding nothing, as the band a quantity of 0 reached', async () => {
+      const response = await api.post('/v1/invoices/preview', { plan: 'zero', quantities: { seats: 0, devices: 0 } }).expect(200);
+      const firstBand = [{ up_to: 10, quantity: '0', unit_amount: '2.00', flat_amount: '5.00', amount: '5.00' }];
+      for (const code of ['seats', 'devices', 'calls']) expect(linesOf(response.body).get(code)?.tiers).toEqual(firstBand);
+      for (const code of ['users', 'storage']) expect(linesOf(response.body).get(code)?.tiers).toEqual([]);
+    });
+  });
+
+  describe('the priced line', () => {
+    // Stripe's tiered-pricing guide: 1–5 fonts at 7.00, 6–10 at 6.50, 11+ at 6.00.
+    const fonts = [
+      { up_to: 5, unit_amount: '7.00' },
+      { up_to: 10, unit_amount: '6.50' },
+      { up_to: null, unit_amount: '6.00' },
+    ];
+
+    beforeAll(async () => {
+      await createPlan('fonts', 'USD', [
+        { code: 'graduated', pricing: { model: 'tiered', tiers: fonts } },
+        { code: 'volume', pricing: { model: 'volume', tiers: fonts } },
+        { code: 'tokens', pricing: { model: 'usage', aggregation: 'sum', tiers: [{ up_to: 100_000, unit_amount: '0', flat_amount: '4.00' }, { up_to: null, unit_amount: '0.000065' }] } },
+        { code: 'support', pricing: { model: 'flat', amount: '100.00' } },
+        { code: 'seats', pricing: { model: 'per_unit', unit_amount: '100.00' } },
+        { code: 'storage', pricing: { model: 'package', package_size: 10, package_price: '100.00' } },
+      ]).expect(200);
+    });
+
+    it('lists the bands a graduated line reached and the band of a volume line, with quantities and amounts', async () => {
+      const response = await api.post('/v1/invoices/preview', { plan: 'fonts', quantities: { graduated: 6, volume: 6 } }).expect(200);
+      const lines = linesOf(response.body);
+      expect(lines.get('graduated')).toMatchObject({
+        quantity: '6',
+        unit_amount: null,
+        amount: '41.50',
+        tiers: [
+          { up_to: 5, quantity: '5', unit_amount: '7.00', flat_amount: '0', amount: '35.00' },
+          { up_to: 10, quantity: '1', unit_amount: '6.50', flat_amount: '0', amount: '6.50' },
+        ],
+      });
+      expect(lines.get('volume')).toMatchObject({
+        quantity: '6',
+        unit_amount: '6.50',
+        amount: '39.00',
+        tiers: [{ up_to: 10, quantity: '6', unit_amount: '6.50', flat_amount: '0', amount: '39.00' }],
+      });
+    });
+
+    it('shows each band’s exact amount, and rounds only the line', async () => {
+      const response = await api.post('/v1/invoices/preview', { plan: 'fonts', usage: { tokens: '100070' } }).expect(200);
+      expect(linesOf(response.body).get('tokens')).toMatchObject({
+        amount: '4.00',
+        tiers: [
+          { up_to: 100000, quantity: '100000', unit_amount: '0', flat_amount: '4.00', amount: '4.00' },
+          { up_to: null, quantity: '70', unit_amount: '0.000065', flat_amount: '0', amount: '0.00455' },
+        ],
+      });
+    });
+
+    it('shows unit amounts as the plan states them: "100.00" stays "100.00"', async () => {
+      const response = await api.post('/v1/invoices/preview', { plan: 'fonts', quantities: { seats: 2, storage: 15 } }).expect(200);
+      const lines = linesOf(response.body);
+      expect(['support', 'seats', 'storage'].map((code) => [code, lines.get(code)?.unit_amount, lines.get(code)?.amount, lines.get(code)?.tiers])).toEqual([
+        ['support', '100.00', '100.00', []],
+        ['seats', '100.00', '200.00', []],
+        ['storage', '100.00', '200.00', []],
+      ]);
+    });
   });
 
   describe('one rule for minor units', () => {

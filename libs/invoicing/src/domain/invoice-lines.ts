@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { DomainError, type FieldError } from '@tally/kernel';
 import type { ComponentInForce } from '@tally/catalog/domain/price-book';
-import { compilePricing, meterOf, priceComponent } from '@tally/catalog/domain/pricing/price-component';
+import { compilePricing, meterOf, priceComponent, type PricedTier } from '@tally/catalog/domain/pricing/price-component';
 import type { TaxCode } from '@tally/tax/domain/tax';
 
 /** One priced line of an invoice, before discounts and tax. */
@@ -10,9 +10,12 @@ export interface InvoiceLine {
   code: string;
   description: string;
   quantity: Big;
-  unit_amount: Big | null;
+  /** The one price of the line, as the pricing states it; null for graduated lines (see `tiers`). */
+  unit_amount: string | null;
   /** Rounded to the currency's minor unit. */
   amount: Big;
+  /** Tiered, volume and usage lines: the bands reached, with their quantities and exact amounts. */
+  tiers: PricedTier[];
   tax_code: TaxCode;
   /** The price-book entry the line was priced with. */
   price_version: number;
@@ -47,6 +50,7 @@ export function priceLines(components: readonly ComponentInForce[], given: Quant
       quantity: priced.quantity,
       unit_amount: priced.unit_amount,
       amount: priced.amount,
+      tiers: priced.tiers,
       tax_code: component.tax_code ?? 'standard',
       price_version: component.price_version,
       period_start: period.start,

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { currencyCodes, minorUnits } from './currencies';
-import { allocate, formatAmount, isWholeMinorUnits, parseAmount, parseUnitAmount, roundToCurrency } from './money';
+import { allocate, formatAmount, formatExactAmount, isWholeMinorUnits, parseAmount, parseUnitAmount, roundToCurrency } from './money';
 
 const RUNS = { numRuns: 200 };
 
@@ -81,6 +81,30 @@ describe('isWholeMinorUnits', () => {
       fc.property(amountString, currency, (s, code) => {
         const amount = new Big(s);
         expect(isWholeMinorUnits(amount, code)).toBe(roundToCurrency(amount, code).eq(amount));
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('formatExactAmount', () => {
+  it.each([
+    ['35', 'USD', '35.00'],
+    ['0.00455', 'USD', '0.00455'],
+    ['4.1', 'USD', '4.10'],
+    ['12.3450000185175', 'EUR', '12.3450000185175'],
+    ['7', 'JPY', '7'],
+    ['0.5', 'JPY', '0.5'],
+    ['1.2', 'KWD', '1.200'],
+    ['0', 'USD', '0.00'],
+  ])('%s %s is %s', (amount, code, text) => {
+    expect(formatExactAmount(new Big(amount), code)).toBe(text);
+  });
+
+  it('never changes the value', () => {
+    fc.assert(
+      fc.property(amountString, currency, (s, code) => {
+        expect(new Big(formatExactAmount(new Big(s), code)).eq(new Big(s))).toBe(true);
       }),
       RUNS,
     );

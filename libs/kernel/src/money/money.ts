@@ -54,6 +54,15 @@ export function formatAmount(amount: Big, currency?: string): string {
 }
 
 /**
+ * The exact amount, never rounded, as a plain decimal string with at least the currency's minor
+ * units: `35.00`, `0.00455` in USD. For the parts of a line that only the line's total rounds.
+ */
+export function formatExactAmount(amount: Big, currency: string): string {
+  const fractionDigits = amount.toFixed().split('.')[1]?.length ?? 0;
+  return amount.toFixed(Math.max(fractionDigits, minorUnits(currency)));
+}
+
+/**
  * Splits `total` (first rounded half-even to the currency) into parts proportional to `weights`
  * by the largest-remainder method: every part gets the floor of its exact share in minor units,
  * then the minor units left over go one each to the parts with the largest remainders; on equal

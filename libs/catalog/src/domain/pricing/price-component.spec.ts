@@ -12,7 +12,8 @@ function price(wire: object, quantity: string | number, currency = 'USD'): Price
 /** The line amount as plain text, so a missing or extra rounding shows in the digits. */
 const amount = (wire: object, quantity: string | number, currency = 'USD'): string => price(wire, quantity, currency).amount.toFixed();
 
-const text = (value: Big | null) => value?.toFixed() ?? null;
+/** Computed amounts (Big) as plain text; stated prices (strings) as they are. */
+const text = (value: Big | string | null) => (value === null || typeof value === 'string' ? value : value.toFixed());
 
 describe('priceComponent: worked examples from public pricing documentation', () => {
   // https://docs.stripe.com/subscriptions/pricing-models/tiered-pricing
@@ -193,7 +194,7 @@ describe('priceComponent: the models', () => {
     const seats = { model: 'per_unit', unit_amount: '12.50', included_units: 3 };
     expect([0, 2, 3, 4, 10].map((q) => amount(seats, q))).toEqual(['0', '0', '0', '12.5', '87.5']);
     const line = price(seats, 10);
-    expect([text(line.quantity), text(line.unit_amount), line.tiers]).toEqual(['10', '12.5', []]);
+    expect([text(line.quantity), text(line.unit_amount), line.tiers]).toEqual(['10', '12.50', []]);
   });
 
   it('graduated: a band’s flat fee is charged once the quantity reaches into it', () => {
@@ -221,7 +222,25 @@ describe('priceComponent: the models', () => {
     expect(amount(volume, '10.5')).toBe('13.5');
     expect(amount(volume, 30)).toBe('15');
     expect(text(price(volume, 30).unit_amount)).toBe('0.5');
-    expect(price(volume, 30).tiers).toEqual([]);
+    const band = (quantity: number | string) => price(volume, quantity).tiers.map((t) => [t.up_to, text(t.quantity), t.unit_amount, t.flat_amount, text(t.amount)]);
+    expect(band(30)).toEqual([[null, '30', '0.5', '0', '15']]);
+    expect(band(11)).toEqual([[20, '11', '1', '3', '14']]);
+    expect(band('10.5')).toEqual([[20, '10.5', '1', '3', '13.5']]);
+  });
+
+  it('shows prices as the pricing states them: "100.00" stays "100.00"', () => {
+    expect(price({ model: 'flat', amount: '100.00' }, 1).unit_amount).toBe('100.00');
+    expect(price({ model: 'per_unit', unit_amount: '100.00' }, 2).unit_amount).toBe('100.00');
+    expect(price({ model: 'package', package_size: 5, package_price: '100.00' }, 6).unit_amount).toBe('100.00');
+    const stated = [
+      { up_to: 1, unit_amount: '100.00', flat_amount: '10.00' },
+      { up_to: null, unit_amount: '0.500000000000' },
+    ];
+    expect(price({ model: 'volume', tiers: stated }, 1).unit_amount).toBe('100.00');
+    expect(price({ model: 'tiered', tiers: stated }, 3).tiers.map((t) => [t.unit_amount, t.flat_amount, text(t.amount)])).toEqual([
+      ['100.00', '10.00', '110'],
+      ['0.500000000000', '0', '1'],
+    ]);
   });
 
   it('package: decimal quantities start a package too', () => {
@@ -260,6 +279,7 @@ describe('priceComponent: the models', () => {
     }
     const volume = price({ model: 'volume', tiers: bands }, 0);
     expect([text(volume.amount), text(volume.unit_amount)]).toEqual(['5', '2']);
+    expect(volume.tiers.map((t) => [t.up_to, text(t.quantity), text(t.amount)])).toEqual([[10, '0', '5']]);
   });
 
   it('quantity 0 costs nothing in tiered and volume when the first band has no flat fee, even if a later one has', () => {

@@ -159,6 +159,36 @@ describe('pricing properties', () => {
     );
   });
 
+  it('a volume line lists the one band its whole quantity falls in, and is that band’s amount rounded once', () => {
+    const volumeArb = currencyArb.chain((currency) => fc.record({ currency: fc.constant(currency), tiers: tiersArb(currency) }));
+    fc.assert(
+      fc.property(volumeArb, quantityArb, ({ currency, tiers }, quantity) => {
+        const line = priceComponent(compilePricing({ model: 'volume', tiers, meter: 'seats' }), quantity, currency);
+        expect(line.tiers).toHaveLength(1);
+        const [band] = line.tiers;
+        const stated = tiers.find((tier) => tier.up_to === band.up_to)!;
+        expect(band.quantity.eq(quantity)).toBe(true);
+        expect([band.unit_amount, band.flat_amount, line.unit_amount]).toEqual([stated.unit_amount, stated.flat_amount ?? '0', stated.unit_amount]);
+        expect(band.amount.eq(quantity.times(band.unit_amount).plus(band.flat_amount))).toBe(true);
+        expect(line.amount.eq(roundToCurrency(band.amount, currency))).toBe(true);
+      }),
+    );
+  });
+
+  it('a line’s unit amount and its bands’ prices are the strings the pricing states, never normalised', () => {
+    const singlePrice = (pricing: Pricing): string | undefined =>
+      pricing.model === 'flat' ? pricing.amount : pricing.model === 'per_unit' ? pricing.unit_amount : pricing.model === 'package' ? pricing.package_price : undefined;
+    fc.assert(
+      fc.property(pricedArb, quantityArb, ({ currency, pricing }, quantity) => {
+        const line = priceComponent(compilePricing(pricing), quantity, currency);
+        const price = singlePrice(pricing);
+        if (price !== undefined) expect(line.unit_amount).toBe(price);
+        const bandPrices = 'tiers' in pricing ? pricing.tiers.map((tier) => tier.unit_amount) : [];
+        for (const band of line.tiers) expect(bandPrices).toContain(band.unit_amount);
+      }),
+    );
+  });
+
   it('at quantity 0, tiered, volume and usage cost the first band’s flat fee; per_unit and package nothing', () => {
     fc.assert(
       fc.property(pricedArb, ({ currency, pricing }) => {

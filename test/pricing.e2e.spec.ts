@@ -128,6 +128,18 @@ describe('pricing through the HTTP API', () => {
     });
   });
 
+  it('prices a component whose meter is named after an inherited property (constructor) with the default quantities', async () => {
+    await createPlan('inherited', 'EUR', [
+      { code: 'constructor', pricing: { model: 'per_unit', unit_amount: '2.00' } },
+      { code: 'calls', pricing: { model: 'usage', meter: 'tostring', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.50' }] } },
+    ]).expect(200);
+    const defaults = await api.post('/v1/invoices/preview', { plan: 'inherited' }).expect(200);
+    expect(defaults.body.lines.map((line: Record<string, unknown>) => [line.code, line.quantity, line.amount])).toEqual([
+      ['constructor', '1', '2.00'],
+      ['calls', '0', '0.00'],
+    ]);
+  });
+
   describe('one rule for minor units', () => {
     beforeAll(async () => {
       await createPlan('yen', 'JPY', [{ code: 'base', pricing: { model: 'flat', amount: '500' } }]).expect(200);

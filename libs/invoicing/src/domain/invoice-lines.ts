@@ -23,11 +23,12 @@ export interface InvoiceLine {
   period_end: string;
 }
 
+/** By meter, in Maps: a meter is a client's name, and `constructor` is a valid one. */
 export interface Quantities {
   /** Subscription quantities by meter: whole numbers for flat, per_unit, tiered, volume and package components. */
-  quantities: Readonly<Record<string, number>>;
+  quantities: ReadonlyMap<string, number>;
   /** Usage aggregates by meter, for usage components; decimals allowed. */
-  usage: Readonly<Record<string, Big>>;
+  usage: ReadonlyMap<string, Big>;
 }
 
 /** Stripe's default: a licensed item without a quantity counts one. Usage without events counts zero. */
@@ -42,7 +43,7 @@ export function priceLines(components: readonly ComponentInForce[], given: Quant
   return components.map((component) => {
     const meter = meterOf(component.pricing);
     const quantity =
-      component.pricing.model === 'usage' ? (given.usage[meter!] ?? new Big(0)) : new Big(meter === null ? 1 : (given.quantities[meter] ?? DEFAULT_QUANTITY));
+      component.pricing.model === 'usage' ? (given.usage.get(meter!) ?? new Big(0)) : new Big(meter === null ? 1 : (given.quantities.get(meter) ?? DEFAULT_QUANTITY));
     const priced = priceComponent(compilePricing(component.pricing), quantity, currency);
     return {
       code: component.code,
@@ -63,10 +64,10 @@ function checkMeters(components: readonly ComponentInForce[], given: Quantities)
   const usageMeters = new Set(components.filter((c) => c.pricing.model === 'usage').map((c) => meterOf(c.pricing)));
   const quantityMeters = new Set(components.filter((c) => c.pricing.model !== 'usage').map((c) => meterOf(c.pricing)));
   const errors: FieldError[] = [
-    ...Object.keys(given.quantities)
+    ...[...given.quantities.keys()]
       .filter((meter) => !quantityMeters.has(meter))
       .map((meter) => ({ field: `quantities.${meter}`, code: 'invoice_preview.unknown_meter', message: 'no flat, per_unit, tiered, volume or package component of the plan uses this meter' })),
-    ...Object.keys(given.usage)
+    ...[...given.usage.keys()]
       .filter((meter) => !usageMeters.has(meter))
       .map((meter) => ({ field: `usage.${meter}`, code: 'invoice_preview.unknown_meter', message: 'no usage component of the plan uses this meter' })),
   ];

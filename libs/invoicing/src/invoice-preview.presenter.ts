@@ -1,9 +1,13 @@
 import type Big from 'big.js';
-import { formatAmount } from '@tally/kernel';
+import { formatAmount, formatExactAmount } from '@tally/kernel';
 import type { InvoicePreviewResponse } from './dto/invoice-preview.response';
 import type { InvoicePreview } from './invoice-preview';
 
-/** The preview in the API's shape: money as decimal strings with the currency's minor units, rates and quantities as plain decimals. */
+/**
+ * The preview in the API's shape: money as decimal strings with the currency's minor units, prices
+ * as the plan states them, a band's amount exact (only the line's total is rounded), rates and
+ * quantities as plain decimals.
+ */
 export function presentPreview(preview: InvoicePreview): InvoicePreviewResponse {
   const currency = preview.plan.currency;
   const money = (amount: Big) => formatAmount(amount, currency);
@@ -20,7 +24,14 @@ export function presentPreview(preview: InvoicePreview): InvoicePreviewResponse 
       code: line.code,
       description: line.description,
       quantity: formatAmount(line.quantity),
-      unit_amount: line.unit_amount && formatAmount(line.unit_amount),
+      unit_amount: line.unit_amount,
+      tiers: line.tiers.map((tier) => ({
+        up_to: tier.up_to,
+        quantity: formatAmount(tier.quantity),
+        unit_amount: tier.unit_amount,
+        flat_amount: tier.flat_amount,
+        amount: formatExactAmount(tier.amount, currency),
+      })),
       amount: money(line.amount),
       amount_excluding_tax: money(line.amount_excluding_tax),
       discount_amount: money(line.discount_amount),

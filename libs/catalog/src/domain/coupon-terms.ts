@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { DomainError, isCurrency, minorUnits, parseAmount, type FieldError } from '@tally/kernel';
+import { DomainError, isCurrency, isWholeMinorUnits, parseAmount, type FieldError } from '@tally/kernel';
 import type { CouponTerms } from './coupon.events';
 
 const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
@@ -18,7 +18,9 @@ export function checkCouponTerms(terms: CouponTerms, at: string): void {
   if (terms.amount_off !== null) {
     const currency = terms.currency !== null && isCurrency(terms.currency) ? terms.currency : undefined;
     if (!currency) error('currency', 'money.unknown_currency', 'amount_off needs an uppercase ISO 4217 currency');
-    if (!isPositiveAmount(terms.amount_off, currency)) error('amount_off', 'coupon.invalid_amount', `a decimal string above 0 in ${currency ?? 'the currency'}'s minor units`);
+    if (!isPositiveAmount(terms.amount_off, currency)) {
+      error('amount_off', 'coupon.invalid_amount', `a decimal string above 0 in major units of ${currency ?? 'the currency'} ("5.00"), in whole minor units`);
+    }
   } else if (terms.currency !== null) {
     error('currency', 'coupon.currency_without_amount', 'only amount_off coupons have a currency');
   }
@@ -32,11 +34,11 @@ export function checkCouponTerms(terms: CouponTerms, at: string): void {
   if (errors.length > 0) throw DomainError.invalid('coupon.invalid', 'The coupon terms are not valid', errors);
 }
 
-/** Above zero and payable: no more decimals than the currency has (no 0.5 JPY). */
+/** Above zero and payable: whole minor units of the currency (no 0.5 JPY), as flat fees and package prices. */
 function isPositiveAmount(value: string, currency: string | undefined): boolean {
   try {
     const amount = parseAmount(value);
-    return amount.gt(0) && (currency === undefined || amount.round(minorUnits(currency)).eq(amount));
+    return amount.gt(0) && (currency === undefined || isWholeMinorUnits(amount, currency));
   } catch {
     return false;
   }

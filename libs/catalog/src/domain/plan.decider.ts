@@ -168,7 +168,7 @@ function create(data: CreatePlan['data'], state: PlanState): PlanEvent[] {
       version: i + 1,
       component_code: component.code,
       change: 'added',
-      pricing: parsePricing(component.pricing, { field: `components[${i}].pricing`, defaultMeter: component.code }),
+      pricing: parsePricing(component.pricing, { field: `components[${i}].pricing`, defaultMeter: component.code, currency: fields.currency }),
       tax_code: component.tax_code ?? null,
       effective_at: at,
       created_at: at,
@@ -267,7 +267,7 @@ function addPriceVersion(
       `Component ${data.code} has a change taking effect at ${last.effective_at}; a new change must take effect at or after it`,
     );
   }
-  const pricing = change === 'removed' ? null : parsePricing(data.pricing, { field: 'pricing', defaultMeter: data.code });
+  const pricing = change === 'removed' ? null : parsePricing(data.pricing, { field: 'pricing', defaultMeter: data.code, currency: plan.currency });
   const tax_code = change === 'removed' ? null : data.tax_code !== undefined ? data.tax_code : (last?.tax_code ?? null);
   return {
     type: 'PlanPriceVersionAdded',

@@ -27,7 +27,7 @@ export class CreateCouponDto {
   @ApiPropertyOptional({ type: String, example: '25', description: 'Percent off, above 0 and at most 100, at most 2 decimals; or use amount_off' })
   @IsOmittable() @IsString() percent_off?: string;
 
-  @ApiPropertyOptional({ type: String, example: '5.00', description: 'A fixed amount off, with `currency`' })
+  @ApiPropertyOptional({ type: String, example: '5.00', description: 'A fixed amount off, with `currency`: a decimal string in major units ("5.00" EUR, "500" JPY), whole minor units of the currency' })
   @IsOmittable() @IsString() amount_off?: string;
 
   @ApiPropertyOptional({ type: String, example: 'EUR', description: 'The currency of amount_off' })

@@ -14,7 +14,7 @@ export class CouponResponse implements KnownFields<CouponResource> {
   @ApiProperty({ example: 'SPRING25' }) code!: string;
   @ApiProperty({ type: String, nullable: true }) name!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '25' }) percent_off!: string | null;
-  @ApiProperty({ type: String, nullable: true }) amount_off!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '5.00', description: 'In major units of `currency`, as sent' }) amount_off!: string | null;
   @ApiProperty({ type: String, nullable: true }) currency!: string | null;
   @ApiProperty({ enum: DURATIONS }) duration!: CouponDuration;
   @ApiProperty({ type: Number, nullable: true }) duration_in_periods!: number | null;

@@ -1,7 +1,20 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
-const amount = (description: string): SchemaObject => ({ type: 'string', pattern: '^\\d{1,20}(\\.\\d{1,8})?$', example: '10.00', description });
+/** A price per unit: up to 12 digits after the point (20 in all), as Stripe's `unit_amount_decimal`. */
+const unitAmount = (description: string): SchemaObject => ({
+  type: 'string',
+  pattern: '^\\d{1,20}(\\.\\d{1,12})?$',
+  example: '0.0015',
+  description: `${description}; up to 12 digits after the point, kept as sent`,
+});
+/** An amount charged as it is: whole minor units of the plan's currency. */
+const chargedAmount = (description: string): SchemaObject => ({
+  type: 'string',
+  pattern: '^\\d{1,20}(\\.\\d{1,8})?$',
+  example: '10.00',
+  description: `${description}; in whole minor units of the plan’s currency (no 0.5 JPY), kept as sent`,
+});
 const meter: SchemaObject = { type: 'string', pattern: '^[a-z0-9][a-z0-9_.-]*$', maxLength: 64, description: 'The subscription quantity (or usage meter) that prices it; defaults to the component code' };
 
 const tier: SchemaObject = {
@@ -9,8 +22,8 @@ const tier: SchemaObject = {
   required: ['up_to', 'unit_amount'],
   properties: {
     up_to: { type: 'integer', minimum: 1, nullable: true, description: 'Last unit of the band; null for the unbounded top band, which comes last' },
-    unit_amount: amount('Price of each unit in the band'),
-    flat_amount: { ...amount('Charged once for the band'), nullable: true },
+    unit_amount: unitAmount('Price of each unit in the band'),
+    flat_amount: { ...chargedAmount('Charged once for the band (graduated: once the quantity reaches it; volume: when the quantity falls in it; quantity 0 falls in the first band)'), nullable: true },
   },
 };
 
@@ -28,11 +41,11 @@ const model = (name: string, required: string[], properties: Record<string, Sche
 export const PRICING_SCHEMA = {
   description: 'How the component is priced; `model` selects the shape (see docs/pricing.md)',
   oneOf: [
-    model('flat', ['amount'], { amount: amount('Fixed price per period') }, 'A fixed price per period, whatever the quantity'),
+    model('flat', ['amount'], { amount: chargedAmount('Fixed price per period') }, 'A fixed price per period, whatever the quantity'),
     model(
       'per_unit',
       ['unit_amount'],
-      { unit_amount: amount('Price per unit beyond the included units'), included_units: { type: 'integer', minimum: 0, default: 0 }, meter },
+      { unit_amount: unitAmount('Price per unit beyond the included units'), included_units: { type: 'integer', minimum: 0, default: 0 }, meter },
       'Each unit beyond the included ones at one price',
     ),
     model('tiered', ['tiers'], { tiers, meter }, 'Graduated: each unit at the price of the band it falls in'),
@@ -40,7 +53,7 @@ export const PRICING_SCHEMA = {
     model(
       'package',
       ['package_size', 'package_price'],
-      { package_size: { type: 'integer', minimum: 1 }, package_price: amount('Price per package'), rounding: { type: 'string', enum: ['up', 'down'], default: 'up' }, meter },
+      { package_size: { type: 'integer', minimum: 1 }, package_price: chargedAmount('Price per package'), rounding: { type: 'string', enum: ['up', 'down'], default: 'up' }, meter },
       'Whole packages of units: partial packages round up (default) or are not charged (down)',
     ),
     model(

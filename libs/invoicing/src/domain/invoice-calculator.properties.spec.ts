@@ -71,8 +71,8 @@ type InvoiceCase = typeof invoiceCase extends fc.Arbitrary<infer T> ? T : never;
 
 function calculate({ components: parts, quantities, usage, discounts, behavior, customer: buyer, currency }: InvoiceCase) {
   const given = {
-    quantities: Object.fromEntries(parts.filter((p) => p.pricing.model !== 'usage' && p.pricing.model !== 'flat').map((p, i) => [p.code, quantities[i]])),
-    usage: Object.fromEntries(parts.filter((p) => p.pricing.model === 'usage').map((p, i) => [p.code, usage[i]])),
+    quantities: new Map(parts.filter((p) => p.pricing.model !== 'usage' && p.pricing.model !== 'flat').map((p, i) => [p.code, quantities[i]])),
+    usage: new Map(parts.filter((p) => p.pricing.model === 'usage').map((p, i) => [p.code, usage[i]])),
   };
   const lines = priceLines(parts, given, currency, PERIOD);
   const discounted = applyDiscounts(lines, discounts, currency);

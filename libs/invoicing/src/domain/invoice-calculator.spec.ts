@@ -6,7 +6,7 @@ import { totalInvoice } from './invoice-calculator';
 import type { InvoiceLine } from './invoice-lines';
 
 const PERIOD = { period_start: '2026-05-01T00:00:00.000Z', period_end: '2026-06-01T00:00:00.000Z' };
-const line = (code: string, amount: string): InvoiceLine => ({ code, description: code, quantity: new Big(1), unit_amount: new Big(amount), amount: new Big(amount), tax_code: 'standard', price_version: 1, ...PERIOD });
+const line = (code: string, amount: string): InvoiceLine => ({ code, description: code, quantity: new Big(1), unit_amount: amount, amount: new Big(amount), tiers: [], tax_code: 'standard', price_version: 1, ...PERIOD });
 const seller: TaxLocation = { country: 'DE', region: null };
 const consumerIn = (country: string): TaxCustomer => ({ location: { country, region: null }, tax_ids: [], tax_id_invalid: false });
 

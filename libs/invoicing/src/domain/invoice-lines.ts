@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { DomainError, type FieldError } from '@tally/kernel';
 import type { ComponentInForce } from '@tally/catalog/domain/price-book';
-import { compilePricing, meterOf, priceComponent } from '@tally/catalog/domain/pricing/price-component';
+import { compilePricing, meterOf, priceComponent, type PricedTier } from '@tally/catalog/domain/pricing/price-component';
 import type { TaxCode } from '@tally/tax/domain/tax';
 
 /** One priced line of an invoice, before discounts and tax. */
@@ -10,9 +10,12 @@ export interface InvoiceLine {
   code: string;
   description: string;
   quantity: Big;
-  unit_amount: Big | null;
+  /** The one price of the line, as the pricing states it; null for graduated lines (see `tiers`). */
+  unit_amount: string | null;
   /** Rounded to the currency's minor unit. */
   amount: Big;
+  /** Tiered, volume and usage lines: the bands reached, with their quantities and exact amounts. */
+  tiers: PricedTier[];
   tax_code: TaxCode;
   /** The price-book entry the line was priced with. */
   price_version: number;
@@ -20,11 +23,12 @@ export interface InvoiceLine {
   period_end: string;
 }
 
+/** By meter, in Maps: a meter is a client's name, and `constructor` is a valid one. */
 export interface Quantities {
   /** Subscription quantities by meter: whole numbers for flat, per_unit, tiered, volume and package components. */
-  quantities: Readonly<Record<string, number>>;
+  quantities: ReadonlyMap<string, number>;
   /** Usage aggregates by meter, for usage components; decimals allowed. */
-  usage: Readonly<Record<string, Big>>;
+  usage: ReadonlyMap<string, Big>;
 }
 
 /** Stripe's default: a licensed item without a quantity counts one. Usage without events counts zero. */
@@ -39,7 +43,7 @@ export function priceLines(components: readonly ComponentInForce[], given: Quant
   return components.map((component) => {
     const meter = meterOf(component.pricing);
     const quantity =
-      component.pricing.model === 'usage' ? (given.usage[meter!] ?? new Big(0)) : new Big(meter === null ? 1 : (given.quantities[meter] ?? DEFAULT_QUANTITY));
+      component.pricing.model === 'usage' ? (given.usage.get(meter!) ?? new Big(0)) : new Big(meter === null ? 1 : (given.quantities.get(meter) ?? DEFAULT_QUANTITY));
     const priced = priceComponent(compilePricing(component.pricing), quantity, currency);
     return {
       code: component.code,
@@ -47,6 +51,7 @@ export function priceLines(components: readonly ComponentInForce[], given: Quant
       quantity: priced.quantity,
       unit_amount: priced.unit_amount,
       amount: priced.amount,
+      tiers: priced.tiers,
       tax_code: component.tax_code ?? 'standard',
       price_version: component.price_version,
       period_start: period.start,
@@ -59,10 +64,10 @@ function checkMeters(components: readonly ComponentInForce[], given: Quantities)
   const usageMeters = new Set(components.filter((c) => c.pricing.model === 'usage').map((c) => meterOf(c.pricing)));
   const quantityMeters = new Set(components.filter((c) => c.pricing.model !== 'usage').map((c) => meterOf(c.pricing)));
   const errors: FieldError[] = [
-    ...Object.keys(given.quantities)
+    ...[...given.quantities.keys()]
       .filter((meter) => !quantityMeters.has(meter))
       .map((meter) => ({ field: `quantities.${meter}`, code: 'invoice_preview.unknown_meter', message: 'no flat, per_unit, tiered, volume or package component of the plan uses this meter' })),
-    ...Object.keys(given.usage)
+    ...[...given.usage.keys()]
       .filter((meter) => !usageMeters.has(meter))
       .map((meter) => ({ field: `usage.${meter}`, code: 'invoice_preview.unknown_meter', message: 'no usage component of the plan uses this meter' })),
   ];

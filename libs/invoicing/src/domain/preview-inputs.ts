@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { DomainError, keyedObject, parseAmount, type FieldError } from '@tally/kernel';
+import { DomainError, parseAmount, type FieldError } from '@tally/kernel';
 import type { CustomerState } from '@tally/customers/domain/customer.decider';
 import { validateEuVat } from '@tally/customers/domain/tax-ids/eu-vat';
 import type { TaxCustomer } from '@tally/tax/domain/tax';
@@ -10,17 +10,19 @@ const invalidQuantity = (field: string, message: string): FieldError => ({ field
 /** Subscription quantities are whole numbers ≥ 0; usage aggregates are decimal strings ≥ 0 (no exponent). */
 export function parseQuantities(quantities: Readonly<Record<string, unknown>>, usage: Readonly<Record<string, unknown>>): Quantities {
   const errors: FieldError[] = [];
+  const parsedQuantities = new Map<string, number>();
   for (const [meter, value] of Object.entries(quantities)) {
     if (!Number.isSafeInteger(value) || (value as number) < 0) errors.push(invalidQuantity(`quantities.${meter}`, 'a whole number ≥ 0'));
+    else parsedQuantities.set(meter, value as number);
   }
-  const parsedUsage = keyedObject<Big>();
+  const parsedUsage = new Map<string, Big>();
   for (const [meter, value] of Object.entries(usage)) {
     const parsed = typeof value === 'string' ? tryAmount(value) : undefined;
     if (!parsed || parsed.lt(0)) errors.push(invalidQuantity(`usage.${meter}`, 'a decimal string ≥ 0, such as "1250.5"'));
-    else parsedUsage[meter] = parsed;
+    else parsedUsage.set(meter, parsed);
   }
   if (errors.length > 0) throw DomainError.invalid('invoice_preview.invalid_quantity', 'Some quantities are not valid', errors);
-  return { quantities: keyedObject(Object.entries(quantities as Record<string, number>)), usage: parsedUsage };
+  return { quantities: parsedQuantities, usage: parsedUsage };
 }
 
 function tryAmount(value: string): Big | undefined {

@@ -9,11 +9,30 @@ export class LineDiscountResponse {
   @ApiProperty(money('This discount’s share of the line')) amount!: string;
 }
 
+export class PreviewLineTierResponse {
+  @ApiProperty({ type: Number, nullable: true, example: 10, description: 'The band’s last unit; null for the unbounded top band' }) up_to!: number | null;
+  @ApiProperty({ example: '5', description: 'How much of the line’s quantity the band holds: all of it on a volume line; 0 in the first band for a quantity of 0' }) quantity!: string;
+  @ApiProperty({ example: '7.00', description: 'As the pricing states it' }) unit_amount!: string;
+  @ApiProperty({ example: '0', description: 'The band’s flat fee as the pricing states it, "0" when it has none' }) flat_amount!: string;
+  @ApiProperty({ example: '35.00', description: 'quantity × unit_amount + flat_amount, exact: only the line’s amount is rounded' }) amount!: string;
+}
+
 export class PreviewLineResponse {
   @ApiProperty({ example: 'seats', description: 'The component' }) code!: string;
   @ApiProperty() description!: string;
   @ApiProperty({ example: '12' }) quantity!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'null for graduated tiers; a package line shows the price of one package' }) unit_amount!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '12.50',
+    description: 'The one price of the line, as the plan states it ("100.00" stays "100.00"): a volume line’s band price, a package line’s price of one package; null for graduated (tiered, usage) lines',
+  })
+  unit_amount!: string | null;
+  @ApiProperty({
+    type: () => [PreviewLineTierResponse],
+    description: 'Tiered and usage lines: each band reached, in order (the first at least); volume lines: the band the quantity falls in; empty for other models',
+  })
+  tiers!: PreviewLineTierResponse[];
   @ApiProperty(money('Priced and rounded on its own; includes tax when the plan’s prices do')) amount!: string;
   @ApiProperty(money()) amount_excluding_tax!: string;
   @ApiProperty(money('Without tax')) discount_amount!: string;

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { currencyCodes, minorUnits } from './currencies';
-import { allocate, formatAmount, parseAmount, roundToCurrency } from './money';
+import { allocate, formatAmount, formatExactAmount, isWholeMinorUnits, parseAmount, parseUnitAmount, roundToCurrency } from './money';
 
 const RUNS = { numRuns: 200 };
 
@@ -43,6 +43,71 @@ describe('parseAmount', () => {
     ['infinity', 'Infinity'],
   ])('rejects %s (%j)', (_, s) => {
     expect(() => parseAmount(s)).toThrow(expect.objectContaining({ code: 'money.invalid_amount', kind: 'invalid' }));
+  });
+});
+
+describe('parseUnitAmount', () => {
+  it.each(['0.000000000001', '12.50', '100.00', '12345678.123456789012'])('accepts the plain decimal %s', (s) => {
+    expect(parseUnitAmount(s).eq(new Big(s))).toBe(true);
+  });
+
+  it.each([
+    ['more than 12 fraction digits', '0.0000000000001'],
+    ['more than 20 digits across the point', '123456789.123456789012'],
+    ['exponent notation', '1e-12'],
+  ])('rejects %s (%j)', (_, s) => {
+    expect(() => parseUnitAmount(s)).toThrow(expect.objectContaining({ code: 'money.invalid_amount', kind: 'invalid' }));
+  });
+});
+
+describe('isWholeMinorUnits', () => {
+  it.each([
+    ['0.50', 'USD', true],
+    ['0.5', 'USD', true],
+    ['0.505', 'USD', false],
+    ['500', 'JPY', true],
+    ['500.0', 'JPY', true],
+    ['0.5', 'JPY', false],
+    ['1.125', 'KWD', true],
+    ['1.1255', 'KWD', false],
+    ['-0.01', 'EUR', true],
+    ['-0.001', 'EUR', false],
+  ])('%s %s: %s', (amount, code, whole) => {
+    expect(isWholeMinorUnits(new Big(amount), code)).toBe(whole);
+  });
+
+  it('holds exactly when rounding to the currency changes nothing', () => {
+    fc.assert(
+      fc.property(amountString, currency, (s, code) => {
+        const amount = new Big(s);
+        expect(isWholeMinorUnits(amount, code)).toBe(roundToCurrency(amount, code).eq(amount));
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('formatExactAmount', () => {
+  it.each([
+    ['35', 'USD', '35.00'],
+    ['0.00455', 'USD', '0.00455'],
+    ['4.1', 'USD', '4.10'],
+    ['12.3450000185175', 'EUR', '12.3450000185175'],
+    ['7', 'JPY', '7'],
+    ['0.5', 'JPY', '0.5'],
+    ['1.2', 'KWD', '1.200'],
+    ['0', 'USD', '0.00'],
+  ])('%s %s is %s', (amount, code, text) => {
+    expect(formatExactAmount(new Big(amount), code)).toBe(text);
+  });
+
+  it('never changes the value', () => {
+    fc.assert(
+      fc.property(amountString, currency, (s, code) => {
+        expect(new Big(formatExactAmount(new Big(s), code)).eq(new Big(s))).toBe(true);
+      }),
+      RUNS,
+    );
   });
 });
 

@@ -5,7 +5,10 @@ import { minorUnits } from './currencies';
 export type RoundingMode = 'half_even' | 'half_up';
 
 const MAX_DIGITS = 20;
-const MAX_FRACTION_DIGITS = 8;
+/** Digits after the point of an amount on the wire. */
+export const AMOUNT_FRACTION_DIGITS = 8;
+/** A price per unit may be finer than any amount billed, as Stripe's `unit_amount_decimal` is. */
+export const UNIT_AMOUNT_FRACTION_DIGITS = 12;
 const PLAIN_DECIMAL = /^-?(\d+)(?:\.(\d+))?$/;
 
 /**
@@ -13,16 +16,27 @@ const PLAIN_DECIMAL = /^-?(\d+)(?:\.(\d+))?$/;
  * whitespace, at most 20 digits of which at most 8 after the point.
  */
 export function parseAmount(s: string): Big {
+  return parseDecimal(s, AMOUNT_FRACTION_DIGITS);
+}
+
+/** Parses a price per unit: a wire amount with up to 12 digits after the point (20 in all). */
+export function parseUnitAmount(s: string): Big {
+  return parseDecimal(s, UNIT_AMOUNT_FRACTION_DIGITS);
+}
+
+function parseDecimal(s: string, maxFractionDigits: number): Big {
   const match = PLAIN_DECIMAL.exec(s);
   const integerDigits = match?.[1].length ?? 0;
   const fractionDigits = match?.[2]?.length ?? 0;
-  if (!match || integerDigits + fractionDigits > MAX_DIGITS || fractionDigits > MAX_FRACTION_DIGITS) {
-    throw DomainError.invalid(
-      'money.invalid_amount',
-      `"${s}" is not a decimal amount (at most ${MAX_DIGITS} digits, ${MAX_FRACTION_DIGITS} after the point)`,
-    );
+  if (!match || integerDigits + fractionDigits > MAX_DIGITS || fractionDigits > maxFractionDigits) {
+    throw DomainError.invalid('money.invalid_amount', `"${s}" is not a decimal amount (at most ${MAX_DIGITS} digits, ${maxFractionDigits} after the point)`);
   }
   return new Big(s);
+}
+
+/** True when the amount can be paid as it is: a whole number of the currency's minor units (0.50 USD, not 0.5 JPY). */
+export function isWholeMinorUnits(amount: Big, currency: string): boolean {
+  return amount.round(minorUnits(currency), Big.roundDown).eq(amount);
 }
 
 /** Rounds to the currency's minor unit; ties go to the even neighbour, or away from zero with half_up. */
@@ -37,6 +51,15 @@ export function roundToCurrency(amount: Big, currency: string, mode: RoundingMod
 export function formatAmount(amount: Big, currency?: string): string {
   if (currency === undefined) return amount.toFixed();
   return roundToCurrency(amount, currency).toFixed(minorUnits(currency));
+}
+
+/**
+ * The exact amount, never rounded, as a plain decimal string with at least the currency's minor
+ * units: `35.00`, `0.00455` in USD. For the parts of a line that only the line's total rounds.
+ */
+export function formatExactAmount(amount: Big, currency: string): string {
+  const fractionDigits = amount.toFixed().split('.')[1]?.length ?? 0;
+  return amount.toFixed(Math.max(fractionDigits, minorUnits(currency)));
 }
 
 /**

@@ -1,13 +1,12 @@
 import { DomainError, type FieldError } from '@tally/kernel';
 import { parsePricing } from './parse-pricing';
 
-const options = { field: 'pricing', defaultMeter: 'seats' };
-const parse = (input: unknown) => parsePricing(input, options);
+const parse = (input: unknown, currency = 'USD') => parsePricing(input, { field: 'pricing', defaultMeter: 'seats', currency });
 
 /** The field errors of the one `pricing.invalid` error the input is refused with. */
-function problems(input: unknown, field = 'pricing'): FieldError[] {
+function problems(input: unknown, field = 'pricing', currency = 'USD'): FieldError[] {
   try {
-    parsePricing(input, { field, defaultMeter: 'seats' });
+    parsePricing(input, { field, defaultMeter: 'seats', currency });
   } catch (error) {
     expect(error).toBeInstanceOf(DomainError);
     const domainError = error as DomainError;
@@ -18,7 +17,7 @@ function problems(input: unknown, field = 'pricing'): FieldError[] {
   throw new Error('the pricing was accepted');
 }
 
-const codesAt = (input: unknown) => problems(input).map(({ field, code }) => [field, code]);
+const codesAt = (input: unknown, currency?: string) => problems(input, 'pricing', currency).map(({ field, code }) => [field, code]);
 
 const tiers = [
   { up_to: 5, unit_amount: '7.00' },
@@ -83,9 +82,10 @@ describe('parsePricing', () => {
   describe('amounts', () => {
     it('are kept exactly as given', () => {
       expect(parse({ model: 'flat', amount: '1.50' })).toEqual({ model: 'flat', amount: '1.50' });
-      expect(parse({ model: 'flat', amount: '0.00012345' })).toEqual({ model: 'flat', amount: '0.00012345' });
+      expect(parse({ model: 'flat', amount: '100.00' })).toEqual({ model: 'flat', amount: '100.00' });
       expect(parse({ model: 'flat', amount: '0' })).toEqual({ model: 'flat', amount: '0' });
-      expect(parse({ model: 'flat', amount: '123456789012.12345678' })).toEqual({ model: 'flat', amount: '123456789012.12345678' });
+      expect(parse({ model: 'flat', amount: '123456789012345678.90' })).toEqual({ model: 'flat', amount: '123456789012345678.90' });
+      expect(parse({ model: 'per_unit', unit_amount: '0.00012345' })).toMatchObject({ unit_amount: '0.00012345' });
     });
 
     it.each([['-1'], ['1e3'], ['+1'], [' 1'], ['1.'], ['.5'], ['1.123456789'], ['123456789012345678901'], ['abc'], ['']])('refuses %j', (amount) => {
@@ -105,6 +105,55 @@ describe('parsePricing', () => {
         ['pricing.tiers[0].unit_amount', 'pricing.invalid_amount'],
         ['pricing.tiers[1].flat_amount', 'pricing.invalid_amount'],
       ]);
+    });
+  });
+
+  describe('unit amounts: up to 12 digits after the point, as Stripe’s unit_amount_decimal', () => {
+    it.each([['0.000000000001'], ['12345678.123456789012'], ['0.5']])('accepts %j in any currency, as given', (unit_amount) => {
+      for (const currency of ['USD', 'JPY', 'KWD']) {
+        expect(parse({ model: 'per_unit', unit_amount }, currency)).toMatchObject({ unit_amount });
+        expect(parse({ model: 'tiered', tiers: [{ up_to: null, unit_amount }] }, currency)).toMatchObject({ tiers: [{ unit_amount }] });
+      }
+    });
+
+    it.each([['0.0000000000001'], ['123456789.123456789012']])('refuses %j', (unit_amount) => {
+      expect(codesAt({ model: 'per_unit', unit_amount })).toEqual([['pricing.unit_amount', 'pricing.invalid_amount']]);
+      expect(codesAt({ model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount }] })).toEqual([['pricing.tiers[0].unit_amount', 'pricing.invalid_amount']]);
+    });
+  });
+
+  describe('flat fees and package prices: whole minor units of the currency, as coupon amounts', () => {
+    it.each([
+      ['JPY', '500'],
+      ['JPY', '500.0'],
+      ['USD', '0.5'],
+      ['USD', '0.50'],
+      ['KWD', '1.125'],
+    ])('accepts %s %s, as given', (currency, amount) => {
+      expect(parse({ model: 'flat', amount }, currency)).toEqual({ model: 'flat', amount });
+      expect(parse({ model: 'package', package_size: 5, package_price: amount }, currency)).toMatchObject({ package_price: amount });
+      expect(parse({ model: 'volume', tiers: [{ up_to: null, unit_amount: '0', flat_amount: amount }] }, currency)).toMatchObject({ tiers: [{ flat_amount: amount }] });
+    });
+
+    it.each([
+      ['JPY', '0.5'],
+      ['USD', '0.001'],
+      ['KWD', '1.1255'],
+    ])('refuses %s %s, naming the currency', (currency, amount) => {
+      const refused = problems(
+        {
+          model: 'tiered',
+          tiers: [
+            { up_to: 10, unit_amount: amount, flat_amount: amount },
+            { up_to: null, unit_amount: '0' },
+          ],
+        },
+        'pricing',
+        currency,
+      );
+      expect(refused).toEqual([{ field: 'pricing.tiers[0].flat_amount', code: 'pricing.invalid_amount', message: expect.stringContaining(`whole minor units of ${currency}`) }]);
+      expect(codesAt({ model: 'flat', amount }, currency)).toEqual([['pricing.amount', 'pricing.invalid_amount']]);
+      expect(codesAt({ model: 'package', package_size: 5, package_price: amount }, currency)).toEqual([['pricing.package_price', 'pricing.invalid_amount']]);
     });
   });
 

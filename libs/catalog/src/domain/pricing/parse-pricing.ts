@@ -1,4 +1,14 @@
-import { DomainError, parseAmount, type FieldError } from '@tally/kernel';
+import type Big from 'big.js';
+import {
+  AMOUNT_FRACTION_DIGITS,
+  DomainError,
+  isWholeMinorUnits,
+  minorUnits,
+  parseAmount,
+  parseUnitAmount,
+  UNIT_AMOUNT_FRACTION_DIGITS,
+  type FieldError,
+} from '@tally/kernel';
 import {
   PRICING_MODELS,
   type LateEvents,
@@ -14,6 +24,8 @@ export interface ParsePricingOptions {
   field: string;
   /** The meter of every model priced by a quantity when the body names none: the component's code. */
   defaultMeter: string;
+  /** The plan's currency (a valid ISO 4217 code): flat fees and package prices are whole minor units of it. */
+  currency: string;
 }
 
 const FIELDS: Readonly<Record<PricingModel, readonly string[]>> = {
@@ -52,7 +64,7 @@ function readPricing(input: unknown, options: ParsePricingOptions, problems: Fie
     problems.push({ field: options.field, code: 'pricing.missing_field', message: 'must be an object with a model' });
     return undefined;
   }
-  const wire = new WireObject(input, options.field, problems);
+  const wire = new WireObject(input, options.field, options.currency, problems);
   const model = wire.required('model');
   if (model === undefined) return undefined;
   if (!isOneOf(model, PRICING_MODELS)) {
@@ -63,9 +75,9 @@ function readPricing(input: unknown, options: ParsePricingOptions, problems: Fie
   const meter = (): string => wire.meter(options.defaultMeter);
   switch (model) {
     case 'flat':
-      return { model, amount: wire.amount('amount') };
+      return { model, amount: wire.chargedAmount('amount') };
     case 'per_unit':
-      return { model, unit_amount: wire.amount('unit_amount'), included_units: wire.integer('included_units', 0, 0), meter: meter() };
+      return { model, unit_amount: wire.unitAmount('unit_amount'), included_units: wire.integer('included_units', 0, 0), meter: meter() };
     case 'tiered':
     case 'volume':
       return { model, tiers: wire.tiers(), meter: meter() };
@@ -73,7 +85,7 @@ function readPricing(input: unknown, options: ParsePricingOptions, problems: Fie
       return {
         model,
         package_size: wire.integer('package_size', 1),
-        package_price: wire.amount('package_price'),
+        package_price: wire.chargedAmount('package_price'),
         rounding: wire.oneOf('rounding', PACKAGE_ROUNDINGS, 'pricing.invalid_rounding', 'up'),
         meter: meter(),
       };
@@ -96,6 +108,7 @@ class WireObject {
   constructor(
     private readonly value: Record<string, unknown>,
     private readonly path: string,
+    private readonly currency: string,
     private readonly problems: FieldError[],
   ) {}
 
@@ -125,28 +138,48 @@ class WireObject {
     return Object.hasOwn(this.value, key) ? this.value[key] : undefined;
   }
 
-  /** A non-negative plain decimal string, kept exactly as given. */
-  amount(key: string): string {
-    const value = this.required(key);
-    if (value === undefined) return '';
-    if (typeof value !== 'string') {
-      this.problem(key, 'pricing.invalid_amount', 'must be a decimal string such as "12.50"');
-      return '';
-    }
-    try {
-      parseAmount(value);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      this.problem(key, 'pricing.invalid_amount', `must be a plain decimal string with at most 20 digits, 8 after the point ("${value}")`);
-      return '';
-    }
-    if (value.startsWith('-')) this.problem(key, 'pricing.invalid_amount', `must not be negative ("${value}")`);
-    return value;
+  /** A price per unit: a non-negative plain decimal string with up to 12 digits after the point, kept exactly as given. */
+  unitAmount(key: string): string {
+    return this.decimal(key, parseUnitAmount, UNIT_AMOUNT_FRACTION_DIGITS)?.text ?? '';
   }
 
-  nullableAmount(key: string): string | null {
+  /** An amount charged as it is (a flat fee, a package price): also whole minor units of the currency, kept exactly as given. */
+  chargedAmount(key: string): string {
+    const amount = this.decimal(key, parseAmount, AMOUNT_FRACTION_DIGITS);
+    if (amount === undefined) return '';
+    if (!isWholeMinorUnits(amount.value, this.currency)) {
+      const digits = minorUnits(this.currency);
+      this.problem(key, 'pricing.invalid_amount', `must be whole minor units of ${this.currency}: at most ${digits} digits after the point ("${amount.text}")`);
+    }
+    return amount.text;
+  }
+
+  nullableChargedAmount(key: string): string | null {
     const value = this.optional(key);
-    return value === undefined || value === null ? null : this.amount(key);
+    return value === undefined || value === null ? null : this.chargedAmount(key);
+  }
+
+  /** A non-negative plain decimal string; undefined (and a problem recorded) when it is anything else. */
+  private decimal(key: string, parse: (text: string) => Big, fractionDigits: number): { text: string; value: Big } | undefined {
+    const value = this.required(key);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') {
+      this.problem(key, 'pricing.invalid_amount', 'must be a decimal string such as "12.50"');
+      return undefined;
+    }
+    let parsed: Big;
+    try {
+      parsed = parse(value);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      this.problem(key, 'pricing.invalid_amount', `must be a plain decimal string with at most 20 digits, ${fractionDigits} after the point ("${value}")`);
+      return undefined;
+    }
+    if (value.startsWith('-')) {
+      this.problem(key, 'pricing.invalid_amount', `must not be negative ("${value}")`);
+      return undefined;
+    }
+    return { text: value, value: parsed };
   }
 
   /** A whole number ≥ min; `fallback` when absent, or required when there is none. */
@@ -205,13 +238,13 @@ class WireObject {
       this.problem(key, 'pricing.missing_field', 'must be an object with up_to and unit_amount');
       return { up_to: Number.NaN, unit_amount: '', flat_amount: null };
     }
-    const tier = new WireObject(input, this.pathOf(key), this.problems);
+    const tier = new WireObject(input, this.pathOf(key), this.currency, this.problems);
     tier.refuseUnknownFields(TIER_FIELDS, 'a tier');
     const upTo = tier.required('up_to');
     if (upTo !== null && upTo !== undefined && (!Number.isSafeInteger(upTo) || (upTo as number) < 1)) {
       tier.problem('up_to', 'pricing.invalid_integer', 'must be a whole number ≥ 1, or null for the top band');
     }
-    return { up_to: upTo as number | null, unit_amount: tier.amount('unit_amount'), flat_amount: tier.nullableAmount('flat_amount') };
+    return { up_to: upTo as number | null, unit_amount: tier.unitAmount('unit_amount'), flat_amount: tier.nullableChargedAmount('flat_amount') };
   }
 
   private checkBands(tiers: readonly Tier[]): void {

@@ -1,19 +1,19 @@
 import Big from 'big.js';
-import { DomainError, type RoundingMode } from '@tally/kernel';
+import { DomainError } from '@tally/kernel';
 import { parsePricing } from './parse-pricing';
 import { compilePricing, meterOf, priceComponent, type PricedComponent } from './price-component';
 
-const compile = (wire: object) => compilePricing(parsePricing(wire, { field: 'pricing', defaultMeter: 'units' }));
+const compile = (wire: object, currency = 'USD') => compilePricing(parsePricing(wire, { field: 'pricing', defaultMeter: 'units', currency }));
 
-function price(wire: object, quantity: string | number, currency = 'USD', rounding?: RoundingMode): PricedComponent {
-  return priceComponent(compile(wire), new Big(quantity), currency, rounding);
+function price(wire: object, quantity: string | number, currency = 'USD'): PricedComponent {
+  return priceComponent(compile(wire, currency), new Big(quantity), currency);
 }
 
 /** The line amount as plain text, so a missing or extra rounding shows in the digits. */
-const amount = (wire: object, quantity: string | number, currency = 'USD', rounding?: RoundingMode): string =>
-  price(wire, quantity, currency, rounding).amount.toFixed();
+const amount = (wire: object, quantity: string | number, currency = 'USD'): string => price(wire, quantity, currency).amount.toFixed();
 
-const text = (value: Big | null) => value?.toFixed() ?? null;
+/** Computed amounts (Big) as plain text; stated prices (strings) as they are. */
+const text = (value: Big | string | null) => (value === null || typeof value === 'string' ? value : value.toFixed());
 
 describe('priceComponent: worked examples from public pricing documentation', () => {
   // https://docs.stripe.com/subscriptions/pricing-models/tiered-pricing
@@ -194,7 +194,7 @@ describe('priceComponent: the models', () => {
     const seats = { model: 'per_unit', unit_amount: '12.50', included_units: 3 };
     expect([0, 2, 3, 4, 10].map((q) => amount(seats, q))).toEqual(['0', '0', '0', '12.5', '87.5']);
     const line = price(seats, 10);
-    expect([text(line.quantity), text(line.unit_amount), line.tiers]).toEqual(['10', '12.5', []]);
+    expect([text(line.quantity), text(line.unit_amount), line.tiers]).toEqual(['10', '12.50', []]);
   });
 
   it('graduated: a band’s flat fee is charged once the quantity reaches into it', () => {
@@ -222,7 +222,25 @@ describe('priceComponent: the models', () => {
     expect(amount(volume, '10.5')).toBe('13.5');
     expect(amount(volume, 30)).toBe('15');
     expect(text(price(volume, 30).unit_amount)).toBe('0.5');
-    expect(price(volume, 30).tiers).toEqual([]);
+    const band = (quantity: number | string) => price(volume, quantity).tiers.map((t) => [t.up_to, text(t.quantity), t.unit_amount, t.flat_amount, text(t.amount)]);
+    expect(band(30)).toEqual([[null, '30', '0.5', '0', '15']]);
+    expect(band(11)).toEqual([[20, '11', '1', '3', '14']]);
+    expect(band('10.5')).toEqual([[20, '10.5', '1', '3', '13.5']]);
+  });
+
+  it('shows prices as the pricing states them: "100.00" stays "100.00"', () => {
+    expect(price({ model: 'flat', amount: '100.00' }, 1).unit_amount).toBe('100.00');
+    expect(price({ model: 'per_unit', unit_amount: '100.00' }, 2).unit_amount).toBe('100.00');
+    expect(price({ model: 'package', package_size: 5, package_price: '100.00' }, 6).unit_amount).toBe('100.00');
+    const stated = [
+      { up_to: 1, unit_amount: '100.00', flat_amount: '10.00' },
+      { up_to: null, unit_amount: '0.500000000000' },
+    ];
+    expect(price({ model: 'volume', tiers: stated }, 1).unit_amount).toBe('100.00');
+    expect(price({ model: 'tiered', tiers: stated }, 3).tiers.map((t) => [t.unit_amount, t.flat_amount, text(t.amount)])).toEqual([
+      ['100.00', '10.00', '110'],
+      ['0.500000000000', '0', '1'],
+    ]);
   });
 
   it('package: decimal quantities start a package too', () => {
@@ -238,20 +256,38 @@ describe('priceComponent: the models', () => {
     expect(amount(thirds, '6.000000000000000000000001')).toBe('3');
   });
 
-  it('quantity 0 costs nothing, except for flat', () => {
-    const models = [
+  it('quantity 0 costs nothing in per_unit and package', () => {
+    for (const model of [
       { model: 'per_unit', unit_amount: '1' },
-      { model: 'tiered', tiers: bands },
-      { model: 'volume', tiers: bands },
       { model: 'package', package_size: 5, package_price: '10' },
-      { model: 'usage', aggregation: 'sum', tiers: bands },
-    ];
-    for (const model of models) {
+    ]) {
       const line = price(model, 0);
       expect([text(line.amount), line.tiers]).toEqual(['0', []]);
     }
-    expect(text(price({ model: 'volume', tiers: bands }, 0).unit_amount)).toBe('2');
     expect(amount({ model: 'flat', amount: '9' }, 0)).toBe('9');
+  });
+
+  // Stripe: "we always bill the first flat fee tier when quantity=0"; Lago's graduated and volume specs agree.
+  it('quantity 0 costs the first band’s flat fee in tiered, volume and usage, and nothing more', () => {
+    for (const model of [
+      { model: 'tiered', tiers: bands },
+      { model: 'usage', aggregation: 'sum', tiers: bands },
+    ]) {
+      const line = price(model, 0);
+      expect(text(line.amount)).toBe('5');
+      expect(line.tiers.map((t) => [t.up_to, text(t.quantity), text(t.amount)])).toEqual([[10, '0', '5']]);
+    }
+    const volume = price({ model: 'volume', tiers: bands }, 0);
+    expect([text(volume.amount), text(volume.unit_amount)]).toEqual(['5', '2']);
+    expect(volume.tiers.map((t) => [t.up_to, text(t.quantity), text(t.amount)])).toEqual([[10, '0', '5']]);
+  });
+
+  it('quantity 0 costs nothing in tiered and volume when the first band has no flat fee, even if a later one has', () => {
+    const laterFee = [
+      { up_to: 10, unit_amount: '2' },
+      { up_to: null, unit_amount: '1', flat_amount: '3' },
+    ];
+    expect([amount({ model: 'tiered', tiers: laterFee }, 0), amount({ model: 'volume', tiers: laterFee }, 0)]).toEqual(['0', '0']);
   });
 
   it('refuses a negative quantity', () => {
@@ -262,7 +298,7 @@ describe('priceComponent: the models', () => {
   });
 
   it('refuses a currency that is not ISO 4217', () => {
-    expect(() => price({ model: 'flat', amount: '1' }, 1, 'usd')).toThrow(expect.objectContaining({ code: 'money.unknown_currency' }));
+    expect(() => priceComponent(compile({ model: 'flat', amount: '1' }), new Big(1), 'usd')).toThrow(expect.objectContaining({ code: 'money.unknown_currency' }));
   });
 });
 
@@ -274,18 +310,14 @@ describe('priceComponent: rounding once, at the end of the line', () => {
     expect(amount(perUnit, 10, 'KWD')).toBe('3.337');
   });
 
-  it('a tie goes to the even neighbour by default, away from zero with half_up', () => {
+  it('a tie goes to the even neighbour (half-even), never up: half-up is the tax engine’s, per jurisdiction', () => {
     const halfYen = { model: 'per_unit', unit_amount: '0.5' };
     expect([amount(halfYen, 3, 'JPY'), amount(halfYen, 5, 'JPY')]).toEqual(['2', '2']);
-    expect([amount(halfYen, 3, 'JPY', 'half_up'), amount(halfYen, 5, 'JPY', 'half_up')]).toEqual(['2', '3']);
 
     const eighthOfACent = { model: 'per_unit', unit_amount: '0.00125' };
     expect(amount(eighthOfACent, 100, 'USD')).toBe('0.12');
-    expect(amount(eighthOfACent, 100, 'USD', 'half_up')).toBe('0.13');
     expect(amount(eighthOfACent, 10, 'KWD')).toBe('0.012');
-    expect(amount(eighthOfACent, 10, 'KWD', 'half_up')).toBe('0.013');
-    expect(amount({ model: 'flat', amount: '0.0125' }, 1, 'KWD')).toBe('0.012');
-    expect(amount({ model: 'flat', amount: '0.0125' }, 1, 'KWD', 'half_up')).toBe('0.013');
+    expect(amount(eighthOfACent, 30, 'KWD')).toBe('0.038');
   });
 
   it('8 fractional digits are priced exactly: 0.00012345 × 1,000,001 units', () => {
@@ -296,6 +328,14 @@ describe('priceComponent: rounding once, at the end of the line', () => {
     expect(price({ model: 'tiered', tiers: [{ up_to: null, unit_amount: '0.00012345' }] }, 1_000_001).tiers[0].amount.toFixed()).toBe(
       '123.45012345',
     );
+  });
+
+  it('unit amounts of 12 fractional digits are priced exactly: 0.000000012345 × 1,000,000,001 tokens', () => {
+    const perToken = { model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.000000012345' }] };
+    const line = price(perToken, '1000000001.5');
+    expect(line.tiers[0].amount.toFixed()).toBe('12.3450000185175');
+    expect(text(line.amount)).toBe('12.35');
+    expect(amount({ model: 'per_unit', unit_amount: '0.000000000001' }, 10_000_000_000, 'USD')).toBe('0.01');
   });
 
   it('the bands of a graduated line are summed exactly, not rounded one by one', () => {

@@ -1,31 +1,37 @@
 import Big from 'big.js';
-import { DomainError, parseAmount, roundToCurrency, type RoundingMode } from '@tally/kernel';
+import { DomainError, parseAmount, parseUnitAmount, roundToCurrency } from '@tally/kernel';
 import type { Pricing, Tier } from './pricing';
 
-/** How much of a graduated line's quantity fell in one band, and what it costs, unrounded. */
+/**
+ * A band a tiered line reached: how much of the quantity it holds, at which prices, and what that
+ * costs, unrounded. Prices are kept as the pricing states them (`"100.00"` stays `"100.00"`).
+ */
 export interface PricedTier {
   up_to: number | null;
   quantity: Big;
-  unit_amount: Big;
-  /** The band's flat fee, zero when it has none. */
-  flat_amount: Big;
+  unit_amount: string;
+  /** The band's flat fee, `"0"` when it has none. */
+  flat_amount: string;
   /** quantity × unit_amount + flat_amount, exact. */
   amount: Big;
 }
 
 /**
  * One priced line. `quantity` is the quantity priced (1 for flat). `unit_amount` is the one price
- * that applies to the whole line: flat, the amount; per_unit, the unit amount (charged on the units
- * beyond `included_units` only); volume, the unit amount of the band the quantity falls in (the
- * first band for 0); package, the price of ONE PACKAGE, not of one unit; graduated (tiered, usage),
- * null, and `tiers` says what each band reached costs.
+ * that applies to the whole line, as the pricing states it: flat, the amount; per_unit, the unit
+ * amount (charged on the units beyond `included_units` only); volume, the unit amount of the band
+ * the quantity falls in (the first band for 0); package, the price of ONE PACKAGE, not of one
+ * unit; graduated (tiered, usage), null, and `tiers` says what each band reached costs.
  */
 export interface PricedComponent {
   quantity: Big;
-  unit_amount: Big | null;
+  unit_amount: string | null;
   /** The line amount, rounded once to the currency's minor unit. */
   amount: Big;
-  /** Graduated lines only: the bands the quantity reached, in order; empty for every other model. */
+  /**
+   * The bands the line reached, in order: graduated, every band up to the one the quantity ends
+   * in (the first at least); volume, the one band the quantity falls in; empty for other models.
+   */
   tiers: PricedTier[];
 }
 
@@ -38,15 +44,20 @@ export interface CompiledTier {
   width: Big | null;
   unitAmount: Big;
   flatAmount: Big;
+  /** The prices as stated, for the priced line: Big keeps no trailing zeros. */
+  stated: { unit_amount: string; flat_amount: string };
 }
 
-/** A pricing with its amounts parsed into Big once, for pricing many lines. */
+/**
+ * A pricing with its amounts parsed into Big once, for pricing many lines. `stated` is the line's
+ * unit amount as the pricing states it.
+ */
 export type CompiledPricing =
-  | { readonly model: 'flat'; readonly amount: Big }
-  | { readonly model: 'per_unit'; readonly unitAmount: Big; readonly includedUnits: Big }
+  | { readonly model: 'flat'; readonly amount: Big; readonly stated: string }
+  | { readonly model: 'per_unit'; readonly unitAmount: Big; readonly includedUnits: Big; readonly stated: string }
   | { readonly model: 'graduated'; readonly tiers: readonly CompiledTier[] }
   | { readonly model: 'volume'; readonly tiers: readonly CompiledTier[] }
-  | { readonly model: 'package'; readonly packageSize: Big; readonly packagePrice: Big; readonly rounding: 'up' | 'down' };
+  | { readonly model: 'package'; readonly packageSize: Big; readonly packagePrice: Big; readonly rounding: 'up' | 'down'; readonly stated: string };
 
 const ZERO = new Big(0);
 const ONE = new Big(1);
@@ -54,16 +65,22 @@ const ONE = new Big(1);
 export function compilePricing(pricing: Pricing): CompiledPricing {
   switch (pricing.model) {
     case 'flat':
-      return { model: 'flat', amount: parseAmount(pricing.amount) };
+      return { model: 'flat', amount: parseAmount(pricing.amount), stated: pricing.amount };
     case 'per_unit':
-      return { model: 'per_unit', unitAmount: parseAmount(pricing.unit_amount), includedUnits: new Big(pricing.included_units) };
+      return { model: 'per_unit', unitAmount: parseUnitAmount(pricing.unit_amount), includedUnits: new Big(pricing.included_units), stated: pricing.unit_amount };
     case 'tiered':
     case 'usage':
       return { model: 'graduated', tiers: compileTiers(pricing.tiers) };
     case 'volume':
       return { model: 'volume', tiers: compileTiers(pricing.tiers) };
     case 'package':
-      return { model: 'package', packageSize: new Big(pricing.package_size), packagePrice: parseAmount(pricing.package_price), rounding: pricing.rounding };
+      return {
+        model: 'package',
+        packageSize: new Big(pricing.package_size),
+        packagePrice: parseAmount(pricing.package_price),
+        rounding: pricing.rounding,
+        stated: pricing.package_price,
+      };
   }
 }
 
@@ -76,8 +93,9 @@ function compileTiers(tiers: readonly Tier[]): CompiledTier[] {
       lowerBound,
       upperBound,
       width: upperBound && upperBound.minus(lowerBound),
-      unitAmount: parseAmount(tier.unit_amount),
+      unitAmount: parseUnitAmount(tier.unit_amount),
       flatAmount: tier.flat_amount === null ? ZERO : parseAmount(tier.flat_amount),
+      stated: { unit_amount: tier.unit_amount, flat_amount: tier.flat_amount ?? '0' },
     };
     lowerBound = upperBound ?? lowerBound;
     return compiled;
@@ -86,60 +104,63 @@ function compileTiers(tiers: readonly Tier[]): CompiledTier[] {
 
 /**
  * Prices `quantity` units (decimal for usage, never negative). The amount is exact until the end
- * of the line, then rounded once to the currency's minor unit: half-even unless half_up is asked.
+ * of the line, then rounded once, half-even, to the currency's minor unit. Half-up is a rule of
+ * some tax jurisdictions, and the tax engine applies it to the tax, not to the price.
  */
-export function priceComponent(
-  compiled: CompiledPricing,
-  quantity: Big,
-  currency: string,
-  rounding: RoundingMode = 'half_even',
-): PricedComponent {
+export function priceComponent(compiled: CompiledPricing, quantity: Big, currency: string): PricedComponent {
   if (quantity.lt(ZERO)) {
     throw DomainError.invalid('pricing.negative_quantity', `A quantity cannot be negative (${quantity.toFixed()})`);
   }
-  const line = (unitAmount: Big | null, exact: Big, tiers: PricedTier[] = []): PricedComponent => ({
+  const line = (unitAmount: string | null, exact: Big, tiers: PricedTier[] = []): PricedComponent => ({
     quantity,
     unit_amount: unitAmount,
-    amount: roundToCurrency(exact, currency, rounding),
+    amount: roundToCurrency(exact, currency),
     tiers,
   });
   switch (compiled.model) {
     case 'flat':
-      return { quantity: ONE, unit_amount: compiled.amount, amount: roundToCurrency(compiled.amount, currency, rounding), tiers: [] };
+      return { quantity: ONE, unit_amount: compiled.stated, amount: roundToCurrency(compiled.amount, currency), tiers: [] };
     case 'per_unit': {
       const billable = quantity.gt(compiled.includedUnits) ? quantity.minus(compiled.includedUnits) : ZERO;
-      return line(compiled.unitAmount, billable.times(compiled.unitAmount));
+      return line(compiled.stated, billable.times(compiled.unitAmount));
     }
     case 'graduated': {
       const tiers = graduatedTiers(compiled.tiers, quantity);
       return line(null, tiers.reduce((sum, t) => sum.plus(t.amount), ZERO), tiers);
     }
     case 'volume': {
-      if (quantity.eq(ZERO)) return line(compiled.tiers[0].unitAmount, ZERO);
-      const band = volumeBand(compiled.tiers, quantity);
-      return line(band.unitAmount, quantity.times(band.unitAmount).plus(band.flatAmount));
+      const band = pricedBand(volumeBand(compiled.tiers, quantity), quantity);
+      return line(band.unit_amount, band.amount, [band]);
     }
     case 'package': {
       const packages = packagesIn(quantity, compiled.packageSize, compiled.rounding);
-      return line(compiled.packagePrice, packages.times(compiled.packagePrice));
+      return line(compiled.stated, packages.times(compiled.packagePrice));
     }
   }
 }
 
-/** Each unit at the price of the band it falls in; a band's flat fee once the quantity reaches into it. */
+/**
+ * Each unit at the price of the band it falls in; a band's flat fee once the quantity reaches into
+ * it. The first band is always reached, so its flat fee is charged at quantity 0 too (as Stripe and
+ * Lago do).
+ */
 function graduatedTiers(tiers: readonly CompiledTier[], quantity: Big): PricedTier[] {
   const priced: PricedTier[] = [];
   for (const tier of tiers) {
-    if (quantity.lte(tier.lowerBound)) break;
+    if (priced.length > 0 && quantity.lte(tier.lowerBound)) break;
     const { upperBound, width } = tier;
-    const inBand = upperBound !== null && width !== null && quantity.gt(upperBound) ? width : quantity.minus(tier.lowerBound);
-    const amount = inBand.times(tier.unitAmount).plus(tier.flatAmount);
-    priced.push({ up_to: tier.upTo, quantity: inBand, unit_amount: tier.unitAmount, flat_amount: tier.flatAmount, amount });
+    priced.push(pricedBand(tier, upperBound !== null && width !== null && quantity.gt(upperBound) ? width : quantity.minus(tier.lowerBound)));
   }
   return priced;
 }
 
-/** The band the whole quantity falls in; past every bounded band, the last (unbounded) one. */
+/** `quantity` units in one band, at its unit amount, plus its flat fee once. */
+function pricedBand(tier: CompiledTier, quantity: Big): PricedTier {
+  const amount = quantity.times(tier.unitAmount).plus(tier.flatAmount);
+  return { up_to: tier.upTo, quantity, unit_amount: tier.stated.unit_amount, flat_amount: tier.stated.flat_amount, amount };
+}
+
+/** The band the whole quantity falls in (the first for 0); past every bounded band, the last (unbounded) one. */
 function volumeBand(tiers: readonly CompiledTier[], quantity: Big): CompiledTier {
   const last = tiers.length - 1;
   for (let i = 0; i < last; i++) {

@@ -1,14 +1,16 @@
 /**
  * The pricing of one plan component, as stored in events and shown by the API. Amounts are
- * decimal strings (at most 8 fractional digits); quantities come from the subscription (flat,
- * per_unit, tiered, volume, package) or from the usage meter (usage).
+ * decimal strings in major units, as sent: unit amounts with up to 12 fractional digits, amounts
+ * charged as they are (flat, flat fees, package prices) in whole minor units of the plan's
+ * currency. Quantities come from the subscription (flat, per_unit, tiered, volume, package) or
+ * from the usage meter (usage).
  */
 
 /** One band of a tiered, volume or usage price. `up_to: null` is the unbounded top band, always last. */
 export interface Tier {
   up_to: number | null;
   unit_amount: string;
-  /** Charged once for the band (graduated: when the quantity reaches it; volume: when the quantity falls in it). */
+  /** Charged once for the band (graduated: when the quantity reaches it; volume: when the quantity falls in it). Quantity 0 is in the first band. */
   flat_amount: string | null;
 }
 

@@ -51,6 +51,17 @@ describe('keys the user chooses are stored as sent, and unknown fields are refus
     expect(coupon.body.metadata).toEqual(metadataWithBuiltIns);
   });
 
+  it('prices quantities and usage keyed by a meter named like a built-in', async () => {
+    const plan = (code: string, pricing: string) =>
+      postJson('/v1/plans', `{"code":"${code}","product_code":"p","currency":"EUR","interval":"month","interval_count":1,"components":[{"code":"c","pricing":${pricing}}]}`).expect(200);
+    await plan('built-in-seats', '{"model":"per_unit","unit_amount":"2.00","meter":"constructor"}');
+    await plan('built-in-usage', '{"model":"usage","meter":"constructor","aggregation":"sum","tiers":[{"up_to":null,"unit_amount":"0.50"}]}');
+    const seats = await postJson('/v1/invoices/preview', '{"plan":"built-in-seats","quantities":{"constructor":5}}').expect(200);
+    expect(seats.body.lines.map((line: Record<string, unknown>) => [line.quantity, line.amount])).toEqual([['5', '10.00']]);
+    const usage = await postJson('/v1/invoices/preview', '{"plan":"built-in-usage","usage":{"constructor":"4"}}').expect(200);
+    expect(usage.body.lines.map((line: Record<string, unknown>) => [line.quantity, line.amount])).toEqual([['4', '2.00']]);
+  });
+
   it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('refuses an unknown top-level field named %s and writes nothing', async (field) => {
     const before = await tally.head();
     const response = await postJson('/v1/customers', `{"email":"x@example.com","${field}":{"admin":true}}`).expect(400);

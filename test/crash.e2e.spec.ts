@@ -163,7 +163,7 @@ describe('a writer killed with SIGKILL in the middle of appends and projections'
     const cell = cells.cell('eu');
     const bindings = bindingsFor(cell, cells, PROJECTIONS);
     const errors: unknown[] = [];
-    const worker = new Worker(cells, PROJECTIONS, [], clock, new UlidGenerator(clock), { error: (message, error) => errors.push([message, error]) });
+    const worker = Worker.over(cells, { projections: PROJECTIONS, clock, ids: new UlidGenerator(clock), log: { error: (message, error) => errors.push([message, error]) } });
     await worker.start({ pollTimers: false });
     await worker.settle();
     const live = await readModels(bindings);
@@ -175,7 +175,7 @@ describe('a writer killed with SIGKILL in the middle of appends and projections'
     const byId = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
     expect(live['customers/customers'].map((doc) => [doc.id, doc.stream_revision]).sort(byId)).toEqual(expected.sort(byId));
     expect(live['customers/events']).toHaveLength(customerStreams.reduce((sum, [, revisions]) => sum + revisions.length, 0));
-    expect(live['timers/timers']).toEqual([]);
+    expect(live['timers.v2/timers']).toEqual([]);
 
     await rebuildProjections(bindings);
     expect(await readModels(bindings)).toEqual(live);

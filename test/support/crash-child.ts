@@ -8,7 +8,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { DomainError, SystemClock, UlidGenerator } from '@tally/kernel';
 import type { EventMetadata, NewEvent } from '@tally/eventstore';
-import { CommandRuntime, openEmbeddedCells, Worker, type RequestContext } from '@tally/platform';
+import { Clocks, CommandRuntime, openEmbeddedCells, Worker, type RequestContext } from '@tally/platform';
 import { customerAggregate } from '@tally/customers';
 import { PII_FIELDS, PROJECTIONS } from '../../apps/worker/src/composition';
 
@@ -32,9 +32,12 @@ async function main(dataDir: string): Promise<void> {
   const ids = new UlidGenerator(clock);
   const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: PII_FIELDS });
   const cell = cells.cell('eu');
-  const runtime = new CommandRuntime(cells, clock, ids);
-  const worker = new Worker(cells, PROJECTIONS, [], clock, ids, {
-    error: (message, error) => process.stderr.write(`${message}: ${String(error)}\n`),
+  const runtime = new CommandRuntime(cells, new Clocks(clock), ids);
+  const worker = Worker.over(cells, {
+    projections: PROJECTIONS,
+    clock,
+    ids,
+    log: { error: (message, error) => process.stderr.write(`${message}: ${String(error)}\n`) },
   });
   await worker.start({ pollTimers: false });
 

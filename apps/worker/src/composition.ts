@@ -1,13 +1,13 @@
 import { couponProjection, planProjection } from '@tally/catalog';
 import { customerPii, customerProjection } from '@tally/customers';
-import type { AggregateType, PiiFieldSpec, Projection } from '@tally/platform';
+import { processPii, type AggregateType, type PiiFieldSpec, type Projection } from '@tally/platform';
 import { taxSettingsProjection } from '@tally/tax';
 import { auditLogProjection, tenantDirectoryProjection } from '@tally/tenancy';
 
 /** Every context's read models, personal-data fields and aggregate id prefixes, in one list each. */
 export const PROJECTIONS: readonly Projection[] = [tenantDirectoryProjection, auditLogProjection, customerProjection, planProjection, couponProjection, taxSettingsProjection];
 
-export const PII_FIELDS: readonly PiiFieldSpec[] = [...customerPii];
+export const PII_FIELDS: readonly PiiFieldSpec[] = [...processPii, ...customerPii];
 
 export const AGGREGATE_TYPES: readonly AggregateType[] = [
   { idPrefix: 'ten', type: 'tenant' },

@@ -1,7 +1,7 @@
 import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CustomersModule, TaxIdValidationProcess } from '@tally/customers';
-import type { Clock, IdGenerator } from '@tally/kernel';
-import { CellRegistry, CLOCK, ID_GENERATOR, Worker, type RunnerLog } from '@tally/platform';
+import type { IdGenerator } from '@tally/kernel';
+import { CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, Worker, type ProcessManager, type RunnerLog } from '@tally/platform';
 import { PROJECTIONS } from './composition';
 
 const logger = new Logger('worker');
@@ -13,9 +13,9 @@ const log: RunnerLog = { error: (message, error) => logger.error(message, (error
   providers: [
     {
       provide: Worker,
-      useFactory: (cells: CellRegistry, clock: Clock, ids: IdGenerator, taxIds: TaxIdValidationProcess) =>
-        new Worker(cells, PROJECTIONS, [taxIds], clock, ids, log),
-      inject: [CellRegistry, CLOCK, ID_GENERATOR, TaxIdValidationProcess],
+      useFactory: (cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, taxIds: TaxIdValidationProcess) =>
+        new Worker({ cells, projections: PROJECTIONS, processes: [taxIds as ProcessManager], clocks, commands, ids, metrics, log }),
+      inject: [CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, TaxIdValidationProcess],
     },
   ],
   exports: [Worker],

@@ -1,43 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { ProcessInput, ProcessManager, ProcessOutput, RequestContext } from '@tally/platform';
+import type { CommandRejected, ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
+import type { ProcessManager, RequestContext } from '@tally/platform';
 import type { CustomerTaxIdAdded } from './domain/customer.events';
 import { ValidateTaxIdCommand } from './customer.handlers';
 
+type TaxIdAdded = ProcessInput<'CustomerTaxIdAdded', { customer_id: string; tax_id_id: string }>;
+type ValidateTaxId = { type: 'ValidateTaxId'; data: { customer_id: string; tax_id_id: string } };
+
 type State = { requested: boolean };
 
-/**
- * Validates each tax ID after it is added, outside the request that added it: one process per
- * tax ID, which asks the customer to validate it once.
- */
+/** One process per tax ID: ask the customer to validate it, once; a refusal (the tax ID was deleted first) ends it. */
+export const taxIdValidationDecider: ProcessDecider<State, TaxIdAdded | TimerFired | CommandRejected, { kind: 'command'; command: ValidateTaxId }> = {
+  initialState: () => ({ requested: false }),
+  evolve: (state, message) => (message.kind === 'command' ? { requested: true } : state),
+  decide(input, state) {
+    if (input.type !== 'CustomerTaxIdAdded' || state.requested) return [];
+    return [{ kind: 'command', command: { type: 'ValidateTaxId', data: input.data } }];
+  },
+};
+
+/** Validates each tax ID after it is added, outside the request that added it. */
 @Injectable()
-export class TaxIdValidationProcess implements ProcessManager<State> {
+export class TaxIdValidationProcess implements ProcessManager<State, TaxIdAdded, ValidateTaxId> {
   readonly name = 'tax_id_validation';
   readonly streamPrefixes = ['customer-'];
+  readonly decider = taxIdValidationDecider;
 
   constructor(private readonly commands: CommandBus) {}
 
   route(event: { type: string; data: unknown; id: string }) {
     if (event.type !== 'CustomerTaxIdAdded') return undefined;
     const { tax_id_id, customer_id } = (event as unknown as CustomerTaxIdAdded).data;
-    return { processId: tax_id_id, input: { id: event.id, type: event.type, data: { customer_id, tax_id_id } } };
+    return { processId: tax_id_id, input: { id: event.id, type: 'CustomerTaxIdAdded' as const, data: { customer_id, tax_id_id } } };
   }
 
-  initialState(): State {
-    return { requested: false };
-  }
-
-  evolve(state: State, event: { type: string }): State {
-    return event.type === 'ProcessCommandIssued' ? { requested: true } : state;
-  }
-
-  decide(input: ProcessInput, state: State): ProcessOutput[] {
-    if (input.type !== 'CustomerTaxIdAdded' || state.requested) return [];
-    return [{ kind: 'command', type: 'ValidateTaxId', data: input.data }];
-  }
-
-  async dispatch(command: { type: string; data: unknown }, context: RequestContext): Promise<void> {
-    const { customer_id, tax_id_id } = command.data as { customer_id: string; tax_id_id: string };
-    await this.commands.execute(new ValidateTaxIdCommand(context, customer_id, tax_id_id));
+  async dispatch({ data }: ValidateTaxId, context: RequestContext): Promise<void> {
+    await this.commands.execute(new ValidateTaxIdCommand(context, data.customer_id, data.tax_id_id));
   }
 }

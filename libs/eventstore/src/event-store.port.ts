@@ -15,6 +15,10 @@ export interface EventMetadata {
   schema_version: number;
   /** Process managers store the id of the input an output answers, so redelivery does nothing. */
   input_id?: string;
+  /** The id of the issued command that appended the event; the same command id is not applied twice to a stream. */
+  command_id?: string;
+  /** The sandbox test clock whose time `occurred_at` is; absent on the system clock. */
+  clock_id?: string;
 }
 
 export interface NewEvent {

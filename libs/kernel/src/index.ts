@@ -6,3 +6,4 @@ export * from './metadata';
 export * from './money';
 export * from './canonical-json';
 export * from './countries';
+export * from './process';

@@ -14,6 +14,8 @@ export * from './projections/projection-source';
 export * from './projections/rebuild';
 export * from './processes/process-manager';
 export * from './processes/process-runtime';
+export * from './processes/process-pii';
+export * from './clocks/clocks';
 export * from './public-events/resource-view';
 export * from './public-events/public-event';
 export * from './public-events/resource-projection';

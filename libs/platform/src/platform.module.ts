@@ -6,6 +6,7 @@ import { CellRegistry } from './cells/cell-registry';
 import { openEmbeddedCells } from './cells/embedded-cells';
 import { connectProductionCells } from './cells/production-cells';
 import { CommandRuntime } from './commands/command-runtime';
+import { Clocks } from './clocks/clocks';
 import type { TallyConfig } from './config/tally-config';
 import { AuthGuard } from './http/auth.guard';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
@@ -34,10 +35,11 @@ export class PlatformModule {
       { provide: ID_GENERATOR, useFactory: (clock: Clock) => new UlidGenerator(clock), inject: [CLOCK] },
       { provide: TallyMetrics, useValue: new TallyMetrics() },
       { provide: CellRegistry, useFactory: (clock: Clock, metrics: TallyMetrics) => openCells(options, clock, metrics), inject: [CLOCK, TallyMetrics] },
+      { provide: Clocks, useFactory: (clock: Clock) => new Clocks(clock), inject: [CLOCK] },
       {
         provide: CommandRuntime,
-        useFactory: (cells: CellRegistry, clock: Clock, ids: IdGenerator) => new CommandRuntime(cells, clock, ids),
-        inject: [CellRegistry, CLOCK, ID_GENERATOR],
+        useFactory: (cells: CellRegistry, clocks: Clocks, ids: IdGenerator) => new CommandRuntime(cells, clocks, ids),
+        inject: [CellRegistry, Clocks, ID_GENERATOR],
       },
       { provide: ScopedReads, useFactory: (cells: CellRegistry) => new ScopedReads(cells), inject: [CellRegistry] },
       { provide: APP_GUARD, useClass: AuthGuard },
@@ -49,7 +51,7 @@ export class PlatformModule {
       module: PlatformModule,
       imports: [CqrsModule.forRoot()],
       providers,
-      exports: [TALLY_CONFIG, CLOCK, ID_GENERATOR, CellRegistry, CommandRuntime, ScopedReads, CqrsModule, TallyMetrics],
+      exports: [TALLY_CONFIG, CLOCK, ID_GENERATOR, CellRegistry, Clocks, CommandRuntime, ScopedReads, CqrsModule, TallyMetrics],
     };
   }
 }

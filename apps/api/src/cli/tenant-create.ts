@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { SystemClock, UlidGenerator } from '@tally/kernel';
-import { bindingsFor, catchUpProjection, CommandRuntime, readConfig, REGIONS, type Region } from '@tally/platform';
+import { bindingsFor, catchUpProjection, Clocks, CommandRuntime, readConfig, REGIONS, type Region } from '@tally/platform';
 import { openCellsFor } from '../../../worker/src/cli/open-cells';
 import { TenantAdministration, tenantDirectoryProjection } from '@tally/tenancy';
 
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const ids = new UlidGenerator(clock);
   const cells = await openCellsFor(config, clock);
   try {
-    const { tenantId, keys } = await new TenantAdministration(new CommandRuntime(cells, clock, ids), ids).createTenant(values.name, region);
+    const { tenantId, keys } = await new TenantAdministration(new CommandRuntime(cells, new Clocks(clock), ids), ids).createTenant(values.name, region);
     await publishToDirectory(cells, region);
     process.stdout.write(`Tenant ${tenantId} (${values.name}) in region ${region}\n`);
     for (const key of keys) process.stdout.write(`  ${key.environment.padEnd(7)} ${key.secret}\n`);

@@ -5,6 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import { TempCells, testMetadata } from '../testing/temp-cells';
 import type { AggregateDefinition } from './aggregate-definition';
 import { CommandRuntime } from './command-runtime';
+import { Clocks } from '../clocks/clocks';
 
 type Counted = Event<'Counted', { by: number }>;
 type Count = Command<'Count', { by: number; limit?: number }>;
@@ -34,7 +35,7 @@ describe('CommandRuntime', () => {
   beforeEach(() => {
     temp = new TempCells(clock);
     cells = temp.open();
-    runtime = new CommandRuntime(cells, clock, ids);
+    runtime = new CommandRuntime(cells, new Clocks(clock), ids);
   });
 
   afterEach(async () => {

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DomainError, type Clock, type Command, type Event, type IdGenerator } from '@tally/kernel';
+import { DomainError, type Command, type Event, type IdGenerator } from '@tally/kernel';
 import { WrongExpectedRevisionError, type EventMetadata, type NewEvent } from '@tally/eventstore';
 import type { CellRegistry } from '../cells/cell-registry';
 import type { Cell } from '../cells/cell';
 import type { RequestContext } from '../context/request-context';
+import type { Clocks } from '../clocks/clocks';
 import { streamName, type AggregateDefinition } from './aggregate-definition';
 import type { HistoryEvent } from './history-event';
 
@@ -28,7 +29,14 @@ interface Loaded<S> {
   history: HistoryEvent[];
   /** Revision of the snapshot the state started from (-1: none). */
   snapshotRevision: number;
+  /** The test clock the aggregate lives on, named by its first event. */
+  clockId?: string;
+  /** Command ids this stream has applied (since its snapshot, and those the snapshot kept). */
+  commandIds: ReadonlySet<string>;
 }
+
+/** How many applied command ids a snapshot keeps, so a redelivered command meets its id after a snapshot too. */
+const SNAPSHOT_COMMAND_IDS = 200;
 
 const MAX_ATTEMPTS = 8;
 
@@ -40,7 +48,7 @@ const MAX_ATTEMPTS = 8;
 export class CommandRuntime {
   constructor(
     private readonly cells: CellRegistry,
-    private readonly clock: Clock,
+    private readonly clocks: Clocks,
     private readonly ids: IdGenerator,
   ) {}
 
@@ -58,10 +66,11 @@ export class CommandRuntime {
       if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
         throw preconditionFailed(options.expectedRevision, loaded.revision);
       }
-      const decided = aggregate.decider.decide(command, loaded.state);
+      const applied = context.commandId !== undefined && loaded.commandIds.has(context.commandId);
+      const decided = applied ? [] : aggregate.decider.decide(command, loaded.state);
       if (decided.length === 0) return { state: loaded.state, revision: loaded.revision, history: loaded.history, appended: [] };
 
-      const metadata = this.metadata(context);
+      const metadata = await this.metadata(cell, context, loaded.clockId);
       const appended: HistoryEvent[] = decided.map((event, i) => ({
         id: this.ids.ulid(),
         type: event.type,
@@ -84,7 +93,8 @@ export class CommandRuntime {
       const state = decided.reduce(aggregate.decider.evolve, loaded.state);
       const revision = loaded.revision + decided.length;
       if (aggregate.snapshot && revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
-        await this.saveSnapshot(cell, aggregate.snapshot.version, stream, state, revision, context);
+        const commandIds = [...loaded.commandIds, ...(context.commandId ? [context.commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
+        await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { state, revision, commandIds, clockId: loaded.clockId ?? context.clockId }, context);
       }
       return { state, revision, appended, history: [...loaded.history, ...appended] };
     }
@@ -112,10 +122,14 @@ export class CommandRuntime {
     }
     const state = history.reduce((s, e) => aggregate.decider.evolve(s, e as unknown as E), snapshot ? snapshot.state.state : aggregate.decider.initialState());
     const revision = history.length > 0 ? history[history.length - 1].revision : snapshot ? snapshot.revision : -1;
-    return { state, revision, history: snapshot ? [] : history, snapshotRevision: snapshot?.revision ?? -1 };
+    const commandIds = new Set([...(snapshot?.state.command_ids ?? []), ...history.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []))]);
+    const clockId = snapshot ? snapshot.state.clock_id : stored[0]?.metadata.clock_id;
+    return { state, revision, history: snapshot ? [] : history, snapshotRevision: snapshot?.revision ?? -1, commandIds, ...(clockId && { clockId }) };
   }
 
-  private metadata(context: RequestContext): EventMetadata {
+  /** "Now" is the time of the test clock the aggregate (or the request) lives on, else the system clock's. */
+  private async metadata(cell: Cell, context: RequestContext, streamClockId: string | undefined): Promise<EventMetadata> {
+    const clockId = streamClockId ?? context.clockId;
     return {
       tenant_id: context.tenantId,
       environment: context.environment,
@@ -123,8 +137,10 @@ export class CommandRuntime {
       request_id: context.requestId,
       correlation_id: context.correlationId ?? context.requestId,
       causation_id: context.causationId ?? context.requestId,
-      occurred_at: this.clock.now().toISOString(),
+      occurred_at: (await this.clocks.now(cell, clockId)).toISOString(),
       schema_version: 1,
+      ...(context.commandId && { command_id: context.commandId }),
+      ...(clockId && { clock_id: clockId }),
     };
   }
 
@@ -132,15 +148,18 @@ export class CommandRuntime {
     return Promise.all(events.map(async ({ id, type, data, metadata }) => ({ id, type, metadata, data: await cell.pii.encode(type, data) })));
   }
 
-  private async saveSnapshot<S>(cell: Cell, version: number, stream: string, state: S, revision: number, context: RequestContext): Promise<void> {
+  private async saveSnapshot<S>(cell: Cell, version: number, stream: string, at: { state: S; revision: number; commandIds: string[]; clockId?: string }, context: RequestContext): Promise<void> {
     const owner = { tenant_id: context.tenantId, environment: context.environment };
-    await cell.snapshots.save({ stream, revision, version, state: { owner, state } satisfies Owned<S> });
+    const state: Owned<S> = { owner, state: at.state, command_ids: at.commandIds, ...(at.clockId && { clock_id: at.clockId }) };
+    await cell.snapshots.save({ stream, revision: at.revision, version, state });
   }
 }
 
 interface Owned<S> {
   owner: Pick<EventMetadata, 'tenant_id' | 'environment'>;
   state: S;
+  command_ids?: string[];
+  clock_id?: string;
 }
 
 const ownedBy = (owner: Pick<EventMetadata, 'tenant_id' | 'environment'>, context: RequestContext): boolean =>

@@ -12,4 +12,8 @@ export interface RequestContext {
   requestId: string | null;
   correlationId: string | null;
   causationId: string | null;
+  /** Set when a process dispatches a command it issued: the target stream applies a command id once. */
+  commandId?: string;
+  /** The sandbox test clock the resource lives on, whose time is "now" for this request; none: the system clock. */
+  clockId?: string;
 }

@@ -25,7 +25,15 @@ export class TallyMetrics {
     APPEND_SECONDS,
   );
 
+  readonly commandsDispatched = new Counter(
+    'process_commands_dispatched_total',
+    'Commands issued by process managers and dispatched, by process and outcome (applied, rejected, parked)',
+    ['process', 'outcome'],
+  );
+
+  readonly commandRetries = new Counter('process_command_retries_total', 'Dispatch attempts of issued commands that failed and were tried again, by process', ['process']);
+
   families(): MetricFamily[] {
-    return [this.httpRequests.collect(), this.httpDuration.collect(), this.appendDuration.collect()];
+    return [this.httpRequests.collect(), this.httpDuration.collect(), this.appendDuration.collect(), this.commandsDispatched.collect(), this.commandRetries.collect()];
   }
 }

@@ -6,8 +6,11 @@ import { isSealedFields, openSealedFields, sealFields, type SealedFields } from 
 /** Which fields of one event type hold personal data, and whose data it is. */
 export interface PiiFieldSpec {
   eventType: string;
-  /** The data subject (e.g. the customer id); must read a field that is never encrypted. */
-  subject: (data: any) => string;
+  /**
+   * The data subject (e.g. the customer id); must read a field that is never encrypted. Null when
+   * this event carries no personal data (a process message that copied none).
+   */
+  subject: (data: any) => string | null;
   /** Dotted paths (`billing_address`, `tax_id.value`) and what to show once the key is destroyed. */
   fields: { path: string; redacted: unknown }[];
 }
@@ -19,7 +22,7 @@ interface CompiledField {
 }
 
 interface CompiledSpec {
-  subject: (data: unknown) => string;
+  subject: (data: unknown) => string | null;
   fields: CompiledField[];
   byPath: Map<string, CompiledField>;
 }
@@ -60,7 +63,7 @@ export class PiiCodec {
   /** A copy with the present, non-null personal fields moved into `$pii`; other event types unchanged. */
   async encode(type: string, data: unknown): Promise<unknown> {
     const spec = this.specs.get(type);
-    if (!spec) return data;
+    if (!spec || spec.subject(data) === null) return data;
     const fields: CompiledField[] = [];
     const values: unknown[] = [];
     for (const field of spec.fields) {

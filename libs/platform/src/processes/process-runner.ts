@@ -4,10 +4,11 @@ import { followInBatches } from '../runtime/follow-in-batches';
 import { supervise, type RunnerLog } from '../runtime/supervise';
 import { CatchUp } from '../projections/catch-up';
 import { ownerOf, type ProcessRuntime } from './process-runtime';
+import type { PiiCodec } from '../pii/pii-codec';
 
 /**
- * Feeds a process manager its input events: a catch-up subscription from the manager's
- * checkpoint, one event at a time. The checkpoint moves in batches, never past an unhandled input;
+ * Feeds a process manager its input events, personal data decrypted: a catch-up subscription
+ * from the manager's checkpoint, one event at a time. The checkpoint moves in batches, never past an unhandled input;
  * inputs after it are delivered again after a crash, and the manager's stream answers them as done.
  */
 export class ProcessRunner {
@@ -20,6 +21,7 @@ export class ProcessRunner {
     private readonly runtime: ProcessRuntime<unknown>,
     private readonly checkpoints: ReadStore,
     private readonly events: EventStore,
+    private readonly pii: PiiCodec,
     private readonly log: RunnerLog,
   ) {
     this.progress = new CatchUp(events, { streamPrefixes: runtime.manager.streamPrefixes });
@@ -55,7 +57,7 @@ export class ProcessRunner {
       await followInBatches(
         subscription,
         async (event) => {
-          const routed = manager.route(event);
+          const routed = manager.route({ ...event, data: await this.pii.decode(event.type, event.data) });
           if (routed) await this.runtime.deliver(routed.processId, routed.input, ownerOf(event));
         },
         async (handledUpTo) => {

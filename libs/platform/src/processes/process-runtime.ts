@@ -1,108 +1,116 @@
-import { DomainError, type Clock, type IdGenerator } from '@tally/kernel';
+import { derivedId, TIMER_FIRED, type IdGenerator, type ProcessInput, type ProcessMessage, type ProcessOutput } from '@tally/kernel';
 import { WrongExpectedRevisionError, type EventMetadata, type NewEvent, type RecordedEvent } from '@tally/eventstore';
 import type { Cell } from '../cells/cell';
-import type { RunnerLog } from '../runtime/supervise';
-import type { RequestContext } from '../context/request-context';
-import { ProcessEvents, TIMER_FIRED_INPUT, processStream, type ProcessInput, type ProcessManager, type ProcessOutput } from './process-manager';
+import type { Clocks } from '../clocks/clocks';
+import { ProcessEvents, processStream, SYSTEM_CLOCK, type CommandIssuedData, type InputReceivedData, type IssuedCommand, type ProcessManager, type TimerScheduledData } from './process-manager';
 
 const MAX_ATTEMPTS = 5;
 
-export type ProcessOwner = Pick<EventMetadata, 'tenant_id' | 'environment' | 'correlation_id'>;
+/** Whose flow an input belongs to: taken from the event that started it, and kept by everything the flow does. */
+export type ProcessOwner = Pick<EventMetadata, 'tenant_id' | 'environment' | 'correlation_id' | 'clock_id'>;
 
 /**
  * Delivers inputs to one process manager: reads its stream, skips an input it has handled
- * already (re-dispatching the commands that input issued, in case the crash came before they
- * ran), otherwise decides and appends the outputs tagged with the input id in one write, then
- * dispatches the issued commands.
+ * already, otherwise decides and appends the input and its outputs in one write (commands with
+ * deterministic ids, timers on the owner's clock). It dispatches nothing: the command dispatcher
+ * follows the process streams and executes what they issued.
  */
 export class ProcessRuntime<S> {
   constructor(
     readonly manager: ProcessManager<S>,
     private readonly cell: Cell,
-    private readonly clock: Clock,
+    private readonly clocks: Clocks,
     private readonly ids: IdGenerator,
-    private readonly log: RunnerLog,
   ) {}
 
   async deliver(processId: string, input: ProcessInput, owner: ProcessOwner): Promise<void> {
     const stream = processStream(this.manager.name, processId);
-    const context = this.contextFor(owner, input);
     for (let attempt = 1; ; attempt++) {
-      const history = await this.cell.events.readStream(stream);
-      const answered = history.filter((event) => event.metadata.input_id === input.id);
-      if (answered.length > 0) return this.dispatchIssued(answered, context);
-
-      const state = history.reduce((s, e) => this.manager.evolve(s, e), this.manager.initialState());
-      const outputs = this.manager.decide(input, state);
-      const events = this.toEvents(outputs, input, context);
-      if (events.length === 0) return;
+      const history = await this.read(stream);
+      if (history.some((event) => event.metadata.input_id === input.id)) return;
+      const state = history.flatMap(messageOf).reduce(this.manager.decider.evolve, this.manager.decider.initialState());
+      const outputs = this.manager.decider.decide(input as never, state);
+      const events = await this.toEvents(stream, input, outputs, owner);
       try {
         const revision = history.length - 1;
         await this.cell.events.append(stream, events, { expectedRevision: revision < 0 ? 'no_stream' : revision });
+        return;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
-        continue;
       }
-      return this.dispatchIssued(events, context);
     }
   }
 
-  private toEvents(outputs: readonly ProcessOutput[], input: ProcessInput, context: RequestContext): NewEvent[] {
+  /** The process's stream with personal data decrypted. */
+  async read(stream: string): Promise<RecordedEvent[]> {
+    const stored = await this.cell.events.readStream(stream);
+    return Promise.all(stored.map(async (event) => ({ ...event, data: await this.cell.pii.decode(event.type, event.data) })));
+  }
+
+  private async toEvents(stream: string, input: ProcessInput, outputs: readonly ProcessOutput[], owner: ProcessOwner): Promise<NewEvent[]> {
     const metadata: EventMetadata = {
-      tenant_id: context.tenantId,
-      environment: context.environment,
-      actor: context.actor,
+      tenant_id: owner.tenant_id,
+      environment: owner.environment,
+      actor: `process:${this.manager.name}`,
       request_id: null,
-      correlation_id: context.correlationId,
-      causation_id: context.causationId,
-      occurred_at: this.clock.now().toISOString(),
+      correlation_id: owner.correlation_id,
+      causation_id: input.id,
+      occurred_at: (await this.clocks.now(this.cell, owner.clock_id)).toISOString(),
       schema_version: 1,
       input_id: input.id,
+      ...(owner.clock_id && { clock_id: owner.clock_id }),
     };
-    const events = outputs.map((output) => ({ id: this.ids.ulid(), metadata, ...eventOf(output) }));
-    if (input.type === TIMER_FIRED_INPUT) {
-      events.push({ id: this.ids.ulid(), metadata, type: ProcessEvents.timerFired, data: input.data });
-    }
-    return events;
+    const received: InputReceivedData = { input_id: input.id, input_type: input.type, subject: this.subjectOf(input), data: input.data };
+    const events = [
+      { type: ProcessEvents.inputReceived, data: received },
+      ...outputs.map((output, index) => this.eventOf(output, { stream, input, index, clock: owner.clock_id ?? SYSTEM_CLOCK })),
+    ];
+    return Promise.all(events.map(async ({ type, data }) => ({ id: this.ids.ulid(), type, metadata, data: await this.cell.pii.encode(type, data) })));
   }
 
-  private async dispatchIssued(events: readonly Pick<NewEvent, 'type' | 'data'>[], context: RequestContext): Promise<void> {
-    for (const event of events) {
-      if (event.type !== ProcessEvents.commandIssued) continue;
-      try {
-        await this.manager.dispatch(event.data as { type: string; data: unknown }, context);
-      } catch (error) {
-        // A command its target refuses for good (a broken rule, not an outage) would fail the
-        // same way on every redelivery; log it and let the flow go on instead of stalling it.
-        if (!(error instanceof DomainError)) throw error;
-        this.log.error(`process ${this.manager.name}: command refused`, error);
+  private eventOf(output: ProcessOutput, at: { stream: string; input: ProcessInput; index: number; clock: string }): { type: string; data: unknown } {
+    switch (output.kind) {
+      case 'command': {
+        const { type, data } = output.command;
+        const issued: CommandIssuedData = { command_id: issuedCommandId(at.stream, at.input.id, at.index), type, subject: this.subjectOf(output.command), data };
+        return { type: ProcessEvents.commandIssued, data: issued };
       }
+      case 'schedule':
+        return { type: ProcessEvents.timerScheduled, data: { timer_id: output.timerId, due_at: output.dueAt, clock: at.clock } satisfies TimerScheduledData };
+      case 'cancel':
+        return { type: ProcessEvents.timerCancelled, data: { timer_id: output.timerId } };
+      case 'event':
+        return { type: output.type, data: output.data };
     }
   }
 
-  private contextFor(owner: ProcessOwner, input: ProcessInput): RequestContext {
-    return {
-      tenantId: owner.tenant_id,
-      environment: owner.environment,
-      region: this.cell.region,
-      actor: `process:${this.manager.name}`,
-      requestId: null,
-      correlationId: owner.correlation_id,
-      causationId: input.id,
-    };
+  private subjectOf(message: { type: string; data: unknown }): string | null {
+    return this.manager.subjectOf?.(message) ?? null;
   }
 }
 
-function eventOf(output: ProcessOutput): { type: string; data: unknown } {
-  switch (output.kind) {
-    case 'command':
-      return { type: ProcessEvents.commandIssued, data: { type: output.type, data: output.data } };
-    case 'schedule':
-      return { type: ProcessEvents.timerScheduled, data: { timer_id: output.timerId, due_at: output.dueAt } };
-    case 'cancel':
-      return { type: ProcessEvents.timerCancelled, data: { timer_id: output.timerId } };
-    case 'event':
-      return { type: output.type, data: output.data };
+/** The same input of the same process issues the same command ids, however often it is delivered. */
+export const issuedCommandId = (stream: string, inputId: string, index: number): string => derivedId('cmd', [stream, inputId, String(index)]);
+
+/** A stored event of a process stream as the message its decider folds. */
+export function messageOf(event: { type: string; data: unknown }): ProcessMessage[] {
+  switch (event.type) {
+    case ProcessEvents.inputReceived: {
+      const { input_id, input_type, data } = event.data as InputReceivedData;
+      return [{ kind: 'input', input: { id: input_id, type: input_type, data } }];
+    }
+    case ProcessEvents.commandIssued: {
+      const { type, data } = event.data as CommandIssuedData;
+      return [{ kind: 'command', command: { type, data } satisfies IssuedCommand }];
+    }
+    case ProcessEvents.timerScheduled: {
+      const { timer_id, due_at } = event.data as TimerScheduledData;
+      return [{ kind: 'schedule', timerId: timer_id, dueAt: due_at }];
+    }
+    case ProcessEvents.timerCancelled:
+      return [{ kind: 'cancel', timerId: (event.data as { timer_id: string }).timer_id }];
+    default:
+      return [{ kind: 'event', type: event.type, data: event.data }];
   }
 }
 
@@ -110,4 +118,7 @@ export const ownerOf = (event: RecordedEvent): ProcessOwner => ({
   tenant_id: event.metadata.tenant_id,
   environment: event.metadata.environment,
   correlation_id: event.metadata.correlation_id,
+  ...(event.metadata.clock_id && { clock_id: event.metadata.clock_id }),
 });
+
+export const isTimerFired = (input: ProcessInput): boolean => input.type === TIMER_FIRED;

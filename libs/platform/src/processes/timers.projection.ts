@@ -1,5 +1,6 @@
+import { TIMER_FIRED } from '@tally/kernel';
 import type { Projection } from '../projections/projection';
-import { ProcessEvents } from './process-manager';
+import { ProcessEvents, splitProcessStream, type InputReceivedData, type TimerScheduledData } from './process-manager';
 
 export const TIMERS = 'timers';
 
@@ -9,39 +10,45 @@ export interface TimerDoc {
   process: string;
   process_id: string;
   due_at: string;
+  /** `system`, or the id of the test clock whose advances fire it. */
+  clock: string;
   status: 'pending' | 'fired' | 'cancelled';
   tenant_id: string;
   environment: string;
 }
 
-/** Every timer a process manager set, ordered by due time; rebuilt from the process streams like any read model. */
+/** Every timer a process manager set, ordered by clock and due time; rebuilt from the process streams like any read model. */
 export const timersProjection: Projection = {
-  name: 'timers',
+  name: 'timers.v2',
   streamPrefixes: ['pm.'],
-  collections: [{ name: TIMERS, indexes: [{ fields: ['status', 'due_at'] }] }],
+  collections: [{ name: TIMERS, indexes: [{ fields: ['clock', 'status', 'due_at'] }] }],
   async handle(event, writer) {
-    const data = event.data as { timer_id: string; due_at?: string };
     if (event.type === ProcessEvents.timerScheduled) {
-      const [process, processId] = splitProcessStream(event.stream);
+      const { timer_id, due_at, clock } = event.data as TimerScheduledData;
+      const { name, processId } = splitProcessStream(event.stream);
       writer.upsert(TIMERS, {
-        id: data.timer_id,
-        process,
+        id: timer_id,
+        process: name,
         process_id: processId,
-        due_at: data.due_at!,
+        due_at,
+        clock: clock ?? 'system',
         status: 'pending',
         tenant_id: event.metadata.tenant_id,
         environment: event.metadata.environment,
       } satisfies TimerDoc);
       return;
     }
-    const status = event.type === ProcessEvents.timerFired ? 'fired' : event.type === ProcessEvents.timerCancelled ? 'cancelled' : undefined;
-    if (!status) return;
-    const timer = await writer.get<TimerDoc>(TIMERS, data.timer_id);
-    if (timer?.status === 'pending') writer.upsert(TIMERS, { ...timer, status });
+    const timerId = endedTimer(event);
+    if (!timerId) return;
+    const timer = await writer.get<TimerDoc>(TIMERS, timerId.id);
+    if (timer?.status === 'pending') writer.upsert(TIMERS, { ...timer, status: timerId.status });
   },
 };
 
-function splitProcessStream(stream: string): [string, string] {
-  const dash = stream.indexOf('-');
-  return [stream.slice('pm.'.length, dash), stream.slice(dash + 1)];
+/** The timer a process event ends: fired (its input was handled) or cancelled. */
+function endedTimer(event: { type: string; data: unknown }): { id: string; status: 'fired' | 'cancelled' } | undefined {
+  if (event.type === ProcessEvents.timerCancelled) return { id: (event.data as { timer_id: string }).timer_id, status: 'cancelled' };
+  if (event.type !== ProcessEvents.inputReceived) return undefined;
+  const received = event.data as InputReceivedData;
+  return received.input_type === TIMER_FIRED ? { id: (received.data as { timer_id: string }).timer_id, status: 'fired' } : undefined;
 }

@@ -1,31 +1,21 @@
-import { ManualClock, UlidGenerator } from '@tally/kernel';
+import { ManualClock, UlidGenerator, type ProcessDecider, type ProcessInput, type ProcessOutput } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { CellRegistry } from '../cells/cell-registry';
 import { TempCells, testMetadata } from '../testing/temp-cells';
 import { Worker } from '../worker';
-import type { ProcessInput, ProcessManager, ProcessOutput } from './process-manager';
+import type { ProcessManager } from './process-manager';
 
 /** A reminder per `reminder-<id>` stream: a timer at `due_at`, one SendReminder when it fires, none after a cancel. */
 type ReminderState = { reminderId?: string; timerId?: string; done: boolean };
 
-class Reminders implements ProcessManager<ReminderState> {
-  readonly name = 'reminders';
-  readonly streamPrefixes = ['reminder-'];
-  readonly sent: string[] = [];
-
-  route(event: RecordedEvent) {
-    const reminderId = event.stream.slice('reminder-'.length);
-    return { processId: reminderId, input: { id: event.id, type: event.type, data: { ...(event.data as object), reminder_id: reminderId } } };
-  }
-  initialState(): ReminderState {
-    return { done: false };
-  }
-  evolve(state: ReminderState, event: { type: string; data: unknown }): ReminderState {
-    if (event.type === 'ReminderScheduled') return { ...state, reminderId: (event.data as { reminder_id: string }).reminder_id };
-    if (event.type === 'ProcessTimerScheduled') return { ...state, timerId: (event.data as { timer_id: string }).timer_id };
-    if (event.type === 'ProcessTimerCancelled' || event.type === 'ReminderSent') return { ...state, done: true };
+const remindersDecider: ProcessDecider<ReminderState> = {
+  initialState: () => ({ done: false }),
+  evolve(state, message) {
+    if (message.kind === 'event' && message.type === 'ReminderScheduled') return { ...state, reminderId: (message.data as { reminder_id: string }).reminder_id };
+    if (message.kind === 'schedule') return { ...state, timerId: message.timerId };
+    if (message.kind === 'cancel' || (message.kind === 'event' && message.type === 'ReminderSent')) return { ...state, done: true };
     return state;
-  }
+  },
   decide(input: ProcessInput, state: ReminderState): ProcessOutput[] {
     const data = input.data as { reminder_id: string; due_at?: string; timer_id?: string };
     switch (input.type) {
@@ -39,12 +29,24 @@ class Reminders implements ProcessManager<ReminderState> {
       case 'TimerFired':
         if (state.done || state.timerId !== data.timer_id) return [];
         return [
-          { kind: 'command', type: 'SendReminder', data: { reminder_id: state.reminderId } },
+          { kind: 'command', command: { type: 'SendReminder', data: { reminder_id: state.reminderId } } },
           { kind: 'event', type: 'ReminderSent', data: { reminder_id: state.reminderId } },
         ];
       default:
         return [];
     }
+  },
+};
+
+class Reminders implements ProcessManager<ReminderState> {
+  readonly name = 'reminders';
+  readonly streamPrefixes = ['reminder-'];
+  readonly decider = remindersDecider;
+  readonly sent: string[] = [];
+
+  route(event: RecordedEvent) {
+    const reminderId = event.stream.slice('reminder-'.length);
+    return { processId: reminderId, input: { id: event.id, type: event.type, data: { ...(event.data as object), reminder_id: reminderId } } };
   }
   async dispatch(command: { type: string; data: unknown }) {
     this.sent.push((command.data as { reminder_id: string }).reminder_id);
@@ -62,7 +64,7 @@ describe('process managers with durable timers', () => {
 
   const startWorker = async () => {
     cells = temp.open();
-    worker = new Worker(cells, [], [reminders as ProcessManager<unknown>], clock, ids, log);
+    worker = Worker.over(cells, { projections: [], processes: [reminders as ProcessManager], clock, ids, log });
     await worker.start({ pollTimers: false });
   };
   const restart = async () => {
@@ -115,7 +117,8 @@ describe('process managers with durable timers', () => {
     await worker.settle();
     expect(reminders.sent).toEqual(['r2']);
     const stream = await cells.cell('eu').events.readStream('pm.reminders-r2');
-    expect(stream.filter((e) => e.type === 'ProcessTimerFired')).toHaveLength(1);
+    expect(stream.filter((e) => e.metadata.input_id === 'timer:r2:due')).toHaveLength(3);
+    expect(stream.filter((e) => e.type === 'ProcessCommandIssued')).toHaveLength(1);
   });
 
   it('ignores a cancelled timer', async () => {
@@ -132,6 +135,6 @@ describe('process managers with durable timers', () => {
     await restart();
     await worker.settle();
     const stream = await cells.cell('eu').events.readStream('pm.reminders-r4');
-    expect(stream.map((e) => e.type)).toEqual(['ReminderScheduled', 'ProcessTimerScheduled']);
+    expect(stream.map((e) => e.type)).toEqual(['ProcessInputReceived', 'ReminderScheduled', 'ProcessTimerScheduled']);
   });
 });

@@ -1,0 +1,22 @@
+import type { Clock } from '@tally/kernel';
+import type { Cell } from '../cells/cell';
+import { streamName } from '../commands/aggregate-definition';
+
+export const TEST_CLOCK_AGGREGATE = 'test_clock';
+
+/**
+ * "Now" for a context: the system clock, or the sandbox test clock the resource lives on. A test
+ * clock's time is the `now` of the last event of its stream that carries one (see
+ * domain/test-clock.events.ts), read from the event store, so it is never stale.
+ */
+export class Clocks {
+  constructor(readonly system: Clock) {}
+
+  async now(cell: Cell, testClockId?: string): Promise<Date> {
+    if (!testClockId) return this.system.now();
+    const events = await cell.events.readStream(streamName(TEST_CLOCK_AGGREGATE, testClockId));
+    const timed = events.map((event) => (event.data as { now?: unknown }).now).filter((now): now is string => typeof now === 'string');
+    if (timed.length === 0) throw new Error(`No test clock ${testClockId} in region ${cell.region}`);
+    return new Date(timed[timed.length - 1]);
+  }
+}

@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import { Ctx } from '../http/context.decorator';
+import type { RequestContext } from '../context/request-context';
+import type { ListPage, ListSpec } from '../http/list-query';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '../openapi';
+import { ScopedReads } from '../queries/scoped-reads';
+import { AdvanceTestClockDto, CreateTestClockDto, DeletedTestClockResponse, TestClockResponse } from './test-clock.dto';
+import { testClockAggregate } from './test-clock.aggregate';
+import { testClockView, type TestClockResource } from './test-clock.view';
+import { assertSandbox, TestClocks } from './test-clocks';
+
+const TEST_CLOCK_LIST: ListSpec = { sortable: ['created_at'], filters: {} };
+
+/** Sandbox test clocks (Stripe's): customers created on one live on its time, and advancing it runs their timers. */
+@Controller('v1/test-clocks')
+@ApiAuthenticated(API_KEY_AUTH)
+export class TestClocksController {
+  constructor(
+    private readonly clocks: TestClocks,
+    private readonly reads: ScopedReads,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOkResponse({ type: TestClockResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['test_clock.livemode'] })
+  create(@Ctx() context: RequestContext, @Body() body: CreateTestClockDto): Promise<TestClockResource> {
+    return this.clocks.create(context, { frozen_time: body.frozen_time, name: body.name ?? null });
+  }
+
+  @Get()
+  @ApiListResponse(TestClockResponse, TEST_CLOCK_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 400: ['test_clock.livemode'] })
+  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<TestClockResource>> {
+    assertSandbox(context);
+    return this.reads.page<TestClockResource>(context, testClockView.collection, params, TEST_CLOCK_LIST);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: TestClockResponse })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['test_clock.livemode'], 404: ['test_clock.not_found'] })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<TestClockResource> {
+    assertSandbox(context);
+    const found = await this.reads.retrieve<TestClockResource>(context, testClockView.collection, id);
+    if (!found) throw testClockAggregate.notFound(id);
+    return found.resource;
+  }
+
+  @Post(':id/advance')
+  @HttpCode(200)
+  @ApiOkResponse({ type: TestClockResponse, description: 'The clock, `advancing` until every timer due up to `frozen_time` has fired; poll it until `ready`' })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    400: ['test_clock.livemode', 'test_clock.advance_backwards', 'test_clock.advance_too_far'],
+    404: ['test_clock.not_found'],
+    409: ['test_clock.advancing', 'request.concurrent_update'],
+  })
+  advance(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: AdvanceTestClockDto): Promise<TestClockResource> {
+    return this.clocks.advance(context, id, body.frozen_time);
+  }
+
+  @Delete(':id')
+  @ApiOkResponse({ type: DeletedTestClockResponse, description: 'The clock is gone, and so are the customers on it' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['test_clock.livemode'], 404: ['test_clock.not_found'], 409: ['request.concurrent_update'] })
+  async delete(@Ctx() context: RequestContext, @Param('id') id: string): Promise<DeletedTestClockResponse> {
+    await this.clocks.delete(context, id);
+    return { id, object: 'test_clock', deleted: true };
+  }
+}

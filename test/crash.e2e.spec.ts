@@ -175,7 +175,7 @@ describe('a writer killed with SIGKILL in the middle of appends and projections'
     const byId = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
     expect(live['customers/customers'].map((doc) => [doc.id, doc.stream_revision]).sort(byId)).toEqual(expected.sort(byId));
     expect(live['customers/events']).toHaveLength(customerStreams.reduce((sum, [, revisions]) => sum + revisions.length, 0));
-    expect(live['timers.v2/timers']).toEqual([]);
+    expect(live['timers/timers']).toEqual([]);
 
     await rebuildProjections(bindings);
     expect(await readModels(bindings)).toEqual(live);

@@ -35,6 +35,7 @@ describe('customers through the HTTP API', () => {
         default_payment_method_id: null,
         tax_ids: [],
         tax_id_invalid: false,
+        test_clock: null,
         livemode: false,
         created_at: tally.clock.now().toISOString(),
         updated_at: tally.clock.now().toISOString(),

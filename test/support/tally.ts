@@ -7,6 +7,7 @@ import { ManualClock, type IdGenerator } from '@tally/kernel';
 import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig, Worker, type JsonLog, type Region } from '@tally/platform';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
+import type { AppOptions } from '../../apps/api/src/app.module';
 import { OpenApiContract } from './openapi-contract';
 
 export interface TestTenant {
@@ -33,11 +34,11 @@ export class TallyUnderTest {
   ) {}
 
   /** Silent unless a test passes a `logger` to read the log lines. */
-  static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog } = {}): Promise<TallyUnderTest> {
+  static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog; extraProcesses?: AppOptions['extraProcesses'] } = {}): Promise<TallyUnderTest> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
     const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
     const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY });
-    const app = await createApp({ config, worker: true, clock }, { logger: options.logger ?? false });
+    const app = await createApp({ config, worker: true, clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
     await app.init();
     contract ??= request(app.getHttpServer())
       .get('/openapi.json')
@@ -47,8 +48,8 @@ export class TallyUnderTest {
   }
 
   /** A Tally with one tenant (Acme, eu) and an agent holding its sandbox key: what most test files start from. */
-  static async withTenant(): Promise<{ tally: TallyUnderTest; acme: TestTenant; api: ReturnType<TallyUnderTest['as']> }> {
-    const tally = await TallyUnderTest.start();
+  static async withTenant(options: Parameters<typeof TallyUnderTest.start>[0] = {}): Promise<{ tally: TallyUnderTest; acme: TestTenant; api: ReturnType<TallyUnderTest['as']> }> {
+    const tally = await TallyUnderTest.start(options);
     const acme = await tally.tenant('Acme', 'eu');
     return { tally, acme, api: tally.as(acme.sandbox) };
   }

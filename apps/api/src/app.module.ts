@@ -1,11 +1,11 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { CatalogModule } from '@tally/catalog';
 import { CustomersModule } from '@tally/customers';
 import { InvoicingModule } from '@tally/invoicing';
 import { TaxModule } from '@tally/tax';
 import { TenancyModule } from '@tally/tenancy';
 import type { Clock } from '@tally/kernel';
-import { EventLogModule, ObservabilityModule, PlatformModule, type TallyConfig } from '@tally/platform';
+import { EventLogModule, ObservabilityModule, PlatformModule, RuntimeResourcesModule, type ProcessManager, type TallyConfig } from '@tally/platform';
 import { RateLimitsModule } from '@tally/platform';
 import { AGGREGATE_TYPES, PII_FIELDS, PROJECTIONS } from '../../worker/src/composition';
 import { WorkerModule } from '../../worker/src/worker.module';
@@ -15,24 +15,27 @@ export interface AppOptions {
   /** Run projections, process managers and timers in this process (the embedded profile does). */
   worker: boolean;
   clock?: Clock;
+  /** Process managers of tests, run beside every context's. */
+  extraProcesses?: readonly Type<ProcessManager>[];
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, worker, clock }: AppOptions): DynamicModule {
+  static forRoot({ config, worker, clock, extraProcesses }: AppOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         PlatformModule.forRoot({ config, pii: PII_FIELDS, clock }),
         RateLimitsModule,
         EventLogModule.forRoot(AGGREGATE_TYPES),
+        RuntimeResourcesModule,
         ObservabilityModule.forRoot(PROJECTIONS),
         TenancyModule,
         CustomersModule,
         CatalogModule,
         TaxModule,
         InvoicingModule,
-        ...(worker ? [WorkerModule] : []),
+        ...(worker ? [WorkerModule.forRoot(extraProcesses)] : []),
       ],
     };
   }

@@ -15,4 +15,5 @@ export const AGGREGATE_TYPES: readonly AggregateType[] = [
   { idPrefix: 'plan', type: 'plan' },
   { idPrefix: 'cpn', type: 'coupon' },
   { idPrefix: 'txs', type: 'tax_settings' },
+  { idPrefix: 'clock', type: 'test_clock' },
 ];

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
-import { PlatformModule, readConfig, CellRegistry, createLog, NestJsonLogger } from '@tally/platform';
+import { PlatformModule, readConfig, CellRegistry, createLog, NestJsonLogger, RuntimeResourcesModule } from '@tally/platform';
 import { PII_FIELDS } from './composition';
 import { WorkerModule } from './worker.module';
 
@@ -9,7 +9,7 @@ import { WorkerModule } from './worker.module';
 async function main(): Promise<void> {
   const config = readConfig();
 
-  @Module({ imports: [PlatformModule.forRoot({ config, pii: PII_FIELDS }), WorkerModule] })
+  @Module({ imports: [PlatformModule.forRoot({ config, pii: PII_FIELDS }), RuntimeResourcesModule, WorkerModule.forRoot()] })
   class WorkerAppModule {}
 
   const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: new NestJsonLogger(createLog(config)) });

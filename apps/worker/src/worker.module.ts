@@ -1,5 +1,5 @@
-import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CustomersModule, TaxIdValidationProcess } from '@tally/customers';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Type } from '@nestjs/common';
+import { CustomersModule, TaxIdValidationProcess, TestClockCustomersProcess } from '@tally/customers';
 import type { IdGenerator } from '@tally/kernel';
 import { CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, Worker, type ProcessManager, type RunnerLog } from '@tally/platform';
 import { PROJECTIONS } from './composition';
@@ -7,20 +7,29 @@ import { PROJECTIONS } from './composition';
 const logger = new Logger('worker');
 const log: RunnerLog = { error: (message, error) => logger.error(message, (error as Error)?.stack) };
 
+const PROCESSES: readonly Type<ProcessManager>[] = [TaxIdValidationProcess, TestClockCustomersProcess];
+
 /** Projections, process managers and timers for every cell this process serves. */
-@Module({
-  imports: [CustomersModule],
-  providers: [
-    {
-      provide: Worker,
-      useFactory: (cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, taxIds: TaxIdValidationProcess) =>
-        new Worker({ cells, projections: PROJECTIONS, processes: [taxIds as ProcessManager], clocks, commands, ids, metrics, log }),
-      inject: [CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, TaxIdValidationProcess],
-    },
-  ],
-  exports: [Worker],
-})
+@Module({})
 export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  /** `extraProcesses`: process managers of tests, beside every context's. */
+  static forRoot(extraProcesses: readonly Type<ProcessManager>[] = []): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [CustomersModule],
+      providers: [
+        ...extraProcesses,
+        {
+          provide: Worker,
+          useFactory: (cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...processes: ProcessManager[]) =>
+            new Worker({ cells, projections: PROJECTIONS, processes, clocks, commands, ids, metrics, log }),
+          inject: [CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, ...PROCESSES, ...extraProcesses],
+        },
+      ],
+      exports: [Worker],
+    };
+  }
+
   constructor(@Inject(Worker) private readonly worker: Worker) {}
 
   async onApplicationBootstrap(): Promise<void> {

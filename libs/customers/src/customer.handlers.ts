@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { IdGenerator } from '@tally/kernel';
-import { CommandRuntime, ID_GENERATOR, replay, type RequestContext } from '@tally/platform';
+import { CommandRuntime, ID_GENERATOR, replay, TestClocks, type RequestContext } from '@tally/platform';
 import { customerAggregate } from './customer.aggregate';
 import { customerView, type CustomerResource } from './customer.view';
 import type { CreateCustomer, DeleteTaxId, UpdateCustomer } from './domain/customer.decider';
@@ -18,6 +18,8 @@ export class CreateCustomerCommand extends Command<CustomerWritten> {
   constructor(
     readonly context: RequestContext,
     readonly input: Omit<CreateCustomer['data'], 'customer_id'>,
+    /** The sandbox test clock the customer is to live on. */
+    readonly testClock?: string,
   ) {
     super();
   }
@@ -54,6 +56,16 @@ export class DeleteTaxIdCommand extends Command<CustomerWritten> {
   }
 }
 
+/** Sent when the customer's test clock is deleted. */
+export class DeleteCustomerCommand extends Command<void> {
+  constructor(
+    readonly context: RequestContext,
+    readonly customerId: string,
+  ) {
+    super();
+  }
+}
+
 /** Sent by the tax-ID validation process: validate one tax ID and record the result. */
 export class ValidateTaxIdCommand extends Command<void> {
   constructor(
@@ -74,12 +86,15 @@ const written = ({ history, revision }: { history: Parameters<typeof replay>[1];
 export class CreateCustomerHandler implements ICommandHandler<CreateCustomerCommand, CustomerWritten> {
   constructor(
     private readonly runtime: CommandRuntime,
+    private readonly testClocks: TestClocks,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ context, input }: CreateCustomerCommand): Promise<CustomerWritten> {
+  async execute({ context, input, testClock }: CreateCustomerCommand): Promise<CustomerWritten> {
+    if (testClock) await this.testClocks.assertUsable(context, testClock);
     const id = this.ids.next('cus');
-    return written(await this.runtime.execute(customerAggregate, id, { type: 'CreateCustomer', data: { customer_id: id, ...input } }, context));
+    const onClock = testClock ? { ...context, clockId: testClock } : context;
+    return written(await this.runtime.execute(customerAggregate, id, { type: 'CreateCustomer', data: { customer_id: id, ...input } }, onClock));
   }
 }
 
@@ -116,6 +131,15 @@ export class DeleteTaxIdHandler implements ICommandHandler<DeleteTaxIdCommand, C
   }
 }
 
+@CommandHandler(DeleteCustomerCommand)
+export class DeleteCustomerHandler implements ICommandHandler<DeleteCustomerCommand, void> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, customerId }: DeleteCustomerCommand): Promise<void> {
+    await this.runtime.execute(customerAggregate, customerId, { type: 'DeleteCustomer', data: { customer_id: customerId } }, context);
+  }
+}
+
 @CommandHandler(ValidateTaxIdCommand)
 export class ValidateTaxIdHandler implements ICommandHandler<ValidateTaxIdCommand, void> {
   constructor(
@@ -133,4 +157,4 @@ export class ValidateTaxIdHandler implements ICommandHandler<ValidateTaxIdComman
   }
 }
 
-export const customerCommandHandlers = [CreateCustomerHandler, UpdateCustomerHandler, AddTaxIdHandler, DeleteTaxIdHandler, ValidateTaxIdHandler];
+export const customerCommandHandlers = [CreateCustomerHandler, UpdateCustomerHandler, AddTaxIdHandler, DeleteTaxIdHandler, DeleteCustomerHandler, ValidateTaxIdHandler];

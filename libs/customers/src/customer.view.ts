@@ -25,6 +25,8 @@ export interface CustomerResource {
   default_payment_method_id: string | null;
   tax_ids: TaxIdResource[];
   tax_id_invalid: boolean;
+  /** The sandbox test clock the customer lives on, whose time is "now" for everything of the customer. */
+  test_clock: string | null;
   livemode: boolean;
   created_at: string;
   updated_at: string;
@@ -50,6 +52,7 @@ export const customerView: ResourceView<CustomerResource> = {
         default_payment_method_id: null,
         tax_ids: [],
         tax_id_invalid: false,
+        test_clock: stored.metadata.clock_id ?? null,
         livemode: stored.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
@@ -76,6 +79,8 @@ export const customerView: ResourceView<CustomerResource> = {
       }
       case 'CustomerTaxIdDeleted':
         return { ...customer, ...withTaxIds(customer.tax_ids.filter((t) => t.id !== event.data.tax_id_id)), updated_at: at };
+      case 'CustomerDeleted':
+        return undefined;
       default:
         return assertNever(event);
     }
@@ -87,6 +92,8 @@ export const customerView: ResourceView<CustomerResource> = {
         return 'customer.created';
       case 'CustomerTaxIdInvalidated':
         return 'customer.tax_id_invalidated';
+      case 'CustomerDeleted':
+        return 'customer.deleted';
       default:
         return 'customer.updated';
     }

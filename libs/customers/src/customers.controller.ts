@@ -25,10 +25,10 @@ export class CustomersController {
   @HttpCode(200)
   @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
   @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['request.invalid_metadata'] })
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['request.invalid_metadata', 'test_clock.livemode'], 404: ['test_clock.not_found'] })
   async create(@Ctx() context: RequestContext, @Body() body: CreateCustomerDto, @Res({ passthrough: true }) response: Response): Promise<CustomerResource> {
     const input = { email: body.email ?? null, name: body.name ?? null, billing_address: toAddress(body.billing_address), metadata: body.metadata ?? {} };
-    return withEtag(response, await this.commands.execute(new CreateCustomerCommand(context, input)));
+    return withEtag(response, await this.commands.execute(new CreateCustomerCommand(context, input, body.test_clock)));
   }
 
   @Get()

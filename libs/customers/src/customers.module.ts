@@ -4,6 +4,7 @@ import { customerCommandHandlers } from './customer.handlers';
 import { customerQueryHandlers } from './customer.queries';
 import { ListTaxIdsHandler } from './tax-id.queries';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
+import { TestClockCustomersProcess } from './test-clock-customers.process';
 import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
 
 @Module({
@@ -13,8 +14,9 @@ import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.po
     ...customerQueryHandlers,
     ListTaxIdsHandler,
     TaxIdValidationProcess,
+    TestClockCustomersProcess,
     { provide: TAX_ID_VALIDATOR, useClass: RuleBasedTaxIdValidator },
   ],
-  exports: [TaxIdValidationProcess],
+  exports: [TaxIdValidationProcess, TestClockCustomersProcess],
 })
 export class CustomersModule {}

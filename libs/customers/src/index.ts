@@ -8,4 +8,5 @@ export * from './customer.queries';
 export * from './tax-id.queries';
 export * from './customer.projection';
 export * from './tax-id-validation.process';
+export * from './test-clock-customers.process';
 export * from './customers.module';

@@ -130,7 +130,7 @@ export class PreviewInvoiceHandler implements IQueryHandler<PreviewInvoiceQuery,
     if (customer === null) return { location: null, tax_ids: [], tax_id_invalid: false };
     if (!('id' in customer)) return describedTaxCustomer(customer.country, customer.region, customer.tax_ids);
     const { state } = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, customer.id, context);
-    if (state.status === 'none') throw customerAggregate.notFound(customer.id);
+    if (state.status !== 'active') throw customerAggregate.notFound(customer.id);
     return taxCustomerOf(state);
   }
 }

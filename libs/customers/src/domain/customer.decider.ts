@@ -1,12 +1,13 @@
 import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
 import { mergeAddress, type AddressPatch } from './address';
-import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerTaxIdDeleted, CustomerUpdated } from './customer.events';
+import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerDeleted, CustomerTaxIdDeleted, CustomerUpdated } from './customer.events';
 import { isSupportedTaxIdType } from './tax-ids/tax-id';
 
 export type TaxIdStatus = 'pending' | 'verified' | 'invalid';
 
 export type CustomerState =
   | { status: 'none' }
+  | { status: 'deleted'; id: string }
   | {
       status: 'active';
       id: string;
@@ -33,7 +34,10 @@ export type RecordTaxIdValidation = Command<
 
 export type DeleteTaxId = Command<'DeleteTaxId', CustomerTaxIdDeleted['data']>;
 
-export type CustomerCommand = CreateCustomer | UpdateCustomer | AddTaxId | RecordTaxIdValidation | DeleteTaxId;
+/** Deletes a sandbox customer whose test clock was deleted (Stripe deletes them with the clock). */
+export type DeleteCustomer = Command<'DeleteCustomer', CustomerDeleted['data']>;
+
+export type CustomerCommand = CreateCustomer | UpdateCustomer | AddTaxId | RecordTaxIdValidation | DeleteTaxId | DeleteCustomer;
 
 const notFound = (id: string) => DomainError.notFound('customer.not_found', `No customer ${id}`);
 const taxIdNotFound = (id: string) => DomainError.notFound('tax_id.not_found', `No tax ID ${id}`);
@@ -49,14 +53,14 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         return [{ type: 'CustomerCreated', data: command.data }];
       }
       case 'UpdateCustomer': {
-        if (state.status === 'none') throw notFound(command.data.customer_id);
+        if (state.status !== 'active') throw notFound(command.data.customer_id);
         const changes = changedFields(state, command.data);
         if (Object.keys(changes).length === 0) return [];
         if (changes.metadata) checkMetadata(changes.metadata);
         return [{ type: 'CustomerUpdated', data: { customer_id: state.id, ...changes } }];
       }
       case 'AddTaxId': {
-        if (state.status === 'none') throw notFound(command.data.customer_id);
+        if (state.status !== 'active') throw notFound(command.data.customer_id);
         const { tax_id_id, type, value } = command.data;
         if (!isSupportedTaxIdType(type)) {
           throw DomainError.invalid('tax_id.unsupported_type', `Tax ID type ${type} is not supported`, [
@@ -70,7 +74,7 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         return [{ type: 'CustomerTaxIdAdded', data: { customer_id: state.id, tax_id_id, type, value } }];
       }
       case 'RecordTaxIdValidation': {
-        if (state.status === 'none') throw notFound(command.data.customer_id);
+        if (state.status !== 'active') throw notFound(command.data.customer_id);
         const taxId = state.taxIds.find((t) => t.id === command.data.tax_id_id);
         if (!taxId) throw taxIdNotFound(command.data.tax_id_id);
         if (taxId.status !== 'pending') return [];
@@ -80,11 +84,14 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
           : [{ type: 'CustomerTaxIdInvalidated', data: { customer_id: state.id, tax_id_id: taxId.id, reason: result.reason } }];
       }
       case 'DeleteTaxId': {
-        if (state.status === 'none') throw notFound(command.data.customer_id);
+        if (state.status !== 'active') throw notFound(command.data.customer_id);
         const { tax_id_id } = command.data;
         if (!state.taxIds.some((t) => t.id === tax_id_id)) throw taxIdNotFound(tax_id_id);
         return [{ type: 'CustomerTaxIdDeleted', data: { customer_id: state.id, tax_id_id } }];
       }
+      case 'DeleteCustomer':
+        if (state.status === 'none') throw notFound(command.data.customer_id);
+        return state.status === 'active' ? [{ type: 'CustomerDeleted', data: { customer_id: state.id } }] : [];
       default:
         return assertNever(command);
     }
@@ -97,7 +104,7 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         return { status: 'active', id: customer_id, email, name, billingAddress: billing_address, metadata, defaultPaymentMethodId: null, taxIds: [] };
       }
       case 'CustomerUpdated': {
-        if (state.status === 'none') return state;
+        if (state.status !== 'active') return state;
         const { email, name, billing_address, metadata, default_payment_method_id } = event.data;
         return {
           ...state,
@@ -109,20 +116,22 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         };
       }
       case 'CustomerTaxIdAdded': {
-        if (state.status === 'none') return state;
+        if (state.status !== 'active') return state;
         const { tax_id_id, type, value } = event.data;
         return { ...state, taxIds: [...state.taxIds, { id: tax_id_id, type, value, status: 'pending' }] };
       }
       case 'CustomerTaxIdVerified':
       case 'CustomerTaxIdInvalidated': {
-        if (state.status === 'none') return state;
+        if (state.status !== 'active') return state;
         const status: TaxIdStatus = event.type === 'CustomerTaxIdVerified' ? 'verified' : 'invalid';
         return { ...state, taxIds: state.taxIds.map((t) => (t.id === event.data.tax_id_id ? { ...t, status } : t)) };
       }
       case 'CustomerTaxIdDeleted': {
-        if (state.status === 'none') return state;
+        if (state.status !== 'active') return state;
         return { ...state, taxIds: state.taxIds.filter((t) => t.id !== event.data.tax_id_id) };
       }
+      case 'CustomerDeleted':
+        return { status: 'deleted', id: event.data.customer_id };
       default:
         return assertNever(event);
     }

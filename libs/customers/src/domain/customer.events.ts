@@ -37,4 +37,7 @@ export type CustomerTaxIdInvalidated = Event<'CustomerTaxIdInvalidated', { custo
 /** Holds no personal data: the value stays in the CustomerTaxIdAdded it removes. */
 export type CustomerTaxIdDeleted = Event<'CustomerTaxIdDeleted', { customer_id: string; tax_id_id: string }>;
 
-export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerTaxIdAdded | CustomerTaxIdVerified | CustomerTaxIdInvalidated | CustomerTaxIdDeleted;
+/** The customer is gone (its sandbox test clock was deleted); its id is never used again. */
+export type CustomerDeleted = Event<'CustomerDeleted', { customer_id: string }>;
+
+export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerTaxIdAdded | CustomerTaxIdVerified | CustomerTaxIdInvalidated | CustomerTaxIdDeleted | CustomerDeleted;

@@ -4,7 +4,8 @@ import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Validate
 import { IsKeyedObject, IsOmittable } from '@tally/platform';
 import { AddressDto } from './address.dto';
 
-export class CreateCustomerDto {
+/** The fields a customer has, on create and on update. */
+class CustomerFieldsDto {
   @ApiPropertyOptional({ type: String, format: 'email', nullable: true, maxLength: 512 })
   @IsOptional() @IsEmail() @MaxLength(512) email?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 256 })
@@ -16,7 +17,12 @@ export class CreateCustomerDto {
   @IsOmittable() @IsKeyedObject() metadata?: Record<string, string>;
 }
 
-export class UpdateCustomerDto extends CreateCustomerDto {
+export class CreateCustomerDto extends CustomerFieldsDto {
+  @ApiPropertyOptional({ type: String, pattern: '^clock_[0-9A-Z]+$', example: 'clock_01JD…', description: 'Sandbox only: the test clock the customer lives on, fixed for life' })
+  @IsOptional() @IsString() @Matches(/^clock_[0-9A-Z]+$/, { message: 'test_clock is a test clock id (clock_…)' }) test_clock?: string;
+}
+
+export class UpdateCustomerDto extends CustomerFieldsDto {
   @ApiPropertyOptional({ type: String, nullable: true, pattern: '^pm_[0-9A-Za-z]+$' })
   @IsOptional() @IsString() @Matches(/^pm_[0-9A-Za-z]+$/, { message: 'default_payment_method_id is a payment method id (pm_…)' })
   default_payment_method_id?: string | null;

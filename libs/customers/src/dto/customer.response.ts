@@ -48,6 +48,7 @@ export class CustomerResponse implements KnownFields<CustomerResource> {
   @ApiProperty({ type: String, nullable: true }) default_payment_method_id!: string | null;
   @ApiProperty({ type: () => [TaxIdResponse] }) tax_ids!: TaxIdResponse[];
   @ApiProperty({ description: 'True while any tax ID is invalid' }) tax_id_invalid!: boolean;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The sandbox test clock the customer lives on' }) test_clock!: string | null;
   @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;

@@ -80,6 +80,24 @@ describe('CommandRuntime', () => {
     });
   });
 
+  it('applies a command id once per stream: a redelivered command changes nothing, also after a snapshot', async () => {
+    const dispatched = { ...context, commandId: 'cmd_01JCOMMAND0000000000000000' };
+    const first = await runtime.execute(counterAggregate, 'c6', { type: 'Count', data: { by: 1 } }, dispatched);
+    expect(first.appended.map((event) => event.metadata.command_id)).toEqual([dispatched.commandId]);
+    const again = await runtime.execute(counterAggregate, 'c6', { type: 'Count', data: { by: 1 } }, dispatched);
+    expect(again.appended).toEqual([]);
+    expect(again.state.total).toBe(1);
+    await runtime.execute(counterAggregate, 'c6', { type: 'Count', data: { by: 1 } }, { ...context, commandId: 'cmd_01JCOMMAND0000000000000001' });
+
+    const events = cells.cell('eu').events;
+    await appendCounted(events, 'counter-c7', 1_000, ids);
+    await runtime.execute(counterAggregate, 'c7', { type: 'Count', data: { by: 1 } }, dispatched);
+    const afterSnapshot = await runtime.execute(counterAggregate, 'c7', { type: 'Count', data: { by: 1 } }, dispatched);
+    expect(afterSnapshot.appended).toEqual([]);
+    expect(afterSnapshot.state.total).toBe(1_001);
+    expect((await runtime.load(cells.cell('eu'), counterAggregate, 'c6', context)).state.total).toBe(2);
+  });
+
   it("treats another tenant's aggregate as missing", async () => {
     await runtime.execute(counterAggregate, 'c5', { type: 'Count', data: { by: 1 } }, context);
     const stranger = { ...context, tenantId: 'ten_other' };

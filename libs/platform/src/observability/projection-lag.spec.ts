@@ -58,6 +58,8 @@ describe('projection lag', () => {
     expect(family.samples).toEqual([
       { name: 'projection_lag_events', labels: { projection: 'things', region: 'eu' }, value: LAG_COUNTED_UP_TO },
       { name: 'projection_lag_events', labels: { projection: 'timers', region: 'eu' }, value: 0 },
+      { name: 'projection_lag_events', labels: { projection: 'parked_commands', region: 'eu' }, value: 0 },
+      { name: 'projection_lag_events', labels: { projection: 'test_clocks', region: 'eu' }, value: 0 },
     ]);
   });
 });

@@ -19,7 +19,7 @@ export interface TimerDoc {
 
 /** Every timer a process manager set, ordered by clock and due time; rebuilt from the process streams like any read model. */
 export const timersProjection: Projection = {
-  name: 'timers.v2',
+  name: 'timers',
   streamPrefixes: ['pm.'],
   collections: [{ name: TIMERS, indexes: [{ fields: ['clock', 'status', 'due_at'] }] }],
   async handle(event, writer) {

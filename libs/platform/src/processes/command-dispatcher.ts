@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { COMMAND_REJECTED, DomainError, type CommandRejected, type IdGenerator } from '@tally/kernel';
-import type { EventStore, RecordedEvent } from '@tally/eventstore';
+import type { RecordedEvent } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
 import type { Cell } from '../cells/cell';
 import type { RequestContext } from '../context/request-context';
 import type { TallyMetrics } from '../observability/tally-metrics';
-import { CatchUp } from '../projections/catch-up';
-import { followInBatches } from '../runtime/follow-in-batches';
-import { supervise, type RunnerLog } from '../runtime/supervise';
+import { LogFollower } from '../runtime/log-follower';
+import type { RunnerLog } from '../runtime/supervise';
 import { ProcessEvents, splitProcessStream, type CommandIssuedData } from './process-manager';
 import { issuedCommandId, ownerOf, type ProcessRuntime } from './process-runtime';
 
@@ -33,59 +32,21 @@ export interface CommandParkedData {
  * doubling pause and, after DISPATCH_ATTEMPTS, parked: recorded in the process stream, counted,
  * and listed for operators, while later commands go on.
  */
-export class CommandDispatcher {
-  private stopped = false;
-  private running: Promise<void> | undefined;
-  private close: (() => Promise<void>) | undefined;
-  private readonly progress: CatchUp;
-
+export class CommandDispatcher extends LogFollower {
   constructor(
     private readonly cell: Cell,
     private readonly runtimes: ReadonlyMap<string, ProcessRuntime<unknown>>,
-    private readonly checkpoints: ReadStore,
+    checkpoints: ReadStore,
     private readonly metrics: TallyMetrics,
     private readonly ids: IdGenerator,
     private readonly log: RunnerLog,
     private readonly firstRetryMs = FIRST_RETRY_MS,
   ) {
-    this.progress = new CatchUp(cell.events, FILTER);
+    super({ name: 'command dispatcher', events: cell.events, checkpoints, checkpoint: 'dispatcher', filter: { streamPrefixes: ['pm.'] }, log });
   }
 
-  readonly checkpoint = 'dispatcher';
-
-  async start(): Promise<void> {
-    this.progress.advance(await this.checkpoints.getCheckpoint(this.checkpoint));
-    this.running = supervise('command dispatcher', () => this.follow(this.cell.events), () => this.stopped, this.log);
-  }
-
-  whenCaughtUp(position: bigint): Promise<void> {
-    return this.progress.reached(position);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.close?.();
-    await this.running;
-  }
-
-  private async follow(events: EventStore): Promise<void> {
-    const subscription = events.subscribeToAll({ fromPosition: await this.checkpoints.getCheckpoint(this.checkpoint), filter: FILTER });
-    this.close = () => subscription.close();
-    if (this.stopped) await subscription.close();
-    try {
-      await followInBatches(
-        subscription,
-        async (event) => {
-          if (event.type === ProcessEvents.commandIssued) await this.dispatch(event);
-        },
-        async (handledUpTo) => {
-          await this.checkpoints.commit([], { name: this.checkpoint, position: handledUpTo });
-          this.progress.advance(handledUpTo);
-        },
-      );
-    } finally {
-      await subscription.close();
-    }
+  protected async handle(event: RecordedEvent): Promise<void> {
+    if (event.type === ProcessEvents.commandIssued) await this.dispatch(event);
   }
 
   private async dispatch(event: RecordedEvent): Promise<void> {
@@ -111,7 +72,7 @@ export class CommandDispatcher {
           this.metrics.commandsDispatched.inc({ process: name, outcome: 'rejected' });
           return;
         }
-        if (this.stopped) throw error;
+        if (this.isStopped) throw error;
         if (attempt >= DISPATCH_ATTEMPTS) return this.park(event, { command_id: commandId, type: issued.type, attempts: attempt, error: String((error as Error)?.message ?? error) });
         this.metrics.commandRetries.inc({ process: name });
         this.log.error(`process ${name}: command ${issued.type} ${commandId} failed (attempt ${attempt}); retrying`, error);
@@ -141,5 +102,3 @@ export class CommandDispatcher {
     };
   }
 }
-
-const FILTER = { streamPrefixes: ['pm.'] };

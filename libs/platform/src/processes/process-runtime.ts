@@ -1,4 +1,4 @@
-import { derivedId, TIMER_FIRED, type IdGenerator, type ProcessInput, type ProcessMessage, type ProcessOutput } from '@tally/kernel';
+import { derivedId, type IdGenerator, type ProcessInput, type ProcessMessage, type ProcessOutput } from '@tally/kernel';
 import { WrongExpectedRevisionError, type EventMetadata, type NewEvent, type RecordedEvent } from '@tally/eventstore';
 import type { Cell } from '../cells/cell';
 import type { Clocks } from '../clocks/clocks';
@@ -120,5 +120,3 @@ export const ownerOf = (event: RecordedEvent): ProcessOwner => ({
   correlation_id: event.metadata.correlation_id,
   ...(event.metadata.clock_id && { clock_id: event.metadata.clock_id }),
 });
-
-export const isTimerFired = (input: ProcessInput): boolean => input.type === TIMER_FIRED;

@@ -66,7 +66,7 @@ export class CommandRuntime {
         id: this.ids.ulid(),
         type: event.type,
         data: event.data,
-        metadata,
+        metadata: { ...metadata, schema_version: cell.upcasters.currentVersion(event.type) },
         stream,
         revision: loaded.revision + 1 + i,
       }));
@@ -115,7 +115,7 @@ export class CommandRuntime {
     return { state, revision, history: snapshot ? [] : history, snapshotRevision: snapshot?.revision ?? -1 };
   }
 
-  private metadata(context: RequestContext): EventMetadata {
+  private metadata(context: RequestContext): Omit<EventMetadata, 'schema_version'> {
     return {
       tenant_id: context.tenantId,
       environment: context.environment,
@@ -124,7 +124,6 @@ export class CommandRuntime {
       correlation_id: context.correlationId ?? context.requestId,
       causation_id: context.causationId ?? context.requestId,
       occurred_at: this.clock.now().toISOString(),
-      schema_version: 1,
     };
   }
 

@@ -48,7 +48,7 @@ export class ProcessRuntime<S> {
   }
 
   private toEvents(outputs: readonly ProcessOutput[], input: ProcessInput, context: RequestContext): NewEvent[] {
-    const metadata: EventMetadata = {
+    const metadata: Omit<EventMetadata, 'schema_version'> = {
       tenant_id: context.tenantId,
       environment: context.environment,
       actor: context.actor,
@@ -56,14 +56,11 @@ export class ProcessRuntime<S> {
       correlation_id: context.correlationId,
       causation_id: context.causationId,
       occurred_at: this.clock.now().toISOString(),
-      schema_version: 1,
       input_id: input.id,
     };
-    const events = outputs.map((output) => ({ id: this.ids.ulid(), metadata, ...eventOf(output) }));
-    if (input.type === TIMER_FIRED_INPUT) {
-      events.push({ id: this.ids.ulid(), metadata, type: ProcessEvents.timerFired, data: input.data });
-    }
-    return events;
+    const events = outputs.map(eventOf);
+    if (input.type === TIMER_FIRED_INPUT) events.push({ type: ProcessEvents.timerFired, data: input.data });
+    return events.map((event) => ({ id: this.ids.ulid(), ...event, metadata: { ...metadata, schema_version: this.cell.upcasters.currentVersion(event.type) } }));
   }
 
   private async dispatchIssued(events: readonly Pick<NewEvent, 'type' | 'data'>[], context: RequestContext): Promise<void> {

@@ -7,7 +7,7 @@ import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc } from '@tally/readstore';
 import { bindingsFor, openEmbeddedCells, rebuildProjections, streamName, Worker, type CellRegistry, type ProjectionBinding } from '@tally/platform';
 import { customerAggregate, customerProjection } from '@tally/customers';
-import { PII_FIELDS, PROJECTIONS } from '../apps/worker/src/composition';
+import { PII_FIELDS, PROJECTIONS, UPCASTERS } from '../apps/worker/src/composition';
 
 const ROOT = join(__dirname, '..');
 const BATCH_SIZE = 5;
@@ -87,7 +87,7 @@ function runUntilKilled(dataDir: string, acks: Acks): Promise<Run> {
 
 /** Whether the customers projection had events left to handle when the writer died. */
 async function projectionBehind(dataDir: string): Promise<boolean> {
-  const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock: new ManualClock(), pii: PII_FIELDS });
+  const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock: new ManualClock(), pii: PII_FIELDS, upcasters: UPCASTERS });
   try {
     const { events, readModels } = cells.cell('eu');
     const checkpoint = await readModels.getCheckpoint(customerProjection.name);
@@ -144,7 +144,7 @@ describe('a writer killed with SIGKILL in the middle of appends and projections'
     expect(acks.customers.size).toBeGreaterThan(0);
 
     const clock = new ManualClock();
-    cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: PII_FIELDS });
+    cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: PII_FIELDS, upcasters: UPCASTERS });
     const streams = new Map<string, number[]>();
     for (const event of await allEvents(cells)) {
       if (!streams.has(event.stream)) streams.set(event.stream, []);

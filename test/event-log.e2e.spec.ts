@@ -59,6 +59,7 @@ describe('the public event log, auditors and personal data', () => {
   it('shows an auditor every stored event of an aggregate with its metadata, page by page', async () => {
     const customer = (await api.post('/v1/customers', { name: 'v0' }).expect(200)).body;
     for (let i = 1; i <= 4; i++) await api.patch(`/v1/customers/${customer.id}`, { name: `v${i}` }).expect(200);
+    const reads = jest.spyOn(tally.cells.cell('eu').events, 'readStream');
     const first = await api.get(`/v1/admin/aggregates/${customer.id}/history?limit=3`).expect(200);
     expect(first.body.data.map((e: { revision: number }) => e.revision)).toEqual([0, 1, 2]);
     expect(first.body.data[0]).toMatchObject({
@@ -71,6 +72,10 @@ describe('the public event log, auditors and personal data', () => {
     const second = await api.get(`/v1/admin/aggregates/${customer.id}/history?limit=3&cursor=${first.body.next_cursor}`).expect(200);
     expect(second.body.data.map((e: { revision: number }) => e.revision)).toEqual([3, 4]);
     expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
+    const limits = reads.mock.calls.filter(([stream]) => stream === `customer-${customer.id}`).map(([, options]) => options?.limit);
+    reads.mockRestore();
+    expect(limits.length).toBeGreaterThan(0);
+    for (const limit of limits) expect(limit).toBeLessThanOrEqual(4);
   });
 
   it('rebuilds a customer as it was at a moment (as_of)', async () => {

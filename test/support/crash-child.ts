@@ -10,7 +10,7 @@ import { DomainError, SystemClock, UlidGenerator } from '@tally/kernel';
 import type { EventMetadata, NewEvent } from '@tally/eventstore';
 import { Clocks, CommandRuntime, openEmbeddedCells, Worker, type RequestContext } from '@tally/platform';
 import { customerAggregate } from '@tally/customers';
-import { PII_FIELDS, PROJECTIONS } from '../../apps/worker/src/composition';
+import { PII_FIELDS, PROJECTIONS, UPCASTERS } from '../../apps/worker/src/composition';
 
 const CRASH_TENANT = 'ten_crash';
 const BATCH_SIZE = 5;
@@ -30,7 +30,7 @@ const context: RequestContext = {
 async function main(dataDir: string): Promise<void> {
   const clock = new SystemClock();
   const ids = new UlidGenerator(clock);
-  const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: PII_FIELDS });
+  const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: PII_FIELDS, upcasters: UPCASTERS });
   const cell = cells.cell('eu');
   const runtime = new CommandRuntime(cells, new Clocks(clock), ids);
   const worker = Worker.over(cells, {

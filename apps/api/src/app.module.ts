@@ -7,7 +7,7 @@ import { TenancyModule } from '@tally/tenancy';
 import type { Clock } from '@tally/kernel';
 import { EventLogModule, ObservabilityModule, PlatformModule, RuntimeResourcesModule, type ProcessManager, type TallyConfig } from '@tally/platform';
 import { RateLimitsModule } from '@tally/platform';
-import { AGGREGATE_TYPES, PII_FIELDS, PROJECTIONS } from '../../worker/src/composition';
+import { AGGREGATE_TYPES, PII_FIELDS, PROJECTIONS, UPCASTERS } from '../../worker/src/composition';
 import { WorkerModule } from '../../worker/src/worker.module';
 
 export interface AppOptions {
@@ -25,7 +25,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({ config, pii: PII_FIELDS, clock }),
+        PlatformModule.forRoot({ config, pii: PII_FIELDS, upcasters: UPCASTERS, clock }),
         RateLimitsModule,
         EventLogModule.forRoot(AGGREGATE_TYPES),
         RuntimeResourcesModule,

@@ -2,10 +2,12 @@ import { derivedId, DomainError, isIdOf } from '@tally/kernel';
 import type { AggregateDefinition, RequestContext } from '@tally/platform';
 import { couponDecider, type CouponCommand, type CouponState } from './domain/coupon.decider';
 import type { CouponEvent } from './domain/coupon.events';
+import { couponView, type CouponResource } from './coupon.view';
 
-export const couponAggregate: AggregateDefinition<CouponState, CouponCommand, CouponEvent> = {
+export const couponAggregate: AggregateDefinition<CouponState, CouponCommand, CouponEvent, CouponResource> = {
   type: 'coupon',
   decider: couponDecider,
+  view: couponView,
   notFound: (id) => DomainError.notFound('coupon.not_found', `No coupon ${id}`),
 };
 

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Clock, CommandIntent } from '@tally/kernel';
-import { CLOCK, CommandRuntime, replay, type RequestContext } from '@tally/platform';
+import { CLOCK, CommandRuntime, type RequestContext } from '@tally/platform';
 import { couponAggregate, couponIdOf } from './coupon.aggregate';
-import { couponAt, couponView, type CouponResource } from './coupon.view';
+import { couponAt, type CouponResource } from './coupon.view';
 import type { CouponCommand, RedeemCoupon } from './domain/coupon.decider';
 
 /** A coupon as a command left it (undefined once deleted), with the revision for its ETag. */
@@ -38,8 +38,7 @@ export class ExecuteCouponHandler implements ICommandHandler<ExecuteCouponComman
     const at = this.clock.now().toISOString();
     const coupon_id = couponIdOf(context, codeOrId);
     const command = { type: intent.type, data: { ...intent.data, coupon_id, at } } as CouponCommand;
-    const { history, revision } = await this.runtime.execute(couponAggregate, coupon_id, command, context);
-    const coupon = replay(couponView, history);
+    const { resource: coupon, revision } = await this.runtime.execute(couponAggregate, coupon_id, command, context);
     return { coupon: coupon && couponAt(coupon, at), id: coupon_id, revision };
   }
 }

@@ -2,10 +2,12 @@ import { derivedId, DomainError, isIdOf } from '@tally/kernel';
 import type { AggregateDefinition, RequestContext } from '@tally/platform';
 import { planDecider, type PlanCommand, type PlanState } from './domain/plan.decider';
 import type { PlanEvent } from './domain/plan.events';
+import { planView, type PlanResource } from './plan.view';
 
-export const planAggregate: AggregateDefinition<PlanState, PlanCommand, PlanEvent> = {
+export const planAggregate: AggregateDefinition<PlanState, PlanCommand, PlanEvent, PlanResource> = {
   type: 'plan',
   decider: planDecider,
+  view: planView,
   notFound: (id) => DomainError.notFound('plan.not_found', `No plan ${id}`),
 };
 

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Clock, CommandIntent } from '@tally/kernel';
-import { CLOCK, CommandRuntime, replay, type RequestContext } from '@tally/platform';
+import { CLOCK, CommandRuntime, type RequestContext } from '@tally/platform';
 import { planAggregate, planIdOf } from './plan.aggregate';
-import { planAt, planView, type PlanResource } from './plan.view';
+import { planAt, type PlanResource } from './plan.view';
 import type { PlanCommand, RecordPlanReference } from './domain/plan.decider';
 
 /** A plan as a command left it, with the revision for its ETag. */
@@ -39,7 +39,7 @@ export class ExecutePlanHandler implements ICommandHandler<ExecutePlanCommand, P
     const at = this.clock.now().toISOString();
     const plan_id = planIdOf(context, codeOrId);
     const command = { type: intent.type, data: { ...intent.data, plan_id, at } } as PlanCommand;
-    const { history, revision } = await this.runtime.execute(planAggregate, plan_id, command, context, { expectedRevision });
-    return { plan: planAt(replay(planView, history)!, at), revision };
+    const { resource, revision } = await this.runtime.execute(planAggregate, plan_id, command, context, { expectedRevision });
+    return { plan: planAt(resource!, at), revision };
   }
 }

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { IdGenerator } from '@tally/kernel';
-import { CommandRuntime, ID_GENERATOR, replay, TestClocks, type RequestContext } from '@tally/platform';
+import { CommandRuntime, ID_GENERATOR, TestClocks, type CommandOutcome, type RequestContext } from '@tally/platform';
 import { customerAggregate } from './customer.aggregate';
-import { customerView, type CustomerResource } from './customer.view';
+import type { CustomerResource } from './customer.view';
 import type { CreateCustomer, DeleteTaxId, UpdateCustomer } from './domain/customer.decider';
 import type { TaxIdType } from './domain/tax-ids/tax-id';
 import { TAX_ID_VALIDATOR, type TaxIdValidator } from './tax-id-validator.port';
@@ -77,10 +77,7 @@ export class ValidateTaxIdCommand extends Command<void> {
   }
 }
 
-const written = ({ history, revision }: { history: Parameters<typeof replay>[1]; revision: number }): CustomerWritten => ({
-  customer: replay(customerView, history)!,
-  revision,
-});
+const written = ({ resource, revision }: CommandOutcome<unknown, CustomerResource>): CustomerWritten => ({ customer: resource!, revision });
 
 @CommandHandler(CreateCustomerCommand)
 export class CreateCustomerHandler implements ICommandHandler<CreateCustomerCommand, CustomerWritten> {

@@ -1,6 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '@tally/kernel';
-import { CommandRuntime, ScopedReads, replay, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { CommandRuntime, ScopedReads, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
 import { customerAggregate } from './customer.aggregate';
 import { customerView, type CustomerResource } from './customer.view';
 
@@ -56,10 +56,8 @@ export class GetCustomerHandler implements IQueryHandler<GetCustomerQuery, { cus
 
   /** The customer rebuilt from its events up to `at`; the revision is that of the last event folded in. */
   private async asOf(context: RequestContext, customerId: string, at: Date): Promise<{ resource: CustomerResource; revision: number } | undefined> {
-    const { history } = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, customerId, context);
-    const upTo = history.filter((event) => new Date(event.metadata.occurred_at) <= at);
-    const resource = replay(customerView, upTo);
-    return resource && { resource, revision: upTo[upTo.length - 1].revision };
+    const { resource, revision } = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, customerId, context, { asOf: at });
+    return resource && { resource, revision };
   }
 }
 

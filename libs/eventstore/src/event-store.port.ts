@@ -79,11 +79,22 @@ export interface EventSubscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
 }
 
+/**
+ * Which part of one stream to read. Forwards (the default) starts at `fromRevision` (inclusive,
+ * default 0); backwards starts there too (default: the last event) and returns newest first.
+ * `limit` caps the number of events (default: no cap).
+ */
+export interface ReadStreamOptions {
+  fromRevision?: number;
+  limit?: number;
+  direction?: 'forwards' | 'backwards';
+}
+
 export interface EventStore {
   /** Appends all events or none. Throws WrongExpectedRevisionError on a revision mismatch. */
   append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
-  /** Events of one stream in order, from `fromRevision` (inclusive, default 0). Empty when the stream does not exist. */
-  readStream(stream: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /** Events of one stream, as ReadStreamOptions says. Empty when the stream does not exist. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events after `fromPosition` (exclusive; undefined = from the start) in global order, at most `limit`. */
   readAll(options: { fromPosition?: bigint; limit: number; filter?: SubscriptionFilter }): Promise<RecordedEvent[]>;
   /** Position of the newest event, or undefined for an empty store. */

@@ -1,4 +1,5 @@
 export * from './decider';
+export * from './upcaster';
 export * from './domain-error';
 export * from './clock';
 export * from './ids';

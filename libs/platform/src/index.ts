@@ -43,6 +43,7 @@ export * from './http/is-country-code.decorator';
 export * from './http/is-omittable.decorator';
 export * from './http/timestamp';
 export * from './pii';
+export * from './upcasting/event-upcasters';
 export * from './worker';
 export * from './platform.module';
 export * from './observability';

@@ -1,7 +1,7 @@
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { SystemClock, UlidGenerator, type Clock, type IdGenerator } from '@tally/kernel';
+import { SystemClock, UlidGenerator, type Clock, type IdGenerator, type Upcaster } from '@tally/kernel';
 import { CellRegistry } from './cells/cell-registry';
 import { openEmbeddedCells } from './cells/embedded-cells';
 import { connectProductionCells } from './cells/production-cells';
@@ -20,6 +20,8 @@ export interface PlatformOptions {
   config: TallyConfig;
   /** The personal-data fields of every context's events. */
   pii: readonly PiiFieldSpec[];
+  /** The upcasters of every context's events. */
+  upcasters: readonly Upcaster[];
   /** Tests pass a ManualClock; everything else runs on the system clock. */
   clock?: Clock;
 }
@@ -56,11 +58,11 @@ export class PlatformModule {
   }
 }
 
-async function openCells({ config, pii }: PlatformOptions, clock: Clock, metrics: TallyMetrics): Promise<CellRegistry> {
+async function openCells({ config, pii, upcasters }: PlatformOptions, clock: Clock, metrics: TallyMetrics): Promise<CellRegistry> {
   if (config.profile === 'embedded') {
-    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, masterKey: config.masterKey, metrics });
+    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, upcasters, masterKey: config.masterKey, metrics });
   }
   if (!config.masterKey) throw new Error('The production profile needs TALLY_MASTER_KEY (base64 of 32 random bytes)');
   if (!config.directoryMongoUrl) throw new Error('The production profile needs TALLY_DIRECTORY_MONGO_URL or MONGO_URL for the key directory');
-  return connectProductionCells({ regionStores: config.regionStores, directoryMongoUrl: config.directoryMongoUrl, clock, pii, masterKey: config.masterKey, metrics });
+  return connectProductionCells({ regionStores: config.regionStores, directoryMongoUrl: config.directoryMongoUrl, clock, pii, upcasters, masterKey: config.masterKey, metrics });
 }

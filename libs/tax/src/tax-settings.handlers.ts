@@ -1,5 +1,5 @@
 import { Command, CommandHandler, Query, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CommandRuntime, replay, ScopedReads, type RequestContext } from '@tally/platform';
+import { CommandRuntime, ScopedReads, type RequestContext } from '@tally/platform';
 import type { TaxLocation } from './domain/tax';
 import { taxSettingsAggregate, taxSettingsIdOf } from './tax-settings.aggregate';
 import { pendingTaxSettings, taxSettingsView, type TaxSettingsResource } from './tax-settings.view';
@@ -30,8 +30,8 @@ export class SetTaxOriginHandler implements ICommandHandler<SetTaxOriginCommand,
 
   async execute({ context, origin }: SetTaxOriginCommand): Promise<TaxSettingsRead> {
     const settings_id = taxSettingsIdOf(context);
-    const { history, revision } = await this.runtime.execute(taxSettingsAggregate, settings_id, { type: 'SetTaxOrigin', data: { settings_id, origin } }, context);
-    return { settings: replay(taxSettingsView, history)!, revision };
+    const { resource, revision } = await this.runtime.execute(taxSettingsAggregate, settings_id, { type: 'SetTaxOrigin', data: { settings_id, origin } }, context);
+    return { settings: resource!, revision };
   }
 }
 

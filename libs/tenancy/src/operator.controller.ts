@@ -2,13 +2,13 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Req
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, CellRegistry, CommandRuntime, ID_GENERATOR, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, parseListQuery, replay, toPage, traceIdOf, TENANTS, type ListPage, type ListSpec, type Region, type TenantEntry } from '@tally/platform';
+import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, CellRegistry, CommandRuntime, ID_GENERATOR, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, parseListQuery, toPage, traceIdOf, TENANTS, type ListPage, type ListSpec, type Region, type TenantEntry } from '@tally/platform';
 import { CreateApiKeyDto, CreateTenantDto, ReasonDto, UpdateTenantDto } from './dto/tenant.dto';
 import { ApiKeyResponse, TenantEntryResponse, TenantResponse } from './dto/tenant.response';
 import { tenantAggregate } from './tenant.aggregate';
 import { TenantAdministration, tenantContext, type IssuedKey, type OperatorRequest } from './tenant-administration';
 import { TenantLookup } from './tenant-lookup';
-import { tenantView, type ApiKeyResource, type TenantResource } from './tenant.view';
+import type { ApiKeyResource, TenantResource } from './tenant.view';
 
 const TENANT_LIST: ListSpec = { sortable: ['created_at', 'name'], filters: { region: { ops: ['eq', 'in'] }, name: { ops: ['eq', 'starts'] } } };
 
@@ -100,8 +100,7 @@ export class OperatorController {
   /** The tenant rebuilt from its stream (read-your-write), with the secrets of keys issued just now. */
   private async tenant(id: string, region: Region, issued: IssuedKey[] = []): Promise<TenantResource> {
     const context = tenantContext(id, region);
-    const { history } = await this.runtime.load(this.cells.cell(region), tenantAggregate, id, context);
-    const tenant = replay(tenantView, history)!;
+    const tenant = (await this.runtime.load(this.cells.cell(region), tenantAggregate, id, context)).resource!;
     const secrets = new Map(issued.map((k) => [k.key_id, k.secret]));
     return { ...tenant, api_keys: tenant.api_keys.map((k) => (secrets.has(k.id) ? { ...k, secret: secrets.get(k.id) } : k)) };
   }

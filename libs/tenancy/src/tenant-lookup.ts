@@ -14,7 +14,7 @@ export class TenantLookup {
     const entry = await this.cells.directory.get<TenantEntry>(TENANTS, tenantId);
     if (entry) return entry.region;
     for (const cell of this.cells.all()) {
-      if ((await cell.events.readStream(`tenant-${tenantId}`)).length > 0) return cell.region;
+      if ((await cell.events.readStream(`tenant-${tenantId}`, { limit: 1 })).length > 0) return cell.region;
     }
     throw DomainError.notFound('tenant.not_found', `No tenant ${tenantId}`);
   }

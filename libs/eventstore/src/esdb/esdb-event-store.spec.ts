@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import {
   BACKWARDS,
   END,
+  FORWARDS,
   START,
   StreamNotFoundError,
   WrongExpectedVersionError,
@@ -133,6 +134,26 @@ describe('EsdbEventStore (with a stand-in client)', () => {
       return stream;
     });
     expect(await new EsdbEventStore(client).readStream('order-9')).toEqual([]);
+  });
+
+  it('asks the server for a page of a stream in the direction given, backwards from the end by default', async () => {
+    const { client, raw } = fakeClient([]);
+    const event = { ...stored('order-1', 'A', 10), revision: 4n };
+    raw.readStream.mockImplementation(() => Readable.from([{ event }]));
+    const store = new EsdbEventStore(client);
+
+    expect(await store.readStream('order-1', { direction: 'backwards', limit: 1 })).toEqual([expect.objectContaining({ type: 'A', revision: 4 })]);
+    await store.readStream('order-1', { direction: 'backwards', fromRevision: 7, limit: 3 });
+    await store.readStream('order-1', { fromRevision: 2, limit: 11 });
+    await store.readStream('order-1');
+    expect(await store.readStream('order-1', { limit: 0 })).toEqual([]);
+
+    expect(raw.readStream.mock.calls).toEqual([
+      ['order-1', { fromRevision: END, direction: BACKWARDS, maxCount: 1 }],
+      ['order-1', { fromRevision: 7n, direction: BACKWARDS, maxCount: 3 }],
+      ['order-1', { fromRevision: 2n, direction: FORWARDS, maxCount: 11 }],
+      ['order-1', { fromRevision: START, direction: FORWARDS, maxCount: Number.MAX_SAFE_INTEGER }],
+    ]);
   });
 
   describe('subscribeToAll', () => {

@@ -12,6 +12,7 @@ import {
   type CurrentRevision,
   type EventStoreDBClient,
   type ReadPosition,
+  type ReadStreamOptions as ReadStreamRequest,
 } from '@eventstore/db-client';
 import {
   WrongExpectedRevisionError,
@@ -20,6 +21,7 @@ import {
   type EventSubscription,
   type ExpectedRevision,
   type NewEvent,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SubscriptionFilter,
 } from '../event-store.port';
@@ -60,11 +62,18 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(stream: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
-    const fromRevision = options.fromRevision === undefined ? START : BigInt(options.fromRevision);
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    // Nothing to ask the server for (and what it does with a count of 0 is not documented).
+    if (options.limit === 0) return [];
+    const backwards = options.direction === 'backwards';
+    const read: ReadStreamRequest = {
+      fromRevision: options.fromRevision === undefined ? (backwards ? END : START) : BigInt(options.fromRevision),
+      direction: backwards ? BACKWARDS : FORWARDS,
+      maxCount: options.limit ?? Number.MAX_SAFE_INTEGER,
+    };
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(stream, { fromRevision, direction: FORWARDS })) {
+      for await (const resolved of this.client.readStream(stream, read)) {
         if (resolved.event) events.push(toRecordedEvent(resolved.event));
       }
     } catch (error) {

@@ -7,6 +7,7 @@ import {
   type EventSubscription,
   type ExpectedRevision,
   type NewEvent,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SubscriptionFilter,
 } from '../event-store.port';
@@ -42,6 +43,8 @@ interface EventRow {
 
 /** Positions start at 1 (AUTOINCREMENT), so "after 0" is "from the start". */
 const START = 0n;
+/** SQLite reads a negative LIMIT as "no limit". */
+const NO_LIMIT = -1;
 
 /**
  * The embedded event store: one table in the region's SQLite file. Every append is one
@@ -54,7 +57,8 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly lastRevisionOf: Statement<[string], { revision: number }>;
   private readonly insert: Statement<[string, number, string, string, string, string]>;
-  private readonly selectStream: Statement<[string, number], EventRow>;
+  private readonly selectStream: Statement<[string, number, number], EventRow>;
+  private readonly selectStreamBackwards: Statement<[string, number, number], EventRow>;
   private readonly selectHead: Statement<[], { position: number | null }>;
   /** Prepared range reads, by number of stream prefixes (0 = no filter). */
   private readonly rangeReads = new Map<number, Statement<Record<string, unknown>, EventRow>>();
@@ -65,7 +69,8 @@ export class SqliteEventStore implements EventStore {
     this.notifier = AppendNotifier.for(db);
     this.lastRevisionOf = db.prepare('SELECT revision FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
     this.insert = db.prepare('INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
-    this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision`);
+    this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`);
+    this.selectStreamBackwards = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`);
     this.selectHead = db.prepare('SELECT MAX(position) AS position FROM es_events');
     const transaction = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) =>
       this.appendChecked(stream, events, expected),
@@ -86,8 +91,13 @@ export class SqliteEventStore implements EventStore {
     return result;
   }
 
-  async readStream(stream: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
-    return this.selectStream.all(stream, options.fromRevision ?? 0).map(toRecordedEvent);
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const limit = options.limit ?? NO_LIMIT;
+    const rows =
+      options.direction === 'backwards'
+        ? this.selectStreamBackwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
+        : this.selectStream.all(stream, options.fromRevision ?? 0, limit);
+    return rows.map(toRecordedEvent);
   }
 
   async readAll(options: { fromPosition?: bigint; limit: number; filter?: SubscriptionFilter }): Promise<RecordedEvent[]> {

@@ -95,6 +95,34 @@ export function describeEventStoreContract(
         expect(await store.readStream(streamOf('missing'))).toEqual([]);
       });
 
+      it('reads a page forwards: from a revision, at most limit events', async () => {
+        const stream = streamOf('order');
+        await store.append(stream, ['A', 'B', 'C', 'D', 'E'].map((type) => event(type)), { expectedRevision: 'no_stream' });
+        const page = (options: Parameters<EventStore['readStream']>[1]) => store.readStream(stream, options).then((read) => read.map((e) => `${e.type}${e.revision}`));
+
+        expect(await page({ limit: 2 })).toEqual(['A0', 'B1']);
+        expect(await page({ fromRevision: 2, limit: 2 })).toEqual(['C2', 'D3']);
+        expect(await page({ fromRevision: 3, limit: 10 })).toEqual(['D3', 'E4']);
+        expect(await page({ fromRevision: 5, limit: 2 })).toEqual([]);
+        expect(await page({ limit: 0 })).toEqual([]);
+        expect(await page({ direction: 'forwards', fromRevision: 4 })).toEqual(['E4']);
+      });
+
+      it('reads backwards, newest first: from the end, or from a revision (inclusive)', async () => {
+        const stream = streamOf('order');
+        await store.append(stream, ['A', 'B', 'C', 'D', 'E'].map((type) => event(type)), { expectedRevision: 'no_stream' });
+        const page = (options: Parameters<EventStore['readStream']>[1]) => store.readStream(stream, options).then((read) => read.map((e) => `${e.type}${e.revision}`));
+
+        expect(await page({ direction: 'backwards' })).toEqual(['E4', 'D3', 'C2', 'B1', 'A0']);
+        expect(await page({ direction: 'backwards', limit: 2 })).toEqual(['E4', 'D3']);
+        expect(await page({ direction: 'backwards', fromRevision: 2, limit: 2 })).toEqual(['C2', 'B1']);
+        expect(await page({ direction: 'backwards', fromRevision: 0, limit: 5 })).toEqual(['A0']);
+        expect(await page({ direction: 'backwards', limit: 0 })).toEqual([]);
+        const [newest] = await store.readStream(stream, { direction: 'backwards', limit: 1 });
+        expect(newest).toEqual((await store.readStream(stream, { fromRevision: 4 }))[0]);
+        expect(await store.readStream(streamOf('missing'), { direction: 'backwards', limit: 1 })).toEqual([]);
+      });
+
       it('round-trips data and metadata exactly', async () => {
         const stream = streamOf('order');
         const data = { text: 'Zürich – 東京 ✓', amount: '12.50', nested: { list: [1, 'two', null, true, { deep: false }] }, none: null, zero: 0 };

@@ -40,10 +40,10 @@ export class HistoryController {
     const notFound = DomainError.notFound('aggregate.not_found', `No aggregate ${id}`);
     if (!type) throw notFound;
     const stream = streamName(type.type, id);
-    const events = await cell.events.readStream(stream);
-    const [first] = events;
+    // One event more than the page shows tells whether there is a next page.
+    const page = await cell.events.readStream(stream, { fromRevision: from, limit: limit + 1 });
+    const [first] = from === 0 ? page : await cell.events.readStream(stream, { limit: 1 });
     if (!first || first.metadata.tenant_id !== context.tenantId || first.metadata.environment !== context.environment) throw notFound;
-    const page = events.slice(from, from + limit + 1);
     const data = await Promise.all(
       page.slice(0, limit).map(async (event) => ({
         object: 'stored_event' as const,

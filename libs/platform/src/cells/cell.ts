@@ -1,6 +1,7 @@
 import type { EventStore, SnapshotStore } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
 import type { PiiCodec } from '../pii/pii-codec';
+import type { EventUpcasters } from '../upcasting/event-upcasters';
 import type { DataKeyStore } from '../pii/data-key-store.port';
 import type { Region } from '../context/request-context';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
@@ -9,7 +10,10 @@ import type { ListCursors } from '../http/list-cursor';
 /** A region cell: every store that holds a tenant's data lives in its region's cell, and nowhere else. */
 export interface Cell {
   region: Region;
+  /** Delivers every event in its type's current shape (see UpcastingEventStore). */
   events: EventStore;
+  /** The schema version each event type is written at. */
+  upcasters: EventUpcasters;
   snapshots: SnapshotStore;
   readModels: ReadStore;
   dataKeys: DataKeyStore;

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Clock } from '@tally/kernel';
+import type { Clock, Upcaster } from '@tally/kernel';
 import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore } from '@tally/eventstore';
 import { SqliteReadStore } from '@tally/readstore';
 import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
@@ -9,6 +9,8 @@ import { SqliteDataKeyStore } from '../pii/sqlite-data-key-store';
 import { SealedIdempotencyStore } from '../idempotency/sealed-idempotency-store';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite-idempotency-store';
 import { withAppendTiming } from '../observability/timed-event-store';
+import { EventUpcasters } from '../upcasting/event-upcasters';
+import { UpcastingEventStore } from '../upcasting/upcasting-event-store';
 import type { TallyMetrics } from '../observability/tally-metrics';
 import type { Region } from '../context/request-context';
 import type { Cell } from './cell';
@@ -25,23 +27,27 @@ export function openEmbeddedCells(options: {
   regions: readonly Region[];
   clock: Clock;
   pii: readonly PiiFieldSpec[];
+  upcasters: readonly Upcaster[];
   masterKey?: string;
   /** Times appends; the command-line tools open cells without. */
   metrics?: TallyMetrics;
 }): CellRegistry {
   mkdirSync(options.dataDir, { recursive: true });
   const masterKey = options.masterKey ? Buffer.from(options.masterKey, 'base64') : localMasterKey(options.dataDir);
+  const upcasters = new EventUpcasters(options.upcasters);
   const cells = new Map<Region, Cell>();
   for (const region of options.regions) {
     const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`));
     const dataKeys = new SqliteDataKeyStore(db, masterKey, options.clock);
+    const pii = new PiiCodec(dataKeys, options.pii);
     cells.set(region, {
       region,
-      events: withAppendTiming(new SqliteEventStore(db), region, options.metrics),
+      events: withAppendTiming(new UpcastingEventStore(new SqliteEventStore(db), upcasters, pii), region, options.metrics),
+      upcasters,
       snapshots: new SqliteSnapshotStore(db),
       readModels: new SqliteReadStore(db),
       dataKeys,
-      pii: new PiiCodec(dataKeys, options.pii),
+      pii,
       idempotency: new SealedIdempotencyStore(new SqliteIdempotencyStore(db), masterKey),
       cursors: ListCursors.derive(masterKey, region),
       close: async () => {

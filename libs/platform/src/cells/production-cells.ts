@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import type { Clock } from '@tally/kernel';
+import type { Clock, Upcaster } from '@tally/kernel';
 import { connectEsdb, EsdbEventStore, EsdbSnapshotStore } from '@tally/eventstore';
 import { MongoReadStore } from '@tally/readstore';
 import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
@@ -7,6 +7,8 @@ import { MongoDataKeyStore } from '../pii/mongo-data-key-store';
 import { MongoIdempotencyStore } from '../idempotency/mongo-idempotency-store';
 import { SealedIdempotencyStore } from '../idempotency/sealed-idempotency-store';
 import { withAppendTiming } from '../observability/timed-event-store';
+import { EventUpcasters } from '../upcasting/event-upcasters';
+import { UpcastingEventStore } from '../upcasting/upcasting-event-store';
 import type { TallyMetrics } from '../observability/tally-metrics';
 import type { Region } from '../context/request-context';
 import type { RegionStores } from '../config/tally-config';
@@ -20,10 +22,12 @@ export async function connectProductionCells(options: {
   directoryMongoUrl: string;
   clock: Clock;
   pii: readonly PiiFieldSpec[];
+  upcasters: readonly Upcaster[];
   masterKey: string;
   metrics?: TallyMetrics;
 }): Promise<CellRegistry> {
   const masterKey = Buffer.from(options.masterKey, 'base64');
+  const upcasters = new EventUpcasters(options.upcasters);
   const cells = new Map<Region, Cell>();
   for (const [region, stores] of Object.entries(options.regionStores) as [Region, RegionStores][]) {
     const esdb = connectEsdb(stores.eventStoreUrl);
@@ -31,13 +35,15 @@ export async function connectProductionCells(options: {
     const db = mongo.db(`tally_${region}`);
     const dataKeys = new MongoDataKeyStore(db, masterKey, options.clock);
     const events = new EsdbEventStore(esdb);
+    const pii = new PiiCodec(dataKeys, options.pii);
     cells.set(region, {
       region,
-      events: withAppendTiming(events, region, options.metrics),
+      events: withAppendTiming(new UpcastingEventStore(events, upcasters, pii), region, options.metrics),
+      upcasters,
       snapshots: new EsdbSnapshotStore(esdb),
       readModels: new MongoReadStore(db),
       dataKeys,
-      pii: new PiiCodec(dataKeys, options.pii),
+      pii,
       idempotency: new SealedIdempotencyStore(new MongoIdempotencyStore(db), masterKey),
       cursors: ListCursors.derive(masterKey, region),
       close: async () => {

@@ -1,10 +1,9 @@
 import { DomainError, type IdGenerator } from '@tally/kernel';
 import type { CommandRuntime } from '../commands/command-runtime';
 import type { RequestContext } from '../context/request-context';
-import { replay } from '../public-events/resource-view';
 import { toUtcTimestamp } from '../http/timestamp';
 import { testClockAggregate } from './test-clock.aggregate';
-import { testClockView, type TestClockResource } from './test-clock.view';
+import type { TestClockResource } from './test-clock.view';
 import type { TestClockCommand } from './domain/test-clock.decider';
 
 /** Test clocks are a sandbox tool: live keys are refused, as Stripe refuses them. */
@@ -46,6 +45,6 @@ export class TestClocks {
 
   private async run(context: RequestContext, id: string, command: TestClockCommand): Promise<TestClockResource> {
     const outcome = await this.runtime.execute(testClockAggregate, id, command, context);
-    return replay(testClockView, outcome.history)!;
+    return outcome.resource!;
   }
 }

@@ -1,15 +1,22 @@
 import type { Command, Decider, DomainError, Event } from '@tally/kernel';
+import type { ResourceDoc, ResourceView } from '../public-events/resource-view';
 
 /** How the command runtime finds, folds and guards one kind of aggregate. */
-export interface AggregateDefinition<S, C extends Command, E extends Event> {
+export interface AggregateDefinition<S, C extends Command, E extends Event, R extends ResourceDoc = never> {
   /** Public aggregate type, e.g. `customer`; streams are `<type>-<id>`. */
   type: string;
   decider: Decider<S, C, E>;
+  /**
+   * How the API shows the aggregate. The runtime folds it beside the state (and snapshots it with
+   * the state), so a command answers with the resource as its append left it.
+   */
+  view?: ResourceView<R>;
   /** The error for an id that does not exist, or that belongs to another tenant or environment. */
   notFound(id: string): DomainError;
   /**
-   * Snapshot every `every` events. Only for aggregates whose state holds no personal data:
-   * snapshots are stored in clear, and erasure must leave nothing readable behind.
+   * Snapshot every `every` events; `version` changes whenever the shape of the state or the view
+   * changes. Only for aggregates whose state and view hold no personal data: snapshots are
+   * stored in clear, and erasure must leave nothing readable behind.
    */
   snapshot?: { every: number; version: number };
 }

@@ -2,6 +2,7 @@ import { DomainError, ManualClock, UlidGenerator, type Command, type Decider, ty
 import type { EventStore, NewEvent } from '@tally/eventstore';
 import type { CellRegistry } from '../cells/cell-registry';
 import type { RequestContext } from '../context/request-context';
+import type { ResourceView } from '../public-events/resource-view';
 import { TempCells, testMetadata } from '../testing/temp-cells';
 import type { AggregateDefinition } from './aggregate-definition';
 import { CommandRuntime } from './command-runtime';
@@ -14,12 +15,28 @@ const counter: Decider<{ total: number }, Count, Counted> = {
   evolve: (state, event) => ({ total: state.total + event.data.by }),
   decide: (command, state) => {
     if (command.data.limit !== undefined && state.total + command.data.by > command.data.limit) throw DomainError.conflict('counter.limit', 'over the limit');
-    return [{ type: 'Counted', data: { by: command.data.by } }];
+    return command.data.by === 0 ? [] : [{ type: 'Counted', data: { by: command.data.by } }];
   },
 };
-const counterAggregate: AggregateDefinition<{ total: number }, Count, Counted> = {
+type CounterResource = { id: string; object: 'counter'; total: number; created_at: string; updated_at: string };
+
+const counterView: ResourceView<CounterResource> = {
+  aggregateType: 'counter',
+  collection: 'counters',
+  apply: (resource, event) => ({
+    id: event.stream.slice('counter-'.length),
+    object: 'counter',
+    total: (resource?.total ?? 0) + (event.data as Counted['data']).by,
+    created_at: resource?.created_at ?? event.metadata.occurred_at,
+    updated_at: event.metadata.occurred_at,
+  }),
+  publicType: () => undefined,
+};
+
+const counterAggregate: AggregateDefinition<{ total: number }, Count, Counted, CounterResource> = {
   type: 'counter',
   decider: counter,
+  view: counterView,
   notFound: (id) => DomainError.notFound('counter.not_found', id),
   snapshot: { every: 1_000, version: 1 },
 };
@@ -56,6 +73,32 @@ describe('CommandRuntime', () => {
     expect(second.state.total).toBe(100_002);
     expect(second.revision).toBe(100_001);
     expect(reads.lastLength).toBe(0);
+  });
+
+  it('answers with the resource as the append left it, also when the stream was loaded from a snapshot', async () => {
+    const everyThird = { ...counterAggregate, snapshot: { every: 3, version: 1 } };
+    const reads = spyOnReads(cells.cell('eu').events);
+    const times: string[] = [];
+    const outcomes = [];
+    for (const by of [1, 2, 3, 4]) {
+      times.push(clock.advance(1_000).toISOString());
+      outcomes.push(await runtime.execute(everyThird, 'c6', { type: 'Count', data: { by } }, context));
+    }
+
+    // The third command left a snapshot at revision 2, so the fourth read no event at all.
+    expect(reads.lastLength).toBe(0);
+    const fourth = outcomes[3];
+    expect(fourth.revision).toBe(3);
+    expect(fourth.state).toEqual({ total: 10 });
+    expect(fourth.resource).toEqual({ id: 'c6', object: 'counter', total: 10, created_at: times[0], updated_at: times[3] });
+    expect(outcomes.map((o) => o.resource?.total)).toEqual([1, 3, 6, 10]);
+    const nothingToDo = await runtime.execute(everyThird, 'c6', { type: 'Count', data: { by: 0 } }, context);
+    expect(nothingToDo).toMatchObject({ appended: [], revision: 3, resource: fourth.resource });
+
+    const loaded = await runtime.load(cells.cell('eu'), everyThird, 'c6', context);
+    expect(loaded).toMatchObject({ snapshotRevision: 2, revision: 3, resource: fourth.resource });
+    const asOfSecond = await runtime.load(cells.cell('eu'), everyThird, 'c6', context, { asOf: new Date(times[1]) });
+    expect(asOfSecond).toMatchObject({ snapshotRevision: -1, revision: 1, state: { total: 3 }, resource: { total: 3, updated_at: times[1] } });
   });
 
   it('retries a command whose append lost a race, so concurrent writers lose no update', async () => {

@@ -5,7 +5,9 @@ import type { CellRegistry } from '../cells/cell-registry';
 import type { Cell } from '../cells/cell';
 import type { RequestContext } from '../context/request-context';
 import type { Clocks } from '../clocks/clocks';
+import type { ResourceDoc } from '../public-events/resource-view';
 import { streamName, type AggregateDefinition } from './aggregate-definition';
+import { foldEvents, type FoldedAggregate } from './folded-aggregate';
 import type { HistoryEvent } from './history-event';
 
 export interface CommandOptions {
@@ -13,21 +15,18 @@ export interface CommandOptions {
   expectedRevision?: number;
 }
 
-export interface CommandOutcome<S> {
-  state: S;
-  /** Revision of the stream's last event after the command (-1: the stream is still empty). */
-  revision: number;
+/**
+ * The aggregate after the command: its state, its resource as the API shows it (undefined for an
+ * aggregate without a view, or one its events deleted), and the revision of the stream's last event
+ * (-1: the stream is still empty).
+ */
+export interface CommandOutcome<S, R = never> extends FoldedAggregate<S, R> {
   /** The events this command appended (empty when it was already satisfied). */
   appended: HistoryEvent[];
-  /** The whole stream after the command, when no snapshot shortened the read. */
-  history: HistoryEvent[];
 }
 
-interface Loaded<S> {
-  state: S;
-  revision: number;
-  history: HistoryEvent[];
-  /** Revision of the snapshot the state started from (-1: none). */
+export interface Loaded<S, R = never> extends FoldedAggregate<S, R> {
+  /** Revision of the snapshot the fold started from (-1: none). */
   snapshotRevision: number;
   /** The test clock the aggregate lives on, named by its first event. */
   clockId?: string;
@@ -37,6 +36,11 @@ interface Loaded<S> {
 
 /** How many applied command ids a snapshot keeps, so a redelivered command meets its id after a snapshot too. */
 const SNAPSHOT_COMMAND_IDS = 200;
+
+export interface LoadOptions {
+  /** Fold only the events that occurred at or before this moment (read from the start, no snapshot). */
+  asOf?: Date;
+}
 
 const MAX_ATTEMPTS = 8;
 
@@ -52,13 +56,13 @@ export class CommandRuntime {
     private readonly ids: IdGenerator,
   ) {}
 
-  async execute<S, C extends Command, E extends Event>(
-    aggregate: AggregateDefinition<S, C, E>,
+  async execute<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
+    aggregate: AggregateDefinition<S, C, E, R>,
     id: string,
     command: C,
     context: RequestContext,
     options: CommandOptions = {},
-  ): Promise<CommandOutcome<S>> {
+  ): Promise<CommandOutcome<S, R>> {
     const cell = this.cells.cell(context.region);
     const stream = streamName(aggregate.type, id);
     for (let attempt = 1; ; attempt++) {
@@ -68,14 +72,15 @@ export class CommandRuntime {
       }
       const applied = context.commandId !== undefined && loaded.commandIds.has(context.commandId);
       const decided = applied ? [] : aggregate.decider.decide(command, loaded.state);
-      if (decided.length === 0) return { state: loaded.state, revision: loaded.revision, history: loaded.history, appended: [] };
+      if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
 
-      const metadata = await this.metadata(cell, context, loaded.clockId);
+      const clockId = loaded.clockId ?? context.clockId;
+      const metadata = await this.metadata(cell, context, clockId);
       const appended: HistoryEvent[] = decided.map((event, i) => ({
         id: this.ids.ulid(),
         type: event.type,
         data: event.data,
-        metadata,
+        metadata: { ...metadata, schema_version: cell.upcasters.currentVersion(event.type) },
         stream,
         revision: loaded.revision + 1 + i,
       }));
@@ -90,13 +95,12 @@ export class CommandRuntime {
         await sleep(attempt * 5 + Math.floor(Math.random() * 10));
         continue;
       }
-      const state = decided.reduce(aggregate.decider.evolve, loaded.state);
-      const revision = loaded.revision + decided.length;
-      if (aggregate.snapshot && revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
+      const after = foldEvents(aggregate, loaded, appended);
+      if (aggregate.snapshot && after.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
         const commandIds = [...loaded.commandIds, ...(context.commandId ? [context.commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
-        await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { state, revision, commandIds, clockId: loaded.clockId ?? context.clockId }, context);
+        await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...after, commandIds, clockId }, context);
       }
-      return { state, revision, appended, history: [...loaded.history, ...appended] };
+      return { ...after, appended };
     }
   }
 
@@ -104,32 +108,34 @@ export class CommandRuntime {
     return this.cells.cell(context.region);
   }
 
-  /** The aggregate as it is now; an aggregate of another tenant or environment does not exist. */
-  async load<S, C extends Command, E extends Event>(
+  /** The aggregate as it is now (or was at `asOf`); an aggregate of another tenant or environment does not exist. */
+  async load<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
     cell: Cell,
-    aggregate: AggregateDefinition<S, C, E>,
+    aggregate: AggregateDefinition<S, C, E, R>,
     id: string,
     context: RequestContext,
-  ): Promise<Loaded<S>> {
+    options: LoadOptions = {},
+  ): Promise<Loaded<S, R>> {
     const stream = streamName(aggregate.type, id);
-    const snapshot = aggregate.snapshot ? await cell.snapshots.load<Owned<S>>(stream, aggregate.snapshot.version) : undefined;
+    const snapshot = aggregate.snapshot && !options.asOf ? await cell.snapshots.load<Snapshotted<S, R>>(stream, aggregate.snapshot.version) : undefined;
     if (snapshot && !ownedBy(snapshot.state.owner, context)) throw aggregate.notFound(id);
     const stored = await cell.events.readStream(stream, { fromRevision: snapshot ? snapshot.revision + 1 : 0 });
     if (!snapshot && stored.length > 0 && !ownedBy(stored[0].metadata, context)) throw aggregate.notFound(id);
-    const history: HistoryEvent[] = [];
+    const events: HistoryEvent[] = [];
     for (const { position: _position, ...event } of stored) {
-      history.push({ ...event, data: await cell.pii.decode(event.type, event.data) });
+      if (options.asOf && new Date(event.metadata.occurred_at) > options.asOf) continue;
+      events.push({ ...event, data: await cell.pii.decode(event.type, event.data) });
     }
-    const state = history.reduce((s, e) => aggregate.decider.evolve(s, e as unknown as E), snapshot ? snapshot.state.state : aggregate.decider.initialState());
-    const revision = history.length > 0 ? history[history.length - 1].revision : snapshot ? snapshot.revision : -1;
-    const commandIds = new Set([...(snapshot?.state.command_ids ?? []), ...history.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []))]);
+    const from: FoldedAggregate<S, R> = snapshot
+      ? { state: snapshot.state.state, resource: snapshot.state.resource, revision: snapshot.revision }
+      : { state: aggregate.decider.initialState(), resource: undefined, revision: -1 };
+    const commandIds = new Set([...(snapshot?.state.command_ids ?? []), ...events.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []))]);
     const clockId = snapshot ? snapshot.state.clock_id : stored[0]?.metadata.clock_id;
-    return { state, revision, history: snapshot ? [] : history, snapshotRevision: snapshot?.revision ?? -1, commandIds, ...(clockId && { clockId }) };
+    return { ...foldEvents(aggregate, from, events), snapshotRevision: snapshot?.revision ?? -1, commandIds, ...(clockId && { clockId }) };
   }
 
   /** "Now" is the time of the test clock the aggregate (or the request) lives on, else the system clock's. */
-  private async metadata(cell: Cell, context: RequestContext, streamClockId: string | undefined): Promise<EventMetadata> {
-    const clockId = streamClockId ?? context.clockId;
+  private async metadata(cell: Cell, context: RequestContext, clockId: string | undefined): Promise<Omit<EventMetadata, 'schema_version'>> {
     return {
       tenant_id: context.tenantId,
       environment: context.environment,
@@ -138,7 +144,6 @@ export class CommandRuntime {
       correlation_id: context.correlationId ?? context.requestId,
       causation_id: context.causationId ?? context.requestId,
       occurred_at: (await this.clocks.now(cell, clockId)).toISOString(),
-      schema_version: 1,
       ...(context.commandId && { command_id: context.commandId }),
       ...(clockId && { clock_id: clockId }),
     };
@@ -148,16 +153,26 @@ export class CommandRuntime {
     return Promise.all(events.map(async ({ id, type, data, metadata }) => ({ id, type, metadata, data: await cell.pii.encode(type, data) })));
   }
 
-  private async saveSnapshot<S>(cell: Cell, version: number, stream: string, at: { state: S; revision: number; commandIds: string[]; clockId?: string }, context: RequestContext): Promise<void> {
+  private async saveSnapshot<S, R>(
+    cell: Cell,
+    version: number,
+    stream: string,
+    folded: FoldedAggregate<S, R> & { commandIds: string[]; clockId: string | undefined },
+    context: RequestContext,
+  ): Promise<void> {
     const owner = { tenant_id: context.tenantId, environment: context.environment };
-    const state: Owned<S> = { owner, state: at.state, command_ids: at.commandIds, ...(at.clockId && { clock_id: at.clockId }) };
-    await cell.snapshots.save({ stream, revision: at.revision, version, state });
+    const { state, resource, revision, commandIds, clockId } = folded;
+    const snapshot: Snapshotted<S, R> = { owner, state, resource, command_ids: commandIds, ...(clockId && { clock_id: clockId }) };
+    await cell.snapshots.save({ stream, revision, version, state: snapshot });
   }
 }
 
-interface Owned<S> {
+/** What a snapshot holds: whose aggregate it is, and the fold of its stream. */
+interface Snapshotted<S, R> {
   owner: Pick<EventMetadata, 'tenant_id' | 'environment'>;
   state: S;
+  resource: R | undefined;
+  /** The last command ids the stream applied. */
   command_ids?: string[];
   clock_id?: string;
 }

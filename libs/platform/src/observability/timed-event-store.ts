@@ -1,4 +1,4 @@
-import type { AppendResult, EventStore, EventSubscription, ExpectedRevision, NewEvent, RecordedEvent, SubscriptionFilter } from '@tally/eventstore';
+import type { AppendResult, EventStore, EventSubscription, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, SubscriptionFilter } from '@tally/eventstore';
 import type { Region } from '../context/request-context';
 import type { TallyMetrics } from './tally-metrics';
 
@@ -23,7 +23,7 @@ export class TimedEventStore implements EventStore {
     }
   }
 
-  readStream(stream: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     return this.inner.readStream(stream, options);
   }
 

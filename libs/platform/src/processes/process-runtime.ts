@@ -48,7 +48,7 @@ export class ProcessRuntime<S> {
   }
 
   private async toEvents(stream: string, input: ProcessInput, outputs: readonly ProcessOutput[], owner: ProcessOwner): Promise<NewEvent[]> {
-    const metadata: EventMetadata = {
+    const metadata: Omit<EventMetadata, 'schema_version'> = {
       tenant_id: owner.tenant_id,
       environment: owner.environment,
       actor: `process:${this.manager.name}`,
@@ -56,7 +56,6 @@ export class ProcessRuntime<S> {
       correlation_id: owner.correlation_id,
       causation_id: input.id,
       occurred_at: (await this.clocks.now(this.cell, owner.clock_id)).toISOString(),
-      schema_version: 1,
       input_id: input.id,
       ...(owner.clock_id && { clock_id: owner.clock_id }),
     };
@@ -65,7 +64,14 @@ export class ProcessRuntime<S> {
       { type: ProcessEvents.inputReceived, data: received },
       ...outputs.map((output, index) => this.eventOf(output, { stream, input, index, clock: owner.clock_id ?? SYSTEM_CLOCK })),
     ];
-    return Promise.all(events.map(async ({ type, data }) => ({ id: this.ids.ulid(), type, metadata, data: await this.cell.pii.encode(type, data) })));
+    return Promise.all(
+      events.map(async ({ type, data }) => ({
+        id: this.ids.ulid(),
+        type,
+        metadata: { ...metadata, schema_version: this.cell.upcasters.currentVersion(type) },
+        data: await this.cell.pii.encode(type, data),
+      })),
+    );
   }
 
   private eventOf(output: ProcessOutput, at: { stream: string; input: ProcessInput; index: number; clock: string }): { type: string; data: unknown } {

@@ -26,6 +26,8 @@ export class CatchUp {
       if (this.handled !== undefined && this.handled >= position) return;
       const [pending] = await this.events.readAll({ fromPosition: this.handled, limit: 1, filter: this.filter });
       if (!pending || pending.position > position) return;
+      // The subscriber may have handled it while the read was under way; a waiter added after that would wait for good.
+      if (this.handled !== undefined && this.handled >= pending.position) continue;
       await new Promise<void>((resolve) => this.waiters.push({ position: pending.position, resolve }));
     }
   }

@@ -3,6 +3,12 @@ import type { ResourceDoc } from './resource-view';
 
 export const PUBLIC_EVENTS = 'events';
 
+/**
+ * The `schema_version` of the public envelope (the spec's "currently 1"). It versions what API
+ * clients and webhooks receive, not the stored event's payload, which upcasters version apart.
+ */
+export const PUBLIC_SCHEMA_VERSION = 1;
+
 /** An entry of the public event log behind GET /v1/events and the webhook outbox. */
 export interface PublicEventDoc {
   [field: string]: unknown;

@@ -1,6 +1,6 @@
 import type { IndexSpec } from '@tally/readstore';
 import type { Projection } from '../projections/projection';
-import { PUBLIC_EVENTS, previousAttributes, publicEventId, type PublicEventDoc } from './public-event';
+import { PUBLIC_EVENTS, PUBLIC_SCHEMA_VERSION, previousAttributes, publicEventId, type PublicEventDoc } from './public-event';
 import type { ResourceDoc, ResourceView } from './resource-view';
 
 export const PUBLIC_EVENT_INDEXES: readonly IndexSpec[] = [
@@ -43,7 +43,7 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
         type,
         occurred_at: event.metadata.occurred_at,
         created_at: event.metadata.occurred_at,
-        schema_version: event.metadata.schema_version,
+        schema_version: PUBLIC_SCHEMA_VERSION,
         ...scope,
         aggregate_type: view.aggregateType,
         aggregate_id: aggregateId,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '@tally/kernel';
+import type { Clock, Upcaster } from '@tally/kernel';
 import type { EventMetadata } from '@tally/eventstore';
 import { openEmbeddedCells } from '../cells/embedded-cells';
 import type { CellRegistry } from '../cells/cell-registry';
@@ -14,10 +14,11 @@ export class TempCells {
   constructor(
     private readonly clock: Clock,
     private readonly pii: readonly PiiFieldSpec[] = [],
+    private readonly upcasters: readonly Upcaster[] = [],
   ) {}
 
   open(): CellRegistry {
-    return openEmbeddedCells({ dataDir: this.dataDir, regions: ['eu'], clock: this.clock, pii: this.pii });
+    return openEmbeddedCells({ dataDir: this.dataDir, regions: ['eu'], clock: this.clock, pii: this.pii, upcasters: this.upcasters });
   }
 
   remove(): void {

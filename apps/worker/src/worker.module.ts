@@ -1,7 +1,7 @@
 import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CustomersModule, TaxIdValidationProcess } from '@tally/customers';
 import type { Clock, IdGenerator } from '@tally/kernel';
-import { CellRegistry, CLOCK, ID_GENERATOR, Worker, type RunnerLog } from '@tally/platform';
+import { CellRegistry, CLOCK, ID_GENERATOR, TALLY_CONFIG, Worker, type RunnerLog, type TallyConfig } from '@tally/platform';
 import { PROJECTIONS } from './composition';
 
 const logger = new Logger('worker');
@@ -13,9 +13,9 @@ const log: RunnerLog = { error: (message, error) => logger.error(message, (error
   providers: [
     {
       provide: Worker,
-      useFactory: (cells: CellRegistry, clock: Clock, ids: IdGenerator, taxIds: TaxIdValidationProcess) =>
-        new Worker(cells, PROJECTIONS, [taxIds], clock, ids, log),
-      inject: [CellRegistry, CLOCK, ID_GENERATOR, TaxIdValidationProcess],
+      useFactory: (cells: CellRegistry, clock: Clock, ids: IdGenerator, taxIds: TaxIdValidationProcess, config: TallyConfig) =>
+        new Worker(cells, PROJECTIONS, [taxIds], clock, ids, log, { leaseTtlMs: config.leaseTtlMs }),
+      inject: [CellRegistry, CLOCK, ID_GENERATOR, TaxIdValidationProcess, TALLY_CONFIG],
     },
   ],
   exports: [Worker],

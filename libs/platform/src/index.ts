@@ -39,6 +39,7 @@ export * from './http/is-omittable.decorator';
 export * from './http/timestamp';
 export * from './pii';
 export * from './worker';
+export * from './leases';
 export * from './platform.module';
 export * from './observability';
 export * from './admin/aggregate-types';

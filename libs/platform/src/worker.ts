@@ -10,6 +10,10 @@ import { ProcessRunner } from './processes/process-runner';
 import { ProcessRuntime } from './processes/process-runtime';
 import { TimerPoller } from './processes/timer-poller';
 import { timersProjection } from './processes/timers.projection';
+import { FencedReadStore } from './leases/fenced-read-store';
+import type { LeaseFence } from './leases/lease-fence';
+import { LeasedRunner, leaseTermsOfThisProcess, type LeaseTerms, type Runner } from './leases/leased-runner';
+import { Leases } from './leases/leases';
 
 /** Where each projection of a cell reads and writes, under a checkpoint name unique in its store. */
 export function bindingsFor(cell: Cell, cells: CellRegistry, projections: readonly Projection[]): ProjectionBinding[] {
@@ -27,12 +31,15 @@ export function bindingsFor(cell: Cell, cells: CellRegistry, projections: readon
 
 /**
  * Everything that happens after a write, for every cell this process serves: projections,
- * process managers and their timers.
+ * process managers and their timers. Each runs under a lease of its cell, so that among several
+ * workers on one cell one instance of each runs; settle and fireDueTimers act on those this
+ * process holds.
  */
 export class Worker {
-  private readonly projectionRunners: { cell: Cell; runner: ProjectionRunner }[] = [];
-  private readonly processRunners: { cell: Cell; runner: ProcessRunner }[] = [];
-  private readonly pollers: TimerPoller[] = [];
+  private readonly projectionRunners: { cell: Cell; runner: LeasedRunner<ProjectionRunner> }[] = [];
+  private readonly processRunners: { cell: Cell; runner: LeasedRunner<ProcessRunner> }[] = [];
+  private readonly pollers: LeasedRunner<Runner & Pick<TimerPoller, 'tick'>>[] = [];
+  private readonly leaseTerms: LeaseTerms;
 
   constructor(
     private readonly cells: CellRegistry,
@@ -41,27 +48,37 @@ export class Worker {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly log: RunnerLog,
-  ) {}
+    { leaseTtlMs }: { leaseTtlMs?: number } = {},
+  ) {
+    this.leaseTerms = leaseTermsOfThisProcess(leaseTtlMs);
+  }
 
   async start(options: { pollTimers?: boolean } = {}): Promise<void> {
     for (const cell of this.cells.all()) {
       for (const binding of bindingsFor(cell, this.cells, this.projections)) {
-        const runner = new ProjectionRunner(binding, this.log);
-        await runner.start();
+        const runner = await this.leased(cell, `projection/${binding.checkpoint}`, (fence) => new ProjectionRunner({ ...binding, store: new FencedReadStore(binding.store, fence) }, this.log));
         this.projectionRunners.push({ cell, runner });
       }
       const runtimes = new Map<string, ProcessRuntime<unknown>>();
       for (const manager of this.processes) {
         const runtime = new ProcessRuntime(manager, cell, this.clock, this.ids, this.log);
         runtimes.set(manager.name, runtime);
-        const runner = new ProcessRunner(runtime, cell.readModels, cell.events, this.log);
-        await runner.start();
+        const runner = await this.leased(cell, `process/${manager.name}`, (fence) => new ProcessRunner(runtime, new FencedReadStore(cell.readModels, fence), cell.events, this.log));
         this.processRunners.push({ cell, runner });
       }
-      const poller = new TimerPoller(cell.readModels, runtimes, this.clock, this.log);
-      if (options.pollTimers !== false) poller.start();
+      const poller = await this.leased(cell, 'timer-poller', () => {
+        const timers = new TimerPoller(cell.readModels, runtimes, this.clock, this.log);
+        return { start: () => (options.pollTimers === false ? undefined : timers.start()), stop: () => timers.stop(), tick: () => timers.tick() };
+      });
       this.pollers.push(poller);
     }
+  }
+
+  /** The lease of a runner is named after its cell and what it runs, e.g. `eu/process/tax_id_validation`. */
+  private async leased<R extends Runner>(cell: Cell, name: string, make: (fence: LeaseFence) => R): Promise<LeasedRunner<R>> {
+    const runner = new LeasedRunner(new Leases(cell.leases), `${cell.region}/${name}`, make, this.leaseTerms, this.log);
+    await runner.start();
+    return runner;
   }
 
   async stop(): Promise<void> {
@@ -73,7 +90,7 @@ export class Worker {
   /** Fires the timers that are due by the Clock now, in every cell; returns how many fired. */
   async fireDueTimers(): Promise<number> {
     let fired = 0;
-    for (const poller of this.pollers) fired += await poller.tick();
+    for (const poller of this.pollers) fired += (await poller.current?.tick()) ?? 0;
     return fired;
   }
 
@@ -84,8 +101,8 @@ export class Worker {
   async settle(): Promise<void> {
     for (;;) {
       const heads = await this.heads();
-      await Promise.all(this.processRunners.map(({ cell, runner }) => runner.whenCaughtUp(heads.get(cell.region) ?? 0n)));
-      await Promise.all(this.projectionRunners.map(({ cell, runner }) => runner.whenCaughtUp(heads.get(cell.region) ?? 0n)));
+      await Promise.all(this.processRunners.map(({ cell, runner }) => runner.current?.whenCaughtUp(heads.get(cell.region) ?? 0n)));
+      await Promise.all(this.projectionRunners.map(({ cell, runner }) => runner.current?.whenCaughtUp(heads.get(cell.region) ?? 0n)));
       const after = await this.heads();
       if ([...after].every(([region, head]) => heads.get(region) === head)) return;
     }

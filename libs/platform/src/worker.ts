@@ -66,6 +66,7 @@ export class Worker {
         const runner = await this.leased(cell, `process/${manager.name}`, (fence) => new ProcessRunner(runtime, new FencedReadStore(cell.readModels, fence), cell.events, this.log));
         this.processRunners.push({ cell, runner });
       }
+      // With pollTimers off (tests), the holder's poller fires timers only when fireDueTimers asks.
       const poller = await this.leased(cell, 'timer-poller', () => {
         const timers = new TimerPoller(cell.readModels, runtimes, this.clock, this.log);
         return { start: () => (options.pollTimers === false ? undefined : timers.start()), stop: () => timers.stop(), tick: () => timers.tick() };

@@ -1,4 +1,5 @@
 import { REGIONS, type Region } from '../context/request-context';
+import { DEFAULT_LEASE_TTL_MS } from '../leases/leased-runner';
 
 export type Profile = 'embedded' | 'production';
 
@@ -80,7 +81,7 @@ function parseLeases(env: NodeJS.ProcessEnv, profile: Profile): Pick<TallyConfig
   if (profile === 'production' && leases !== 'mongo') throw new Error('The production profile holds its leases in MongoDB (TALLY_LEASES=mongo)');
   const leasesMongoUrl = env.TALLY_LEASES_MONGO_URL ?? env.MONGO_URL;
   if (profile === 'embedded' && leases === 'mongo' && !leasesMongoUrl) throw new Error('TALLY_LEASES=mongo needs TALLY_LEASES_MONGO_URL or MONGO_URL');
-  const leaseTtlMs = Number(env.TALLY_LEASE_TTL_MS ?? 10_000);
+  const leaseTtlMs = Number(env.TALLY_LEASE_TTL_MS ?? DEFAULT_LEASE_TTL_MS);
   if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < MIN_LEASE_TTL_MS) throw new Error(`TALLY_LEASE_TTL_MS is a whole number of milliseconds, at least ${MIN_LEASE_TTL_MS}`);
   return { leases, leasesMongoUrl: leases === 'mongo' && profile === 'embedded' ? leasesMongoUrl : undefined, leaseTtlMs };
 }

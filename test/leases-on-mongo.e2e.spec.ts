@@ -52,6 +52,7 @@ async function waitFor(what: string, condition: () => Promise<boolean>, ms: numb
   }
 }
 
+/** Workers name themselves `<host>:<pid>:<random>` as lease holders. */
 const pidOf = (holder: string | null | undefined) => Number(holder?.split(':')[1]);
 
 /**

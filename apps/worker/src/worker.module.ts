@@ -1,7 +1,7 @@
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Type } from '@nestjs/common';
 import { CustomersModule, TaxIdValidationProcess, TestClockCustomersProcess } from '@tally/customers';
 import type { IdGenerator } from '@tally/kernel';
-import { CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, Worker, type ProcessManager, type RunnerLog } from '@tally/platform';
+import { CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TALLY_CONFIG, TallyMetrics, Worker, type ProcessManager, type RunnerLog, type TallyConfig } from '@tally/platform';
 import { PROJECTIONS } from './composition';
 
 const logger = new Logger('worker');
@@ -21,9 +21,9 @@ export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdo
         ...extraProcesses,
         {
           provide: Worker,
-          useFactory: (cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...processes: ProcessManager[]) =>
-            new Worker({ cells, projections: PROJECTIONS, processes, clocks, commands, ids, metrics, log }),
-          inject: [CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, ...PROCESSES, ...extraProcesses],
+          useFactory: (config: TallyConfig, cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...processes: ProcessManager[]) =>
+            new Worker({ cells, projections: PROJECTIONS, processes, clocks, commands, ids, metrics, log, leaseTtlMs: config.leaseTtlMs }),
+          inject: [TALLY_CONFIG, CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, ...PROCESSES, ...extraProcesses],
         },
       ],
       exports: [Worker],

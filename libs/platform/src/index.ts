@@ -45,6 +45,7 @@ export * from './http/timestamp';
 export * from './pii';
 export * from './upcasting/event-upcasters';
 export * from './worker';
+export * from './leases';
 export * from './platform.module';
 export * from './observability';
 export * from './admin/aggregate-types';

@@ -60,7 +60,7 @@ export class PlatformModule {
 
 async function openCells({ config, pii, upcasters }: PlatformOptions, clock: Clock, metrics: TallyMetrics): Promise<CellRegistry> {
   if (config.profile === 'embedded') {
-    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, upcasters, masterKey: config.masterKey, metrics });
+    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, upcasters, masterKey: config.masterKey, metrics, leasesMongoUrl: config.leasesMongoUrl });
   }
   if (!config.masterKey) throw new Error('The production profile needs TALLY_MASTER_KEY (base64 of 32 random bytes)');
   if (!config.directoryMongoUrl) throw new Error('The production profile needs TALLY_DIRECTORY_MONGO_URL or MONGO_URL for the key directory');

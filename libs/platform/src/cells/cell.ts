@@ -6,6 +6,7 @@ import type { DataKeyStore } from '../pii/data-key-store.port';
 import type { Region } from '../context/request-context';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
 import type { ListCursors } from '../http/list-cursor';
+import type { LeaseStore } from '../leases/lease-store.port';
 
 /** A region cell: every store that holds a tenant's data lives in its region's cell, and nowhere else. */
 export interface Cell {
@@ -21,5 +22,7 @@ export interface Cell {
   idempotency: IdempotencyStore;
   /** Signs and checks the cursors of list pages read from this cell. */
   cursors: ListCursors;
+  /** Who runs each projection, process manager and poller of this cell (see LeasedRunner). */
+  leases: LeaseStore;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import type { Clock, Upcaster } from '@tally/kernel';
 import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore } from '@tally/eventstore';
 import { SqliteReadStore } from '@tally/readstore';
@@ -8,6 +9,9 @@ import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
 import { SqliteDataKeyStore } from '../pii/sqlite-data-key-store';
 import { SealedIdempotencyStore } from '../idempotency/sealed-idempotency-store';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite-idempotency-store';
+import { MemoryLeaseStore } from '../leases/memory-lease-store';
+import { MongoLeaseStore } from '../leases/mongo-lease-store';
+import type { LeaseStore } from '../leases/lease-store.port';
 import { withAppendTiming } from '../observability/timed-event-store';
 import { EventUpcasters } from '../upcasting/event-upcasters';
 import { UpcastingEventStore } from '../upcasting/upcasting-event-store';
@@ -31,6 +35,11 @@ export function openEmbeddedCells(options: {
   masterKey?: string;
   /** Times appends; the command-line tools open cells without. */
   metrics?: TallyMetrics;
+  /**
+   * Holds the leases in the database this URL names, so that several processes can share the data
+   * folder (TALLY_LEASES=mongo); without it this process holds every lease.
+   */
+  leasesMongoUrl?: string;
 }): CellRegistry {
   mkdirSync(options.dataDir, { recursive: true });
   const masterKey = options.masterKey ? Buffer.from(options.masterKey, 'base64') : localMasterKey(options.dataDir);
@@ -40,6 +49,7 @@ export function openEmbeddedCells(options: {
     const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`));
     const dataKeys = new SqliteDataKeyStore(db, masterKey, options.clock);
     const pii = new PiiCodec(dataKeys, options.pii);
+    const leases = openLeases(options.leasesMongoUrl);
     cells.set(region, {
       region,
       events: withAppendTiming(new UpcastingEventStore(new SqliteEventStore(db), upcasters, pii), region, options.metrics),
@@ -50,8 +60,10 @@ export function openEmbeddedCells(options: {
       pii,
       idempotency: new SealedIdempotencyStore(new SqliteIdempotencyStore(db), masterKey),
       cursors: ListCursors.derive(masterKey, region),
+      leases: leases.store,
       close: async () => {
         db.close();
+        await leases.close();
       },
     });
   }
@@ -60,6 +72,13 @@ export function openEmbeddedCells(options: {
   return new CellRegistry(cells, new SqliteReadStore(directoryDb), operatorIdempotency, ListCursors.derive(masterKey, 'directory'), async () => {
     directoryDb.close();
   });
+}
+
+function openLeases(mongoUrl: string | undefined): { store: LeaseStore; close: () => Promise<void> } {
+  if (!mongoUrl) return { store: new MemoryLeaseStore(), close: async () => undefined };
+  // The driver connects on first use, so opening stays synchronous.
+  const client = new MongoClient(mongoUrl);
+  return { store: new MongoLeaseStore(client.db()), close: () => client.close() };
 }
 
 /**

@@ -6,6 +6,7 @@ import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
 import { MongoDataKeyStore } from '../pii/mongo-data-key-store';
 import { MongoIdempotencyStore } from '../idempotency/mongo-idempotency-store';
 import { SealedIdempotencyStore } from '../idempotency/sealed-idempotency-store';
+import { MongoLeaseStore } from '../leases/mongo-lease-store';
 import { withAppendTiming } from '../observability/timed-event-store';
 import { EventUpcasters } from '../upcasting/event-upcasters';
 import { UpcastingEventStore } from '../upcasting/upcasting-event-store';
@@ -16,7 +17,7 @@ import type { Cell } from './cell';
 import { ListCursors } from '../http/list-cursor';
 import { CellRegistry } from './cell-registry';
 
-/** The production profile: per region an EventStoreDB for events and a MongoDB for read models and data keys. */
+/** The production profile: per region an EventStoreDB for events and a MongoDB for read models, data keys and leases. */
 export async function connectProductionCells(options: {
   regionStores: Partial<Record<Region, RegionStores>>;
   directoryMongoUrl: string;
@@ -46,6 +47,7 @@ export async function connectProductionCells(options: {
       pii,
       idempotency: new SealedIdempotencyStore(new MongoIdempotencyStore(db), masterKey),
       cursors: ListCursors.derive(masterKey, region),
+      leases: new MongoLeaseStore(db),
       close: async () => {
         await events.close();
         await esdb.dispose();

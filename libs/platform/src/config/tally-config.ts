@@ -1,4 +1,5 @@
 import { REGIONS, type Region } from '../context/request-context';
+import { DEFAULT_LEASE_TTL_MS } from '../leases/leased-runner';
 
 export type Profile = 'embedded' | 'production';
 
@@ -7,6 +8,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** `json`: one JSON object a line, for log pipelines; `text`: one readable line a record, for a person at a terminal. */
 export type LogFormat = 'json' | 'text';
+
+/** Where workers hold their leases: `local` in the process (one process per data folder), `mongo` shared. */
+export type LeaseBackend = 'local' | 'mongo';
 
 export interface RegionStores {
   eventStoreUrl: string;
@@ -28,6 +32,12 @@ export interface TallyConfig {
   operatorKey: string | undefined;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** `mongo` in production (each region's MongoDB); the embedded profile may choose it to run several workers on one folder. */
+  leases: LeaseBackend;
+  /** Embedded profile with `leases: 'mongo'`: the MongoDB (and database) holding the leases. */
+  leasesMongoUrl: string | undefined;
+  /** How long a lease lasts without renewal: how soon another worker takes over from a dead one. */
+  leaseTtlMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
@@ -45,6 +55,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
     operatorKey: env.TALLY_OPERATOR_KEY,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     logFormat: parseLogFormat(env.LOG_FORMAT, profile),
+    ...parseLeases(env, profile),
   };
   if (profile === 'production') config.regionStores = productionStores(env, regions);
   return config;
@@ -60,6 +71,19 @@ function parseLogFormat(raw: string | undefined, profile: Profile): LogFormat {
   const format = raw ?? (profile === 'embedded' ? 'text' : 'json');
   if (format !== 'json' && format !== 'text') throw new Error(`LOG_FORMAT is json or text, not ${format}`);
   return format;
+}
+
+const MIN_LEASE_TTL_MS = 300;
+
+function parseLeases(env: NodeJS.ProcessEnv, profile: Profile): Pick<TallyConfig, 'leases' | 'leasesMongoUrl' | 'leaseTtlMs'> {
+  const leases = (env.TALLY_LEASES ?? (profile === 'embedded' ? 'local' : 'mongo')) as LeaseBackend;
+  if (leases !== 'local' && leases !== 'mongo') throw new Error(`TALLY_LEASES is local or mongo, not ${leases}`);
+  if (profile === 'production' && leases !== 'mongo') throw new Error('The production profile holds its leases in MongoDB (TALLY_LEASES=mongo)');
+  const leasesMongoUrl = env.TALLY_LEASES_MONGO_URL ?? env.MONGO_URL;
+  if (profile === 'embedded' && leases === 'mongo' && !leasesMongoUrl) throw new Error('TALLY_LEASES=mongo needs TALLY_LEASES_MONGO_URL or MONGO_URL');
+  const leaseTtlMs = Number(env.TALLY_LEASE_TTL_MS ?? DEFAULT_LEASE_TTL_MS);
+  if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < MIN_LEASE_TTL_MS) throw new Error(`TALLY_LEASE_TTL_MS is a whole number of milliseconds, at least ${MIN_LEASE_TTL_MS}`);
+  return { leases, leasesMongoUrl: leases === 'mongo' && profile === 'embedded' ? leasesMongoUrl : undefined, leaseTtlMs };
 }
 
 function parseRegions(raw: string | undefined): Region[] {

@@ -1,0 +1,48 @@
+import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '@tally/readstore';
+import type { LeaseFence } from './lease-fence';
+
+/**
+ * A read store whose commits (a projection's writes, a checkpoint) go through only while the lease
+ * is held. On SQLite the check and the commit run in one turn of the event loop, so a holder past
+ * its deadline writes nothing; on MongoDB a commit already on the wire may still land.
+ */
+export class FencedReadStore implements ReadStore {
+  constructor(
+    private readonly store: ReadStore,
+    private readonly fence: LeaseFence,
+  ) {}
+
+  commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
+    this.fence.assertHeld();
+    return this.store.commit(writes, checkpoint);
+  }
+
+  reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void> {
+    this.fence.assertHeld();
+    return this.store.reset(collections, checkpoints);
+  }
+
+  ensureCollection(collection: string, indexes: readonly IndexSpec[]): Promise<void> {
+    return this.store.ensureCollection(collection, indexes);
+  }
+
+  get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
+    return this.store.get<T>(collection, id);
+  }
+
+  find<T extends Doc>(collection: string, query: FindQuery): Promise<FindResult<T>> {
+    return this.store.find<T>(collection, query);
+  }
+
+  getCheckpoint(name: string): Promise<bigint | undefined> {
+    return this.store.getCheckpoint(name);
+  }
+
+  all<T extends Doc>(collection: string): Promise<T[]> {
+    return this.store.all<T>(collection);
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}

@@ -6,8 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import Big from 'big.js';
-import { compilePricing, priceComponent, type CompiledPricing } from '@tally/catalog/domain/pricing/price-component';
-import type { Pricing } from '@tally/catalog/domain/pricing/pricing';
+import { compilePricing, priceComponent, type CompiledPricing, type Pricing } from '@tally/catalog/published';
 import { throughputTable, type ThroughputResult } from './support/throughput-table';
 
 const LINES = 1_000_000;

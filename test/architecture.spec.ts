@@ -30,6 +30,49 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  const CONTEXTS = ['tenancy', 'customers', 'catalog', 'tax', 'invoicing'];
+  const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '(@tally\/[^']+)'/g)].map(([, specifier]) => specifier);
+
+  it.each(CONTEXTS)('keeps the other contexts out of the domain of %s: they use its published entry', (context) => {
+    const offenders = filesUnder(join(ROOT, 'libs'))
+      .concat(filesUnder(join(ROOT, 'apps')), filesUnder(join(ROOT, 'bench')))
+      .filter((file) => !file.startsWith(join(ROOT, 'libs', context) + '/'))
+      .flatMap((file) => importsOf(file).filter((specifier) => specifier.startsWith(`@tally/${context}/domain`)).map((specifier) => `${relative(ROOT, file)}: ${specifier}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps each published entry pure: it re-exports its own domain only', () => {
+    const entries = CONTEXTS.map((context) => join(ROOT, 'libs', context, 'src', 'published.ts')).filter((file) => statSync(file, { throwIfNoEntry: false }));
+    expect(entries.length).toBeGreaterThan(0);
+    const offenders = entries.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier).filter((specifier) => !specifier.startsWith('./domain/')).map((specifier) => `${relative(ROOT, file)}: ${specifier}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no import cycle between libs', () => {
+    const libs = readdirSync(join(ROOT, 'libs'));
+    const edges = new Map(
+      libs.map((lib) => [
+        lib,
+        new Set(
+          filesUnder(join(ROOT, 'libs', lib, 'src'))
+            .filter((file) => !file.endsWith('.spec.ts') && !file.includes('/testing/'))
+            .flatMap(importsOf)
+            .map((specifier) => specifier.split('/')[1])
+            .filter((other) => other !== lib && libs.includes(other)),
+        ),
+      ]),
+    );
+    const cycles: string[] = [];
+    const visit = (lib: string, path: string[]) => {
+      if (path.includes(lib)) return void cycles.push([...path.slice(path.indexOf(lib)), lib].join(' → '));
+      for (const next of edges.get(lib) ?? []) visit(next, [...path, lib]);
+    };
+    for (const lib of libs) visit(lib, []);
+    expect(cycles).toEqual([]);
+  });
+
   it('reads the time only through the Clock', () => {
     const offenders = [...filesUnder(join(ROOT, 'libs')), ...filesUnder(join(ROOT, 'apps'))]
       .filter((file) => !file.endsWith('.spec.ts') && !file.endsWith('clock.ts'))

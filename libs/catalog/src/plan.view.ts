@@ -3,7 +3,7 @@ import type { HistoryEvent, ResourceView } from '@tally/platform';
 import type { PlanStatus } from './domain/plan.decider';
 import type { DunningPolicy, PlanEvent, PlanInterval, PriceVersion } from './domain/plan.events';
 import { componentsInForce, type ComponentInForce } from './domain/price-book';
-import type { TaxBehavior } from '@tally/tax/domain/tax';
+import type { TaxBehavior } from '@tally/tax/published';
 
 export interface PlanResource {
   [field: string]: unknown;

@@ -1,5 +1,5 @@
 import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
-import type { TaxBehavior, TaxCode } from '@tally/tax/domain/tax';
+import type { TaxBehavior, TaxCode } from '@tally/tax/published';
 import { checkCurrency, checkDunningPolicy, checkInterval } from './plan-fields';
 import type { DunningPolicy, PlanCreated, PlanEvent, PlanInterval, PriceVersion } from './plan.events';
 import { lastEntryOf } from './price-book';

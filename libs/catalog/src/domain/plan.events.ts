@@ -1,5 +1,5 @@
 import type { Event, Metadata } from '@tally/kernel';
-import type { TaxBehavior, TaxCode } from '@tally/tax/domain/tax';
+import type { TaxBehavior, TaxCode } from '@tally/tax/published';
 import type { Pricing } from './pricing/pricing';
 
 export type PlanInterval = 'day' | 'week' | 'month' | 'year';

@@ -1,4 +1,4 @@
-import type { TaxCode } from '@tally/tax/domain/tax';
+import type { TaxCode } from '@tally/tax/published';
 import type { PriceVersion } from './plan.events';
 import type { Pricing } from './pricing/pricing';
 

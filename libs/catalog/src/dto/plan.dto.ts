@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { IsKeyedObject, IsOmittable, IsTimestamp } from '@tally/platform';
-import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/domain/tax';
+import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import type { DunningFinalAction, PlanInterval } from '../domain/plan.events';
 import type { PlanStatus } from '../domain/plan.decider';
 import { PRICING_SCHEMA } from './pricing.schema';

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { KnownFields } from '@tally/platform';
-import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/domain/tax';
+import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import type { PlanStatus } from '../domain/plan.decider';
 import type { DunningFinalAction, DunningPolicy, PlanInterval, PriceVersion } from '../domain/plan.events';
 import type { ComponentInForce } from '../domain/price-book';

@@ -1,10 +1,8 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { minorUnits } from '@tally/kernel';
-import type { ComponentInForce } from '@tally/catalog/domain/price-book';
-import type { Pricing, Tier } from '@tally/catalog/domain/pricing/pricing';
-import { calculateTax } from '@tally/tax/domain/calculate-tax';
-import type { TaxBehavior, TaxCode, TaxCustomer } from '@tally/tax/domain/tax';
+import type { ComponentInForce, Pricing, Tier } from '@tally/catalog/published';
+import { calculateTax, type TaxBehavior, type TaxCode, type TaxCustomer } from '@tally/tax/published';
 import { applyDiscounts, DISCOUNT_LEVELS, type Discount } from './discounts';
 import { totalInvoice } from './invoice-calculator';
 import { priceLines } from './invoice-lines';

@@ -1,6 +1,5 @@
 import Big from 'big.js';
-import { calculateTax } from '@tally/tax/domain/calculate-tax';
-import type { TaxBehavior, TaxCustomer, TaxLocation } from '@tally/tax/domain/tax';
+import { calculateTax, type TaxBehavior, type TaxCustomer, type TaxLocation } from '@tally/tax/published';
 import { applyDiscounts, type Discount } from './discounts';
 import { totalInvoice } from './invoice-calculator';
 import type { InvoiceLine } from './invoice-lines';

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import type { TaxabilityReason, TaxBehavior, TaxBreakdownEntry, TaxCalculation } from '@tally/tax/domain/tax';
+import type { TaxabilityReason, TaxBehavior, TaxBreakdownEntry, TaxCalculation } from '@tally/tax/published';
 import type { AppliedDiscount, DiscountedLine } from './discounts';
 import type { InvoiceLine } from './invoice-lines';
 

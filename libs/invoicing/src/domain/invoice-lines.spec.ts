@@ -1,6 +1,5 @@
 import Big from 'big.js';
-import type { ComponentInForce } from '@tally/catalog/domain/price-book';
-import type { Pricing } from '@tally/catalog/domain/pricing/pricing';
+import type { ComponentInForce, Pricing } from '@tally/catalog/published';
 import { priceLines } from './invoice-lines';
 import { parseQuantities } from './preview-inputs';
 

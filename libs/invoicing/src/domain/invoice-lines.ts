@@ -1,8 +1,7 @@
 import Big from 'big.js';
 import { DomainError, type FieldError } from '@tally/kernel';
-import type { ComponentInForce } from '@tally/catalog/domain/price-book';
-import { compilePricing, meterOf, priceComponent, type PricedTier } from '@tally/catalog/domain/pricing/price-component';
-import type { TaxCode } from '@tally/tax/domain/tax';
+import { type ComponentInForce, compilePricing, meterOf, priceComponent, type PricedTier } from '@tally/catalog/published';
+import type { TaxCode } from '@tally/tax/published';
 
 /** One priced line of an invoice, before discounts and tax. */
 export interface InvoiceLine {

@@ -1,8 +1,7 @@
 import Big from 'big.js';
 import { DomainError, parseAmount, type FieldError } from '@tally/kernel';
-import type { CustomerState } from '@tally/customers/domain/customer.decider';
-import { validateEuVat } from '@tally/customers/domain/tax-ids/eu-vat';
-import type { TaxCustomer } from '@tally/tax/domain/tax';
+import { type CustomerState, validateEuVat } from '@tally/customers/published';
+import type { TaxCustomer } from '@tally/tax/published';
 import type { Quantities } from './invoice-lines';
 
 const invalidQuantity = (field: string, message: string): FieldError => ({ field, code: 'invoice_preview.invalid_quantity', message });

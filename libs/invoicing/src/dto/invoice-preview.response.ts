@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { TaxabilityReason } from '@tally/tax/domain/tax';
+import type { TaxabilityReason } from '@tally/tax/published';
 import { DISCOUNT_LEVELS, type DiscountLevel } from '../domain/discounts';
 
 const money = (description?: string) => ({ type: String, example: '49.00', description });

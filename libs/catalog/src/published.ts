@@ -1,0 +1,8 @@
+/**
+ * What other contexts may use of the catalog: the price book in force for a period and the pricing
+ * engine. Pure, so a domain folder may import it (the architecture test keeps it so).
+ */
+export { componentsInForce, type ComponentInForce } from './domain/price-book';
+export { compilePricing, meterOf, priceComponent, type CompiledPricing, type PricedTier } from './domain/pricing/price-component';
+export type { Pricing, Tier } from './domain/pricing/pricing';
+export { periodEnd } from './domain/billing-period';

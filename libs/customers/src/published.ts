@@ -1,0 +1,6 @@
+/**
+ * What other contexts may use of customers: the customer as its decider knows it, and the offline
+ * EU VAT check. Pure, so a domain folder may import it (the architecture test keeps it so).
+ */
+export type { CustomerState } from './domain/customer.decider';
+export { validateEuVat } from './domain/tax-ids/eu-vat';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ManualClock } from '@tally/kernel';
 import { bindingsFor, catchUpProjection, openEmbeddedCells, type Cell, type CellRegistry } from '@tally/platform';
-import { PII_FIELDS, PROJECTIONS, UPCASTERS } from '../apps/worker/src/composition';
+import { CONTEXTS } from '../apps/worker/src/contexts';
 import { writeCustomerLog } from './support/customer-log';
 import { throughputTable, type ThroughputResult } from './support/throughput-table';
 import { insertFloor } from './support/write-floor';
@@ -23,7 +23,7 @@ const CUSTOMERS = 'customers';
 
 /** The data folder opened afresh for every case: cold caches (data keys, statements), as after a restart. */
 function open(dataDir: string): CellRegistry {
-  return openEmbeddedCells({ dataDir, regions: ['eu'], clock: new ManualClock('2026-06-01T00:00:00.000Z'), pii: PII_FIELDS, upcasters: UPCASTERS });
+  return openEmbeddedCells({ dataDir, regions: ['eu'], clock: new ManualClock('2026-06-01T00:00:00.000Z'), pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters });
 }
 
 async function measure(dataDir: string, name: string, run: (cell: Cell, cells: CellRegistry) => Promise<number>, target?: number): Promise<ThroughputResult> {
@@ -70,7 +70,7 @@ export async function runCatchUpBench(): Promise<string> {
         dataDir,
         'catchUpProjection, customers read model',
         (cell, cells) => {
-          const binding = bindingsFor(cell, cells, PROJECTIONS).find((b) => b.checkpoint === CUSTOMERS);
+          const binding = bindingsFor(cell, cells, CONTEXTS.projections).find((b) => b.checkpoint === CUSTOMERS);
           if (!binding) throw new Error(`no ${CUSTOMERS} projection in the composition`);
           return catchUpProjection(binding);
         },

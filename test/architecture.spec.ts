@@ -73,6 +73,14 @@ describe('architecture', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('keeps the API app out of the worker app', () => {
+    const offenders = filesUnder(join(ROOT, 'apps', 'api'))
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map(([, specifier]) => [relative(ROOT, file), specifier]))
+      .filter(([, specifier]) => specifier.includes('worker/src'))
+      .map(([file, specifier]) => `${file}: ${specifier}`);
+    expect(offenders).toEqual([]);
+  });
+
   it('reads the time only through the Clock', () => {
     const offenders = [...filesUnder(join(ROOT, 'libs')), ...filesUnder(join(ROOT, 'apps'))]
       .filter((file) => !file.endsWith('.spec.ts') && !file.endsWith('clock.ts'))

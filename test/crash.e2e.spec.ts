@@ -7,7 +7,7 @@ import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc } from '@tally/readstore';
 import { bindingsFor, openEmbeddedCells, rebuildProjections, streamName, Worker, type CellRegistry, type ProjectionBinding } from '@tally/platform';
 import { customerAggregate, customerProjection } from '@tally/customers';
-import { PII_FIELDS, PROJECTIONS, UPCASTERS } from '../apps/worker/src/composition';
+import { CONTEXTS } from '../apps/worker/src/contexts';
 
 const ROOT = join(__dirname, '..');
 const BATCH_SIZE = 5;
@@ -87,7 +87,7 @@ function runUntilKilled(dataDir: string, acks: Acks): Promise<Run> {
 
 /** Whether the customers projection had events left to handle when the writer died. */
 async function projectionBehind(dataDir: string): Promise<boolean> {
-  const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock: new ManualClock(), pii: PII_FIELDS, upcasters: UPCASTERS });
+  const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock: new ManualClock(), pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters });
   try {
     const { events, readModels } = cells.cell('eu');
     const checkpoint = await readModels.getCheckpoint(customerProjection.name);
@@ -144,7 +144,7 @@ describe('a writer killed with SIGKILL in the middle of appends and projections'
     expect(acks.customers.size).toBeGreaterThan(0);
 
     const clock = new ManualClock();
-    cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: PII_FIELDS, upcasters: UPCASTERS });
+    cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters });
     const streams = new Map<string, number[]>();
     for (const event of await allEvents(cells)) {
       if (!streams.has(event.stream)) streams.set(event.stream, []);
@@ -161,9 +161,9 @@ describe('a writer killed with SIGKILL in the middle of appends and projections'
     expect(gapped).toEqual([]);
 
     const cell = cells.cell('eu');
-    const bindings = bindingsFor(cell, cells, PROJECTIONS);
+    const bindings = bindingsFor(cell, cells, CONTEXTS.projections);
     const errors: unknown[] = [];
-    const worker = Worker.over(cells, { projections: PROJECTIONS, clock, ids: new UlidGenerator(clock), log: { error: (message, error) => errors.push([message, error]) } });
+    const worker = Worker.over(cells, { projections: CONTEXTS.projections, clock, ids: new UlidGenerator(clock), log: { error: (message, error) => errors.push([message, error]) } });
     await worker.start({ pollTimers: false });
     await worker.settle();
     const live = await readModels(bindings);

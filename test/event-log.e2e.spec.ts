@@ -1,5 +1,5 @@
 import { bindingsFor, rebuildProjections } from '@tally/platform';
-import { PROJECTIONS } from '../apps/worker/src/composition';
+import { CONTEXTS } from '../apps/worker/src/contexts';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 describe('the public event log, auditors and personal data', () => {
@@ -102,7 +102,7 @@ describe('the public event log, auditors and personal data', () => {
     };
     const live = await snapshot();
     expect(live[0].length).toBeGreaterThan(3);
-    const bindings = tally.cells.all().flatMap((cell) => bindingsFor(cell, tally.cells, PROJECTIONS));
+    const bindings = tally.cells.all().flatMap((cell) => bindingsFor(cell, tally.cells, CONTEXTS.projections));
     await rebuildProjections(bindings);
     expect(await snapshot()).toEqual(live);
     await tally.worker.start();

@@ -1,4 +1,4 @@
-import { PROJECTIONS } from '../apps/worker/src/composition';
+import { CONTEXTS } from '../apps/worker/src/contexts';
 import { createJsonLog, REGIONS } from '@tally/platform';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
@@ -65,7 +65,7 @@ describe('observability: metrics and JSON logs', () => {
     await api.post('/v1/customers', { name: 'Edsger' }).expect(200);
     await tally.settle();
     const exposition = await scrape();
-    for (const projection of [...PROJECTIONS.map((p) => p.name), 'timers', 'parked_commands', 'test_clocks']) {
+    for (const projection of [...CONTEXTS.projections.map((p) => p.name), 'timers', 'parked_commands', 'test_clocks']) {
       for (const region of REGIONS) {
         expect(exposition).toContain(`projection_lag_events{projection="${projection}",region="${region}"} 0\n`);
       }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { MongoReadStore } from '@tally/readstore';
 import { bindingsFor, catchUpProjection, ProjectionRunner, rebuildProjections, type ProjectionBinding } from '@tally/platform';
-import { PROJECTIONS } from '../apps/worker/src/composition';
+import { CONTEXTS } from '../apps/worker/src/contexts';
 import { TallyUnderTest } from './support/tally';
 
 const MONGO_URL = process.env.MONGO_URL;
@@ -16,7 +16,7 @@ const MONGO_URL = process.env.MONGO_URL;
   let api: ReturnType<TallyUnderTest['as']>;
 
   const mongoBindings = (): ProjectionBinding[] =>
-    bindingsFor(tally.cells.cell('eu'), tally.cells, PROJECTIONS)
+    bindingsFor(tally.cells.cell('eu'), tally.cells, CONTEXTS.projections)
       .filter((binding) => binding.projection.target !== 'directory')
       .map((binding) => ({ ...binding, store: mongo }));
 

@@ -10,7 +10,7 @@ import { DomainError, SystemClock, UlidGenerator } from '@tally/kernel';
 import type { EventMetadata, NewEvent } from '@tally/eventstore';
 import { Clocks, CommandRuntime, openEmbeddedCells, Worker, type RequestContext } from '@tally/platform';
 import { customerAggregate } from '@tally/customers';
-import { PII_FIELDS, PROJECTIONS, UPCASTERS } from '../../apps/worker/src/composition';
+import { CONTEXTS } from '../../apps/worker/src/contexts';
 
 const CRASH_TENANT = 'ten_crash';
 const BATCH_SIZE = 5;
@@ -30,11 +30,11 @@ const context: RequestContext = {
 async function main(dataDir: string): Promise<void> {
   const clock = new SystemClock();
   const ids = new UlidGenerator(clock);
-  const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: PII_FIELDS, upcasters: UPCASTERS });
+  const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters });
   const cell = cells.cell('eu');
   const runtime = new CommandRuntime(cells, new Clocks(clock), ids);
   const worker = Worker.over(cells, {
-    projections: PROJECTIONS,
+    projections: CONTEXTS.projections,
     clock,
     ids,
     log: { error: (message, error) => process.stderr.write(`${message}: ${String(error)}\n`) },

@@ -1,14 +1,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { CatalogModule } from '@tally/catalog';
-import { CustomersModule } from '@tally/customers';
-import { InvoicingModule } from '@tally/invoicing';
-import { TaxModule } from '@tally/tax';
-import { TenancyModule } from '@tally/tenancy';
 import type { Clock } from '@tally/kernel';
-import { EventLogModule, ObservabilityModule, PlatformModule, RuntimeResourcesModule, type ProcessManager, type TallyConfig } from '@tally/platform';
-import { RateLimitsModule } from '@tally/platform';
-import { AGGREGATE_TYPES, PII_FIELDS, PROJECTIONS, UPCASTERS } from '../../worker/src/composition';
-import { WorkerModule } from '../../worker/src/worker.module';
+import { EventLogModule, ObservabilityModule, PlatformModule, RateLimitsModule, RuntimeResourcesModule, WorkerModule, type ProcessManager, type TallyConfig } from '@tally/platform';
+import { CONTEXTS } from './contexts';
 
 export interface AppOptions {
   config: TallyConfig;
@@ -25,17 +18,13 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({ config, pii: PII_FIELDS, upcasters: UPCASTERS, clock }),
+        PlatformModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock }),
         RateLimitsModule,
-        EventLogModule.forRoot(AGGREGATE_TYPES),
+        EventLogModule.forRoot(CONTEXTS.aggregateTypes),
         RuntimeResourcesModule,
-        ObservabilityModule.forRoot(PROJECTIONS),
-        TenancyModule,
-        CustomersModule,
-        CatalogModule,
-        TaxModule,
-        InvoicingModule,
-        ...(worker ? [WorkerModule.forRoot(extraProcesses)] : []),
+        ObservabilityModule.forRoot(CONTEXTS.projections),
+        ...CONTEXTS.modules,
+        ...(worker ? [WorkerModule.forRoot(CONTEXTS, extraProcesses)] : []),
       ],
     };
   }

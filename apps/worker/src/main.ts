@@ -1,15 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
-import { PlatformModule, readConfig, CellRegistry, createLog, NestJsonLogger, RuntimeResourcesModule } from '@tally/platform';
-import { PII_FIELDS, UPCASTERS } from './composition';
-import { WorkerModule } from './worker.module';
+import { PlatformModule, readConfig, CellRegistry, createLog, NestJsonLogger, RuntimeResourcesModule, WorkerModule } from '@tally/platform';
+import { CONTEXTS } from './contexts';
 
 /** The worker alone (production profile): projections, process managers and timers, no HTTP. */
 async function main(): Promise<void> {
   const config = readConfig();
 
-  @Module({ imports: [PlatformModule.forRoot({ config, pii: PII_FIELDS, upcasters: UPCASTERS }), RuntimeResourcesModule, WorkerModule.forRoot()] })
+  @Module({ imports: [PlatformModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters }), RuntimeResourcesModule, WorkerModule.forRoot(CONTEXTS)] })
   class WorkerAppModule {}
 
   const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: new NestJsonLogger(createLog(config)) });

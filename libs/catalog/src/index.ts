@@ -15,3 +15,4 @@ export * from './coupon.handlers';
 export * from './coupon.queries';
 export * from './coupon.projection';
 export * from './catalog.module';
+export * from './catalog.context';

@@ -10,3 +10,4 @@ export * from './customer.projection';
 export * from './tax-id-validation.process';
 export * from './test-clock-customers.process';
 export * from './customers.module';
+export * from './customers.context';

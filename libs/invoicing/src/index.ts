@@ -3,3 +3,4 @@ export * from './domain/discounts';
 export * from './domain/invoice-calculator';
 export * from './invoice-preview';
 export * from './invoicing.module';
+export * from './invoicing.context';

@@ -3,8 +3,7 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { SystemClock, UlidGenerator, type Clock, type IdGenerator, type Upcaster } from '@tally/kernel';
 import { CellRegistry } from './cells/cell-registry';
-import { openEmbeddedCells } from './cells/embedded-cells';
-import { connectProductionCells } from './cells/production-cells';
+import { openConfiguredCells } from './cells/configured-cells';
 import { CommandRuntime } from './commands/command-runtime';
 import { Clocks } from './clocks/clocks';
 import type { TallyConfig } from './config/tally-config';
@@ -58,11 +57,5 @@ export class PlatformModule {
   }
 }
 
-async function openCells({ config, pii, upcasters }: PlatformOptions, clock: Clock, metrics: TallyMetrics): Promise<CellRegistry> {
-  if (config.profile === 'embedded') {
-    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, upcasters, masterKey: config.masterKey, metrics, leasesMongoUrl: config.leasesMongoUrl });
-  }
-  if (!config.masterKey) throw new Error('The production profile needs TALLY_MASTER_KEY (base64 of 32 random bytes)');
-  if (!config.directoryMongoUrl) throw new Error('The production profile needs TALLY_DIRECTORY_MONGO_URL or MONGO_URL for the key directory');
-  return connectProductionCells({ regionStores: config.regionStores, directoryMongoUrl: config.directoryMongoUrl, clock, pii, upcasters, masterKey: config.masterKey, metrics });
-}
+const openCells = ({ config, pii, upcasters }: PlatformOptions, clock: Clock, metrics: TallyMetrics): Promise<CellRegistry> =>
+  openConfiguredCells(config, clock, { pii, upcasters }, metrics);

@@ -8,3 +8,4 @@ export * from './tax-settings.view';
 export * from './tax-settings.handlers';
 export * from './tax-settings.projection';
 export * from './tax.module';
+export * from './tax.context';

@@ -6,3 +6,4 @@ export * from './tenant-administration';
 export * from './audit-log.projection';
 export * from './tenant.view';
 export * from './tenancy.module';
+export * from './tenancy.context';

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { SystemClock, UlidGenerator } from '@tally/kernel';
-import { bindingsFor, catchUpProjection, Clocks, CommandRuntime, readConfig, REGIONS, type Region } from '@tally/platform';
-import { openCellsFor } from '../../../worker/src/cli/open-cells';
+import { bindingsFor, catchUpProjection, Clocks, CommandRuntime, openConfiguredCells, readConfig, REGIONS, type CellRegistry, type Region } from '@tally/platform';
+import { CONTEXTS } from '../contexts';
 import { TenantAdministration, tenantDirectoryProjection } from '@tally/tenancy';
 
 /** `npm run tenant:create -- --name Acme --region eu`: prints the new tenant's live and sandbox keys, once. */
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const clock = new SystemClock();
   const ids = new UlidGenerator(clock);
-  const cells = await openCellsFor(config, clock);
+  const cells = await openConfiguredCells(config, clock, CONTEXTS);
   try {
     const { tenantId, keys } = await new TenantAdministration(new CommandRuntime(cells, new Clocks(clock), ids), ids).createTenant(values.name, region);
     await publishToDirectory(cells, region);
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
 }
 
 /** Brings the directory up to date so the keys work at once, even before the service next starts. */
-async function publishToDirectory(cells: Awaited<ReturnType<typeof openCellsFor>>, region: Region): Promise<void> {
+async function publishToDirectory(cells: CellRegistry, region: Region): Promise<void> {
   const cell = cells.cell(region);
   const [binding] = bindingsFor(cell, cells, [tenantDirectoryProjection]);
   await catchUpProjection(binding);

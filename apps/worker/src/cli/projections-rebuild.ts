@@ -1,15 +1,14 @@
 import 'reflect-metadata';
 import { SystemClock } from '@tally/kernel';
-import { bindingsFor, readConfig, rebuildProjections, type CatchUpProgress } from '@tally/platform';
-import { PROJECTIONS } from '../composition';
-import { openCellsFor } from './open-cells';
+import { bindingsFor, openConfiguredCells, readConfig, rebuildProjections, type CatchUpProgress } from '@tally/platform';
+import { CONTEXTS } from '../contexts';
 
 /** `npm run projections:rebuild`: every read model of every cell, rebuilt from the log. Stop the service first. */
 async function main(): Promise<void> {
   const config = readConfig();
-  const cells = await openCellsFor(config, new SystemClock());
+  const cells = await openConfiguredCells(config, new SystemClock(), CONTEXTS);
   try {
-    const bindings = cells.all().flatMap((cell) => bindingsFor(cell, cells, PROJECTIONS));
+    const bindings = cells.all().flatMap((cell) => bindingsFor(cell, cells, CONTEXTS.projections));
     const handled = await rebuildProjections(bindings, drawProgress);
     process.stderr.write(`\nRebuilt ${bindings.length} read models from ${handled} events.\n`);
   } finally {

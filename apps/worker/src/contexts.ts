@@ -1,0 +1,9 @@
+import { catalogContext } from '@tally/catalog';
+import { customersContext } from '@tally/customers';
+import { invoicingContext } from '@tally/invoicing';
+import { composeContexts } from '@tally/platform';
+import { taxContext } from '@tally/tax';
+import { tenancyContext } from '@tally/tenancy';
+
+/** The bounded contexts whose projections and process managers this worker runs: one line each. */
+export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext]);

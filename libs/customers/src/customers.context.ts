@@ -1,0 +1,16 @@
+import type { ContextManifest } from '@tally/platform';
+import { customerPii } from './customer.pii';
+import { customerProjection } from './customer.projection';
+import { CustomersModule } from './customers.module';
+import { TaxIdValidationProcess } from './tax-id-validation.process';
+import { TestClockCustomersProcess } from './test-clock-customers.process';
+
+/** Customers, their tax IDs (validated by a process), and their personal data, sealed per customer. */
+export const customersContext: ContextManifest = {
+  name: 'customers',
+  module: CustomersModule,
+  projections: [customerProjection],
+  processes: [TaxIdValidationProcess, TestClockCustomersProcess],
+  pii: customerPii,
+  aggregateTypes: [{ idPrefix: 'cus', type: 'customer' }],
+};

@@ -1,0 +1,12 @@
+import type { ContextManifest } from '@tally/platform';
+import { auditLogProjection } from './audit-log.projection';
+import { TenancyModule } from './tenancy.module';
+import { tenantDirectoryProjection } from './tenant-directory.projection';
+
+/** Tenants and their API keys, the global key directory, and the audit log of operator actions. */
+export const tenancyContext: ContextManifest = {
+  name: 'tenancy',
+  module: TenancyModule,
+  projections: [tenantDirectoryProjection, auditLogProjection],
+  aggregateTypes: [{ idPrefix: 'ten', type: 'tenant' }],
+};

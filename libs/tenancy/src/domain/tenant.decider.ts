@@ -132,7 +132,9 @@ function activeKey(state: Active, keyId: string): ApiKeyState {
 
 function validName(raw: string): string {
   const name = raw.trim();
-  if (name.length === 0 || name.length > 200) {
+  // In characters, as the body's MaxLength counts: an emoji is one.
+  const length = [...name].length;
+  if (length === 0 || length > 200) {
     throw DomainError.invalid('tenant.invalid_name', 'A tenant name is 1 to 200 characters', [{ field: 'name', code: 'tenant.invalid_name', message: '1 to 200 characters' }]);
   }
   return name;

@@ -67,7 +67,7 @@ describe('the OpenAPI document and the API reference', () => {
       const loaded = await tally.http().get(`/docs/${asset}`);
       expect([asset, loaded.status, loaded.headers['content-type']]).toEqual([asset, 200, expect.not.stringMatching(/problem/)]);
     }
-    expect((await tally.http().get('/docs/swagger-ui-init.js')).text).toContain('"openapi": "3.0.0"');
+    expect((await tally.http().get('/docs/swagger-ui-init.js')).text).toContain('"openapi": "3.1.0"');
   });
 
   describe('the response check of the end-to-end tests', () => {

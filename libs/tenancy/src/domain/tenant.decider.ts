@@ -27,7 +27,7 @@ export type RevokeApiKey = Command<'RevokeApiKey', { tenant_id: string; key_id: 
 export type TenantCommand = CreateTenant | UpdateTenant | CreateApiKey | RollApiKey | RevokeApiKey;
 
 export const REGIONS: readonly Region[] = ['us', 'eu', 'apac'];
-const RATE_LIMIT_GROUPS = ['read', 'write', 'money', 'usage', 'admin'];
+export const RATE_LIMIT_GROUPS = ['read', 'write', 'money', 'usage', 'admin'];
 
 type Active = Extract<TenantState, { status: 'active' }>;
 

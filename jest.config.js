@@ -16,6 +16,8 @@ const base = {
 };
 
 module.exports = {
+  // An end-to-end file starts a whole Tally in its beforeAll: seconds on a loaded 2-core machine.
+  testTimeout: 30_000,
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/*.spec.ts'], testPathIgnorePatterns: ['\\.contract\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'] },
     { ...base, displayName: 'contract', testMatch: ['<rootDir>/libs/**/*.contract.spec.ts'] },

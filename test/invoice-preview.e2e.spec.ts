@@ -183,6 +183,7 @@ describe('tax settings and invoice previews through the HTTP API', () => {
       ['a fractional seat count', { plan: 'team', quantities: { seats: 1.5 } }, 400, 'invoice_preview.invalid_quantity'],
       ['usage in exponent notation', { plan: 'team', usage: { api_calls: '1.0e3' } }, 400, 'invoice_preview.invalid_quantity'],
       ['negative usage', { plan: 'team', usage: { api_calls: '-1' } }, 400, 'invoice_preview.invalid_quantity'],
+      ['usage with a sign, even of zero', { plan: 'team', usage: { api_calls: '-0' } }, 400, 'invoice_preview.invalid_quantity'],
       ['an unknown coupon', { plan: 'team', discounts: [{ coupon: 'NOPE' }] }, 404, 'coupon.not_found'],
       ['a coupon in another currency', { plan: 'team', discounts: [{ coupon: 'DOLLARS' }] }, 400, 'coupon.currency_mismatch'],
       ['a coupon twice', { plan: 'team', discounts: [{ coupon: 'TENOFF' }, { coupon: 'TENOFF', level: 'promotional' }] }, 400, 'invoice_preview.duplicate_coupon'],

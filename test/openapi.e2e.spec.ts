@@ -1,5 +1,6 @@
-import type { OpenAPIObject, OperationObject, ResponseObject } from '@nestjs/swagger';
+import type { OpenAPIObject, ResponseObject } from '@nestjs/swagger';
 import type { Response } from 'supertest';
+import { API_TAGS, operationsOf, requestBodySchemas, type JsonSchema } from '@tally/platform';
 import { TallyUnderTest } from './support/tally';
 
 /** The Express routes Nest registered for controllers, as `METHOD /path/{param}`. */
@@ -10,10 +11,23 @@ function servedRoutes(tally: TallyUnderTest): string[] {
   );
 }
 
-const operationsOf = (document: OpenAPIObject): [string, OperationObject][] =>
-  Object.entries(document.paths).flatMap(([path, item]) =>
-    (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((method) => (item[method] ? [[`${method.toUpperCase()} ${path}`, item[method]!] as [string, OperationObject]] : [])),
-  );
+/** Every schema of the document, at any depth, with where it is. */
+function schemasIn(node: unknown, path = ''): [string, JsonSchema][] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => schemasIn(item, `${path}/${i}`));
+  if (node === null || typeof node !== 'object') return [];
+  const own: [string, JsonSchema][] = ['type', 'allOf', 'oneOf', 'anyOf', 'properties', 'pattern'].some((keyword) => keyword in node) ? [[path, node as JsonSchema]] : [];
+  return [...own, ...Object.entries(node).flatMap(([key, value]) => (key === 'example' || key === 'examples' ? [] : schemasIn(value, `${path}/${key}`)))];
+}
+
+/** Every `example` of the document, with where it is. */
+function examplesIn(node: unknown, path = ''): [string, unknown][] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => examplesIn(item, `${path}/${i}`));
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) => (key === 'example' ? [[`${path}/example`, value] as [string, unknown]] : examplesIn(value, `${path}/${key}`)));
+}
+
+const typesOf = (schema: JsonSchema): string[] => [schema.type ?? []].flat();
+const isScalar = (schema: JsonSchema): boolean => typesOf(schema).some((type) => ['string', 'integer', 'number', 'boolean'].includes(type));
 
 const response = (status: number, contentType: string, body: unknown): Response =>
   ({ status, headers: { 'content-type': contentType }, body, text: JSON.stringify(body) }) as unknown as Response;
@@ -59,6 +73,79 @@ describe('the OpenAPI document and the API reference', () => {
     }
   });
 
+  describe('as the reference a new user reads', () => {
+    it('gives every operation a summary and a description', () => {
+      const lacking = operationsOf(document).filter(([, operation]) => !operation.summary?.trim() || !operation.description?.trim());
+      expect(lacking.map(([route]) => route)).toEqual([]);
+    });
+
+    it('files every operation under one section, and lists the sections and the paths in the order of the reference', () => {
+      const order = API_TAGS.map((tag) => tag.name);
+      expect(order.slice(0, 5)).toEqual(['customers', 'plans', 'coupons', 'tax', 'invoices']);
+      expect(order.slice(-2)).toEqual(['operator', 'health']);
+      expect(document.tags?.map((tag) => tag.name)).toEqual(order);
+      expect(document.tags?.filter((tag) => !tag.description)).toEqual([]);
+      const sections = operationsOf(document).map(([route, operation]) => [route, operation.tags] as const);
+      expect(sections.filter(([, tags]) => tags?.length !== 1 || !order.includes(tags[0] as (typeof order)[number]))).toEqual([]);
+      const ranks = sections.map(([, tags]) => order.indexOf(tags![0] as (typeof order)[number]));
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    });
+
+    it('closes every object of a request body to unknown fields, except the maps whose keys the user chooses, which say what a key is', () => {
+      const schemas = [...requestBodySchemas(document)];
+      const objects = schemas.filter((schema) => typesOf(schema).includes('object'));
+      expect(objects.length).toBeGreaterThan(20);
+      const open = objects.filter((schema) => schema.additionalProperties !== false && !(typeof schema.additionalProperties === 'object' && schema.propertyNames));
+      expect(open).toEqual([]);
+    });
+
+    it('refuses a NUL character in every string of a request body by a pattern, a format or an enum', () => {
+      const strings = [...requestBodySchemas(document)].filter((schema) => typesOf(schema).includes('string'));
+      expect(strings.filter((schema) => !schema.pattern && !schema.format && !schema.enum)).toEqual([]);
+      const patterns = strings.filter((schema) => schema.pattern).map((schema) => new RegExp(schema.pattern!, 'u'));
+      expect(patterns.filter((pattern) => pattern.test('\u0000') || pattern.test('a\u0000') || pattern.test('\u0000a'))).toEqual([]);
+    });
+
+    it('writes every pattern with what all regex dialects read alike: [0-9] rather than \\d, which in some matches any script’s digits', () => {
+      const patterns = schemasIn(document).flatMap(([where, schema]) => (schema.pattern ? [[where, schema.pattern] as const] : []));
+      expect(patterns.length).toBeGreaterThan(20);
+      expect(patterns.filter(([, pattern]) => /\\[dDwWsSb]/.test(pattern))).toEqual([]);
+    });
+
+    it('says what a missing body is: required only where a field is', () => {
+      for (const [route, operation] of operationsOf(document)) {
+        const body = operation.requestBody as { required?: boolean; content: Record<string, { schema: { $ref: string } }> } | undefined;
+        if (!body) continue;
+        const schema = document.components!.schemas![body.content['application/json'].schema.$ref.split('/').pop()!] as JsonSchema;
+        expect([route, body.required]).toEqual([route, (schema.required ?? []).length > 0]);
+      }
+    });
+
+    it('shows realistic examples: every field of a request body has one, and every map has its own rather than additionalProp1', () => {
+      const bodies = [...requestBodySchemas(document)];
+      const fields = bodies.flatMap((schema) => Object.entries(schema.properties ?? {}).map(([name, field]) => [name, field as JsonSchema] as const));
+      expect(fields.filter(([, field]) => isScalar(field) && field.example === undefined && !field.enum).map(([name]) => name)).toEqual([]);
+      const maps = schemasIn(document).filter(([, schema]) => typesOf(schema).includes('object') && schema.additionalProperties !== undefined && schema.additionalProperties !== false);
+      expect(maps.length).toBeGreaterThan(5);
+      expect(maps.filter(([, schema]) => schema.example === undefined).map(([where]) => where)).toEqual([]);
+      expect(examplesIn(document).filter(([, example]) => JSON.stringify(example ?? null).includes('additionalProp'))).toEqual([]);
+    });
+
+    it('states the format of every list parameter: a bounded limit, a non-empty cursor, the sorts, and dates for time filters', () => {
+      const lists = operationsOf(document).filter(([, operation]) => operation.parameters?.some((p) => 'name' in p && p.name === 'cursor'));
+      expect(lists.length).toBeGreaterThan(5);
+      for (const [route, operation] of lists) {
+        const parameter = (name: string) => (operation.parameters ?? []).find((p) => 'name' in p && p.name === name) as { schema: JsonSchema } | undefined;
+        expect([route, parameter('limit')?.schema]).toEqual([route, expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 })]);
+        expect([route, parameter('cursor')?.schema]).toEqual([route, expect.objectContaining({ type: 'string', minLength: 1, pattern: expect.any(String) })]);
+        const sort = parameter('sort')?.schema;
+        if (sort) expect([route, sort.enum?.every((value: string) => /^[a-z_]+:(asc|desc)$/.test(value))]).toEqual([route, true]);
+        const times = (operation.parameters ?? []).filter((p) => 'name' in p && /_at\[/.test(p.name)) as { name: string; schema: JsonSchema }[];
+        for (const time of times) expect([route, time.name, time.schema.anyOf?.map((s) => (s as JsonSchema).format)]).toEqual([route, time.name, ['date', 'date-time']]);
+      }
+    });
+  });
+
   it('renders the reference at /docs, whose scripts and styles load without a key', async () => {
     const page = await tally.http().get('/docs').expect(200).expect('Content-Type', /text\/html/);
     const assets = [...page.text.matchAll(/(?:src|href)=["']\.\/docs\/([^"']+)["']/g)].map((match) => match[1]);
@@ -67,7 +154,7 @@ describe('the OpenAPI document and the API reference', () => {
       const loaded = await tally.http().get(`/docs/${asset}`);
       expect([asset, loaded.status, loaded.headers['content-type']]).toEqual([asset, 200, expect.not.stringMatching(/problem/)]);
     }
-    expect((await tally.http().get('/docs/swagger-ui-init.js')).text).toContain('"openapi": "3.0.0"');
+    expect((await tally.http().get('/docs/swagger-ui-init.js')).text).toContain('"openapi": "3.1.0"');
   });
 
   describe('the response check of the end-to-end tests', () => {

@@ -38,7 +38,7 @@ export class OpenApiContract {
   ) {}
 
   static compile(document: OpenAPIObject): OpenApiContract {
-    const ajv = new Ajv({ allErrors: true, strict: true });
+    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
     addFormats(ajv);
     ajv.addVocabulary(['example']);
     ajv.addSchema({ $id: SCHEMAS, $defs: toJsonSchema(document.components?.schemas ?? {}) } as object);
@@ -100,15 +100,13 @@ function violation(request: string, route: string, response: Response, why: stri
   return new Error(`${request} (${route}) answered ${response.status}: ${why}${details}\nbody: ${(response.text ?? '').slice(0, 800)}`);
 }
 
-/** OpenAPI 3.0 schema → JSON Schema: `nullable: true` admits null, and component `$ref`s point into the shared schemas. */
+/** The document's schemas as one JSON Schema: component `$ref`s point into the shared schemas. */
 function toJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
   if (schema === null || typeof schema !== 'object') return schema;
-  const { nullable, ...rest } = schema as Record<string, unknown>;
-  const converted = Object.fromEntries(
-    Object.entries(rest).map(([key, value]) => [key, key === '$ref' ? String(value).replace('#/components/schemas/', `${SCHEMAS}#/$defs/`) : toJsonSchema(value)]),
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, key === '$ref' ? String(value).replace('#/components/schemas/', `${SCHEMAS}#/$defs/`) : toJsonSchema(value)]),
   );
-  return nullable === true ? { anyOf: [converted, { type: 'null' }] } : converted;
 }
 
 const patternOf = (template: string): RegExp =>

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import {
   API_KEY_AUTH,
@@ -9,6 +9,7 @@ import {
   ApiIdempotent,
   ApiListResponse,
   ApiProblemResponses,
+  ApiTag,
   Ctx,
   IDEMPOTENT_PROBLEMS,
   LIST_PROBLEMS,
@@ -28,6 +29,7 @@ const COUPON_NOT_FOUND = { 404: ['coupon.not_found'] };
 
 @Controller('v1/coupons')
 @ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('coupons')
 export class CouponsController {
   constructor(
     private readonly commands: CommandBus,
@@ -35,6 +37,12 @@ export class CouponsController {
   ) {}
 
   @Post()
+  @ApiOperation({
+    summary: 'Create a coupon',
+    description:
+      'A percentage (`percent_off`) or a fixed amount in one currency (`amount_off` with `currency`) off, for the first invoice, for `duration_in_periods` invoices, or forever; ' +
+      'optionally limited to some components, a number of redemptions, or a last moment to redeem it. The `code` names the coupon in paths in place of its id.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: CouponResponse, headers: ETAG })
   @ApiIdempotent()
@@ -58,6 +66,7 @@ export class CouponsController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List coupons', description: 'Newest first by default; filter by code, duration, currency and creation time.' })
   @ApiListResponse(CouponResponse, COUPON_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CouponResource>> {
@@ -65,6 +74,7 @@ export class CouponsController {
   }
 
   @Get(':coupon')
+  @ApiOperation({ summary: 'Retrieve a coupon', description: 'By id or code, with the number of times it was redeemed.' })
   @ApiOkResponse({ type: CouponResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS, COUPON_NOT_FOUND)
   async retrieve(@Ctx() context: RequestContext, @Param('coupon') coupon: string, @Res({ passthrough: true }) response: Response): Promise<CouponResource> {
@@ -72,6 +82,7 @@ export class CouponsController {
   }
 
   @Patch(':coupon')
+  @ApiOperation({ summary: 'Update a coupon', description: 'Only the name and the metadata change; the terms of a coupon are fixed once created.' })
   @ApiOkResponse({ type: CouponResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS, COUPON_NOT_FOUND, { 400: ['request.invalid_metadata'], 409: ['request.concurrent_update'] })
   async update(@Ctx() context: RequestContext, @Param('coupon') coupon: string, @Body() body: UpdateCouponDto, @Res({ passthrough: true }) response: Response): Promise<CouponResource> {
@@ -80,6 +91,7 @@ export class CouponsController {
   }
 
   @Delete(':coupon')
+  @ApiOperation({ summary: 'Delete a coupon', description: 'The coupon is gone for the API (404 from then on) and can no longer be redeemed; subscriptions that already have it keep their discount, and its code stays taken.' })
   @ApiOkResponse({ type: DeletedCouponResponse, description: 'Subscriptions that already have the coupon keep their discount; its code stays taken' })
   @ApiProblemResponses(API_KEY_PROBLEMS, COUPON_NOT_FOUND, { 409: ['request.concurrent_update'] })
   async delete(@Ctx() context: RequestContext, @Param('coupon') coupon: string): Promise<DeletedCouponResponse> {

@@ -1,14 +1,16 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiHeader, ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import {
   API_KEY_AUTH,
   API_KEY_PROBLEMS,
   ApiAuthenticated,
   ApiIdempotent,
+  ApiIfMatch,
   ApiListResponse,
   ApiProblemResponses,
+  ApiTag,
   Ctx,
   IDEMPOTENT_PROBLEMS,
   LIST_PROBLEMS,
@@ -30,6 +32,7 @@ const PLAN_CHANGE_PROBLEMS = { 400: ['pricing.invalid', 'plan.effective_at_in_pa
 
 @Controller('v1/plans')
 @ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('plans')
 export class PlansController {
   constructor(
     private readonly commands: CommandBus,
@@ -37,6 +40,12 @@ export class PlansController {
   ) {}
 
   @Post()
+  @ApiOperation({
+    summary: 'Create a plan',
+    description:
+      'A product at a currency and billing interval, with its priced components (flat, per unit, tiered, volume, package or usage; see docs/pricing.md). ' +
+      'The `code` names the plan in paths in place of its id; it, the product, the currency and the interval are fixed for good.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: PlanResponse, headers: ETAG })
   @ApiIdempotent()
@@ -50,6 +59,7 @@ export class PlansController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List plans', description: 'Newest first by default; filter by code, product, status, currency, and creation and update time.' })
   @ApiListResponse(PlanResponse, PLAN_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PlanResource>> {
@@ -57,6 +67,7 @@ export class PlansController {
   }
 
   @Get(':plan')
+  @ApiOperation({ summary: 'Retrieve a plan', description: 'By id or code, with its components and price versions; a deleted plan still reads, with `status: deleted`.' })
   @ApiOkResponse({ type: PlanResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS, PLAN_NOT_FOUND)
   async retrieve(@Ctx() context: RequestContext, @Param('plan') plan: string, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
@@ -64,8 +75,14 @@ export class PlansController {
   }
 
   @Patch(':plan')
+  @ApiOperation({
+    summary: 'Update a plan',
+    description:
+      'Changes the trial, tax behaviour, dunning policy, metadata or status (active ⇄ archived, or deleted while no subscription ever used the plan). ' +
+      'The fixed fields may be repeated with their current value; components change through their own routes.',
+  })
   @ApiOkResponse({ type: PlanResponse, headers: ETAG })
-  @ApiHeader({ name: 'if-match', required: false, description: 'Apply only if the plan is still at this revision (an `ETag` of a previous response)' })
+  @ApiIfMatch('plan')
   @ApiProblemResponses(API_KEY_PROBLEMS, PLAN_NOT_FOUND, {
     400: ['plan.immutable_field', 'plan.components_read_only', 'plan.invalid_dunning_policy', 'request.invalid_metadata', 'request.invalid_if_match'],
     409: ['plan.deleted', 'plan.in_use', 'request.concurrent_update'],
@@ -82,6 +99,10 @@ export class PlansController {
   }
 
   @Post(':plan/components')
+  @ApiOperation({
+    summary: 'Add a component to a plan',
+    description: 'A new price version: billing periods that start at or after `effective_at` (default now, so from the next period) include the component.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: PlanResponse, headers: ETAG, description: 'The plan with its new price version' })
   @ApiIdempotent()
@@ -93,6 +114,10 @@ export class PlansController {
   }
 
   @Patch(':plan/components/:component')
+  @ApiOperation({
+    summary: 'Change the pricing of a component',
+    description: 'A new price version: billing periods that start at or after `effective_at` (default now, so from the next period) use the new pricing; periods already billed keep theirs.',
+  })
   @ApiOkResponse({ type: PlanResponse, headers: ETAG, description: 'The plan with its new price version' })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['plan.not_found', 'plan.component_not_found'] }, PLAN_CHANGE_PROBLEMS, { 409: ['plan.component_change_scheduled'] })
   async changeComponent(
@@ -108,6 +133,7 @@ export class PlansController {
   }
 
   @Delete(':plan/components/:component')
+  @ApiOperation({ summary: 'Remove a component from a plan', description: 'A new price version without the component, for billing periods that start from now on.' })
   @ApiOkResponse({ type: PlanResponse, headers: ETAG, description: 'The plan without the component from the next period on' })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['plan.not_found', 'plan.component_not_found'], 409: ['plan.deleted', 'plan.component_change_scheduled', 'request.concurrent_update'] })
   async removeComponent(@Ctx() context: RequestContext, @Param('plan') plan: string, @Param('component') code: string, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {

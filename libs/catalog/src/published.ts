@@ -6,3 +6,4 @@ export { componentsInForce, type ComponentInForce } from './domain/price-book';
 export { compilePricing, meterOf, priceComponent, type CompiledPricing, type PricedTier } from './domain/pricing/price-component';
 export type { Pricing, Tier } from './domain/pricing/pricing';
 export { periodEnd } from './domain/billing-period';
+export { METER, METER_MAX_LENGTH } from './domain/pricing/parse-pricing';

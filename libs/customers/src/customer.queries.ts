@@ -1,6 +1,5 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '@tally/kernel';
-import { CommandRuntime, ScopedReads, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { CommandRuntime, instantParameter, ScopedReads, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
 import { customerAggregate } from './customer.aggregate';
 import { customerView, type CustomerResource } from './customer.view';
 
@@ -72,9 +71,4 @@ export class ListCustomersHandler implements IQueryHandler<ListCustomersQuery, L
 
 export const customerQueryHandlers = [GetCustomerHandler, ListCustomersHandler];
 
-export function parseAsOf(raw: unknown): Date | undefined {
-  if (raw === undefined) return undefined;
-  const at = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(raw) ? new Date(raw) : undefined;
-  if (!at || Number.isNaN(at.getTime())) throw DomainError.invalid('request.invalid_parameter', 'as_of takes an ISO 8601 timestamp', [{ field: 'as_of', code: 'request.invalid_parameter', message: 'ISO 8601 timestamp' }]);
-  return at;
-}
+export const parseAsOf = (raw: unknown): Date | undefined => (raw === undefined ? undefined : instantParameter('as_of', raw));

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiHeader, ApiOkResponse, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision, type ListPage, type RequestContext } from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision, type ListPage, type RequestContext } from '@tally/platform';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
 import { AddTaxIdCommand, CreateCustomerCommand, DeleteTaxIdCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
@@ -15,6 +15,7 @@ const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`',
 
 @Controller('v1/customers')
 @ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('customers')
 export class CustomersController {
   constructor(
     private readonly commands: CommandBus,
@@ -22,6 +23,10 @@ export class CustomersController {
   ) {}
 
   @Post()
+  @ApiOperation({
+    summary: 'Create a customer',
+    description: 'Every field is optional: a customer can start as an empty record and gain its email, name and billing address later. The billing address decides the tax of the customer’s invoices. Emails need not be unique.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
   @ApiIdempotent()
@@ -32,6 +37,7 @@ export class CustomersController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List customers', description: 'Newest first by default; filter by email (exact, any of several, or prefix) and by creation and update time.' })
   @ApiListResponse(CustomerResponse, CUSTOMER_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CustomerResource>> {
@@ -39,8 +45,12 @@ export class CustomersController {
   }
 
   @Get(':id')
+  @ApiOperation({
+    summary: 'Retrieve a customer',
+    description: 'The customer as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+  })
   @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
-  @ApiQuery({ name: 'as_of', required: false, schema: { type: 'string', format: 'date-time' }, description: 'Rebuild the customer from its events as it was at this moment' })
+  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the customer from its events as it was at this moment: a date (midnight UTC) or a timestamp with its time zone' })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['customer.not_found'] })
   async retrieve(
     @Ctx() context: RequestContext,
@@ -52,8 +62,12 @@ export class CustomersController {
   }
 
   @Patch(':id')
+  @ApiOperation({
+    summary: 'Update a customer',
+    description: 'Fields left out keep their value and null clears one. A billing address is merged field by field; metadata is merged key by key, and an empty string removes a key. With `If-Match` the update applies only if nobody changed the customer since.',
+  })
   @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
-  @ApiHeader({ name: 'if-match', required: false, description: 'Apply only if the customer is still at this revision (an `ETag` of a previous response)' })
+  @ApiIfMatch('customer')
   @ApiProblemResponses(API_KEY_PROBLEMS, {
     400: ['request.invalid_metadata', 'request.invalid_if_match'],
     404: ['customer.not_found'],
@@ -78,6 +92,10 @@ export class CustomersController {
   }
 
   @Post(':id/tax-ids')
+  @ApiOperation({
+    summary: 'Add a tax ID to a customer',
+    description: 'The tax ID is `pending` until it is verified, which happens in the background; an invalid one sets the customer’s `tax_id_invalid`, and its invoices then get no reverse charge.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: TaxIdResponse, headers: ETAG })
   @ApiIdempotent()
@@ -93,6 +111,7 @@ export class CustomersController {
   }
 
   @Get(':id/tax-ids')
+  @ApiOperation({ summary: 'List a customer’s tax IDs', description: 'Newest first by default, with the verification status of each.' })
   @ApiListResponse(TaxIdResponse, TAX_ID_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
   listTaxIds(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<ListPage<TaxIdResource>> {
@@ -100,6 +119,7 @@ export class CustomersController {
   }
 
   @Delete(':id/tax-ids/:tax_id_id')
+  @ApiOperation({ summary: 'Delete a tax ID of a customer', description: 'Deleting the last invalid tax ID clears the customer’s `tax_id_invalid`.' })
   @ApiOkResponse({ type: DeletedTaxIdResponse, headers: ETAG, description: 'Deleting the last invalid tax ID clears the customer’s `tax_id_invalid`' })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['customer.not_found', 'tax_id.not_found'], 409: ['request.concurrent_update'] })
   async deleteTaxId(

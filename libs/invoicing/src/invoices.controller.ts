@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, Ctx, IDEMPOTENT_PROBLEMS, toUtcTimestamp, type RequestContext } from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, toUtcTimestamp, type RequestContext } from '@tally/platform';
 import { PreviewInvoiceDto } from './dto/invoice-preview.dto';
 import { InvoicePreviewResponse } from './dto/invoice-preview.response';
 import { PreviewInvoiceQuery, type PreviewRequest } from './invoice-preview';
@@ -10,11 +10,18 @@ import { presentPreview } from './invoice-preview.presenter';
 
 @Controller('v1/invoices')
 @ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('invoices')
 export class InvoicesController {
   constructor(private readonly queries: QueryBus) {}
 
   /** Stripe's "create preview invoice": what a plan would bill a customer for one period. Writes nothing. */
   @Post('preview')
+  @ApiOperation({
+    summary: 'Preview an invoice',
+    description:
+      'What a plan would bill for one period: each component priced at the given quantities and usage, the coupons applied (subscription-level, then plan-level, then promotional), and tax for a customer, by id or by country and tax IDs. ' +
+      'Nothing is written and no coupon is redeemed.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: InvoicePreviewResponse })
   @ApiIdempotent()

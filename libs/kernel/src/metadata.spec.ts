@@ -25,4 +25,15 @@ describe('metadata', () => {
     expect(() => checkMetadata(tooMany)).toThrow(DomainError);
     expect(() => checkMetadata(keyedObject([['toString', 'x'.repeat(501)]]))).toThrow(/limits/);
   });
+
+  it('counts a key in characters, so that 40 emoji make a key as 40 letters do', () => {
+    expect(() => checkMetadata(keyedObject([['😀'.repeat(40), 'v']]))).not.toThrow();
+    expect(() => checkMetadata(keyedObject([['😀'.repeat(41), 'v']]))).toThrow(/limits/);
+  });
+
+  it('holds an update’s patch to the limits, a key it removes too', () => {
+    const current = keyedObject([['plan', 'gold']]);
+    expect(() => mergeMetadata(current, keyedObject([['k'.repeat(41), '']]))).toThrow(/limits/);
+    expect(() => mergeMetadata(current, keyedObject(Array.from({ length: 51 }, (_, i) => [`k${i}`, ''] as const)))).toThrow(/limits/);
+  });
 });

@@ -15,7 +15,9 @@ export function checkMetadata(metadata: Metadata, field = 'metadata'): void {
   }
   for (const key of keys) {
     const value = metadata[key];
-    if (key.length === 0 || key.length > METADATA_MAX_KEY_LENGTH) {
+    // In characters, as JSON Schema's maxLength counts them: an emoji is one.
+    const length = [...key].length;
+    if (length === 0 || length > METADATA_MAX_KEY_LENGTH) {
       errors.push({ field: `${field}.${key}`, code: 'metadata.invalid_key', message: `keys are 1 to ${METADATA_MAX_KEY_LENGTH} characters` });
     }
     if (typeof value !== 'string') {
@@ -27,8 +29,12 @@ export function checkMetadata(metadata: Metadata, field = 'metadata'): void {
   if (errors.length > 0) throw DomainError.invalid('request.invalid_metadata', 'The metadata breaks the limits', errors);
 }
 
-/** Stripe's merge rule for updates: keys in the patch replace old values, and an empty string removes a key. */
+/**
+ * Stripe's merge rule for updates: keys in the patch replace old values, and an empty string
+ * removes a key. The patch itself keeps the limits, a key it removes too.
+ */
 export function mergeMetadata(current: Metadata, patch: Metadata): Metadata {
+  checkMetadata(patch);
   const merged = keyedObject(Object.entries(current));
   for (const [key, value] of Object.entries(patch)) {
     if (value === '') delete merged[key];

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Patch, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, Ctx, withRevision, type RequestContext } from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, Ctx, withRevision, type RequestContext } from '@tally/platform';
 import { TaxSettingsResponse, UpdateTaxSettingsDto } from './dto/tax-settings.dto';
 import { GetTaxSettingsQuery, SetTaxOriginCommand } from './tax-settings.handlers';
 import type { TaxSettingsResource } from './tax-settings.view';
@@ -12,6 +12,7 @@ const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any
 /** Stripe's tax settings: the seller's origin, per tenant and environment. */
 @Controller('v1/tax/settings')
 @ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('tax')
 export class TaxSettingsController {
   constructor(
     private readonly commands: CommandBus,
@@ -19,6 +20,7 @@ export class TaxSettingsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Retrieve the tax settings', description: 'Where you sell from; `pending`, and no tax calculated, until an origin is set.' })
   @ApiOkResponse({ type: TaxSettingsResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS)
   async retrieve(@Ctx() context: RequestContext, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
@@ -26,6 +28,10 @@ export class TaxSettingsController {
   }
 
   @Patch()
+  @ApiOperation({
+    summary: 'Set the tax origin',
+    description: 'The country you sell from and, where taxes differ by region (Canada), the region; tax is calculated from then on.',
+  })
   @ApiOkResponse({ type: TaxSettingsResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['tax.invalid_origin'], 409: ['request.concurrent_update'] })
   async update(@Ctx() context: RequestContext, @Body() body: UpdateTaxSettingsDto, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {

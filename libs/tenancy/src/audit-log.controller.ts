@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, CellRegistry, Ctx, LIST_PROBLEMS, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { ApiOperation } from '@nestjs/swagger';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, CellRegistry, Ctx, LIST_PROBLEMS, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
 import { AUDIT_LOG, type AuditEntry } from './audit-log.projection';
 import { AuditEntryResponse } from './dto/audit-entry.response';
 
@@ -16,10 +17,12 @@ const AUDIT_LIST: ListSpec = {
 /** The tenant's audit log: operator actions on the tenant and its keys, in both environments. */
 @Controller('v1/admin/audit-log')
 @ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('admin')
 export class AuditLogController {
   constructor(private readonly cells: CellRegistry) {}
 
   @Get()
+  @ApiOperation({ summary: 'List the audit log', description: 'Operator actions on your account and its keys, in both environments, each with its actor, reason and request id; newest first by default.' })
   @ApiListResponse(AuditEntryResponse, AUDIT_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<AuditEntry>> {

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, CellRegistry, CommandRuntime, ID_GENERATOR, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, parseListQuery, toPage, traceIdOf, TENANTS, type ListPage, type ListSpec, type Region, type TenantEntry } from '@tally/platform';
+import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, CellRegistry, CommandRuntime, ID_GENERATOR, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, parseListQuery, toPage, traceIdOf, TENANTS, type ListPage, type ListSpec, type Region, type TenantEntry } from '@tally/platform';
 import { CreateApiKeyDto, CreateTenantDto, ReasonDto, UpdateTenantDto } from './dto/tenant.dto';
 import { ApiKeyResponse, TenantEntryResponse, TenantResponse } from './dto/tenant.response';
 import { tenantAggregate } from './tenant.aggregate';
@@ -15,6 +15,7 @@ const TENANT_LIST: ListSpec = { sortable: ['created_at', 'name'], filters: { reg
 /** The operator's API (`Authorization: Bearer <TALLY_OPERATOR_KEY>`): tenants, their region, version pin, limits and keys. */
 @Controller('v1/operator/tenants')
 @ApiAuthenticated(OPERATOR_KEY_AUTH)
+@ApiTag('operator')
 export class OperatorController {
   private readonly administration: TenantAdministration;
 
@@ -28,6 +29,7 @@ export class OperatorController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a tenant', description: 'A tenant in a region it keeps for good, with a live and a sandbox API key, whose secrets this response shows once.' })
   @HttpCode(200)
   @ApiOkResponse({ type: TenantResponse, description: 'The tenant, with the secrets of its new live and sandbox keys (shown once)' })
   @ApiIdempotent()
@@ -38,6 +40,7 @@ export class OperatorController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List tenants', description: 'Every tenant of every region, newest first by default; filter by region or name.' })
   @ApiListResponse(TenantEntryResponse, TENANT_LIST)
   @ApiProblemResponses(OPERATOR_PROBLEMS, LIST_PROBLEMS)
   async list(@Query() params: Record<string, unknown>): Promise<ListPage<TenantEntry>> {
@@ -46,6 +49,7 @@ export class OperatorController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Retrieve a tenant', description: 'With its version pin, raised rate limits and API keys (without their secrets).' })
   @ApiOkResponse({ type: TenantResponse })
   @ApiProblemResponses(OPERATOR_PROBLEMS, { 404: ['tenant.not_found'] })
   async retrieve(@Param('id') id: string): Promise<TenantResource> {
@@ -53,6 +57,10 @@ export class OperatorController {
   }
 
   @Patch(':id')
+  @ApiOperation({
+    summary: 'Update a tenant',
+    description: 'Renames it, pins the API version its requests default to, or raises its rate limits. The region cannot change: only the current one is accepted.',
+  })
   @ApiOkResponse({ type: TenantResponse })
   @ApiProblemResponses(OPERATOR_PROBLEMS, {
     400: ['tenant.invalid_name', 'tenant.invalid_rate_limits'],
@@ -67,6 +75,7 @@ export class OperatorController {
   }
 
   @Post(':id/api-keys')
+  @ApiOperation({ summary: 'Issue an API key', description: 'A new live or sandbox key beside the existing ones; its secret is shown once.' })
   @HttpCode(200)
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The new key, with its secret (shown once)' })
   @ApiIdempotent()
@@ -77,6 +86,7 @@ export class OperatorController {
   }
 
   @Post(':id/api-keys/:keyId/roll')
+  @ApiOperation({ summary: 'Roll an API key', description: 'Revokes the key and issues its replacement, whose secret is shown once.' })
   @HttpCode(200)
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The new key, with its secret (shown once); the old one is revoked' })
   @ApiIdempotent()
@@ -87,6 +97,7 @@ export class OperatorController {
   }
 
   @Post(':id/api-keys/:keyId/revoke')
+  @ApiOperation({ summary: 'Revoke an API key', description: 'Requests with the key are refused from then on; revoking it again changes nothing.' })
   @HttpCode(200)
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The revoked key' })
   @ApiIdempotent()

@@ -1,8 +1,11 @@
-import Big from 'big.js';
 import { DomainError, isCurrency, isWholeMinorUnits, parseAmount, type FieldError } from '@tally/kernel';
 import type { CouponTerms } from './coupon.events';
 
-const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
+/**
+ * Above 0 and at most 100, with at most 2 decimals (`25`, `12.5`, `100.00`): 1–99 with any
+ * decimals, 0 with some that are not all zero, or 100 with none that are not zero.
+ */
+export const PERCENT_OFF_PATTERN = /^((0{0,2}[1-9]|0?[1-9][0-9])(\.[0-9]{1,2})?|0{1,3}\.([1-9][0-9]?|0[1-9])|100(\.0{1,2})?)$/;
 
 /** Every rule of a coupon's terms, checked together so the answer names every bad field. */
 export function checkCouponTerms(terms: CouponTerms, at: string): void {
@@ -12,7 +15,7 @@ export function checkCouponTerms(terms: CouponTerms, at: string): void {
   if ((terms.percent_off === null) === (terms.amount_off === null)) {
     error('percent_off', 'coupon.percent_or_amount', 'set exactly one of percent_off and amount_off');
   }
-  if (terms.percent_off !== null && (!PERCENT.test(terms.percent_off) || new Big(terms.percent_off).lte(0) || new Big(terms.percent_off).gt(100))) {
+  if (terms.percent_off !== null && !PERCENT_OFF_PATTERN.test(terms.percent_off)) {
     error('percent_off', 'coupon.invalid_percent', 'a decimal string above 0 and at most 100, with at most 2 decimals');
   }
   if (terms.amount_off !== null) {

@@ -2,7 +2,7 @@ import { DomainError, isCurrency } from '@tally/kernel';
 import type { DunningPolicy, PlanInterval } from './plan.events';
 
 /** Stripe's limit: one billing period is at most a year. */
-const MAX_INTERVAL_COUNT: Record<PlanInterval, number> = { day: 365, week: 52, month: 12, year: 1 };
+export const MAX_INTERVAL_COUNT: Readonly<Record<PlanInterval, number>> = { day: 365, week: 52, month: 12, year: 1 };
 
 export function checkCurrency(currency: string): void {
   if (!isCurrency(currency)) {

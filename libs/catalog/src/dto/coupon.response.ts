@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { KnownFields } from '@tally/platform';
+import { METADATA_SCHEMA, type KnownFields } from '@tally/platform';
 import type { CouponDuration } from '../domain/coupon.events';
 import type { CouponResource } from '../coupon.view';
 import { DURATIONS } from './coupon.dto';
@@ -23,7 +23,7 @@ export class CouponResponse implements KnownFields<CouponResource> {
   @ApiProperty({ type: () => CouponRestrictionResponse, nullable: true }) applies_to!: CouponRestrictionResponse | null;
   @ApiProperty() times_redeemed!: number;
   @ApiProperty({ description: 'Whether it can still be redeemed' }) valid!: boolean;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata!: Record<string, string>;
+  @ApiProperty(METADATA_SCHEMA) metadata!: Record<string, string>;
   @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { IsKeyedObject, IsOmittable, IsTimestamp } from '@tally/platform';
+import { ApiSchemaRules, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, TIMESTAMP_SCHEMA } from '@tally/platform';
 import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import type { DunningFinalAction, PlanInterval } from '../domain/plan.events';
 import type { PlanStatus } from '../domain/plan.decider';
+import { MAX_INTERVAL_COUNT } from '../domain/plan-fields';
 import { PRICING_SCHEMA } from './pricing.schema';
 
 /** Lower-case letters, digits, `-` and `_`; a plan code never starts with `plan_`, so it cannot pass for an id (the OpenAPI document shows SLUG and says so). */
@@ -16,8 +17,30 @@ export const INTERVALS: readonly PlanInterval[] = ['day', 'week', 'month', 'year
 const FINAL_ACTIONS: readonly DunningFinalAction[] = ['cancel_subscription', 'mark_uncollectible', 'leave_past_due'];
 const STATUSES: readonly PlanStatus[] = ['active', 'archived', 'deleted'];
 
+/** The fields fixed at creation, documented once for the creation and once for the update that may repeat them. */
+const FIXED = {
+  code: { pattern: SLUG.source, example: 'pro-monthly', description: 'Unique per tenant and environment; usable in paths in place of the id; never starts with `plan_`' },
+  product_code: { pattern: SLUG.source, example: 'pro' },
+  currency: { ...CURRENCY_CODE_SCHEMA, description: 'Uppercase ISO 4217' },
+  interval: { enum: INTERVALS, example: 'month' },
+  interval_count: {
+    type: 'integer',
+    minimum: 1,
+    maximum: Math.max(...Object.values(MAX_INTERVAL_COUNT)),
+    example: 1,
+    description: `Periods of \`interval\` per billing period; a period is at most a year (${INTERVALS.map((interval) => `${MAX_INTERVAL_COUNT[interval]} ${interval}s`).join(', ')})`,
+  },
+} as const;
+
 export class DunningPolicyDto {
-  @ApiProperty({ type: [Number], minItems: 1, maxItems: 8, example: [3, 5, 7], description: 'Days after the first failure on which to retry, strictly ascending, 1–60' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer', minimum: 1, maximum: 60 },
+    maxItems: 8,
+    uniqueItems: true,
+    example: [3, 5, 7],
+    description: 'Days after the first failure on which to retry, strictly ascending; none: the final action follows the first failure',
+  })
   @IsArray() @ArrayMaxSize(8) @IsInt({ each: true }) @Min(1, { each: true }) @Max(60, { each: true })
   retry_days!: number[];
 
@@ -37,7 +60,7 @@ export class ComponentDto {
 }
 
 export class AddComponentDto extends ComponentDto {
-  @ApiPropertyOptional({ format: 'date-time', description: 'Price periods that start at or after this moment; default now (the next period)' })
+  @ApiPropertyOptional({ ...TIMESTAMP_SCHEMA, description: 'Price periods that start at or after this moment, not in the past; default now (the next period)' })
   @IsOmittable() @IsTimestamp() effective_at?: string;
 }
 
@@ -48,12 +71,12 @@ export class ChangeComponentDto {
   @ApiPropertyOptional({ enum: TAX_CODES, nullable: true, description: 'Omitted: unchanged' })
   @IsOptional() @IsIn(TAX_CODES) tax_code?: TaxCode | null;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Price periods that start at or after this moment; default now (the next period)' })
+  @ApiPropertyOptional({ ...TIMESTAMP_SCHEMA, description: 'Price periods that start at or after this moment, not in the past; default now (the next period)' })
   @IsOmittable() @IsTimestamp() effective_at?: string;
 }
 
 class MutablePlanFieldsDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: 730, description: 'Trial length for new subscriptions' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 730, example: 14, description: 'Trial length for new subscriptions, in days; 0 for none (default)' })
   @IsOmittable() @IsInt() @Min(0) @Max(730) trial_days?: number;
 
   @ApiPropertyOptional({ enum: TAX_BEHAVIORS, description: 'Whether prices exclude tax (default) or include it' })
@@ -62,39 +85,44 @@ class MutablePlanFieldsDto {
   @ApiPropertyOptional({ type: () => DunningPolicyDto, nullable: true })
   @IsOptional() @ValidateNested() @Type(() => DunningPolicyDto) dunning_policy?: DunningPolicyDto | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'At most 50 keys; an update merges keys, and an empty string removes one' })
+  @ApiPropertyOptional(METADATA_SCHEMA)
   @IsOmittable() @IsKeyedObject() metadata?: Record<string, string>;
 }
 
+/** checkInterval: at most a year per billing period, so the bound of `interval_count` depends on `interval`. */
+@ApiSchemaRules({ anyOf: INTERVALS.map((interval) => ({ properties: { interval: { enum: [interval] }, interval_count: { maximum: MAX_INTERVAL_COUNT[interval] } } })) })
 export class CreatePlanDto extends MutablePlanFieldsDto {
-  @ApiProperty({ pattern: SLUG.source, example: 'pro-monthly', description: 'Unique per tenant and environment; usable in paths in place of the id; never starts with `plan_`' })
+  @ApiProperty(FIXED.code)
   @IsString() @Matches(PLAN_CODE, { message: 'code is a slug (lower-case letters, digits, - and _) that does not start with plan_' }) code!: string;
 
-  @ApiProperty({ pattern: SLUG.source, example: 'pro' })
+  @ApiProperty(FIXED.product_code)
   @IsString() @Matches(SLUG, { message: 'product_code is a slug: lower-case letters, digits, - and _' }) product_code!: string;
 
-  @ApiProperty({ example: 'EUR', description: 'Uppercase ISO 4217' })
+  @ApiProperty(FIXED.currency)
   @IsString() currency!: string;
 
-  @ApiProperty({ enum: INTERVALS })
+  @ApiProperty(FIXED.interval)
   @IsIn(INTERVALS) interval!: PlanInterval;
 
-  @ApiProperty({ minimum: 1, example: 1, description: 'Periods of `interval` per billing period; a period is at most a year' })
+  @ApiProperty(FIXED.interval_count)
   @IsInt() @Min(1) interval_count!: number;
 
-  @ApiPropertyOptional({ type: () => [ComponentDto], maxItems: 50 })
+  @ApiPropertyOptional({ type: () => [ComponentDto], maxItems: 50, description: 'The priced parts of the plan, each with a code unique within it' })
   @IsOmittable() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => ComponentDto) components?: ComponentDto[];
 }
+
+const REPEAT = 'Fixed at creation: may only repeat the current value';
 
 export class UpdatePlanDto extends MutablePlanFieldsDto {
   @ApiPropertyOptional({ enum: STATUSES, description: 'active ⇄ archived; deleted only if no subscription ever used the plan' })
   @IsOmittable() @IsIn(STATUSES) status?: PlanStatus;
 
-  // Fixed at creation: accepted here only so that a change is refused with `plan.immutable_field`.
-  @ApiPropertyOptional({ description: 'Immutable: may repeat the current value' }) @Allow() code?: string;
-  @ApiPropertyOptional({ description: 'Immutable: may repeat the current value' }) @Allow() product_code?: string;
-  @ApiPropertyOptional({ description: 'Immutable: may repeat the current value' }) @Allow() currency?: string;
-  @ApiPropertyOptional({ description: 'Immutable: may repeat the current value' }) @Allow() interval?: PlanInterval;
-  @ApiPropertyOptional({ description: 'Immutable: may repeat the current value' }) @Allow() interval_count?: number;
-  @ApiPropertyOptional({ description: 'Read-only here: components change through /v1/plans/{plan}/components' }) @Allow() components?: unknown;
+  // Fixed at creation: accepted here only so that a change is refused with `plan.immutable_field`,
+  // and `components` with `plan.components_read_only`, which the document leaves out.
+  @ApiPropertyOptional({ ...FIXED.code, description: REPEAT }) @Allow() code?: string;
+  @ApiPropertyOptional({ ...FIXED.product_code, description: REPEAT }) @Allow() product_code?: string;
+  @ApiPropertyOptional({ ...FIXED.currency, description: REPEAT }) @Allow() currency?: string;
+  @ApiPropertyOptional({ ...FIXED.interval, description: REPEAT }) @Allow() interval?: PlanInterval;
+  @ApiPropertyOptional({ ...FIXED.interval_count, description: REPEAT }) @Allow() interval_count?: number;
+  @Allow() components?: unknown;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { KnownFields } from '@tally/platform';
+import { METADATA_SCHEMA, type KnownFields } from '@tally/platform';
 import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import type { PlanStatus } from '../domain/plan.decider';
 import type { DunningFinalAction, DunningPolicy, PlanInterval, PriceVersion } from '../domain/plan.events';
@@ -45,7 +45,7 @@ export class PlanResponse implements KnownFields<PlanResource> {
   @ApiProperty({ type: () => [ComponentResponse], description: 'The components in force now (for a period starting now)' }) components!: ComponentResponse[];
   @ApiProperty({ type: () => [PriceVersionResponse], description: 'The price book: every component change, scheduled ones included' }) price_versions!: PriceVersionResponse[];
   @ApiProperty({ type: () => DunningPolicyResponse, nullable: true }) dunning_policy!: DunningPolicyResponse | null;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata!: Record<string, string>;
+  @ApiProperty(METADATA_SCHEMA) metadata!: Record<string, string>;
   @ApiProperty({ enum: ['active', 'archived', 'deleted'] }) status!: PlanStatus;
   @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;

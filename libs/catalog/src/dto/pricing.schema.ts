@@ -1,33 +1,56 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { AMOUNT_FRACTION_DIGITS, UNIT_AMOUNT_FRACTION_DIGITS } from '@tally/kernel';
+import { amountPattern } from '@tally/platform';
+import { METER, METER_MAX_LENGTH } from '../domain/pricing/parse-pricing';
 
 /** A price per unit: up to 12 digits after the point (20 in all), as Stripe's `unit_amount_decimal`. */
 const unitAmount = (description: string): SchemaObject => ({
   type: 'string',
-  pattern: '^\\d{1,20}(\\.\\d{1,12})?$',
+  pattern: amountPattern(UNIT_AMOUNT_FRACTION_DIGITS),
   example: '0.0015',
   description: `${description}; up to 12 digits after the point, kept as sent`,
 });
 /** An amount charged as it is: whole minor units of the plan's currency. */
-const chargedAmount = (description: string): SchemaObject => ({
+const chargedAmount = (description: string, example: string): SchemaObject => ({
   type: 'string',
-  pattern: '^\\d{1,20}(\\.\\d{1,8})?$',
-  example: '10.00',
+  pattern: amountPattern(AMOUNT_FRACTION_DIGITS),
+  example,
   description: `${description}; in whole minor units of the plan’s currency (no 0.5 JPY), kept as sent`,
 });
-const meter: SchemaObject = { type: 'string', pattern: '^[a-z0-9][a-z0-9_.-]*$', maxLength: 64, description: 'The subscription quantity (or usage meter) that prices it; defaults to the component code' };
+const meter: SchemaObject = {
+  type: 'string',
+  pattern: METER.source,
+  maxLength: METER_MAX_LENGTH,
+  example: 'seats',
+  description: 'The subscription quantity (or usage meter) that prices it; defaults to the component code',
+};
+/** parsePricing takes safe integers only. */
+const count = (minimum: number, example: number, extra: SchemaObject = {}): SchemaObject => ({ type: 'integer', minimum, maximum: Number.MAX_SAFE_INTEGER, example, ...extra });
 
 const tier: SchemaObject = {
   type: 'object',
   required: ['up_to', 'unit_amount'],
   properties: {
-    up_to: { type: 'integer', minimum: 1, nullable: true, description: 'Last unit of the band; null for the unbounded top band, which comes last' },
+    up_to: count(1, 1000, { nullable: true, description: 'Last unit of the band; null for the unbounded top band, which comes last' }),
     unit_amount: unitAmount('Price of each unit in the band'),
-    flat_amount: { ...chargedAmount('Charged once for the band (graduated: once the quantity reaches it; volume: when the quantity falls in it; quantity 0 falls in the first band)'), nullable: true },
+    flat_amount: {
+      ...chargedAmount('Charged once for the band (graduated: once the quantity reaches it; volume: when the quantity falls in it; quantity 0 falls in the first band)', '5.00'),
+      nullable: true,
+    },
   },
 };
 
-const tiers: SchemaObject = { type: 'array', items: tier, minItems: 1, description: 'Strictly ascending `up_to`, exactly one null top band, last' };
+const tiers: SchemaObject = {
+  type: 'array',
+  items: tier,
+  minItems: 1,
+  description: 'Strictly ascending `up_to`, exactly one null top band, last',
+  example: [
+    { up_to: 1000, unit_amount: '0.002' },
+    { up_to: null, unit_amount: '0.0015' },
+  ],
+};
 
 const model = (name: string, required: string[], properties: Record<string, SchemaObject>, description: string): SchemaObject => ({
   type: 'object',
@@ -41,11 +64,11 @@ const model = (name: string, required: string[], properties: Record<string, Sche
 export const PRICING_SCHEMA = {
   description: 'How the component is priced; `model` selects the shape (see docs/pricing.md)',
   oneOf: [
-    model('flat', ['amount'], { amount: chargedAmount('Fixed price per period') }, 'A fixed price per period, whatever the quantity'),
+    model('flat', ['amount'], { amount: chargedAmount('Fixed price per period', '29.00') }, 'A fixed price per period, whatever the quantity'),
     model(
       'per_unit',
       ['unit_amount'],
-      { unit_amount: unitAmount('Price per unit beyond the included units'), included_units: { type: 'integer', minimum: 0, default: 0 }, meter },
+      { unit_amount: unitAmount('Price per unit beyond the included units'), included_units: count(0, 3, { default: 0 }), meter },
       'Each unit beyond the included ones at one price',
     ),
     model('tiered', ['tiers'], { tiers, meter }, 'Graduated: each unit at the price of the band it falls in'),
@@ -53,14 +76,14 @@ export const PRICING_SCHEMA = {
     model(
       'package',
       ['package_size', 'package_price'],
-      { package_size: { type: 'integer', minimum: 1 }, package_price: chargedAmount('Price per package'), rounding: { type: 'string', enum: ['up', 'down'], default: 'up' }, meter },
+      { package_size: count(1, 100), package_price: chargedAmount('Price per package', '9.00'), rounding: { type: 'string', enum: ['up', 'down'], default: 'up' }, meter },
       'Whole packages of units: partial packages round up (default) or are not charged (down)',
     ),
     model(
       'usage',
       ['aggregation', 'tiers'],
       {
-        meter,
+        meter: { ...meter, example: 'api_calls' },
         aggregation: { type: 'string', enum: ['sum', 'max', 'last_during_period', 'unique_count'] },
         tiers,
         late_events: { type: 'string', enum: ['next_period', 'rebill'], default: 'next_period' },

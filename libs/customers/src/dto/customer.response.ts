@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { KnownFields } from '@tally/platform';
+import { METADATA_SCHEMA, type KnownFields } from '@tally/platform';
 import type { Address } from '../domain/customer.events';
 import type { TaxIdStatus } from '../domain/customer.decider';
 import type { CustomerResource, TaxIdResource } from '../customer.view';
@@ -44,7 +44,7 @@ export class CustomerResponse implements KnownFields<CustomerResource> {
   @ApiProperty({ type: String, nullable: true }) email!: string | null;
   @ApiProperty({ type: String, nullable: true }) name!: string | null;
   @ApiProperty({ type: () => AddressResponse, nullable: true }) billing_address!: AddressResponse | null;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) metadata!: Record<string, string>;
+  @ApiProperty(METADATA_SCHEMA) metadata!: Record<string, string>;
   @ApiProperty({ type: String, nullable: true }) default_payment_method_id!: string | null;
   @ApiProperty({ type: () => [TaxIdResponse] }) tax_ids!: TaxIdResponse[];
   @ApiProperty({ description: 'True while any tax ID is invalid' }) tax_id_invalid!: boolean;

@@ -16,8 +16,8 @@ export function parseQuantities(quantities: Readonly<Record<string, unknown>>, u
   }
   const parsedUsage = new Map<string, Big>();
   for (const [meter, value] of Object.entries(usage)) {
-    const parsed = typeof value === 'string' ? tryAmount(value) : undefined;
-    if (!parsed || parsed.lt(0)) errors.push(invalidQuantity(`usage.${meter}`, 'a decimal string ≥ 0, such as "1250.5"'));
+    const parsed = typeof value === 'string' && !value.startsWith('-') ? tryAmount(value) : undefined;
+    if (!parsed) errors.push(invalidQuantity(`usage.${meter}`, 'a decimal string ≥ 0, such as "1250.5"'));
     else parsedUsage.set(meter, parsed);
   }
   if (errors.length > 0) throw DomainError.invalid('invoice_preview.invalid_quantity', 'Some quantities are not valid', errors);

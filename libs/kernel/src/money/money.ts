@@ -4,7 +4,8 @@ import { minorUnits } from './currencies';
 
 export type RoundingMode = 'half_even' | 'half_up';
 
-const MAX_DIGITS = 20;
+/** Digits of an amount on the wire, before and after the point together. */
+export const AMOUNT_MAX_DIGITS = 20;
 /** Digits after the point of an amount on the wire. */
 export const AMOUNT_FRACTION_DIGITS = 8;
 /** A price per unit may be finer than any amount billed, as Stripe's `unit_amount_decimal` is. */
@@ -28,8 +29,8 @@ function parseDecimal(s: string, maxFractionDigits: number): Big {
   const match = PLAIN_DECIMAL.exec(s);
   const integerDigits = match?.[1].length ?? 0;
   const fractionDigits = match?.[2]?.length ?? 0;
-  if (!match || integerDigits + fractionDigits > MAX_DIGITS || fractionDigits > maxFractionDigits) {
-    throw DomainError.invalid('money.invalid_amount', `"${s}" is not a decimal amount (at most ${MAX_DIGITS} digits, ${maxFractionDigits} after the point)`);
+  if (!match || integerDigits + fractionDigits > AMOUNT_MAX_DIGITS || fractionDigits > maxFractionDigits) {
+    throw DomainError.invalid('money.invalid_amount', `"${s}" is not a decimal amount (at most ${AMOUNT_MAX_DIGITS} digits, ${maxFractionDigits} after the point)`);
   }
   return new Big(s);
 }

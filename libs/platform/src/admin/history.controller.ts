@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
 import type { SortSpec } from '@tally/readstore';
 import { CellRegistry } from '../cells/cell-registry';
@@ -6,7 +7,7 @@ import { streamName } from '../commands/aggregate-definition';
 import type { RequestContext } from '../context/request-context';
 import { Ctx } from '../http/context.decorator';
 import { parseLimit, type ListPage } from '../http/list-query';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, LIST_PROBLEMS } from '../openapi';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, LIST_PROBLEMS } from '../openapi';
 import { publicEventId } from '../public-events/public-event';
 import { AGGREGATE_TYPES, type AggregateType } from './aggregate-types';
 import type { StoredEventView } from './stored-event-view';
@@ -18,6 +19,7 @@ import { StoredEventResponse } from './stored-event.response';
  */
 @Controller('v1/admin/aggregates')
 @ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('admin')
 export class HistoryController {
   constructor(
     private readonly cells: CellRegistry,
@@ -25,6 +27,10 @@ export class HistoryController {
   ) {}
 
   @Get(':id/history')
+  @ApiOperation({
+    summary: 'List the stored events of a resource',
+    description: 'Every event stored for one resource (a customer, plan, coupon, …), oldest first, with its metadata; personal data shows decrypted, or as redaction placeholders once erased.',
+  })
   @ApiListResponse(StoredEventResponse)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['aggregate.not_found'] })
   async history(

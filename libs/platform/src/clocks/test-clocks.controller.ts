@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Ctx } from '../http/context.decorator';
 import type { RequestContext } from '../context/request-context';
 import type { ListPage, ListSpec } from '../http/list-query';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '../openapi';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '../openapi';
 import { ScopedReads } from '../queries/scoped-reads';
 import { AdvanceTestClockDto, CreateTestClockDto, DeletedTestClockResponse, TestClockResponse } from './test-clock.dto';
 import { testClockAggregate } from './test-clock.aggregate';
@@ -14,6 +14,7 @@ const TEST_CLOCK_LIST: ListSpec = { sortable: ['created_at'], filters: {} };
 
 /** Sandbox test clocks (Stripe's): customers created on one live on its time, and advancing it runs their timers. */
 @Controller('v1/test-clocks')
+@ApiTag('test clocks')
 @ApiAuthenticated(API_KEY_AUTH)
 export class TestClocksController {
   constructor(
@@ -23,6 +24,7 @@ export class TestClocksController {
 
   @Post()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Create a test clock', description: 'A sandbox clock frozen at `frozen_time`. Customers created with `test_clock` live on it: their events happen at its time, and their timers fire only when it advances.' })
   @ApiOkResponse({ type: TestClockResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['test_clock.livemode'] })
@@ -31,6 +33,7 @@ export class TestClocksController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List test clocks', description: 'The sandbox’s test clocks, newest first.' })
   @ApiListResponse(TestClockResponse, TEST_CLOCK_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 400: ['test_clock.livemode'] })
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<TestClockResource>> {
@@ -39,6 +42,7 @@ export class TestClocksController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Retrieve a test clock', description: 'Poll it after an advance until its status is `ready`.' })
   @ApiOkResponse({ type: TestClockResponse })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['test_clock.livemode'], 404: ['test_clock.not_found'] })
   async retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<TestClockResource> {
@@ -50,6 +54,7 @@ export class TestClocksController {
 
   @Post(':id/advance')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Advance a test clock', description: 'Moves the clock forward to `frozen_time` (later than its time, by at most two years). Every timer of the clock due by then fires in due order, each at its own time, and the clock is `ready` again.' })
   @ApiOkResponse({ type: TestClockResponse, description: 'The clock, `advancing` until every timer due up to `frozen_time` has fired; poll it until `ready`' })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
@@ -62,6 +67,7 @@ export class TestClocksController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a test clock', description: 'Deletes the clock and the customers on it, as Stripe does.' })
   @ApiOkResponse({ type: DeletedTestClockResponse, description: 'The clock is gone, and so are the customers on it' })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['test_clock.livemode'], 404: ['test_clock.not_found'], 409: ['request.concurrent_update'] })
   async delete(@Ctx() context: RequestContext, @Param('id') id: string): Promise<DeletedTestClockResponse> {

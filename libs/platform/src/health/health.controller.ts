@@ -1,15 +1,17 @@
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CellRegistry } from '../cells/cell-registry';
-import { ApiProblemResponses } from '../openapi';
+import { ApiProblemResponses, ApiTag } from '../openapi';
 import { LivenessResponse, ReadinessResponse } from './health.response';
 
 /** Liveness (the process answers) and readiness (every cell's event store and read store answer). */
 @Controller('health')
+@ApiTag('health')
 export class HealthController {
   constructor(private readonly cells: CellRegistry) {}
 
   @Get('live')
+  @ApiOperation({ summary: 'Liveness', description: 'The process answers; for a container’s liveness probe.' })
   @HttpCode(200)
   @ApiOkResponse({ type: LivenessResponse })
   @ApiProblemResponses()
@@ -18,6 +20,7 @@ export class HealthController {
   }
 
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness', description: 'Every region’s event store and read store answer; 503 while one does not.' })
   @ApiOkResponse({ type: ReadinessResponse })
   @ApiProblemResponses({ 503: ['service.unavailable'] })
   async ready(): Promise<{ status: 'ok'; cells: Record<string, 'ok'> }> {

@@ -5,6 +5,8 @@ import { parseInstant } from './timestamp';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
+/** The newest first, unless a ListSpec says otherwise. */
+export const DEFAULT_SORT: SortSpec = { field: 'created_at', direction: 'desc' };
 
 export interface FilterSpec {
   ops: readonly FilterOp[];
@@ -57,7 +59,7 @@ export function toPage<T extends Doc, R>(result: FindResult<T>, query: FindQuery
 }
 
 function parseSort(raw: unknown, spec: ListSpec): SortSpec {
-  if (raw === undefined) return spec.defaultSort ?? { field: 'created_at', direction: 'desc' };
+  if (raw === undefined) return spec.defaultSort ?? DEFAULT_SORT;
   const match = typeof raw === 'string' ? /^([a-z_]+):(asc|desc)$/.exec(raw) : null;
   if (!match || !spec.sortable.includes(match[1])) {
     throw invalidParameter('sort', `sort takes field:asc or field:desc with a field of ${spec.sortable.join(', ')}`);
@@ -84,14 +86,15 @@ function parseFilter(key: string, raw: unknown, spec: ListSpec): Condition {
   const values = explicit ? [raw] : raw.split(',');
   const op: FilterOp = explicit ?? (values.length > 1 ? 'in' : 'eq');
   if (!filter.ops.includes(op)) throw invalidParameter(key, `${field} does not support ${op}; it supports ${filter.ops.join(', ')}`);
-  const normalised = values.map((value) => (filter.type === 'timestamp' ? parseTimestamp(key, value) : value));
+  const normalised = values.map((value) => (filter.type === 'timestamp' ? instantParameter(key, value).toISOString() : value));
   return { field, op, value: op === 'in' ? normalised : normalised[0] };
 }
 
-function parseTimestamp(key: string, value: string): string {
-  const time = parseInstant(value);
+/** A query parameter holding a moment (see parseInstant). */
+export function instantParameter(key: string, raw: unknown): Date {
+  const time = typeof raw === 'string' ? parseInstant(raw) : undefined;
   if (!time) throw invalidParameter(key, `${key} takes an ISO 8601 date or timestamp with a time zone, e.g. 2026-06-01 or 2026-06-01T00:00:00Z`);
-  return time.toISOString();
+  return time;
 }
 
 const valueAt = (doc: Doc, path: string): unknown => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], doc);

@@ -1,7 +1,8 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiQuery, ApiSchema } from '@nestjs/swagger';
 import type { FilterOp } from '@tally/readstore';
-import { DEFAULT_LIMIT, MAX_LIMIT, type ListSpec } from '../http/list-query';
+import { DEFAULT_LIMIT, DEFAULT_SORT, MAX_LIMIT, type ListSpec } from '../http/list-query';
+import { INSTANT_SCHEMA } from './field-schemas';
 
 const pages = new Map<Type, Type>();
 
@@ -26,25 +27,30 @@ function listPageOf(item: Type): Type {
 export function ApiListResponse(item: Type, spec?: ListSpec): MethodDecorator {
   return applyDecorators(
     ApiOkResponse({ type: listPageOf(item), description: 'One page; pass its `next_cursor` as `cursor` for the next' }),
-    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } }),
-    ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The `next_cursor` of the previous page' }),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, description: 'Items per page' }),
+    ApiQuery({ name: 'cursor', required: false, schema: CURSOR_SCHEMA, description: 'The `next_cursor` of the previous page, as it was sent; it holds the page’s sort' }),
     ...(spec ? [...sortParameter(spec), ...filterParameters(spec)] : []),
   );
 }
 
-function sortParameter({ sortable }: ListSpec) {
+/** Opaque, but of the shape ListCursors issues: a payload and its signature, both base64url. */
+const CURSOR_SCHEMA = { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$', example: 'eyJzIjoiY3JlYXRlZF9hdDpkZXNjIn0.bXVzdC1iZS1zaWduZWQ' };
+
+function sortParameter({ sortable, defaultSort = DEFAULT_SORT }: ListSpec) {
   if (sortable.length === 0) return [];
   const values = sortable.flatMap((field) => [`${field}:asc`, `${field}:desc`]);
-  return [ApiQuery({ name: 'sort', required: false, schema: { type: 'string', enum: values } })];
+  const schema = { type: 'string', enum: values, default: `${defaultSort.field}:${defaultSort.direction}` };
+  return [ApiQuery({ name: 'sort', required: false, schema, description: 'The field to sort by, and the direction' })];
 }
 
 function filterParameters({ filters }: ListSpec) {
   return Object.entries(filters).flatMap(([field, { ops, type }]) => {
-    const value = type === 'timestamp' ? 'an ISO 8601 timestamp' : 'a value';
+    const timestamp = type === 'timestamp';
+    const value = timestamp ? 'a date (midnight UTC) or a timestamp with its time zone' : 'a value';
     const equality = ops.includes('eq') || ops.includes('in') ? [ApiQuery({ name: field, required: false, schema: { type: 'string' }, description: equalityDescription(field, ops.includes('in'), value) })] : [];
     const comparisons = ops
       .filter((op): op is keyof typeof COMPARISONS => op in COMPARISONS)
-      .map((op) => ApiQuery({ name: `${field}[${op}]`, required: false, schema: { type: 'string' }, description: `${field} ${COMPARISONS[op]} ${value}` }));
+      .map((op) => ApiQuery({ name: `${field}[${op}]`, required: false, schema: timestamp ? INSTANT_SCHEMA : { type: 'string' }, description: `${field} ${COMPARISONS[op]} ${value}` }));
     return [...equality, ...comparisons];
   });
 }

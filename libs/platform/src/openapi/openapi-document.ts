@@ -1,21 +1,38 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CURRENT_API_VERSION } from '../versions/api-versions';
 import { API_KEY_AUTH, OPERATOR_KEY_AUTH } from './api-authenticated.decorator';
+import { API_TAGS } from './api-tags';
+import { operationsOf } from './document-walk';
+import { toOpenApi31 } from './openapi-31';
+import { applyRequestBodyRules } from './request-body-rules';
 
 /** The OpenAPI document of every controller's routes, built from their decorators and those of the DTOs and response classes. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle('Tally API')
     .setDescription(
       'Subscription billing over HTTP/JSON. Errors are `application/problem+json` with a stable `problem` code, listed in docs/errors.md. ' +
-        'Every response carries `Request-Id` and `Service-Version` headers.',
+        'Every response carries `Request-Id` and `Service-Version` headers. ' +
+        'A request body is a JSON object without unknown fields; its strings and keys hold no NUL character and no unpaired surrogate.',
     )
     .setVersion(CURRENT_API_VERSION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_… or sk_test_…', description: 'An API key; it names its environment (live or sandbox)' }, API_KEY_AUTH)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'TALLY_OPERATOR_KEY', description: 'The operator key, for `/v1/operator` routes' }, OPERATOR_KEY_AUTH)
-    .build();
-  return SwaggerModule.createDocument(app, config);
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'TALLY_OPERATOR_KEY', description: 'The operator key, for `/v1/operator` routes' }, OPERATOR_KEY_AUTH);
+  for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
+  // A JSON copy: the rules below change schema objects that decorators may share with response schemas.
+  const document = JSON.parse(JSON.stringify(SwaggerModule.createDocument(app, builder.build(), { autoTagControllers: false }))) as OpenAPIObject;
+  applyRequestBodyRules(document);
+  toOpenApi31(document);
+  return { ...document, paths: pathsInTagOrder(document) };
+}
+
+/** The paths grouped by section, in the order of API_TAGS, for readers of the document that ignore `tags`. */
+function pathsInTagOrder(document: OpenAPIObject): OpenAPIObject['paths'] {
+  const order: readonly string[] = API_TAGS.map((tag) => tag.name);
+  const rank = (item: PathItemObject): number => Math.min(...operationsOf({ paths: { '': item } }).map(([, operation]) => order.indexOf(operation.tags?.[0] ?? '')));
+  return Object.fromEntries(Object.entries(document.paths).sort(([, a], [, b]) => rank(a) - rank(b)));
 }
 
 /** `GET /openapi.json` and the rendered reference at `GET /docs`: outside `/v1`, so open like the health checks. */

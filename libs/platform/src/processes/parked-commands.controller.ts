@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { Ctx } from '../http/context.decorator';
 import type { RequestContext } from '../context/request-context';
 import type { ListPage, ListSpec } from '../http/list-query';
 import type { KnownFields } from '../openapi/known-fields';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, LIST_PROBLEMS } from '../openapi';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, LIST_PROBLEMS } from '../openapi';
 import { ScopedReads } from '../queries/scoped-reads';
 import { PARKED_COMMANDS, type ParkedCommandDoc } from './parked-commands.projection';
 
@@ -28,11 +28,13 @@ const PARKED_LIST: ListSpec = {
 
 /** Commands of the tenant's flows that failed every dispatch attempt (not refused: failed), for operators to look into. */
 @Controller('v1/admin/parked-commands')
+@ApiTag('admin')
 @ApiAuthenticated(API_KEY_AUTH)
 export class ParkedCommandsController {
   constructor(private readonly reads: ScopedReads) {}
 
   @Get()
+  @ApiOperation({ summary: 'List parked commands', description: 'Commands of the tenant’s flows that failed every dispatch attempt (an outage, not a refusal), newest first; they are not retried on their own.' })
   @ApiListResponse(ParkedCommandResponse, PARKED_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<ParkedCommand>> {

@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
 import { Ctx } from '../http/context.decorator';
 import type { ListPage, ListSpec } from '../http/list-query';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, LIST_PROBLEMS } from '../openapi';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, LIST_PROBLEMS } from '../openapi';
 import { ScopedReads } from '../queries/scoped-reads';
 import type { RequestContext } from '../context/request-context';
 import { EventResponse } from './event.response';
@@ -23,10 +23,12 @@ type PublicEvent = Omit<PublicEventDoc, 'environment'>;
 /** The public event log: what webhooks deliver, readable and filterable. */
 @Controller('v1/events')
 @ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('events')
 export class EventsController {
   constructor(private readonly reads: ScopedReads) {}
 
   @Get()
+  @ApiOperation({ summary: 'List events', description: 'Newest first by default; filter by type (exact, any of several, or prefix such as `customer.`), by resource id and by creation time.' })
   @ApiListResponse(EventResponse, EVENT_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PublicEvent>> {
@@ -34,6 +36,7 @@ export class EventsController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Retrieve an event', description: 'One event as webhooks deliver it: the resource after the change and, for updates, the old values of what changed.' })
   @ApiOkResponse({ type: EventResponse })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['event.not_found'] })
   async retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PublicEvent> {

@@ -1,15 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { COUNTRY_CODE_SCHEMA, type KnownFields } from '@tally/platform';
 import type { TaxLocation } from '../domain/tax';
+import { ORIGIN_REGION } from '../domain/tax-settings.decider';
 import type { TaxSettingsResource } from '../tax-settings.view';
-import type { KnownFields } from '@tally/platform';
 
 export class TaxOriginDto {
-  @ApiProperty({ example: 'DE', description: 'An officially assigned ISO 3166-1 alpha-2 code, upper case (the rule of every address)' })
+  @ApiProperty({ ...COUNTRY_CODE_SCHEMA, description: 'An officially assigned ISO 3166-1 alpha-2 code, upper case (the rule of every address)' })
   @IsString() country!: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'BC', description: 'ISO 3166-2 subdivision code without the country, where taxes differ by region (Canada)' })
+  @ApiPropertyOptional({ type: String, nullable: true, pattern: ORIGIN_REGION.source, example: 'BC', description: 'ISO 3166-2 subdivision code without the country, where taxes differ by region (Canada)' })
   @IsOptional() @IsString() region?: string | null;
 }
 

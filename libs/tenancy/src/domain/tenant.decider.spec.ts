@@ -21,6 +21,12 @@ describe('tenant decider', () => {
       spec.given([]).when({ ...create, data: { ...create.data, region: 'mars' as 'eu' } }).thenFails('tenant.invalid_region'));
 
     it('refuses an empty name', () => spec.given([]).when({ ...create, data: { ...create.data, name: '  ' } }).thenFails('tenant.invalid_name'));
+
+    it('counts a name in characters, as the body’s check does: 200 emoji are a name', () =>
+      spec
+        .given([])
+        .when({ ...create, data: { ...create.data, name: '🦊'.repeat(200) } })
+        .then([{ ...created, data: { ...created.data, name: '🦊'.repeat(200) } }, pinned]));
   });
 
   describe('UpdateTenant', () => {

@@ -27,7 +27,7 @@ export type RevokeApiKey = Command<'RevokeApiKey', { tenant_id: string; key_id: 
 export type TenantCommand = CreateTenant | UpdateTenant | CreateApiKey | RollApiKey | RevokeApiKey;
 
 export const REGIONS: readonly Region[] = ['us', 'eu', 'apac'];
-const RATE_LIMIT_GROUPS = ['read', 'write', 'money', 'usage', 'admin'];
+export const RATE_LIMIT_GROUPS = ['read', 'write', 'money', 'usage', 'admin'];
 
 type Active = Extract<TenantState, { status: 'active' }>;
 
@@ -132,7 +132,9 @@ function activeKey(state: Active, keyId: string): ApiKeyState {
 
 function validName(raw: string): string {
   const name = raw.trim();
-  if (name.length === 0 || name.length > 200) {
+  // In characters, as the body's MaxLength counts: an emoji is one.
+  const length = [...name].length;
+  if (length === 0 || length > 200) {
     throw DomainError.invalid('tenant.invalid_name', 'A tenant name is 1 to 200 characters', [{ field: 'name', code: 'tenant.invalid_name', message: '1 to 200 characters' }]);
   }
   return name;

@@ -38,8 +38,9 @@ const FIELDS: Readonly<Record<PricingModel, readonly string[]>> = {
 };
 const TIER_FIELDS = ['up_to', 'unit_amount', 'flat_amount'];
 
-const METER = /^[a-z0-9][a-z0-9_.-]*$/;
-const METER_MAX_LENGTH = 64;
+/** A meter's name: a quantity of the subscription, or a usage meter. */
+export const METER = /^[a-z0-9][a-z0-9_.-]*$/;
+export const METER_MAX_LENGTH = 64;
 const AGGREGATIONS: readonly UsageAggregation[] = ['sum', 'max', 'last_during_period', 'unique_count'];
 const PACKAGE_ROUNDINGS: readonly PackageRounding[] = ['up', 'down'];
 const LATE_EVENTS: readonly LateEvents[] = ['next_period', 'rebill'];

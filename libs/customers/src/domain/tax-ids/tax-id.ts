@@ -2,7 +2,7 @@ import { validateEuVat, type EuVatValidation } from './eu-vat';
 
 export type TaxIdType = 'eu_vat';
 
-const TAX_ID_TYPES: readonly TaxIdType[] = ['eu_vat'];
+export const TAX_ID_TYPES: readonly TaxIdType[] = ['eu_vat'];
 
 export function isSupportedTaxIdType(t: string): t is TaxIdType {
   return (TAX_ID_TYPES as readonly string[]).includes(t);

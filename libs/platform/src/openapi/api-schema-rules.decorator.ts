@@ -1,0 +1,10 @@
+import { ApiSchema, type ApiSchemaOptions } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/**
+ * Rules that relate a DTO's fields (one of two fields, a bound that depends on another field),
+ * said with `allOf`, `anyOf`, `oneOf` and `not` beside the class's properties. @ApiSchema merges
+ * every option but `name` into the class's schema. A rule's members name no `type`, which keeps
+ * applyRequestBodyRules from closing them to other fields.
+ */
+export const ApiSchemaRules = (rules: Pick<SchemaObject, 'allOf' | 'anyOf' | 'oneOf' | 'not'>): ClassDecorator => ApiSchema(rules as ApiSchemaOptions);

@@ -1,0 +1,20 @@
+import { ApiTags } from '@nestjs/swagger';
+
+/** The sections of the API reference, in the order it shows them: what a new user builds with first, the operator's routes and the health checks last. */
+export const API_TAGS = [
+  { name: 'customers', description: 'The people and companies you bill: contact and billing address, metadata, tax IDs' },
+  { name: 'plans', description: 'What you sell: a product at a currency and billing interval, priced by components' },
+  { name: 'coupons', description: 'Discounts: a percentage or an amount off, once, for some periods or forever' },
+  { name: 'tax', description: 'Where you sell from, which decides the tax on your invoices' },
+  { name: 'invoices', description: 'What a plan bills a customer: previews with lines, discounts and tax' },
+  { name: 'events', description: 'The public event log: every change, as webhooks deliver it' },
+  { name: 'test clocks', description: 'Sandbox clocks that customers live on: advance one to see months of billing in seconds' },
+  { name: 'admin', description: 'For auditors and operators of a tenant: the audit log, the stored events of any resource, commands that failed every attempt' },
+  { name: 'operator', description: 'For the operator of this Tally installation (`TALLY_OPERATOR_KEY`): tenants, their regions, limits and API keys' },
+  { name: 'health', description: 'Liveness and readiness checks, without a key' },
+] as const;
+
+export type ApiTagName = (typeof API_TAGS)[number]['name'];
+
+/** Files a controller's routes under one section of the reference. */
+export const ApiTag = (name: ApiTagName): ClassDecorator => ApiTags(name);

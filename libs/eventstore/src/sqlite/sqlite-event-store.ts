@@ -12,6 +12,7 @@ import {
 } from '../event-store.port';
 import { matchesStreamPrefixes, streamPrefixesOf } from '../stream-filter';
 import { AppendNotifier } from './append-notifier';
+import type { AppendParticipant } from './append-participant';
 import type { SqliteDatabase } from './sqlite-database';
 import { SqliteSubscription, type CatchUpBatch } from './sqlite-subscription';
 
@@ -60,16 +61,21 @@ export class SqliteEventStore implements EventStore {
   private readonly rangeReads = new Map<number, Statement<Record<string, unknown>, EventRow>>();
   private readonly appendInTransaction: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly participants: readonly AppendParticipant[] = [],
+  ) {
     db.exec(SCHEMA);
     this.notifier = AppendNotifier.for(db);
     this.lastRevisionOf = db.prepare('SELECT revision FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
     this.insert = db.prepare('INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
     this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision`);
     this.selectHead = db.prepare('SELECT MAX(position) AS position FROM es_events');
-    const transaction = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) =>
-      this.appendChecked(stream, events, expected),
-    );
+    const transaction = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
+      const result = this.appendChecked(stream, events, expected);
+      for (const participant of this.participants) participant.join(stream, events);
+      return result;
+    });
     this.appendInTransaction = (stream, events, expected) => transaction.immediate(stream, events, expected);
   }
 
@@ -82,6 +88,7 @@ export class SqliteEventStore implements EventStore {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(stream);
       throw error;
     }
+    for (const participant of this.participants) participant.committed();
     this.notifier.notify(stream);
     return result;
   }

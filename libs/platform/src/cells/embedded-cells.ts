@@ -6,6 +6,7 @@ import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore } from '@tall
 import { SqliteReadStore } from '@tally/readstore';
 import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
 import { SqliteDataKeyStore } from '../pii/sqlite-data-key-store';
+import { DataKeysWrittenWithAppend } from '../pii/data-keys-written-with-append';
 import { SealedIdempotencyStore } from '../idempotency/sealed-idempotency-store';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite-idempotency-store';
 import { withAppendTiming } from '../observability/timed-event-store';
@@ -34,14 +35,15 @@ export function openEmbeddedCells(options: {
   const cells = new Map<Region, Cell>();
   for (const region of options.regions) {
     const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`));
-    const dataKeys = new SqliteDataKeyStore(db, masterKey, options.clock);
+    const dataKeys = new DataKeysWrittenWithAppend(new SqliteDataKeyStore(db, masterKey, options.clock));
+    const pii = new PiiCodec(dataKeys, options.pii);
     cells.set(region, {
       region,
-      events: withAppendTiming(new SqliteEventStore(db), region, options.metrics),
+      events: withAppendTiming(new SqliteEventStore(db, [dataKeys.appendParticipant(pii)]), region, options.metrics),
       snapshots: new SqliteSnapshotStore(db),
       readModels: new SqliteReadStore(db),
       dataKeys,
-      pii: new PiiCodec(dataKeys, options.pii),
+      pii,
       idempotency: new SealedIdempotencyStore(new SqliteIdempotencyStore(db), masterKey),
       cursors: ListCursors.derive(masterKey, region),
       close: async () => {

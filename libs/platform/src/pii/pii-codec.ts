@@ -98,6 +98,16 @@ export class PiiCodec {
     return fields.reduce<unknown>((decoded, field, i) => writePath(decoded, field.segments, values[i]), rest);
   }
 
+  /** The subjects whose keys sealed personal data in these (encoded) events. */
+  subjectsOf(events: readonly { type: string; data: unknown }[]): Set<string> {
+    const subjects = new Set<string>();
+    for (const { type, data } of events) {
+      const spec = this.specs.get(type);
+      if (spec && isRecord(data) && Object.hasOwn(data, SEALED)) subjects.add(subjectOf(spec, type, data));
+    }
+    return subjects;
+  }
+
   /** Drops the subject's key from the cache (after it was destroyed in the store). */
   forget(subjectId: string): void {
     this.keys.forget(subjectId);

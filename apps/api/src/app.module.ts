@@ -9,17 +9,28 @@ import { EventLogModule, ObservabilityModule, PlatformModule, type TallyConfig }
 import { RateLimitsModule } from '@tally/platform';
 import { AGGREGATE_TYPES, PII_FIELDS, PROJECTIONS } from '../../worker/src/composition';
 import { WorkerModule } from '../../worker/src/worker.module';
+import { WorkerThreadModule } from '../../worker/src/thread/worker-thread.module';
+
+/**
+ * Where this process runs projections, process managers and timers: in a worker thread (the
+ * embedded profile's `npm start`), on the request thread (tests, which share a manual clock with
+ * the worker and settle it directly), or not at all (production, where the worker is a process).
+ */
+export type WorkerPlacement = 'thread' | 'in-process' | false;
 
 export interface AppOptions {
   config: TallyConfig;
-  /** Run projections, process managers and timers in this process (the embedded profile does). */
-  worker: boolean;
+  worker: WorkerPlacement;
+  /** The API's clock, and the worker's when it runs in process; a worker thread runs on the system clock. */
   clock?: Clock;
+  /** Node options of the worker thread (tests pass a TypeScript loader); by default the process's own. */
+  workerExecArgv?: string[];
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, worker, clock }: AppOptions): DynamicModule {
+  static forRoot({ config, worker, clock, workerExecArgv }: AppOptions): DynamicModule {
+    if (worker === 'thread' && clock) throw new Error('A worker thread runs on the system clock; run the worker in process to share a clock with it');
     return {
       module: AppModule,
       imports: [
@@ -32,7 +43,8 @@ export class AppModule {
         CatalogModule,
         TaxModule,
         InvoicingModule,
-        ...(worker ? [WorkerModule] : []),
+        ...(worker === 'in-process' ? [WorkerModule] : []),
+        ...(worker === 'thread' ? [WorkerThreadModule.forRoot({ config, execArgv: workerExecArgv })] : []),
       ],
     };
   }

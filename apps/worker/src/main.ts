@@ -1,18 +1,12 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Module } from '@nestjs/common';
-import { PlatformModule, readConfig, CellRegistry, createLog, NestJsonLogger } from '@tally/platform';
-import { PII_FIELDS } from './composition';
-import { WorkerModule } from './worker.module';
+import { readConfig, CellRegistry, createLog, NestJsonLogger } from '@tally/platform';
+import { WorkerAppModule } from './worker-app.module';
 
 /** The worker alone (production profile): projections, process managers and timers, no HTTP. */
 async function main(): Promise<void> {
   const config = readConfig();
-
-  @Module({ imports: [PlatformModule.forRoot({ config, pii: PII_FIELDS }), WorkerModule] })
-  class WorkerAppModule {}
-
-  const app = await NestFactory.createApplicationContext(WorkerAppModule, { logger: new NestJsonLogger(createLog(config)) });
+  const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config), { logger: new NestJsonLogger(createLog(config)) });
   app.enableShutdownHooks();
   const cells = app.get(CellRegistry);
   process.stdout.write(`Tally worker running for regions ${cells.all().map((c) => c.region).join(', ')}\n`);

@@ -4,6 +4,7 @@ export * from './config/tally-config';
 export * from './cells/cell';
 export * from './cells/cell-registry';
 export * from './cells/embedded-cells';
+export * from './cells/directory-changes';
 export * from './commands/aggregate-definition';
 export * from './commands/history-event';
 export * from './commands/command-runtime';

@@ -15,6 +15,7 @@ import type { Region } from '../context/request-context';
 import type { Cell } from './cell';
 import { ListCursors } from '../http/list-cursor';
 import { CellRegistry } from './cell-registry';
+import { DirectoryChanges, SignallingSqliteReadStore } from './directory-changes';
 
 /**
  * The embedded profile: one SQLite file per region (events, read models and data keys of that
@@ -53,9 +54,12 @@ export function openEmbeddedCells(options: {
   }
   const directoryDb = openSqliteDatabase(join(options.dataDir, 'directory.sqlite'));
   const operatorIdempotency = new SealedIdempotencyStore(new SqliteIdempotencyStore(directoryDb), masterKey);
-  return new CellRegistry(cells, new SqliteReadStore(directoryDb), operatorIdempotency, ListCursors.derive(masterKey, 'directory'), async () => {
+  const directoryChanges = new DirectoryChanges();
+  const directory = new SignallingSqliteReadStore(directoryDb, directoryChanges);
+  const closeDirectory = async () => {
     directoryDb.close();
-  });
+  };
+  return new CellRegistry(cells, directory, operatorIdempotency, ListCursors.derive(masterKey, 'directory'), closeDirectory, directoryChanges);
 }
 
 /**

@@ -30,6 +30,9 @@ const SCHEMA = `
 `;
 
 const COLUMNS = 'position, stream, revision, event_id, type, data, metadata';
+const INSERTED_COLUMNS = 6;
+/** Rows per INSERT of a batch: one statement writes them all, sparing a call into SQLite per event. */
+const ROWS_PER_INSERT = 50;
 
 interface EventRow {
   position: number;
@@ -54,7 +57,8 @@ export class SqliteEventStore implements EventStore {
   private readonly notifier: AppendNotifier;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly lastRevisionOf: Statement<[string], { revision: number }>;
-  private readonly insert: Statement<[string, number, string, string, string, string]>;
+  /** INSERTs of 1 to ROWS_PER_INSERT rows, by row count, prepared on first use. */
+  private readonly inserts: Statement<unknown[]>[] = [];
   private readonly selectStream: Statement<[string, number], EventRow>;
   private readonly selectHead: Statement<[], { position: number | null }>;
   /** Prepared range reads, by number of stream prefixes (0 = no filter). */
@@ -68,7 +72,6 @@ export class SqliteEventStore implements EventStore {
     db.exec(SCHEMA);
     this.notifier = AppendNotifier.for(db);
     this.lastRevisionOf = db.prepare('SELECT revision FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
-    this.insert = db.prepare('INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
     this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision`);
     this.selectHead = db.prepare('SELECT MAX(position) AS position FROM es_events');
     const transaction = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
@@ -132,13 +135,24 @@ export class SqliteEventStore implements EventStore {
       }
     }
     let revision = last ?? -1;
-    let position: number | bigint = 0;
+    const values: unknown[] = [];
     for (const event of events) {
       revision += 1;
-      const data = JSON.stringify(event.data ?? null);
-      position = this.insert.run(stream, revision, event.id, event.type, data, JSON.stringify(event.metadata)).lastInsertRowid;
+      values.push(stream, revision, event.id, event.type, JSON.stringify(event.data ?? null), JSON.stringify(event.metadata));
+    }
+    let position: number | bigint = 0;
+    for (let row = 0; row < events.length; row += ROWS_PER_INSERT) {
+      const rows = Math.min(ROWS_PER_INSERT, events.length - row);
+      position = this.insertOf(rows).run(values.slice(row * INSERTED_COLUMNS, (row + rows) * INSERTED_COLUMNS)).lastInsertRowid;
     }
     return { revision, position: BigInt(position) };
+  }
+
+  private insertOf(rows: number): Statement<unknown[]> {
+    this.inserts[rows] ??= this.db.prepare(
+      `INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+    );
+    return this.inserts[rows];
   }
 
   private head(): bigint | undefined {

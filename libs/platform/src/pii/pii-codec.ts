@@ -95,7 +95,9 @@ export class PiiCodec {
     });
     const key = this.keys.get(subjectId) ?? (await this.load(subjectId));
     const values = key ? this.open(key, subjectId, type, sealed) : fields.map((field) => field.redacted);
-    return fields.reduce<unknown>((decoded, field, i) => writePath(decoded, field.segments, values[i]), rest);
+    // `rest` is a copy of its own: each value goes in place; writePath copies the objects along a nested path.
+    fields.forEach(({ segments: [head, ...tail] }, i) => (rest[head] = writePath(rest[head], tail, values[i])));
+    return rest;
   }
 
   /** The subjects whose keys sealed personal data in these (encoded) events. */

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IdGenerator } from '@tally/kernel';
-import { CommandRuntime, ID_GENERATOR, readConfig, Worker } from '@tally/platform';
+import { CommandRuntime, ID_GENERATOR, readConfig, Worker, WorkerThreadHost } from '@tally/platform';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
+import type { WorkerPlacement } from '../../apps/api/src/app.module';
 
-/** Tally on the embedded profile (API and worker in this process) with one tenant. */
+/** Tally on the embedded profile (its worker in a thread, as `npm start` runs it, or on the request thread) with one tenant. */
 export interface RunningTally {
   app: NestExpressApplication;
   url: string;
@@ -19,24 +20,24 @@ export interface RunningTally {
   close(): Promise<void>;
 }
 
-export async function startTally(): Promise<RunningTally> {
+export async function startTally(worker: Exclude<WorkerPlacement, false> = 'thread'): Promise<RunningTally> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-http-'));
   const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
-  const app = await createApp({ config, worker: true }, { logger: false });
+  const app = await createApp({ config, worker }, { logger: false });
   await app.listen(0, '127.0.0.1');
-  const worker = app.get(Worker);
+  const settle = () => (worker === 'thread' ? app.get(WorkerThreadHost) : app.get(Worker)).settle();
   const tenants = new TenantAdministration(app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR));
   const { tenantId, keys } = await tenants.createTenant('Bench', 'eu');
   // The load runs far past the sandbox rate limits, which would answer 429.
   const unlimited = { read: 100_000_000, write: 100_000_000 };
   await tenants.updateTenant(tenantId, 'eu', { rate_limits: unlimited }, { actor: 'operator', requestId: null, reason: 'benchmark' });
-  await worker.settle();
+  await settle();
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {
     app,
     url: `http://127.0.0.1:${port}`,
     sandboxKey: keys.find((k) => k.environment === 'sandbox')!.secret,
-    settle: () => worker.settle(),
+    settle,
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -38,7 +38,7 @@ export class TallyUnderTest {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
     const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
     const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY });
-    const app = await createApp({ config, worker: true, clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
+    const app = await createApp({ config, worker: 'in-process', clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
     await app.init();
     contract ??= request(app.getHttpServer())
       .get('/openapi.json')

@@ -1,20 +1,44 @@
+import { extname, join } from 'node:path';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import type { Clock } from '@tally/kernel';
-import { EventLogModule, ObservabilityModule, PlatformModule, RateLimitsModule, RuntimeResourcesModule, WorkerModule, type ProcessManager, type TallyConfig } from '@tally/platform';
+import {
+  EventLogModule,
+  ObservabilityModule,
+  PlatformModule,
+  RateLimitsModule,
+  RuntimeResourcesModule,
+  WorkerModule,
+  WorkerThreadModule,
+  type ProcessManager,
+  type TallyConfig,
+} from '@tally/platform';
 import { CONTEXTS } from './contexts';
+
+/** Compiled, the thread's entry is JavaScript beside this file; under ts-jest it is the TypeScript source. */
+const WORKER_THREAD_ENTRY = join(__dirname, `worker-thread.main${extname(__filename)}`);
+
+/**
+ * Where this process runs projections, process managers and timers: in a worker thread (the
+ * embedded profile's `npm start`), on the request thread (tests, which share a manual clock with
+ * the worker and settle it directly), or not at all (production, where the worker is a process).
+ */
+export type WorkerPlacement = 'thread' | 'in-process' | false;
 
 export interface AppOptions {
   config: TallyConfig;
-  /** Run projections, process managers and timers in this process (the embedded profile does). */
-  worker: boolean;
+  worker: WorkerPlacement;
+  /** The API's clock, and the worker's when it runs in process; a worker thread runs on the system clock. */
   clock?: Clock;
-  /** Process managers of tests, run beside every context's. */
+  /** Node options of the worker thread (tests pass a TypeScript loader); by default the process's own. */
+  workerExecArgv?: string[];
+  /** Process managers of tests, run beside every context's (worker in process only). */
   extraProcesses?: readonly Type<ProcessManager>[];
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, worker, clock, extraProcesses }: AppOptions): DynamicModule {
+  static forRoot({ config, worker, clock, workerExecArgv, extraProcesses }: AppOptions): DynamicModule {
+    if (worker === 'thread' && clock) throw new Error('A worker thread runs on the system clock; run the worker in process to share a clock with it');
     return {
       module: AppModule,
       imports: [
@@ -24,7 +48,8 @@ export class AppModule {
         RuntimeResourcesModule,
         ObservabilityModule.forRoot(CONTEXTS.projections),
         ...CONTEXTS.modules,
-        ...(worker ? [WorkerModule.forRoot(CONTEXTS, extraProcesses)] : []),
+        ...(worker === 'in-process' ? [WorkerModule.forRoot(CONTEXTS, extraProcesses)] : []),
+        ...(worker === 'thread' ? [WorkerThreadModule.forRoot({ config, entry: WORKER_THREAD_ENTRY, execArgv: workerExecArgv })] : []),
       ],
     };
   }

@@ -12,7 +12,9 @@ import { AppModule, type AppOptions } from './app.module';
  */
 export async function createApp(options: AppOptions, logging: { logger?: JsonLog | false } = {}): Promise<NestExpressApplication> {
   const log = logging.logger === false ? createJsonLog('silent') : (logging.logger ?? createLog(options.config));
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), new ExpressAdapter(caseSensitiveExpress()), {
+  // A worker thread logs on its own, from the config: a silenced app silences it too.
+  const config = logging.logger === false ? { ...options.config, logLevel: 'silent' as const } : options.config;
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, config }), new ExpressAdapter(caseSensitiveExpress()), {
     bodyParser: false,
     logger: new NestJsonLogger(log),
   });

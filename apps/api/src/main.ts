@@ -3,11 +3,11 @@ import type { IdGenerator } from '@tally/kernel';
 import { createApp } from './create-app';
 import { DEMO_KEY_FILE, demoSandboxKey } from './demo-tenant';
 
-/** The API; on the embedded profile also the worker, in one process, with data under TALLY_DATA_DIR. */
+/** The API; on the embedded profile also the worker, in a thread of this process, with data under TALLY_DATA_DIR. */
 async function main(): Promise<void> {
   const config = readConfig();
   const embedded = config.profile === 'embedded';
-  const app = await createApp({ config, worker: embedded });
+  const app = await createApp({ config, worker: embedded ? 'thread' : false });
   await app.listen(config.port);
   const address = `http://localhost:${config.port}`;
   if (!embedded) {

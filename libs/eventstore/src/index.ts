@@ -1,6 +1,8 @@
 export * from './event-store.port';
 export { openSqliteDatabase, type SqliteDatabase } from './sqlite/sqlite-database';
 export { SqliteEventStore } from './sqlite/sqlite-event-store';
+export type { AppendParticipant } from './sqlite/append-participant';
+export { AppendNotifier, type AppendTap } from './sqlite/append-notifier';
 export { SqliteSnapshotStore } from './sqlite/sqlite-snapshot-store';
 export { connectEsdb } from './esdb/connect-esdb';
 export { EsdbEventStore } from './esdb/esdb-event-store';

@@ -13,6 +13,7 @@ import {
 } from '../event-store.port';
 import { matchesStreamPrefixes, streamPrefixesOf } from '../stream-filter';
 import { AppendNotifier } from './append-notifier';
+import type { AppendParticipant } from './append-participant';
 import type { SqliteDatabase } from './sqlite-database';
 import { SqliteSubscription, type CatchUpBatch } from './sqlite-subscription';
 
@@ -30,6 +31,11 @@ const SCHEMA = `
 `;
 
 const COLUMNS = 'position, stream, revision, event_id, type, data, metadata';
+/** SQLite reads a negative LIMIT as "no limit". */
+const NO_LIMIT = -1;
+const INSERTED_COLUMNS = 6;
+/** Rows per INSERT of a batch: one statement writes them all, sparing a call into SQLite per event. */
+const ROWS_PER_INSERT = 50;
 
 interface EventRow {
   position: number;
@@ -43,8 +49,6 @@ interface EventRow {
 
 /** Positions start at 1 (AUTOINCREMENT), so "after 0" is "from the start". */
 const START = 0n;
-/** SQLite reads a negative LIMIT as "no limit". */
-const NO_LIMIT = -1;
 
 /**
  * The embedded event store: one table in the region's SQLite file. Every append is one
@@ -56,7 +60,8 @@ export class SqliteEventStore implements EventStore {
   private readonly notifier: AppendNotifier;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly lastRevisionOf: Statement<[string], { revision: number }>;
-  private readonly insert: Statement<[string, number, string, string, string, string]>;
+  /** INSERTs of 1 to ROWS_PER_INSERT rows, by row count, prepared on first use. */
+  private readonly inserts: Statement<unknown[]>[] = [];
   private readonly selectStream: Statement<[string, number, number], EventRow>;
   private readonly selectStreamBackwards: Statement<[string, number, number], EventRow>;
   private readonly selectHead: Statement<[], { position: number | null }>;
@@ -64,17 +69,21 @@ export class SqliteEventStore implements EventStore {
   private readonly rangeReads = new Map<number, Statement<Record<string, unknown>, EventRow>>();
   private readonly appendInTransaction: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly participants: readonly AppendParticipant[] = [],
+  ) {
     db.exec(SCHEMA);
     this.notifier = AppendNotifier.for(db);
     this.lastRevisionOf = db.prepare('SELECT revision FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
-    this.insert = db.prepare('INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
     this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`);
     this.selectStreamBackwards = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`);
     this.selectHead = db.prepare('SELECT MAX(position) AS position FROM es_events');
-    const transaction = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) =>
-      this.appendChecked(stream, events, expected),
-    );
+    const transaction = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
+      const result = this.appendChecked(stream, events, expected);
+      for (const participant of this.participants) participant.join(stream, events);
+      return result;
+    });
     this.appendInTransaction = (stream, events, expected) => transaction.immediate(stream, events, expected);
   }
 
@@ -87,6 +96,7 @@ export class SqliteEventStore implements EventStore {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(stream);
       throw error;
     }
+    for (const participant of this.participants) participant.committed();
     this.notifier.notify(stream);
     return result;
   }
@@ -135,13 +145,24 @@ export class SqliteEventStore implements EventStore {
       }
     }
     let revision = last ?? -1;
-    let position: number | bigint = 0;
+    const values: unknown[] = [];
     for (const event of events) {
       revision += 1;
-      const data = JSON.stringify(event.data ?? null);
-      position = this.insert.run(stream, revision, event.id, event.type, data, JSON.stringify(event.metadata)).lastInsertRowid;
+      values.push(stream, revision, event.id, event.type, JSON.stringify(event.data ?? null), JSON.stringify(event.metadata));
+    }
+    let position: number | bigint = 0;
+    for (let row = 0; row < events.length; row += ROWS_PER_INSERT) {
+      const rows = Math.min(ROWS_PER_INSERT, events.length - row);
+      position = this.insertOf(rows).run(values.slice(row * INSERTED_COLUMNS, (row + rows) * INSERTED_COLUMNS)).lastInsertRowid;
     }
     return { revision, position: BigInt(position) };
+  }
+
+  private insertOf(rows: number): Statement<unknown[]> {
+    this.inserts[rows] ??= this.db.prepare(
+      `INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+    );
+    return this.inserts[rows];
   }
 
   private head(): bigint | undefined {

@@ -86,6 +86,18 @@ export function describeEventStoreContract(
         expect(r2.position).toBe(read[2].position);
       });
 
+      it('keeps a large batch whole and in order, its position that of its last event', async () => {
+        const stream = streamOf('order');
+        const batch = Array.from({ length: 123 }, (_, i) => event('Line', { i }));
+        const result = await store.append(stream, batch, { expectedRevision: 'no_stream' });
+        const read = await store.readStream(stream);
+
+        expect(read.map(({ id, data }) => ({ id, data }))).toEqual(batch.map(({ id, data }) => ({ id, data })));
+        expect(read.map((e) => e.revision)).toEqual(batch.map((_, i) => i));
+        for (let i = 1; i < read.length; i++) expect(read[i].position).toBeGreaterThan(read[i - 1].position);
+        expect(result).toEqual({ revision: 122, position: read[122].position });
+      });
+
       it('reads from a revision, and an unknown stream as empty', async () => {
         const stream = streamOf('order');
         await store.append(stream, [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });

@@ -3,6 +3,7 @@ import type { Cell } from './cell';
 import type { Region } from '../context/request-context';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
 import type { ListCursors } from '../http/list-cursor';
+import type { DirectoryChanges } from './directory-changes';
 
 /**
  * The cells this process serves, plus the small global directory that maps API-key hashes to a
@@ -17,6 +18,8 @@ export class CellRegistry {
     /** Cursors of lists read from the directory (the operator API's tenants). */
     readonly directoryCursors: ListCursors,
     private readonly closeDirectory: () => Promise<void> = () => directory.close(),
+    /** Where this process learns of every directory change; none where another process writes it (production). */
+    readonly directoryChanges?: DirectoryChanges,
   ) {}
 
   cell(region: Region): Cell {

@@ -7,6 +7,7 @@ import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore } from '@tall
 import { SqliteReadStore } from '@tally/readstore';
 import { PiiCodec, type PiiFieldSpec } from '../pii/pii-codec';
 import { SqliteDataKeyStore } from '../pii/sqlite-data-key-store';
+import { DataKeysWrittenWithAppend } from '../pii/data-keys-written-with-append';
 import { SealedIdempotencyStore } from '../idempotency/sealed-idempotency-store';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite-idempotency-store';
 import { MemoryLeaseStore } from '../leases/memory-lease-store';
@@ -18,6 +19,7 @@ import { UpcastingEventStore } from '../upcasting/upcasting-event-store';
 import type { TallyMetrics } from '../observability/tally-metrics';
 import type { Region } from '../context/request-context';
 import type { Cell } from './cell';
+import { DirectoryChanges, SignallingSqliteReadStore } from './directory-changes';
 import { ListCursors } from '../http/list-cursor';
 import { CellRegistry } from './cell-registry';
 
@@ -47,12 +49,12 @@ export function openEmbeddedCells(options: {
   const cells = new Map<Region, Cell>();
   for (const region of options.regions) {
     const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`));
-    const dataKeys = new SqliteDataKeyStore(db, masterKey, options.clock);
+    const dataKeys = new DataKeysWrittenWithAppend(new SqliteDataKeyStore(db, masterKey, options.clock));
     const pii = new PiiCodec(dataKeys, options.pii);
     const leases = openLeases(options.leasesMongoUrl);
     cells.set(region, {
       region,
-      events: withAppendTiming(new UpcastingEventStore(new SqliteEventStore(db), upcasters, pii), region, options.metrics),
+      events: withAppendTiming(new UpcastingEventStore(new SqliteEventStore(db, [dataKeys.appendParticipant(pii)]), upcasters, pii), region, options.metrics),
       upcasters,
       snapshots: new SqliteSnapshotStore(db),
       readModels: new SqliteReadStore(db),
@@ -69,9 +71,12 @@ export function openEmbeddedCells(options: {
   }
   const directoryDb = openSqliteDatabase(join(options.dataDir, 'directory.sqlite'));
   const operatorIdempotency = new SealedIdempotencyStore(new SqliteIdempotencyStore(directoryDb), masterKey);
-  return new CellRegistry(cells, new SqliteReadStore(directoryDb), operatorIdempotency, ListCursors.derive(masterKey, 'directory'), async () => {
+  const directoryChanges = new DirectoryChanges();
+  const directory = new SignallingSqliteReadStore(directoryDb, directoryChanges);
+  const closeDirectory = async () => {
     directoryDb.close();
-  });
+  };
+  return new CellRegistry(cells, directory, operatorIdempotency, ListCursors.derive(masterKey, 'directory'), closeDirectory, directoryChanges);
 }
 
 function openLeases(mongoUrl: string | undefined): { store: LeaseStore; close: () => Promise<void> } {

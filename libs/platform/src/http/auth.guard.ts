@@ -10,8 +10,14 @@ import { API_KEYS, TENANTS, type ApiKeyEntry, type TenantEntry } from './api-key
 import { resolveApiVersion } from '../versions/request-version';
 import { environmentOfKey, hashApiKey } from './api-key';
 import { traceIdOf } from './request-id.middleware';
+import { ApiKeyCache } from './api-key-cache';
 
 const CONTEXT = Symbol('request-context');
+
+interface ResolvedKey {
+  entry: ApiKeyEntry;
+  tenant: TenantEntry | undefined;
+}
 
 /**
  * Bearer auth, registered once for every route: `/v1/operator/*` takes the operator key, every
@@ -20,10 +26,15 @@ const CONTEXT = Symbol('request-context');
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** Only where this process learns of every directory change (the embedded profile). */
+  private readonly cache: ApiKeyCache<ResolvedKey> | undefined;
+
   constructor(
     private readonly cells: CellRegistry,
     @Inject(TALLY_CONFIG) private readonly config: TallyConfig,
-  ) {}
+  ) {
+    this.cache = cells.directoryChanges && new ApiKeyCache(cells.directoryChanges);
+  }
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const request = execution.switchToHttp().getRequest<Request>();
@@ -36,9 +47,9 @@ export class AuthGuard implements CanActivate {
       return this.operator(key);
     }
     if (!key) throw new DomainError('auth.missing_api_key', 'unauthenticated', 'Send your API key as Authorization: Bearer sk_…');
-    const entry = environmentOfKey(key) ? await this.cells.directory.get<ApiKeyEntry>(API_KEYS, hashApiKey(key)) : undefined;
-    if (!entry || entry.status !== 'active') throw new DomainError('auth.invalid_api_key', 'unauthenticated', 'The API key is not valid');
-    const tenant = await this.cells.directory.get<TenantEntry>(TENANTS, entry.tenant_id);
+    const resolved = environmentOfKey(key) ? await this.resolve(hashApiKey(key)) : undefined;
+    if (!resolved || resolved.entry.status !== 'active') throw new DomainError('auth.invalid_api_key', 'unauthenticated', 'The API key is not valid');
+    const { entry, tenant } = resolved;
     resolveApiVersion(request, tenant?.api_version);
     const context: RequestContext = {
       tenantId: entry.tenant_id,
@@ -51,6 +62,15 @@ export class AuthGuard implements CanActivate {
     };
     (request as unknown as Record<symbol, RequestContext>)[CONTEXT] = context;
     return true;
+  }
+
+  private resolve(keyHash: string): Promise<ResolvedKey | undefined> {
+    return this.cache ? this.cache.resolve(keyHash, () => this.read(keyHash)) : this.read(keyHash);
+  }
+
+  private async read(keyHash: string): Promise<ResolvedKey | undefined> {
+    const entry = await this.cells.directory.get<ApiKeyEntry>(API_KEYS, keyHash);
+    return entry && { entry, tenant: await this.cells.directory.get<TenantEntry>(TENANTS, entry.tenant_id) };
   }
 
   private operator(key: string | undefined): boolean {

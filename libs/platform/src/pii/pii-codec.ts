@@ -98,7 +98,19 @@ export class PiiCodec {
     });
     const key = this.keys.get(subjectId) ?? (await this.load(subjectId));
     const values = key ? this.open(key, subjectId, type, sealed) : fields.map((field) => field.redacted);
-    return fields.reduce<unknown>((decoded, field, i) => writePath(decoded, field.segments, values[i]), rest);
+    // `rest` is a copy of its own: each value goes in place; writePath copies the objects along a nested path.
+    fields.forEach(({ segments: [head, ...tail] }, i) => (rest[head] = writePath(rest[head], tail, values[i])));
+    return rest;
+  }
+
+  /** The subjects whose keys sealed personal data in these (encoded) events. */
+  subjectsOf(events: readonly { type: string; data: unknown }[]): Set<string> {
+    const subjects = new Set<string>();
+    for (const { type, data } of events) {
+      const spec = this.specs.get(type);
+      if (spec && isRecord(data) && Object.hasOwn(data, SEALED)) subjects.add(subjectOf(spec, type, data));
+    }
+    return subjects;
   }
 
   /** Drops the subject's key from the cache (after it was destroyed in the store). */

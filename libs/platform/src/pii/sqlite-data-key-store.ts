@@ -45,25 +45,40 @@ export class SqliteDataKeyStore implements DataKeyStore {
 
   async getOrCreate(subjectId: string): Promise<Buffer> {
     // Reading first costs a couple of microseconds and spares an existing key the write lock,
-    // which another process (the worker's projections) may hold. A key this call inserted is
+    // which another connection (the worker's projections) may hold. A key this call inserted is
     // returned as created, with no read-back and no unwrap; when the insert changed nothing,
     // another writer won the race and its row is the answer.
-    let row = this.select.get(subjectId);
-    if (!row) {
-      const created = newDataKey();
-      if (this.insertIfAbsent.run(subjectId, wrapKey(this.masterKey, subjectId, created)).changes === 1) return created;
-      row = this.select.get(subjectId);
-    }
-    if (!row?.wrapped_key) throw new DataKeyDestroyedError(subjectId);
-    return unwrapKey(this.masterKey, subjectId, row.wrapped_key);
+    const stored = this.stored(subjectId);
+    if (stored !== undefined) return this.usable(subjectId, stored);
+    const created = newDataKey();
+    return this.insertNew(subjectId, created) ? created : this.usable(subjectId, this.stored(subjectId));
   }
 
   async get(subjectId: string): Promise<Buffer | undefined> {
+    return this.stored(subjectId) ?? undefined;
+  }
+
+  /** The subject's key; null once destroyed, undefined when never created. */
+  stored(subjectId: string): Buffer | null | undefined {
     const row = this.select.get(subjectId);
-    return row?.wrapped_key ? unwrapKey(this.masterKey, subjectId, row.wrapped_key) : undefined;
+    if (!row) return undefined;
+    return row.wrapped_key ? unwrapKey(this.masterKey, subjectId, row.wrapped_key) : null;
+  }
+
+  /**
+   * Stores a key created by the caller unless the subject has a row already (a key or a tombstone),
+   * and says whether it did. Synchronous, so it can run inside the caller's transaction.
+   */
+  insertNew(subjectId: string, key: Buffer): boolean {
+    return this.insertIfAbsent.run(subjectId, wrapKey(this.masterKey, subjectId, key)).changes === 1;
   }
 
   async destroy(subjectId: string): Promise<void> {
     this.tombstone.run(subjectId, this.clock.now().toISOString());
+  }
+
+  private usable(subjectId: string, stored: Buffer | null | undefined): Buffer {
+    if (!stored) throw new DataKeyDestroyedError(subjectId);
+    return stored;
   }
 }

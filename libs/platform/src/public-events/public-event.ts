@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { ResourceDoc } from './resource-view';
 
@@ -34,8 +35,9 @@ export const publicEventId = (event: Pick<RecordedEvent, 'id'>): string => `evt_
 /** The old values of the top-level fields that changed (Stripe's `previous_attributes`). */
 export function previousAttributes(before: ResourceDoc, after: ResourceDoc): Record<string, unknown> {
   const changed: Record<string, unknown> = {};
-  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changed[field] = before[field] ?? null;
-  }
+  // A fold shares what an event left alone with the state before it, so most fields are the same object.
+  const differs = (field: string) => before[field] !== after[field] && !isDeepStrictEqual(before[field], after[field]);
+  for (const field of Object.keys(after)) if (differs(field)) changed[field] = before[field] ?? null;
+  for (const field of Object.keys(before)) if (!Object.hasOwn(after, field) && differs(field)) changed[field] = before[field] ?? null;
   return changed;
 }

@@ -22,6 +22,7 @@ export class WorkerThreadHost {
   private thread: Thread | undefined;
   private stopForwarding: (() => void) | undefined;
   private started = false;
+  private ready: Promise<void> | undefined;
   private stopping = false;
   private nextSettle = 0;
   private readonly settling = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
@@ -33,20 +34,23 @@ export class WorkerThreadHost {
   ) {}
 
   /** Resolves once the worker runs (its projections and process managers subscribed). */
-  async start(): Promise<void> {
+  start(): Promise<void> {
     const thread = new Thread(this.options.entry, { workerData: { config: this.options.config } satisfies WorkerThreadData, execArgv: this.options.execArgv });
     this.thread = thread;
     this.stopForwarding = forwardAppends((message) => thread.postMessage(message));
-    await new Promise<void>((resolve, reject) => {
+    this.ready = new Promise<void>((resolve, reject) => {
       thread.on('message', (message: FromWorkerThread) => (message.kind === 'ready' ? resolve() : this.receive(message)));
       thread.on('error', (error) => (this.stopping ? undefined : this.fail(error, reject)));
       thread.on('exit', (code) => (this.stopping ? undefined : this.fail(new Error(`the worker thread exited with code ${code}`), reject)));
+    }).then(() => {
+      this.started = true;
     });
-    this.started = true;
+    return this.ready;
   }
 
   /** Resolves when every projection and process manager has handled everything written so far. */
-  settle(): Promise<void> {
+  async settle(): Promise<void> {
+    await this.ready;
     const thread = this.running();
     const id = this.nextSettle++;
     return new Promise((resolve, reject) => {
@@ -76,15 +80,15 @@ export class WorkerThreadHost {
     }
   }
 
-  /** The thread failed or exited unasked (an 'error' is followed by an 'exit': reported once). */
+  /** The thread failed or exited unasked, starting or later (an 'error' is followed by an 'exit': reported once). */
   private fail(error: Error, rejectStart: (error: Error) => void): void {
     if (!this.thread) return;
     this.thread = undefined;
     this.stopForwarding?.();
     for (const { reject } of this.settling.values()) reject(error);
     this.settling.clear();
-    if (this.started) this.died(error);
-    else rejectStart(error);
+    if (!this.started) rejectStart(error);
+    this.died(error);
   }
 
   private running(): Thread {

@@ -25,8 +25,9 @@ export class WorkerThreadModule implements OnApplicationBootstrap, OnApplication
     };
   }
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.host.start();
+  /** The thread starts beside the API, which serves meanwhile: reads catch up once it runs, and settle waits for it. */
+  onApplicationBootstrap(): void {
+    this.host.start().catch(() => undefined);
   }
 
   onApplicationShutdown(): Promise<void> {

@@ -35,10 +35,12 @@ export class OpenApiContract {
     readonly document: OpenAPIObject,
     private readonly operations: Operation[],
     private readonly problem: ValidateFunction,
+    private readonly compileSchema: (schema: unknown) => ValidateFunction,
   ) {}
 
   static compile(document: OpenAPIObject): OpenApiContract {
-    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+    // A rule that relates fields (ApiSchemaRules) names properties and required fields without repeating the object's type.
+    const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
     addFormats(ajv);
     ajv.addVocabulary(['example']);
     ajv.addSchema({ $id: SCHEMAS, $defs: toJsonSchema(document.components?.schemas ?? {}) } as object);
@@ -59,7 +61,13 @@ export class OpenApiContract {
     );
     // Fewer parameters first, so a literal segment wins over a parameter that would match it too.
     operations.sort((a, b) => paramsIn(a.template) - paramsIn(b.template));
-    return new OpenApiContract(document, operations, compile({ $ref: '#/components/schemas/ProblemResponse' }));
+    return new OpenApiContract(document, operations, compile({ $ref: '#/components/schemas/ProblemResponse' }), compile);
+  }
+
+  /** Whether a value is one the schema (a schema of the document, `$ref`s and all) accepts: for generators of valid requests. */
+  accepts(schema: unknown): (value: unknown) => boolean {
+    const validate = this.compileSchema(schema);
+    return (value) => validate(value) as boolean;
   }
 
   get routes(): DocumentedRoute[] {

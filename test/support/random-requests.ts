@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import type { OpenAPIObject, OperationObject, ParameterObject, SchemaObject } from '@nestjs/swagger';
-import { API_VERSIONS } from '@tally/platform';
+import type { OpenAPIObject, OperationObject, ParameterObject } from '@nestjs/swagger';
+import { API_VERSIONS, requestBodyOf, resolveSchema } from '@tally/platform';
 import type { DocumentedRoute } from './openapi-contract';
+import { schemaValues } from './schema-values';
 
 export interface RandomRequest {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -16,6 +17,9 @@ export interface RandomRequestSources {
   ids: Readonly<Record<string, readonly string[]>>;
   keys: Readonly<Record<string, string>>;
 }
+
+/** Whether a schema of the document accepts a value (OpenApiContract.accepts). */
+export type Accepts = (schema: unknown) => (value: unknown) => boolean;
 
 const ONE_MB = 1024 * 1024;
 
@@ -55,7 +59,7 @@ const contentType = fc.oneof(
 export function randomRequests(document: OpenAPIObject, route: DocumentedRoute, sources: RandomRequestSources): fc.Arbitrary<RandomRequest> {
   const method = route.method.toLowerCase() as RandomRequest['method'];
   const operation = document.paths[route.template][method]!;
-  const path = pathOf(route.template, sources.ids);
+  const path = pathOf(route.template, sources.ids, true);
   const query = fc.array(fc.tuple(queryName(queryParameters(operation)), queryValue), { maxLength: 4 }).map(queryString);
   const body = requestBodies(document, operation);
   const writes = method !== 'get' && method !== 'delete';
@@ -75,11 +79,12 @@ export function randomRequests(document: OpenAPIObject, route: DocumentedRoute, 
   }));
 }
 
-function pathOf(template: string, ids: RandomRequestSources['ids']): fc.Arbitrary<string> {
+/** The template with a value for each path parameter: a real id of that name (any real id for other names), or with `hostile` now and then any text. */
+function pathOf(template: string, ids: RandomRequestSources['ids'], hostile: boolean): fc.Arbitrary<string> {
   const names = [...template.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name);
   const all = Object.values(ids).flat();
   const values = names.map((name) =>
-    fc.oneof({ arbitrary: fc.constantFrom(...(ids[name] ?? all)), weight: 3 }, { arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), weight: 1 }),
+    fc.oneof({ arbitrary: fc.constantFrom(...(ids[name] ?? all)), weight: 3 }, ...(hostile ? [{ arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), weight: 1 }] : [])),
   );
   return fc.tuple(...values).map((chosen) => names.reduce((path, name, i) => path.replace(`{${name}}`, encodeURIComponent(chosen[i])), template));
 }
@@ -115,61 +120,46 @@ function authorization(operation: OperationObject, keys: RandomRequestSources['k
   );
 }
 
-/** Mostly bodies of the operation's schema; also JSON of any shape, text that is not JSON, deep nesting, more than 1 MB. */
+/** Mostly bodies of the operation's schema, some with one field wrong or unknown; also JSON of any shape, text that is not JSON, deep nesting, more than 1 MB. */
 function requestBodies(document: OpenAPIObject, operation: OperationObject): fc.Arbitrary<string> {
-  const schema = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json']?.schema : undefined;
+  const shaped = schemaValues(document, requestBodyOf(operation));
+  const fields = Object.keys(resolveSchema(document, requestBodyOf(operation))?.properties ?? {});
+  const field = fields.length > 0 ? fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 10 })) : fc.string({ maxLength: 10 });
+  const oneFieldOff = fc.tuple(shaped, field, anyValue).map(([body, field, value]) =>
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body, [field]: value } : body,
+  );
   return fc.oneof(
     { arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)), weight: 4 },
-    { arbitrary: validValue(document, schema, 3).map((value) => JSON.stringify(value)), weight: 12 },
+    { arbitrary: shaped.map((value) => JSON.stringify(value)), weight: 8 },
+    { arbitrary: oneFieldOff.map((value) => JSON.stringify(value)), weight: 4 },
     { arbitrary: text, weight: 2 },
     { arbitrary: deeplyNested, weight: 1 },
     { arbitrary: fc.constant(JSON.stringify({ name: 'x'.repeat(ONE_MB) })), weight: 1 },
   );
 }
 
-/** Values a field's schema accepts, or, one time in five, one it should refuse. */
-const fieldValue = (document: OpenAPIObject, schema: unknown, depth: number) =>
-  fc.oneof({ arbitrary: validValue(document, schema, depth), weight: 4 }, { arbitrary: anyValue, weight: 1 });
-
-/** An object with some of the schema's properties, now and then with a field it does not know. */
-function shaped(document: OpenAPIObject, schema: SchemaObject, depth: number): fc.Arbitrary<Record<string, unknown>> {
-  const fields = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, fieldValue(document, property, depth - 1)]));
-  const unknown = fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: fc.tuple(fc.string({ maxLength: 10 }), anyValue), weight: 1 });
-  return fc.tuple(fc.record(fields, { requiredKeys: [] }), unknown).map(([object, extra]) => (extra ? { ...object, [extra[0]]: extra[1] } : object));
-}
-
-/** A value of the schema's type and within its bounds (null too where it is nullable). */
-function validValue(document: OpenAPIObject, reference: unknown, depth: number): fc.Arbitrary<unknown> {
-  const schema = resolve(document, reference);
-  if (!schema || depth < 0) return anyValue;
-  const value = valueMatching(document, schema, depth);
-  return (reference as SchemaObject).nullable ? fc.option(value, { nil: null }) : value;
-}
-
-function valueMatching(document: OpenAPIObject, schema: SchemaObject, depth: number): fc.Arbitrary<unknown> {
-  if (schema.properties) return shaped(document, schema, depth);
-  if (schema.enum) return fc.constantFrom(...schema.enum);
-  switch (schema.type) {
-    case 'string':
-      if (schema.format === 'email') return fc.emailAddress();
-      if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
-      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 300) });
-    case 'integer':
-      return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 100_000 });
-    case 'boolean':
-      return fc.boolean();
-    case 'object': {
-      const values = typeof schema.additionalProperties === 'object' ? validValue(document, schema.additionalProperties, depth - 1) : anyValue;
-      return fc.dictionary(fc.oneof(plausible, fc.string({ maxLength: 10 })), values, { maxKeys: 5 });
-    }
-    default:
-      return anyValue;
-  }
-}
-
-/** The schema behind a `$ref`, or the first `allOf` member of a nullable reference. */
-function resolve(document: OpenAPIObject, schema: unknown): SchemaObject | undefined {
-  const node = schema as (SchemaObject & { $ref?: string }) | undefined;
-  const ref = node?.$ref ?? (node?.allOf?.[0] as { $ref?: string } | undefined)?.$ref;
-  return ref ? document.components?.schemas?.[ref.split('/').pop()!] as SchemaObject | undefined : node;
+/**
+ * Requests to `route` that the document allows in every part: the path with real ids, query
+ * parameters, headers and a body of their schemas (checked with `accepts`, which also holds the
+ * rules that relate fields), the route's key and JSON.
+ */
+export function validRequests(document: OpenAPIObject, route: DocumentedRoute, sources: RandomRequestSources, accepts: Accepts): fc.Arbitrary<RandomRequest> {
+  const method = route.method.toLowerCase() as RandomRequest['method'];
+  const operation = document.paths[route.template][method]!;
+  const path = pathOf(route.template, sources.ids, false);
+  const parameters = (where: 'query' | 'header') => (operation.parameters ?? []).filter((p): p is ParameterObject => 'in' in p && p.in === where);
+  const values = (list: ParameterObject[]) =>
+    fc.record(Object.fromEntries(list.map((p) => [p.name, schemaValues(document, p.schema).filter(accepts(p.schema)).map(String)])), { requiredKeys: [] });
+  const schema = requestBodyOf(operation);
+  const body = schema ? schemaValues(document, schema).filter(accepts(schema)) : fc.constant(undefined);
+  const required = (operation.requestBody as { required?: boolean } | undefined)?.required ?? false;
+  const scheme = Object.keys(operation.security?.[0] ?? {})[0];
+  return fc
+    .record({ path, query: values(parameters('query')), headers: values(parameters('header')), body: required ? body : fc.option(body, { nil: undefined }) })
+    .map((chosen) => ({
+      method,
+      url: Object.keys(chosen.query).length > 0 ? `${chosen.path}?${queryString(Object.entries(chosen.query) as [string, string][])}` : chosen.path,
+      headers: { ...(chosen.headers as Record<string, string>), 'Content-Type': 'application/json', ...(scheme && { Authorization: `Bearer ${sources.keys[scheme]}` }) },
+      ...(chosen.body !== undefined && { body: JSON.stringify(chosen.body) }),
+    }));
 }

@@ -73,7 +73,7 @@ export async function runEdgeOverheadBench(calls = 20_000): Promise<string> {
     const us = Object.fromEntries(Object.entries(rounds).map(([name, runs]) => [name, median(runs)]));
     const rows: [string, number][] = [
       ['baseline: build the request context, nothing else', us.baseline],
-      ['+ API-key authentication (directory lookup, version resolution)', us.auth - us.baseline],
+      ['+ API-key authentication (key hash, cached directory entry, version resolution)', us.auth - us.baseline],
       ['+ rate limiting (classify, cached limits, sliding window, headers)', us.limits - us.auth],
       ['+ idempotency interceptor, no Idempotency-Key header', us.noKey - us.handler],
       ['+ idempotency, a new key (claim, store the response: two writes)', us.newKey - us.handler],

@@ -15,5 +15,4 @@ export type FromWorkerThread =
   | { kind: 'ready' }
   | { kind: 'settled'; id: number; error?: string }
   /** The tenant directory projection committed: cached API keys may be stale. */
-  | { kind: 'directory-changed' }
-  | { kind: 'stopped' };
+  | { kind: 'directory-changed' };

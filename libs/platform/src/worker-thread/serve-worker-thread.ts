@@ -26,10 +26,10 @@ async function serve(port: MessagePort, { config }: WorkerThreadData, contexts: 
   const worker = app.get(Worker);
   cells.directoryChanges?.listen(() => post({ kind: 'directory-changed' }));
 
+  // Closing the port leaves the thread nothing to wait for, so it exits.
   const stop = async () => {
     await app.close();
     await cells.close();
-    post({ kind: 'stopped' });
     port.close();
   };
   // The port holds what the API thread sent while the worker started; wake-ups among it find the

@@ -4,6 +4,9 @@ import type { TallyConfig } from '../config/tally-config';
 import { forwardAppends } from './append-forwarder';
 import type { FromWorkerThread, WorkerThreadData } from './messages';
 
+/** How long a stopping worker may take to finish its batches before the thread is terminated. */
+const STOP_TIMEOUT_MS = 10_000;
+
 export interface WorkerThreadOptions {
   config: TallyConfig;
   /** The app's thread entry, which calls serveWorkerThread with the app's contexts. */
@@ -66,7 +69,9 @@ export class WorkerThreadHost {
     this.stopForwarding?.();
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
     thread.postMessage({ kind: 'stop' });
+    const timer = setTimeout(() => void thread.terminate(), STOP_TIMEOUT_MS);
     await exited;
+    clearTimeout(timer);
   }
 
   private receive(message: Exclude<FromWorkerThread, { kind: 'ready' }>): void {

@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Response } from 'supertest';
@@ -39,8 +39,9 @@ export class OpenApiContract {
   ) {}
 
   static compile(document: OpenAPIObject): OpenApiContract {
-    // A rule that relates fields (ApiSchemaRules) names properties and required fields without repeating the object's type.
-    const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
+    // OpenAPI 3.1 schemas are JSON Schema 2020-12. A rule that relates fields (ApiSchemaRules)
+    // names properties and required fields without repeating the object's type.
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
     addFormats(ajv);
     ajv.addVocabulary(['example']);
     ajv.addSchema({ $id: SCHEMAS, $defs: toJsonSchema(document.components?.schemas ?? {}) } as object);

@@ -41,16 +41,20 @@ const tier: SchemaObject = {
   },
 };
 
-const tiers: SchemaObject = {
+const tiers = {
   type: 'array',
   items: tier,
   minItems: 1,
+  // Exactly one unbounded band; that it comes last and that the bounds ascend, no keyword can say.
+  contains: { properties: { up_to: { type: 'null' } }, required: ['up_to'] },
+  minContains: 1,
+  maxContains: 1,
   description: 'Strictly ascending `up_to`, exactly one null top band, last',
   example: [
     { up_to: 1000, unit_amount: '0.002' },
     { up_to: null, unit_amount: '0.0015' },
   ],
-};
+} as SchemaObject;
 
 const model = (name: string, required: string[], properties: Record<string, SchemaObject>, description: string): SchemaObject => ({
   type: 'object',

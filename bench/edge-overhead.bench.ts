@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { lastValueFrom, of } from 'rxjs';
 import type { Clock } from '@tally/kernel';
-import { AuthGuard, CellRegistry, CLOCK, IdempotencyInterceptor, TALLY_CONFIG, type TallyConfig } from '@tally/platform';
-import { RateLimitGuard } from '@tally/platform/rate-limits/rate-limit.guard';
-import { RATE_LIMIT_STORE, type RateLimitStore } from '@tally/platform/rate-limits/rate-limit-store';
-import { TenantRateLimits } from '@tally/platform/rate-limits/tenant-rate-limits';
+import { AuthGuard, IdempotencyInterceptor, RATE_LIMIT_STORE, type RateLimitStore } from '@tally/http';
+import { CellRegistry, CLOCK, TALLY_CONFIG, type TallyConfig } from '@tally/cells';
+import { RateLimitGuard } from '@tally/http/rate-limits/rate-limit.guard';
+import { TenantRateLimits } from '@tally/http/rate-limits/tenant-rate-limits';
 import { startTally } from './support/tally-server';
 
 /** One request's worth of HTTP context, as much as the guards and the interceptor read. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..');
-const FORBIDDEN = /from '(@nestjs\/[^']+|mongodb|better-sqlite3|@eventstore\/[^']+|express|supertest|node:http|@tally\/(eventstore|readstore|platform)[^']*)'/;
+const FORBIDDEN = /from '(@nestjs\/[^']+|mongodb|better-sqlite3|@eventstore\/[^']+|express|supertest|node:http|@tally\/(eventstore|readstore|observability|cells|runtime|http)[^']*)'/;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -11,9 +11,13 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const domainFolders = readdirSync(join(ROOT, 'libs'))
-  .map((lib) => join(ROOT, 'libs', lib, 'src', 'domain'))
-  .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory());
+function foldersNamed(name: string, dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => (entry.name === name ? [join(dir, entry.name)] : foldersNamed(name, join(dir, entry.name))));
+}
+
+const domainFolders = foldersNamed('domain', join(ROOT, 'libs'));
 
 describe('architecture', () => {
   it('has domain folders to check', () => expect(domainFolders.length).toBeGreaterThan(0));
@@ -50,27 +54,38 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  const libs = readdirSync(join(ROOT, 'libs'));
+  /** Which libs each lib imports, outside its tests. */
+  const libEdges = new Map(
+    libs.map((lib) => [
+      lib,
+      new Set(
+        filesUnder(join(ROOT, 'libs', lib, 'src'))
+          .filter((file) => !file.endsWith('.spec.ts') && !file.includes('/testing/'))
+          .flatMap(importsOf)
+          .map((specifier) => specifier.split('/')[1])
+          .filter((other) => other !== lib && libs.includes(other)),
+      ),
+    ]),
+  );
+
   it('has no import cycle between libs', () => {
-    const libs = readdirSync(join(ROOT, 'libs'));
-    const edges = new Map(
-      libs.map((lib) => [
-        lib,
-        new Set(
-          filesUnder(join(ROOT, 'libs', lib, 'src'))
-            .filter((file) => !file.endsWith('.spec.ts') && !file.includes('/testing/'))
-            .flatMap(importsOf)
-            .map((specifier) => specifier.split('/')[1])
-            .filter((other) => other !== lib && libs.includes(other)),
-        ),
-      ]),
-    );
     const cycles: string[] = [];
     const visit = (lib: string, path: string[]) => {
       if (path.includes(lib)) return void cycles.push([...path.slice(path.indexOf(lib)), lib].join(' → '));
-      for (const next of edges.get(lib) ?? []) visit(next, [...path, lib]);
+      for (const next of libEdges.get(lib) ?? []) visit(next, [...path, lib]);
     };
     for (const lib of libs) visit(lib, []);
     expect(cycles).toEqual([]);
+  });
+
+  /** The shared libraries, lowest first; each imports only from the layers below it, and the contexts build on all of them. */
+  const LAYERS = [['kernel'], ['eventstore', 'readstore'], ['observability'], ['cells'], ['runtime'], ['http']];
+
+  it.each(LAYERS.flat())('keeps %s above the layers it imports', (lib) => {
+    const layerOf = (name: string) => LAYERS.findIndex((layer) => layer.includes(name));
+    const upward = [...(libEdges.get(lib) ?? [])].filter((other) => layerOf(other) === -1 || layerOf(other) >= layerOf(lib));
+    expect(upward).toEqual([]);
   });
 
   it('keeps the API app out of the worker app', () => {

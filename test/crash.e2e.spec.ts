@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { ManualClock, UlidGenerator } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc } from '@tally/readstore';
-import { bindingsFor, openEmbeddedCells, rebuildProjections, streamName, Worker, type CellRegistry, type ProjectionBinding } from '@tally/platform';
+import { bindingsFor, rebuildProjections, streamName, Worker, type ProjectionBinding } from '@tally/runtime';
+import { openEmbeddedCells, type CellRegistry } from '@tally/cells';
 import { customerAggregate, customerProjection } from '@tally/customers';
 import { CONTEXTS } from '../apps/worker/src/contexts';
 

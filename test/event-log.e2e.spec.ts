@@ -1,4 +1,4 @@
-import { bindingsFor, rebuildProjections } from '@tally/platform';
+import { bindingsFor, rebuildProjections } from '@tally/runtime';
 import { CONTEXTS } from '../apps/worker/src/contexts';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { REGIONS } from '@tally/platform';
+import { REGIONS } from '@tally/cells';
 import { OPERATOR_KEY, TallyUnderTest } from './support/tally';
 import type { DocumentedRoute } from './support/openapi-contract';
 import { randomRequests, validRequests, type RandomRequest } from './support/random-requests';

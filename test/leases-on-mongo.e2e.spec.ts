@@ -8,8 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient, type Db } from 'mongodb';
 import { SystemClock, UlidGenerator } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
-import { MongoLeaseStore, openEmbeddedCells, type CellRegistry, type LeaseEpoch } from '@tally/platform';
-import { testMetadata } from '@tally/platform/testing/temp-cells';
+import { MongoLeaseStore, openEmbeddedCells, type CellRegistry, type LeaseEpoch } from '@tally/cells';
+import { testMetadata } from '@tally/cells/testing/temp-cells';
 import { DISPATCHED_STREAM, PROBE_STREAM } from './support/lease-probe.process';
 
 const MONGO_URL = process.env.MONGO_URL;

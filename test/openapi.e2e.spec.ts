@@ -1,6 +1,6 @@
 import type { OpenAPIObject, ResponseObject } from '@nestjs/swagger';
 import type { Response } from 'supertest';
-import { API_TAGS, operationsOf, requestBodySchemas, type JsonSchema } from '@tally/platform';
+import { API_TAGS, operationsOf, requestBodySchemas, type JsonSchema } from '@tally/http';
 import { TallyUnderTest } from './support/tally';
 
 /** The Express routes Nest registered for controllers, as `METHOD /path/{param}`. */

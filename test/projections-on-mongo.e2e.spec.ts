@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { MongoReadStore } from '@tally/readstore';
-import { bindingsFor, catchUpProjection, ProjectionRunner, rebuildProjections, type ProjectionBinding } from '@tally/platform';
+import { bindingsFor, catchUpProjection, ProjectionRunner, rebuildProjections, type ProjectionBinding } from '@tally/runtime';
 import { CONTEXTS } from '../apps/worker/src/contexts';
 import { TallyUnderTest } from './support/tally';
 

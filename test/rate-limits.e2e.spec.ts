@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { ERRORS_BASE_URL } from '@tally/platform';
+import { ERRORS_BASE_URL } from '@tally/http';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /**

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { IdGenerator } from '@tally/kernel';
-import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig, WorkerThreadHost } from '@tally/platform';
+import { CellRegistry, ID_GENERATOR, readConfig } from '@tally/cells';
+import { CommandRuntime, WorkerThreadHost } from '@tally/runtime';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../apps/api/src/create-app';
 

@@ -1,7 +1,8 @@
 import type { CustomerCreated, CustomerUpdated } from '@tally/customers';
 import type { EventMetadata, NewEvent } from '@tally/eventstore';
 import { ManualClock, UlidGenerator } from '@tally/kernel';
-import { streamName, type Cell } from '@tally/platform';
+import { streamName } from '@tally/runtime';
+import type { Cell } from '@tally/cells';
 
 type CustomerEvent = CustomerCreated | CustomerUpdated;
 

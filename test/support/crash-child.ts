@@ -8,7 +8,8 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { DomainError, SystemClock, UlidGenerator } from '@tally/kernel';
 import type { EventMetadata, NewEvent } from '@tally/eventstore';
-import { Clocks, CommandRuntime, openEmbeddedCells, Worker, type RequestContext } from '@tally/platform';
+import { Clocks, CommandRuntime, Worker } from '@tally/runtime';
+import { openEmbeddedCells, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
 import { CONTEXTS } from '../../apps/worker/src/contexts';
 

@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator, ProcessDecider, ProcessInput } from '@tally/kernel';
 import type { EventStore, RecordedEvent } from '@tally/eventstore';
-import type { ProcessManager, RequestContext } from '@tally/platform';
+import type { ProcessManager } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 
 export const PROBE_STREAM = 'probe-';
 /** Where each dispatch of a probe's command leaves one event, so that a second dispatch shows. */

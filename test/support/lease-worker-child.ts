@@ -7,7 +7,8 @@
  *   node -r ./test/support/ts-child.js test/support/lease-worker-child.ts <dataDir>
  */
 import { SystemClock, UlidGenerator } from '@tally/kernel';
-import { openEmbeddedCells, readConfig, Worker } from '@tally/platform';
+import { openEmbeddedCells, readConfig } from '@tally/cells';
+import { Worker } from '@tally/runtime';
 import { LeaseProbe } from './lease-probe.process';
 
 async function main(dataDir: string): Promise<void> {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { OpenAPIObject, OperationObject, ParameterObject } from '@nestjs/swagger';
-import { API_VERSIONS, requestBodyOf, resolveSchema } from '@tally/platform';
+import { API_VERSIONS, requestBodyOf, resolveSchema } from '@tally/http';
 import type { DocumentedRoute } from './openapi-contract';
 import { schemaValues } from './schema-values';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { OpenAPIObject, ReferenceObject } from '@nestjs/swagger';
-import { NO_NUL_PATTERN, resolveSchema, type JsonSchema } from '@tally/platform';
+import { NO_NUL_PATTERN, resolveSchema, type JsonSchema } from '@tally/http';
 
 /** Keeps generated maps, arrays and free text small: the fuzzer is after shapes, not sizes. */
 const MAX_ENTRIES = 4;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
-import type { ProcessManager, RequestContext } from '@tally/platform';
+import type { ProcessManager } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { UpdateCustomerCommand } from '@tally/customers';
 
 const DAY_MS = 86_400_000;

@@ -1,17 +1,9 @@
 import { extname, join } from 'node:path';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import type { Clock } from '@tally/kernel';
-import {
-  EventLogModule,
-  ObservabilityModule,
-  PlatformModule,
-  RateLimitsModule,
-  RuntimeResourcesModule,
-  WorkerModule,
-  WorkerThreadModule,
-  type ProcessManager,
-  type TallyConfig,
-} from '@tally/platform';
+import { CellsModule, type TallyConfig } from '@tally/cells';
+import { HttpEdgeModule } from '@tally/http';
+import { RuntimeModule, WorkerModule, WorkerThreadModule, type ProcessManager } from '@tally/runtime';
 import { CONTEXTS } from './contexts';
 
 /** Compiled, the thread's entry is JavaScript beside this file; under ts-jest it is the TypeScript source. */
@@ -42,11 +34,9 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock }),
-        RateLimitsModule,
-        EventLogModule.forRoot(CONTEXTS.aggregateTypes),
-        RuntimeResourcesModule,
-        ObservabilityModule.forRoot(CONTEXTS.projections),
+        CellsModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock }),
+        RuntimeModule,
+        HttpEdgeModule.forRoot({ aggregateTypes: CONTEXTS.aggregateTypes, projections: CONTEXTS.projections }),
         ...CONTEXTS.modules,
         ...(worker === 'in-process' ? [WorkerModule.forRoot(CONTEXTS, extraProcesses)] : []),
         ...(worker === 'thread' ? [WorkerThreadModule.forRoot({ config, entry: WORKER_THREAD_ENTRY, execArgv: workerExecArgv })] : []),

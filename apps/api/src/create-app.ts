@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express, { json } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { allowedMethodsOf, answerClientErrorsWithProblems, bodyErrorsMiddleware, bodyShapeMiddleware, BodyValidationPipe, buildOpenApiDocument, ID_GENERATOR, jsonOnlyMiddleware, ProblemFilter, verifyUtf8, createJsonLog, createLog, httpTelemetryMiddleware, NestJsonLogger, TallyMetrics, type JsonLog, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/platform';
+import { allowedMethodsOf, answerClientErrorsWithProblems, bodyErrorsMiddleware, bodyShapeMiddleware, BodyValidationPipe, buildOpenApiDocument, jsonOnlyMiddleware, ProblemFilter, verifyUtf8, httpTelemetryMiddleware, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/http';
+import { ID_GENERATOR } from '@tally/cells';
+import { createJsonLog, createLog, NestJsonLogger, TallyMetrics, type JsonLog } from '@tally/observability';
 import { AppModule, type AppOptions } from './app.module';
 
 /**

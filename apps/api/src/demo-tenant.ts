@@ -2,7 +2,9 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, write
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IdGenerator } from '@tally/kernel';
-import { API_KEYS, CellRegistry, CommandRuntime, hashApiKey, TENANTS, type ApiKeyEntry, type TenantEntry } from '@tally/platform';
+import { API_KEYS, hashApiKey, TENANTS, type ApiKeyEntry, type TenantEntry } from '@tally/http';
+import { CellRegistry } from '@tally/cells';
+import { CommandRuntime } from '@tally/runtime';
 import { TenantAdministration } from '@tally/tenancy';
 
 export const DEMO_TENANT_NAME = 'Demo (npm start)';

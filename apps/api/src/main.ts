@@ -1,4 +1,5 @@
-import { CellRegistry, CommandRuntime, ID_GENERATOR, readConfig } from '@tally/platform';
+import { CellRegistry, ID_GENERATOR, readConfig } from '@tally/cells';
+import { CommandRuntime } from '@tally/runtime';
 import type { IdGenerator } from '@tally/kernel';
 import { createApp } from './create-app';
 import { DEMO_KEY_FILE, demoSandboxKey } from './demo-tenant';

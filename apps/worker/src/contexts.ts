@@ -1,7 +1,7 @@
 import { catalogContext } from '@tally/catalog';
 import { customersContext } from '@tally/customers';
 import { invoicingContext } from '@tally/invoicing';
-import { composeContexts } from '@tally/platform';
+import { composeContexts } from '@tally/runtime';
 import { taxContext } from '@tally/tax';
 import { tenancyContext } from '@tally/tenancy';
 

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { readConfig, CellRegistry, createLog, NestJsonLogger, WorkerAppModule } from '@tally/platform';
+import { readConfig, CellRegistry } from '@tally/cells';
+import { createLog, NestJsonLogger } from '@tally/observability';
+import { WorkerAppModule } from '@tally/runtime';
 import { CONTEXTS } from './contexts';
 
 /** The worker alone (production profile): projections, process managers and timers, no HTTP. */

@@ -1,4 +1,4 @@
-import type { ContextManifest } from '@tally/platform';
+import type { ContextManifest } from '@tally/runtime';
 import { CatalogModule } from './catalog.module';
 import { couponProjection } from './coupon.projection';
 import { planProjection } from './plan.projection';

@@ -1,5 +1,6 @@
 import { derivedId, DomainError, isIdOf } from '@tally/kernel';
-import type { AggregateDefinition, RequestContext } from '@tally/platform';
+import type { AggregateDefinition } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { couponDecider, type CouponCommand, type CouponState } from './domain/coupon.decider';
 import type { CouponEvent } from './domain/coupon.events';
 import { couponView, type CouponResource } from './coupon.view';

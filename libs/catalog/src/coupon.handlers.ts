@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Clock, CommandIntent } from '@tally/kernel';
-import { CLOCK, CommandRuntime, type RequestContext } from '@tally/platform';
+import { CLOCK, type RequestContext } from '@tally/cells';
+import { CommandRuntime } from '@tally/runtime';
 import { couponAggregate, couponIdOf } from './coupon.aggregate';
 import { couponAt, type CouponResource } from './coupon.view';
 import type { CouponCommand, RedeemCoupon } from './domain/coupon.decider';

@@ -1,4 +1,4 @@
-import { resourceProjection } from '@tally/platform';
+import { resourceProjection } from '@tally/runtime';
 import { COUPON_INDEXES } from './coupon.queries';
 import { couponView } from './coupon.view';
 

@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/platform';
+import type { HistoryEvent, ResourceView } from '@tally/runtime';
 import type { CouponEvent, CouponTerms } from './domain/coupon.events';
 
 export interface CouponResource extends CouponTerms {

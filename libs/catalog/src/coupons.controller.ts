@@ -2,22 +2,10 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import {
-  API_KEY_AUTH,
-  API_KEY_PROBLEMS,
-  ApiAuthenticated,
-  ApiIdempotent,
-  ApiListResponse,
-  ApiProblemResponses,
-  ApiTag,
-  Ctx,
-  IDEMPOTENT_PROBLEMS,
-  LIST_PROBLEMS,
-  toUtcTimestamp,
-  withRevision,
-  type ListPage,
-  type RequestContext,
-} from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
+import { toUtcTimestamp } from '@tally/kernel';
+import type { ListPage } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { CreateCouponDto, UpdateCouponDto } from './dto/coupon.dto';
 import { CouponResponse, DeletedCouponResponse } from './dto/coupon.response';
 import { ExecuteCouponCommand, type CouponWritten } from './coupon.handlers';

@@ -1,5 +1,6 @@
 import { derivedId, DomainError, isIdOf } from '@tally/kernel';
-import type { AggregateDefinition, RequestContext } from '@tally/platform';
+import type { AggregateDefinition } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { planDecider, type PlanCommand, type PlanState } from './domain/plan.decider';
 import type { PlanEvent } from './domain/plan.events';
 import { planView, type PlanResource } from './plan.view';

@@ -1,4 +1,4 @@
-import { resourceProjection } from '@tally/platform';
+import { resourceProjection } from '@tally/runtime';
 import { PLAN_INDEXES } from './plan.queries';
 import { planView } from './plan.view';
 

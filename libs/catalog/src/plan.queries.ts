@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Clock } from '@tally/kernel';
-import { CLOCK, ScopedReads, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { CLOCK, type RequestContext } from '@tally/cells';
+import { ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
 import { planAggregate, planIdOf } from './plan.aggregate';
 import { planAt, planView, type PlanResource } from './plan.view';
 

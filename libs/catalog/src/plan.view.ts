@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/platform';
+import type { HistoryEvent, ResourceView } from '@tally/runtime';
 import type { PlanStatus } from './domain/plan.decider';
 import type { DunningPolicy, PlanEvent, PlanInterval, PriceVersion } from './domain/plan.events';
 import { componentsInForce, type ComponentInForce } from './domain/price-book';

@@ -2,24 +2,10 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Q
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import {
-  API_KEY_AUTH,
-  API_KEY_PROBLEMS,
-  ApiAuthenticated,
-  ApiIdempotent,
-  ApiIfMatch,
-  ApiListResponse,
-  ApiProblemResponses,
-  ApiTag,
-  Ctx,
-  IDEMPOTENT_PROBLEMS,
-  LIST_PROBLEMS,
-  parseIfMatch,
-  toUtcTimestamp,
-  withRevision,
-  type ListPage,
-  type RequestContext,
-} from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import { toUtcTimestamp } from '@tally/kernel';
+import type { ListPage } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { AddComponentDto, ChangeComponentDto, CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
 import { PlanResponse } from './dto/plan.response';
 import { ExecutePlanCommand, type PlanIntent, type PlanWritten } from './plan.handlers';

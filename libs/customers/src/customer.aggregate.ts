@@ -1,5 +1,5 @@
 import { DomainError } from '@tally/kernel';
-import type { AggregateDefinition } from '@tally/platform';
+import type { AggregateDefinition } from '@tally/runtime';
 import { customerDecider, type CustomerCommand, type CustomerState } from './domain/customer.decider';
 import type { CustomerEvent } from './domain/customer.events';
 import { customerView, type CustomerResource } from './customer.view';

@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { IdGenerator } from '@tally/kernel';
-import { CommandRuntime, ID_GENERATOR, TestClocks, type CommandOutcome, type RequestContext } from '@tally/platform';
+import { CommandRuntime, TestClocks, type CommandOutcome } from '@tally/runtime';
+import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { customerAggregate } from './customer.aggregate';
 import type { CustomerResource } from './customer.view';
 import type { CreateCustomer, DeleteTaxId, UpdateCustomer } from './domain/customer.decider';

@@ -1,4 +1,4 @@
-import type { PiiFieldSpec } from '@tally/platform/pii/pii-codec';
+import type { PiiFieldSpec } from '@tally/cells';
 
 /** What a replay shows for personal data once the customer's data key is destroyed. */
 export const REDACTED = '[redacted]';

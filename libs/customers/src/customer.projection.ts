@@ -1,4 +1,4 @@
-import { resourceProjection } from '@tally/platform';
+import { resourceProjection } from '@tally/runtime';
 import { CUSTOMER_INDEXES } from './customer.queries';
 import { customerView } from './customer.view';
 

@@ -1,5 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CommandRuntime, instantParameter, ScopedReads, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { CommandRuntime, instantParameter, ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { customerAggregate } from './customer.aggregate';
 import { customerView, type CustomerResource } from './customer.view';
 

@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/platform';
+import type { HistoryEvent, ResourceView } from '@tally/runtime';
 import type { Address, CustomerEvent } from './domain/customer.events';
 import type { TaxIdStatus } from './domain/customer.decider';
 

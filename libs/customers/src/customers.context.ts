@@ -1,4 +1,4 @@
-import type { ContextManifest } from '@tally/platform';
+import type { ContextManifest } from '@tally/runtime';
 import { customerPii } from './customer.pii';
 import { customerProjection } from './customer.projection';
 import { CustomersModule } from './customers.module';

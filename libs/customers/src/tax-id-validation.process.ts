@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandRejected, ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
-import type { ProcessManager, RequestContext } from '@tally/platform';
+import type { ProcessManager } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import type { CustomerTaxIdAdded } from './domain/customer.events';
 import { ValidateTaxIdCommand } from './customer.handlers';
 

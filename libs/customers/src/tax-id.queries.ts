@@ -1,5 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ScopedReads, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { ScopedReads, parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { customerAggregate } from './customer.aggregate';
 import { customerView, type CustomerResource, type TaxIdResource } from './customer.view';
 import { taxIdPage } from './tax-id-page';

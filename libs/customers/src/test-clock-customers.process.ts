@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandRejected, ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
-import { ScopedReads, type ProcessManager, type RequestContext } from '@tally/platform';
+import { ScopedReads, type ProcessManager } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { DeleteCustomerCommand } from './customer.handlers';
 import { customerView, type CustomerResource } from './customer.view';
 

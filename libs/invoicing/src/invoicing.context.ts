@@ -1,4 +1,4 @@
-import type { ContextManifest } from '@tally/platform';
+import type { ContextManifest } from '@tally/runtime';
 import { InvoicingModule } from './invoicing.module';
 
 /** Invoice lines, discounts and totals; today the invoice preview. */

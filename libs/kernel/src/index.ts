@@ -8,3 +8,4 @@ export * from './money';
 export * from './canonical-json';
 export * from './countries';
 export * from './process';
+export * from './instants';

@@ -1,5 +1,6 @@
 import { derivedId, DomainError } from '@tally/kernel';
-import type { AggregateDefinition, RequestContext } from '@tally/platform';
+import type { AggregateDefinition } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import { taxSettingsDecider, type SetTaxOrigin, type TaxSettingsState } from './domain/tax-settings.decider';
 import type { TaxSettingsEvent } from './domain/tax-settings.events';
 import { taxSettingsView, type TaxSettingsResource } from './tax-settings.view';

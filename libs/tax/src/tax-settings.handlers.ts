@@ -1,5 +1,6 @@
 import { Command, CommandHandler, Query, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CommandRuntime, ScopedReads, type RequestContext } from '@tally/platform';
+import { CommandRuntime, ScopedReads } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
 import type { TaxLocation } from './domain/tax';
 import { taxSettingsAggregate, taxSettingsIdOf } from './tax-settings.aggregate';
 import { pendingTaxSettings, taxSettingsView, type TaxSettingsResource } from './tax-settings.view';

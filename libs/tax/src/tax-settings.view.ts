@@ -1,4 +1,4 @@
-import type { HistoryEvent, ResourceView } from '@tally/platform';
+import type { HistoryEvent, ResourceView } from '@tally/runtime';
 import type { TaxLocation } from './domain/tax';
 import type { TaxSettingsEvent } from './domain/tax-settings.events';
 

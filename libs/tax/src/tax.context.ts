@@ -1,4 +1,4 @@
-import type { ContextManifest } from '@tally/platform';
+import type { ContextManifest } from '@tally/runtime';
 import { TaxModule } from './tax.module';
 import { taxSettingsProjection } from './tax-settings.projection';
 

@@ -1,6 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, CellRegistry, Ctx, LIST_PROBLEMS, parseListQuery, toPage, type ListPage, type ListSpec, type RequestContext } from '@tally/platform';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, LIST_PROBLEMS } from '@tally/http';
+import { CellRegistry, type RequestContext } from '@tally/cells';
+import { parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
 import { AUDIT_LOG, type AuditEntry } from './audit-log.projection';
 import { AuditEntryResponse } from './dto/audit-entry.response';
 

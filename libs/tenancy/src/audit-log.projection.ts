@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@tally/kernel';
-import type { Projection } from '@tally/platform';
+import type { Projection } from '@tally/runtime';
 import type { TenantEvent } from './domain/tenant.events';
 
 export const AUDIT_LOG = 'audit_log';

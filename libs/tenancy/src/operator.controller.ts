@@ -2,7 +2,9 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Req
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, CellRegistry, CommandRuntime, ID_GENERATOR, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, parseListQuery, toPage, traceIdOf, TENANTS, type ListPage, type ListSpec, type Region, type TenantEntry } from '@tally/platform';
+import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, traceIdOf, TENANTS, type TenantEntry } from '@tally/http';
+import { CellRegistry, ID_GENERATOR, type Region } from '@tally/cells';
+import { CommandRuntime, parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
 import { CreateApiKeyDto, CreateTenantDto, ReasonDto, UpdateTenantDto } from './dto/tenant.dto';
 import { ApiKeyResponse, TenantEntryResponse, TenantResponse } from './dto/tenant.response';
 import { tenantAggregate } from './tenant.aggregate';

@@ -1,4 +1,4 @@
-import type { ContextManifest } from '@tally/platform';
+import type { ContextManifest } from '@tally/runtime';
 import { auditLogProjection } from './audit-log.projection';
 import { TenancyModule } from './tenancy.module';
 import { tenantDirectoryProjection } from './tenant-directory.projection';

@@ -1,5 +1,7 @@
 import type { IdGenerator } from '@tally/kernel';
-import { CURRENT_API_VERSION, hashApiKey, newApiKey, type CommandRuntime, type Environment, type Region, type RequestContext } from '@tally/platform';
+import { CURRENT_API_VERSION, hashApiKey, newApiKey } from '@tally/http';
+import type { CommandRuntime } from '@tally/runtime';
+import type { Environment, Region, RequestContext } from '@tally/cells';
 import type { RateLimits } from './domain/tenant.events';
 import { tenantAggregate } from './tenant.aggregate';
 

@@ -1,4 +1,5 @@
-import { API_KEYS, TENANTS, type ApiKeyEntry, type Projection, type TenantEntry } from '@tally/platform';
+import { API_KEYS, TENANTS, type ApiKeyEntry, type TenantEntry } from '@tally/http';
+import type { Projection } from '@tally/runtime';
 import type { TenantEvent } from './domain/tenant.events';
 
 /** Publishes each tenant, its pinned version, limits, and the hashes of its keys into the global directory, which routes requests to cells. */

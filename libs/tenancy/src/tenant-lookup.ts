@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@tally/kernel';
-import { CellRegistry, TENANTS, type Region, type TenantEntry } from '@tally/platform';
+import { CellRegistry, type Region } from '@tally/cells';
+import { TENANTS, type TenantEntry } from '@tally/http';
 
 /**
  * Finds a tenant's region: from the directory, or (right after creation, before the directory

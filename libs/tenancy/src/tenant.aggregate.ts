@@ -1,5 +1,5 @@
 import { DomainError } from '@tally/kernel';
-import type { AggregateDefinition } from '@tally/platform';
+import type { AggregateDefinition } from '@tally/runtime';
 import { tenantDecider, type TenantCommand, type TenantState } from './domain/tenant.decider';
 import type { TenantEvent } from './domain/tenant.events';
 import { tenantView, type TenantResource } from './tenant.view';

@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { ResourceView } from '@tally/platform';
+import type { ResourceView } from '@tally/runtime';
 import type { RateLimits, TenantEvent } from './domain/tenant.events';
 
 export interface ApiKeyResource {

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { SystemClock, UlidGenerator } from '@tally/kernel';
-import { bindingsFor, catchUpProjection, Clocks, CommandRuntime, openConfiguredCells, readConfig, REGIONS, type CellRegistry, type Region } from '@tally/platform';
+import { bindingsFor, catchUpProjection, Clocks, CommandRuntime } from '@tally/runtime';
+import { openConfiguredCells, readConfig, REGIONS, type CellRegistry, type Region } from '@tally/cells';
 import { CONTEXTS } from '../contexts';
 import { TenantAdministration, tenantDirectoryProjection } from '@tally/tenancy';
 

@@ -3,7 +3,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { AMOUNT_FRACTION_DIGITS, currencyCodes, minorUnits } from '@tally/kernel';
-import { amountPattern, ApiSchemaRules, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, POSITIVE_AMOUNT, TIMESTAMP_SCHEMA } from '@tally/platform';
+import { amountPattern, ApiSchemaRules, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, POSITIVE_AMOUNT, TIMESTAMP_SCHEMA } from '@tally/http';
 import type { CouponDuration } from '../domain/coupon.events';
 import { PERCENT_OFF_PATTERN } from '../domain/coupon-terms';
 import { COMPONENT_CODE } from './plan.dto';

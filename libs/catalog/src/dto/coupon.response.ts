@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { METADATA_SCHEMA, type KnownFields } from '@tally/platform';
+import { METADATA_SCHEMA, type KnownFields } from '@tally/http';
 import type { CouponDuration } from '../domain/coupon.events';
 import type { CouponResource } from '../coupon.view';
 import { DURATIONS } from './coupon.dto';

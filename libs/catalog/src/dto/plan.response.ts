@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { METADATA_SCHEMA, type KnownFields } from '@tally/platform';
+import { METADATA_SCHEMA, type KnownFields } from '@tally/http';
 import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import type { PlanStatus } from '../domain/plan.decider';
 import type { DunningFinalAction, DunningPolicy, PlanInterval, PriceVersion } from '../domain/plan.events';

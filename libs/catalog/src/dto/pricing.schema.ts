@@ -1,7 +1,7 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AMOUNT_FRACTION_DIGITS, UNIT_AMOUNT_FRACTION_DIGITS } from '@tally/kernel';
-import { amountPattern } from '@tally/platform';
+import { amountPattern } from '@tally/http';
 import { METER, METER_MAX_LENGTH } from '../domain/pricing/parse-pricing';
 
 /** A price per unit: up to 12 digits after the point (20 in all), as Stripe's `unit_amount_decimal`. */

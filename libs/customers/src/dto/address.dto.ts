@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { COUNTRY_CODE_SCHEMA, IsCountryCode } from '@tally/platform';
+import { COUNTRY_CODE_SCHEMA, IsCountryCode } from '@tally/http';
 import { mergeAddress } from '../domain/address';
 import type { Address } from '../domain/customer.events';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsKeyedObject, IsOmittable, METADATA_SCHEMA } from '@tally/platform';
+import { IsKeyedObject, IsOmittable, METADATA_SCHEMA } from '@tally/http';
 import { TAX_ID_TYPES } from '../domain/tax-ids/tax-id';
 import { AddressDto } from './address.dto';
 

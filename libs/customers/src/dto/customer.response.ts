@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { METADATA_SCHEMA, type KnownFields } from '@tally/platform';
+import { METADATA_SCHEMA, type KnownFields } from '@tally/http';
 import type { Address } from '../domain/customer.events';
 import type { TaxIdStatus } from '../domain/customer.decider';
 import type { CustomerResource, TaxIdResource } from '../customer.view';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { COUNTRY_CODE_SCHEMA, type KnownFields } from '@tally/platform';
+import { COUNTRY_CODE_SCHEMA, type KnownFields } from '@tally/http';
 import type { TaxLocation } from '../domain/tax';
 import { ORIGIN_REGION } from '../domain/tax-settings.decider';
 import type { TaxSettingsResource } from '../tax-settings.view';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { KnownFields } from '@tally/platform';
+import type { KnownFields } from '@tally/http';
 import type { AuditEntry } from '../audit-log.projection';
 
 /** One operator action on the tenant or one of its keys. */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { API_VERSIONS, IsKeyedObject, IsOmittable, REGIONS } from '@tally/platform';
+import { API_VERSIONS, IsKeyedObject, IsOmittable } from '@tally/http';
+import { REGIONS } from '@tally/cells';
 import { RATE_LIMIT_GROUPS } from '../domain/tenant.decider';
 
 /** Some character that `trim()` keeps, and no NUL: a name the tenant decider accepts. */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { API_VERSIONS, REGIONS, type KnownFields, type TenantEntry } from '@tally/platform';
+import { API_VERSIONS, type KnownFields, type TenantEntry } from '@tally/http';
+import { REGIONS } from '@tally/cells';
 import type { RateLimits } from '../domain/tenant.events';
 import type { ApiKeyResource, TenantResource } from '../tenant.view';
 

@@ -1,0 +1,37 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { SystemClock, UlidGenerator, type Clock, type Upcaster } from '@tally/kernel';
+import type { TallyConfig } from './config/tally-config';
+import { TallyMetrics } from '@tally/observability';
+import type { PiiFieldSpec } from './pii/pii-codec';
+import { CLOCK, ID_GENERATOR, TALLY_CONFIG } from './tokens';
+import { CellRegistry } from './cell-registry';
+import { openConfiguredCells } from './configured-cells';
+
+export interface CellsOptions {
+  config: TallyConfig;
+  /** The personal-data fields of every context's events. */
+  pii: readonly PiiFieldSpec[];
+  /** The upcasters of every context's events. */
+  upcasters: readonly Upcaster[];
+  /** Tests pass a ManualClock; everything else runs on the system clock. */
+  clock?: Clock;
+}
+
+/** What every part of a process shares: the configuration, the clock, ids, metrics, and the cells of the configured profile. */
+@Global()
+@Module({})
+export class CellsModule {
+  static forRoot({ config, pii, upcasters, clock }: CellsOptions): DynamicModule {
+    return {
+      module: CellsModule,
+      providers: [
+        { provide: TALLY_CONFIG, useValue: config },
+        { provide: CLOCK, useValue: clock ?? new SystemClock() },
+        { provide: ID_GENERATOR, useFactory: (clock: Clock) => new UlidGenerator(clock), inject: [CLOCK] },
+        { provide: TallyMetrics, useValue: new TallyMetrics() },
+        { provide: CellRegistry, useFactory: (clock: Clock, metrics: TallyMetrics) => openConfiguredCells(config, clock, { pii, upcasters }, metrics), inject: [CLOCK, TallyMetrics] },
+      ],
+      exports: [TALLY_CONFIG, CLOCK, ID_GENERATOR, TallyMetrics, CellRegistry],
+    };
+  }
+}

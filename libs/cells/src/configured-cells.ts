@@ -1,0 +1,18 @@
+import type { Clock, Upcaster } from '@tally/kernel';
+import type { TallyConfig } from './config/tally-config';
+import type { PiiFieldSpec } from './pii/pii-codec';
+import type { TallyMetrics } from '@tally/observability';
+import type { CellRegistry } from './cell-registry';
+import { openEmbeddedCells } from './embedded-cells';
+import { connectProductionCells } from './production-cells';
+
+/** The cells of the configured profile: for the apps, and for command-line tools that run beside (or instead of) the service. */
+export async function openConfiguredCells(config: TallyConfig, clock: Clock, contexts: { pii: readonly PiiFieldSpec[]; upcasters: readonly Upcaster[] }, metrics?: TallyMetrics): Promise<CellRegistry> {
+  const { pii, upcasters } = contexts;
+  if (config.profile === 'embedded') {
+    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, upcasters, masterKey: config.masterKey, metrics, leasesMongoUrl: config.leasesMongoUrl });
+  }
+  if (!config.masterKey) throw new Error('The production profile needs TALLY_MASTER_KEY (base64 of 32 random bytes)');
+  if (!config.directoryMongoUrl) throw new Error('The production profile needs TALLY_DIRECTORY_MONGO_URL or MONGO_URL for the key directory');
+  return connectProductionCells({ regionStores: config.regionStores, directoryMongoUrl: config.directoryMongoUrl, clock, pii, upcasters, masterKey: config.masterKey, metrics });
+}

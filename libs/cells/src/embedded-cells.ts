@@ -1,0 +1,111 @@
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import type { Clock, Upcaster } from '@tally/kernel';
+import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore } from '@tally/eventstore';
+import { SqliteReadStore } from '@tally/readstore';
+import { PiiCodec, type PiiFieldSpec } from './pii/pii-codec';
+import { SqliteDataKeyStore } from './pii/sqlite-data-key-store';
+import { DataKeysWrittenWithAppend } from './pii/data-keys-written-with-append';
+import { SealedIdempotencyStore } from './idempotency/sealed-idempotency-store';
+import { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store';
+import { MemoryLeaseStore } from './leases/memory-lease-store';
+import { MongoLeaseStore } from './leases/mongo-lease-store';
+import type { LeaseStore } from './leases/lease-store.port';
+import { withAppendTiming } from './timed-event-store';
+import { EventUpcasters } from './upcasting/event-upcasters';
+import { UpcastingEventStore } from './upcasting/upcasting-event-store';
+import type { TallyMetrics } from '@tally/observability';
+import type { Region } from './context/request-context';
+import type { Cell } from './cell';
+import { DirectoryChanges, SignallingSqliteReadStore } from './directory-changes';
+import { ListCursors } from './list-cursor';
+import { CellRegistry } from './cell-registry';
+
+/**
+ * The embedded profile: one SQLite file per region (events, read models and data keys of that
+ * region together, so a projection's writes and its checkpoint commit in one transaction), and
+ * one file for the global key directory.
+ */
+export function openEmbeddedCells(options: {
+  dataDir: string;
+  regions: readonly Region[];
+  clock: Clock;
+  pii: readonly PiiFieldSpec[];
+  upcasters: readonly Upcaster[];
+  masterKey?: string;
+  /** Times appends; the command-line tools open cells without. */
+  metrics?: TallyMetrics;
+  /**
+   * Holds the leases in the database this URL names, so that several processes can share the data
+   * folder (TALLY_LEASES=mongo); without it this process holds every lease.
+   */
+  leasesMongoUrl?: string;
+}): CellRegistry {
+  mkdirSync(options.dataDir, { recursive: true });
+  const masterKey = options.masterKey ? Buffer.from(options.masterKey, 'base64') : localMasterKey(options.dataDir);
+  const upcasters = new EventUpcasters(options.upcasters);
+  const cells = new Map<Region, Cell>();
+  for (const region of options.regions) {
+    const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`));
+    const dataKeys = new DataKeysWrittenWithAppend(new SqliteDataKeyStore(db, masterKey, options.clock));
+    const pii = new PiiCodec(dataKeys, options.pii);
+    const leases = openLeases(options.leasesMongoUrl);
+    cells.set(region, {
+      region,
+      events: withAppendTiming(new UpcastingEventStore(new SqliteEventStore(db, [dataKeys.appendParticipant(pii)]), upcasters, pii), region, options.metrics),
+      upcasters,
+      snapshots: new SqliteSnapshotStore(db),
+      readModels: new SqliteReadStore(db),
+      dataKeys,
+      pii,
+      idempotency: new SealedIdempotencyStore(new SqliteIdempotencyStore(db), masterKey),
+      cursors: ListCursors.derive(masterKey, region),
+      leases: leases.store,
+      close: async () => {
+        db.close();
+        await leases.close();
+      },
+    });
+  }
+  const directoryDb = openSqliteDatabase(join(options.dataDir, 'directory.sqlite'));
+  const operatorIdempotency = new SealedIdempotencyStore(new SqliteIdempotencyStore(directoryDb), masterKey);
+  const directoryChanges = new DirectoryChanges();
+  const directory = new SignallingSqliteReadStore(directoryDb, directoryChanges);
+  const closeDirectory = async () => {
+    directoryDb.close();
+  };
+  return new CellRegistry(cells, directory, operatorIdempotency, ListCursors.derive(masterKey, 'directory'), closeDirectory, directoryChanges);
+}
+
+function openLeases(mongoUrl: string | undefined): { store: LeaseStore; close: () => Promise<void> } {
+  if (!mongoUrl) return { store: new MemoryLeaseStore(), close: async () => undefined };
+  // The driver connects on first use, so opening stays synchronous.
+  const client = new MongoClient(mongoUrl);
+  return { store: new MongoLeaseStore(client.db()), close: () => client.close() };
+}
+
+/**
+ * The embedded profile keeps its master key beside the data, created on first start. The key is
+ * written to a temporary file and linked into place, so `master.key` only ever appears whole, and
+ * when two processes start at once the first link wins and both use that key.
+ */
+function localMasterKey(dataDir: string): Buffer {
+  const file = join(dataDir, 'master.key');
+  if (!existsSync(file)) {
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+      const fd = openSync(temporary, 'w', 0o600);
+      writeSync(fd, randomBytes(32).toString('base64'));
+      fsyncSync(fd);
+      closeSync(fd);
+      linkSync(temporary, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}

@@ -1,0 +1,45 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiProperty } from '@nestjs/swagger';
+import { Ctx } from '../auth/context.decorator';
+import type { RequestContext } from '@tally/cells';
+import { PARKED_COMMANDS, ScopedReads, type ListPage, type ListSpec, type ParkedCommandDoc } from '@tally/runtime';
+import type { KnownFields } from '../openapi/known-fields';
+import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
+import { API_KEY_PROBLEMS, LIST_PROBLEMS } from '../openapi/problem-codes';
+import { ApiListResponse } from '../openapi/api-list-response.decorator';
+import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
+import { ApiTag } from '../openapi/api-tags';
+
+type ParkedCommand = { [field: string]: unknown } & Pick<ParkedCommandDoc, 'id' | 'object' | 'process' | 'process_id' | 'type' | 'attempts' | 'last_error' | 'created_at'>;
+
+export class ParkedCommandResponse implements KnownFields<ParkedCommand> {
+  @ApiProperty({ example: 'cmd_01JD…', description: 'The command id, derived from the process and its input' }) id!: string;
+  @ApiProperty({ enum: ['parked_command'] }) object!: 'parked_command';
+  @ApiProperty({ example: 'tax_id_validation' }) process!: string;
+  @ApiProperty({ example: 'txi_01JD…' }) process_id!: string;
+  @ApiProperty({ example: 'ValidateTaxId' }) type!: string;
+  @ApiProperty({ example: 5 }) attempts!: number;
+  @ApiProperty({ example: 'connect ECONNREFUSED' }) last_error!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+const PARKED_LIST: ListSpec = {
+  sortable: ['created_at'],
+  filters: { process: { ops: ['eq', 'in'] }, created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' } },
+};
+
+/** Commands of the tenant's flows that failed every dispatch attempt (not refused: failed), for operators to look into. */
+@Controller('v1/admin/parked-commands')
+@ApiTag('admin')
+@ApiAuthenticated(API_KEY_AUTH)
+export class ParkedCommandsController {
+  constructor(private readonly reads: ScopedReads) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List parked commands', description: 'Commands of the tenant’s flows that failed every dispatch attempt (an outage, not a refusal), newest first; they are not retried on their own.' })
+  @ApiListResponse(ParkedCommandResponse, PARKED_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
+  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<ParkedCommand>> {
+    return this.reads.page<ParkedCommand>(context, PARKED_COMMANDS, params, PARKED_LIST);
+  }
+}

@@ -1,4 +1,0 @@
-export * from './rate-limits.module';
-export * from './rate-limit-store';
-export * from './rate-limit-policy';
-export type { LimitWindow, RateLimitDecision } from './sliding-window';

@@ -1,0 +1,168 @@
+import { DomainError, ManualClock, UlidGenerator, type Command, type Decider, type Event } from '@tally/kernel';
+import type { EventStore, NewEvent } from '@tally/eventstore';
+import type { CellRegistry, RequestContext } from '@tally/cells';
+import type { ResourceView } from '../public-events/resource-view';
+import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
+import type { AggregateDefinition } from './aggregate-definition';
+import { CommandRuntime } from './command-runtime';
+import { Clocks } from '../clocks/clocks';
+
+type Counted = Event<'Counted', { by: number }>;
+type Count = Command<'Count', { by: number; limit?: number }>;
+const counter: Decider<{ total: number }, Count, Counted> = {
+  initialState: () => ({ total: 0 }),
+  evolve: (state, event) => ({ total: state.total + event.data.by }),
+  decide: (command, state) => {
+    if (command.data.limit !== undefined && state.total + command.data.by > command.data.limit) throw DomainError.conflict('counter.limit', 'over the limit');
+    return command.data.by === 0 ? [] : [{ type: 'Counted', data: { by: command.data.by } }];
+  },
+};
+type CounterResource = { id: string; object: 'counter'; total: number; created_at: string; updated_at: string };
+
+const counterView: ResourceView<CounterResource> = {
+  aggregateType: 'counter',
+  collection: 'counters',
+  apply: (resource, event) => ({
+    id: event.stream.slice('counter-'.length),
+    object: 'counter',
+    total: (resource?.total ?? 0) + (event.data as Counted['data']).by,
+    created_at: resource?.created_at ?? event.metadata.occurred_at,
+    updated_at: event.metadata.occurred_at,
+  }),
+  publicType: () => undefined,
+};
+
+const counterAggregate: AggregateDefinition<{ total: number }, Count, Counted, CounterResource> = {
+  type: 'counter',
+  decider: counter,
+  view: counterView,
+  notFound: (id) => DomainError.notFound('counter.not_found', id),
+  snapshot: { every: 1_000, version: 1 },
+};
+const context: RequestContext = { tenantId: 'ten_test', environment: 'sandbox', region: 'eu', actor: 'test', requestId: null, correlationId: null, causationId: null };
+
+describe('CommandRuntime', () => {
+  const clock = new ManualClock();
+  const ids = new UlidGenerator(clock);
+  let temp: TempCells;
+  let cells: CellRegistry;
+  let runtime: CommandRuntime;
+
+  beforeEach(() => {
+    temp = new TempCells(clock);
+    cells = temp.open();
+    runtime = new CommandRuntime(cells, new Clocks(clock), ids);
+  });
+
+  afterEach(async () => {
+    await cells.close();
+    temp.remove();
+  });
+
+  it('loads a stream of 100,000 events from a snapshot and reads only its tail', async () => {
+    const events = cells.cell('eu').events;
+    await appendCounted(events, 'counter-c1', 100_000, ids);
+    const reads = spyOnReads(events);
+
+    const first = await runtime.execute(counterAggregate, 'c1', { type: 'Count', data: { by: 1 } }, context);
+    expect(first.state.total).toBe(100_001);
+    expect(reads.lastLength).toBe(100_000);
+
+    const second = await runtime.execute(counterAggregate, 'c1', { type: 'Count', data: { by: 1 } }, context);
+    expect(second.state.total).toBe(100_002);
+    expect(second.revision).toBe(100_001);
+    expect(reads.lastLength).toBe(0);
+  });
+
+  it('answers with the resource as the append left it, also when the stream was loaded from a snapshot', async () => {
+    const everyThird = { ...counterAggregate, snapshot: { every: 3, version: 1 } };
+    const reads = spyOnReads(cells.cell('eu').events);
+    const times: string[] = [];
+    const outcomes = [];
+    for (const by of [1, 2, 3, 4]) {
+      times.push(clock.advance(1_000).toISOString());
+      outcomes.push(await runtime.execute(everyThird, 'c6', { type: 'Count', data: { by } }, context));
+    }
+
+    // The third command left a snapshot at revision 2, so the fourth read no event at all.
+    expect(reads.lastLength).toBe(0);
+    const fourth = outcomes[3];
+    expect(fourth.revision).toBe(3);
+    expect(fourth.state).toEqual({ total: 10 });
+    expect(fourth.resource).toEqual({ id: 'c6', object: 'counter', total: 10, created_at: times[0], updated_at: times[3] });
+    expect(outcomes.map((o) => o.resource?.total)).toEqual([1, 3, 6, 10]);
+    const nothingToDo = await runtime.execute(everyThird, 'c6', { type: 'Count', data: { by: 0 } }, context);
+    expect(nothingToDo).toMatchObject({ appended: [], revision: 3, resource: fourth.resource });
+
+    const loaded = await runtime.load(cells.cell('eu'), everyThird, 'c6', context);
+    expect(loaded).toMatchObject({ snapshotRevision: 2, revision: 3, resource: fourth.resource });
+    const asOfSecond = await runtime.load(cells.cell('eu'), everyThird, 'c6', context, { asOf: new Date(times[1]) });
+    expect(asOfSecond).toMatchObject({ snapshotRevision: -1, revision: 1, state: { total: 3 }, resource: { total: 3, updated_at: times[1] } });
+  });
+
+  it('retries a command whose append lost a race, so concurrent writers lose no update', async () => {
+    await Promise.all(Array.from({ length: 20 }, () => runtime.execute(counterAggregate, 'c2', { type: 'Count', data: { by: 1 } }, context)));
+    const { state, revision } = await runtime.load(cells.cell('eu'), counterAggregate, 'c2', context);
+    expect(state.total).toBe(20);
+    expect(revision).toBe(19);
+  });
+
+  it('decides again on the fresh state after a conflict, so a rule still holds under concurrency', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => runtime.execute(counterAggregate, 'c3', { type: 'Count', data: { by: 1, limit: 5 } }, context)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    expect((await runtime.load(cells.cell('eu'), counterAggregate, 'c3', context)).state.total).toBe(5);
+  });
+
+  it('answers 412 when the pinned revision is not the current one', async () => {
+    await runtime.execute(counterAggregate, 'c4', { type: 'Count', data: { by: 1 } }, context);
+    await expect(runtime.execute(counterAggregate, 'c4', { type: 'Count', data: { by: 1 } }, context, { expectedRevision: 5 })).rejects.toMatchObject({
+      code: 'request.precondition_failed',
+    });
+  });
+
+  it('applies a command id once per stream: a redelivered command changes nothing, also after a snapshot', async () => {
+    const dispatched = { ...context, commandId: 'cmd_01JCOMMAND0000000000000000' };
+    const first = await runtime.execute(counterAggregate, 'c6', { type: 'Count', data: { by: 1 } }, dispatched);
+    expect(first.appended.map((event) => event.metadata.command_id)).toEqual([dispatched.commandId]);
+    const again = await runtime.execute(counterAggregate, 'c6', { type: 'Count', data: { by: 1 } }, dispatched);
+    expect(again.appended).toEqual([]);
+    expect(again.state.total).toBe(1);
+    await runtime.execute(counterAggregate, 'c6', { type: 'Count', data: { by: 1 } }, { ...context, commandId: 'cmd_01JCOMMAND0000000000000001' });
+
+    const events = cells.cell('eu').events;
+    await appendCounted(events, 'counter-c7', 1_000, ids);
+    await runtime.execute(counterAggregate, 'c7', { type: 'Count', data: { by: 1 } }, dispatched);
+    const afterSnapshot = await runtime.execute(counterAggregate, 'c7', { type: 'Count', data: { by: 1 } }, dispatched);
+    expect(afterSnapshot.appended).toEqual([]);
+    expect(afterSnapshot.state.total).toBe(1_001);
+    expect((await runtime.load(cells.cell('eu'), counterAggregate, 'c6', context)).state.total).toBe(2);
+  });
+
+  it("treats another tenant's aggregate as missing", async () => {
+    await runtime.execute(counterAggregate, 'c5', { type: 'Count', data: { by: 1 } }, context);
+    const stranger = { ...context, tenantId: 'ten_other' };
+    await expect(runtime.execute(counterAggregate, 'c5', { type: 'Count', data: { by: 1 } }, stranger)).rejects.toMatchObject({ code: 'counter.not_found' });
+    await expect(runtime.load(cells.cell('eu'), counterAggregate, 'c5', { ...context, environment: 'live' })).rejects.toMatchObject({ code: 'counter.not_found' });
+  });
+});
+
+async function appendCounted(events: EventStore, stream: string, count: number, ids: UlidGenerator): Promise<void> {
+  const metadata = testMetadata('2026-01-01T00:00:00.000Z');
+  for (let from = 0; from < count; from += 1_000) {
+    const batch: NewEvent[] = Array.from({ length: 1_000 }, () => ({ id: ids.ulid(), type: 'Counted', data: { by: 1 }, metadata }));
+    await events.append(stream, batch, { expectedRevision: from === 0 ? 'no_stream' : from - 1 });
+  }
+}
+
+function spyOnReads(events: EventStore): { lastLength: number } {
+  const seen = { lastLength: -1 };
+  const readStream = events.readStream.bind(events);
+  events.readStream = async (stream, options) => {
+    const read = await readStream(stream, options);
+    seen.lastLength = read.length;
+    return read;
+  };
+  return seen;
+}

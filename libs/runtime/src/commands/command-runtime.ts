@@ -1,0 +1,186 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DomainError, type Command, type Event, type IdGenerator } from '@tally/kernel';
+import { WrongExpectedRevisionError, type EventMetadata, type NewEvent } from '@tally/eventstore';
+import type { Cell, CellRegistry, RequestContext } from '@tally/cells';
+import type { Clocks } from '../clocks/clocks';
+import type { ResourceDoc } from '../public-events/resource-view';
+import { streamName, type AggregateDefinition } from './aggregate-definition';
+import { foldEvents, type FoldedAggregate } from './folded-aggregate';
+import type { HistoryEvent } from './history-event';
+
+export interface CommandOptions {
+  /** The revision the client last saw (`If-Match`); a mismatch answers 412 instead of retrying. */
+  expectedRevision?: number;
+}
+
+/**
+ * The aggregate after the command: its state, its resource as the API shows it (undefined for an
+ * aggregate without a view, or one its events deleted), and the revision of the stream's last event
+ * (-1: the stream is still empty).
+ */
+export interface CommandOutcome<S, R = never> extends FoldedAggregate<S, R> {
+  /** The events this command appended (empty when it was already satisfied). */
+  appended: HistoryEvent[];
+}
+
+export interface Loaded<S, R = never> extends FoldedAggregate<S, R> {
+  /** Revision of the snapshot the fold started from (-1: none). */
+  snapshotRevision: number;
+  /** The test clock the aggregate lives on, named by its first event. */
+  clockId?: string;
+  /** Command ids this stream has applied (since its snapshot, and those the snapshot kept). */
+  commandIds: ReadonlySet<string>;
+}
+
+/** How many applied command ids a snapshot keeps, so a redelivered command meets its id after a snapshot too. */
+const SNAPSHOT_COMMAND_IDS = 200;
+
+export interface LoadOptions {
+  /** Fold only the events that occurred at or before this moment (read from the start, no snapshot). */
+  asOf?: Date;
+}
+
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Read the aggregate's stream, decide, append with the expected revision. A concurrent writer
+ * makes the append fail; the runtime then re-reads and decides again, a bounded number of
+ * times, so no update is lost. With a pinned revision (If-Match) it fails with 412 instead.
+ */
+export class CommandRuntime {
+  constructor(
+    private readonly cells: CellRegistry,
+    private readonly clocks: Clocks,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
+    aggregate: AggregateDefinition<S, C, E, R>,
+    id: string,
+    command: C,
+    context: RequestContext,
+    options: CommandOptions = {},
+  ): Promise<CommandOutcome<S, R>> {
+    const cell = this.cells.cell(context.region);
+    const stream = streamName(aggregate.type, id);
+    for (let attempt = 1; ; attempt++) {
+      const loaded = await this.load(cell, aggregate, id, context);
+      if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
+        throw preconditionFailed(options.expectedRevision, loaded.revision);
+      }
+      const applied = context.commandId !== undefined && loaded.commandIds.has(context.commandId);
+      const decided = applied ? [] : aggregate.decider.decide(command, loaded.state);
+      if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
+
+      const clockId = loaded.clockId ?? context.clockId;
+      const metadata = await this.metadata(cell, context, clockId);
+      const appended: HistoryEvent[] = decided.map((event, i) => ({
+        id: this.ids.ulid(),
+        type: event.type,
+        data: event.data,
+        metadata: { ...metadata, schema_version: cell.upcasters.currentVersion(event.type) },
+        stream,
+        revision: loaded.revision + 1 + i,
+      }));
+      try {
+        await cell.events.append(stream, await this.encode(cell, appended), {
+          expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
+        });
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (options.expectedRevision !== undefined) throw preconditionFailed(options.expectedRevision, error.actual);
+        if (attempt >= MAX_ATTEMPTS) throw DomainError.conflict('request.concurrent_update', 'The resource kept changing while this request ran; retry it');
+        await sleep(attempt * 5 + Math.floor(Math.random() * 10));
+        continue;
+      }
+      const after = foldEvents(aggregate, loaded, appended);
+      if (aggregate.snapshot && after.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
+        const commandIds = [...loaded.commandIds, ...(context.commandId ? [context.commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
+        await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...after, commandIds, clockId }, context);
+      }
+      return { ...after, appended };
+    }
+  }
+
+  cellOf(context: RequestContext): Cell {
+    return this.cells.cell(context.region);
+  }
+
+  /** The aggregate as it is now (or was at `asOf`); an aggregate of another tenant or environment does not exist. */
+  async load<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    id: string,
+    context: RequestContext,
+    options: LoadOptions = {},
+  ): Promise<Loaded<S, R>> {
+    const stream = streamName(aggregate.type, id);
+    const snapshot = aggregate.snapshot && !options.asOf ? await cell.snapshots.load<Snapshotted<S, R>>(stream, aggregate.snapshot.version) : undefined;
+    if (snapshot && !ownedBy(snapshot.state.owner, context)) throw aggregate.notFound(id);
+    const stored = await cell.events.readStream(stream, { fromRevision: snapshot ? snapshot.revision + 1 : 0 });
+    if (!snapshot && stored.length > 0 && !ownedBy(stored[0].metadata, context)) throw aggregate.notFound(id);
+    const events: HistoryEvent[] = [];
+    for (const { position: _position, ...event } of stored) {
+      if (options.asOf && new Date(event.metadata.occurred_at) > options.asOf) continue;
+      events.push({ ...event, data: await cell.pii.decode(event.type, event.data) });
+    }
+    const from: FoldedAggregate<S, R> = snapshot
+      ? { state: snapshot.state.state, resource: snapshot.state.resource, revision: snapshot.revision }
+      : { state: aggregate.decider.initialState(), resource: undefined, revision: -1 };
+    const commandIds = new Set([...(snapshot?.state.command_ids ?? []), ...events.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []))]);
+    const clockId = snapshot ? snapshot.state.clock_id : stored[0]?.metadata.clock_id;
+    return { ...foldEvents(aggregate, from, events), snapshotRevision: snapshot?.revision ?? -1, commandIds, ...(clockId && { clockId }) };
+  }
+
+  /** "Now" is the time of the test clock the aggregate (or the request) lives on, else the system clock's. */
+  private async metadata(cell: Cell, context: RequestContext, clockId: string | undefined): Promise<Omit<EventMetadata, 'schema_version'>> {
+    return {
+      tenant_id: context.tenantId,
+      environment: context.environment,
+      actor: context.actor,
+      request_id: context.requestId,
+      correlation_id: context.correlationId ?? context.requestId,
+      causation_id: context.causationId ?? context.requestId,
+      occurred_at: (await this.clocks.now(cell, clockId)).toISOString(),
+      ...(context.commandId && { command_id: context.commandId }),
+      ...(clockId && { clock_id: clockId }),
+    };
+  }
+
+  private async encode(cell: Cell, events: readonly HistoryEvent[]): Promise<NewEvent[]> {
+    return Promise.all(events.map(async ({ id, type, data, metadata }) => ({ id, type, metadata, data: await cell.pii.encode(type, data) })));
+  }
+
+  private async saveSnapshot<S, R>(
+    cell: Cell,
+    version: number,
+    stream: string,
+    folded: FoldedAggregate<S, R> & { commandIds: string[]; clockId: string | undefined },
+    context: RequestContext,
+  ): Promise<void> {
+    const owner = { tenant_id: context.tenantId, environment: context.environment };
+    const { state, resource, revision, commandIds, clockId } = folded;
+    const snapshot: Snapshotted<S, R> = { owner, state, resource, command_ids: commandIds, ...(clockId && { clock_id: clockId }) };
+    await cell.snapshots.save({ stream, revision, version, state: snapshot });
+  }
+}
+
+/** What a snapshot holds: whose aggregate it is, and the fold of its stream. */
+interface Snapshotted<S, R> {
+  owner: Pick<EventMetadata, 'tenant_id' | 'environment'>;
+  state: S;
+  resource: R | undefined;
+  /** The last command ids the stream applied. */
+  command_ids?: string[];
+  clock_id?: string;
+}
+
+const ownedBy = (owner: Pick<EventMetadata, 'tenant_id' | 'environment'>, context: RequestContext): boolean =>
+  owner.tenant_id === context.tenantId && owner.environment === context.environment;
+
+const preconditionFailed = (expected: number, actual: number | 'no_stream'): DomainError =>
+  new DomainError(
+    'request.precondition_failed',
+    'precondition',
+    `If-Match names revision ${expected}, but the resource is at revision ${actual === 'no_stream' ? 'none' : actual}`,
+  );

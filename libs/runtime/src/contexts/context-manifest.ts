@@ -1,0 +1,46 @@
+import type { Type } from '@nestjs/common';
+import type { Upcaster } from '@tally/kernel';
+import type { AggregateType } from './aggregate-types';
+import type { PiiFieldSpec } from '@tally/cells';
+import type { ProcessManager } from '../processes/process-manager';
+import { processPii } from '../processes/process-pii';
+import type { Projection } from '../projections/projection';
+
+/**
+ * Everything the apps need of one bounded context, exported by the context as one value: adding
+ * a context to Tally is one line in each app's list of contexts.
+ */
+export interface ContextManifest {
+  name: string;
+  /** Controllers, command and query handlers, and the process managers as providers. */
+  module: Type;
+  projections?: readonly Projection[];
+  /** Provided (and exported) by `module`; the worker runs them. */
+  processes?: readonly Type<ProcessManager>[];
+  /** The personal-data fields of the context's events. */
+  pii?: readonly PiiFieldSpec[];
+  upcasters?: readonly Upcaster[];
+  /** Id prefixes of the context's aggregates, for the history endpoint. */
+  aggregateTypes?: readonly AggregateType[];
+}
+
+/** The contexts' parts, each in one list, plus what the runtime itself contributes. */
+export interface ComposedContexts {
+  modules: readonly Type[];
+  projections: readonly Projection[];
+  processes: readonly Type<ProcessManager>[];
+  pii: readonly PiiFieldSpec[];
+  upcasters: readonly Upcaster[];
+  aggregateTypes: readonly AggregateType[];
+}
+
+export function composeContexts(contexts: readonly ContextManifest[]): ComposedContexts {
+  return {
+    modules: contexts.map((context) => context.module),
+    projections: contexts.flatMap((context) => context.projections ?? []),
+    processes: contexts.flatMap((context) => context.processes ?? []),
+    pii: [...processPii, ...contexts.flatMap((context) => context.pii ?? [])],
+    upcasters: contexts.flatMap((context) => context.upcasters ?? []),
+    aggregateTypes: [...contexts.flatMap((context) => context.aggregateTypes ?? []), { idPrefix: 'clock', type: 'test_clock' }],
+  };
+}

@@ -1,0 +1,128 @@
+import { COMMAND_REJECTED, DomainError, ManualClock, UlidGenerator, type ProcessDecider, type ProcessInput } from '@tally/kernel';
+import type { RecordedEvent } from '@tally/eventstore';
+import type { CellRegistry, RequestContext } from '@tally/cells';
+import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
+import { Worker } from '../worker';
+import { PARKED_COMMANDS } from './parked-commands.projection';
+import { processPii } from './process-pii';
+import type { ProcessManager } from './process-manager';
+
+type Order = { type: 'Deliver'; data: { order_id: string; email: string } };
+
+/** One Deliver command per `order-<id>` stream; a refusal is remembered as an event. */
+const ordersDecider: ProcessDecider<{ asked: boolean }> = {
+  initialState: () => ({ asked: false }),
+  evolve: (state, message) => (message.kind === 'command' ? { asked: true } : state),
+  decide(input: ProcessInput, state) {
+    if (input.type === COMMAND_REJECTED) return [{ kind: 'event', type: 'DeliveryRefused', data: input.data }];
+    if (input.type !== 'OrderPlaced' || state.asked) return [];
+    return [{ kind: 'command', command: { type: 'Deliver', data: input.data } }];
+  },
+};
+
+class Orders implements ProcessManager<{ asked: boolean }> {
+  readonly name = 'orders';
+  readonly streamPrefixes = ['order-'];
+  readonly decider = ordersDecider;
+  readonly calls: { commandId: string | undefined; orderId: string }[] = [];
+  /** What each dispatch does: throw an outage, refuse, or succeed. */
+  behaviour: (attempt: number) => 'ok' | 'outage' | 'refuse' = () => 'ok';
+
+  route(event: RecordedEvent) {
+    return { processId: event.stream.slice('order-'.length), input: { id: event.id, type: event.type, data: event.data } };
+  }
+  subjectOf(message: { data: unknown }) {
+    return (message.data as { order_id?: string }).order_id ?? null;
+  }
+  async dispatch(command: Order, context: RequestContext) {
+    this.calls.push({ commandId: context.commandId, orderId: command.data.order_id });
+    const outcome = this.behaviour(this.calls.length);
+    if (outcome === 'outage') throw new Error('connect ECONNREFUSED');
+    if (outcome === 'refuse') throw DomainError.conflict('order.closed', 'The order is closed');
+  }
+}
+
+describe('the command dispatcher', () => {
+  const clock = new ManualClock('2026-05-01T10:00:00.000Z');
+  const ids = new UlidGenerator(clock);
+  const errors: string[] = [];
+  let temp: TempCells;
+  let cells: CellRegistry;
+  let orders: Orders;
+  let worker: Worker;
+
+  const start = async () => {
+    cells = temp.open();
+    worker = Worker.over(cells, { projections: [], processes: [orders as ProcessManager], clock, ids, log: { error: (message) => errors.push(message) } });
+    await worker.start({ pollTimers: false });
+  };
+  const place = async (orderId: string) => {
+    await cells.cell('eu').events.append(`order-${orderId}`, [{ id: ids.ulid(), type: 'OrderPlaced', data: { order_id: orderId, email: 'ada@example.com' }, metadata: testMetadata(clock.now().toISOString()) }], { expectedRevision: 'no_stream' });
+    await worker.settle();
+  };
+  const processEvents = (orderId: string) => cells.cell('eu').events.readStream(`pm.orders-${orderId}`);
+
+  beforeEach(async () => {
+    temp = new TempCells(clock, processPii);
+    orders = new Orders();
+    errors.length = 0;
+    await start();
+  });
+
+  afterEach(async () => {
+    await worker.stop();
+    await cells.close();
+    temp.remove();
+  });
+
+  it('dispatches an issued command once, with the command id stored in the process stream', async () => {
+    await place('o1');
+    const issued = (await processEvents('o1')).find((event) => event.type === 'ProcessCommandIssued')!;
+    expect(orders.calls).toHaveLength(1);
+    expect(orders.calls[0].commandId).toMatch(/^cmd_/);
+    await cells.cell('eu').readModels.commit([], { name: 'dispatcher', position: 0n });
+    await worker.stop();
+    await start();
+    await worker.settle();
+    expect(orders.calls.map((call) => call.commandId)).toEqual([orders.calls[0].commandId, orders.calls[0].commandId]);
+    expect(issued.metadata.input_id).toBeDefined();
+  });
+
+  it('retries a failing command and then goes on', async () => {
+    orders.behaviour = (attempt) => (attempt < 3 ? 'outage' : 'ok');
+    await place('o2');
+    expect(orders.calls).toHaveLength(3);
+    expect(new Set(orders.calls.map((call) => call.commandId)).size).toBe(1);
+    expect((await processEvents('o2')).map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued']);
+  });
+
+  it('parks a command that fails every attempt, lists it, and goes on with later commands', async () => {
+    orders.behaviour = (attempt) => (attempt <= 5 ? 'outage' : 'ok');
+    await place('o3');
+    await place('o4');
+    expect(orders.calls.map((call) => call.orderId)).toEqual(['o3', 'o3', 'o3', 'o3', 'o3', 'o4']);
+    expect((await processEvents('o3')).map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued', 'ProcessCommandParked']);
+    const parked = await cells.cell('eu').readModels.find(PARKED_COMMANDS, { where: [{ field: 'process_id', op: 'eq', value: 'o3' }], limit: 10 });
+    expect(parked.items).toEqual([expect.objectContaining({ id: orders.calls[0].commandId, object: 'parked_command', process: 'orders', type: 'Deliver', attempts: 5, last_error: 'connect ECONNREFUSED' })]);
+  });
+
+  it('hands a refusal back to the process as a CommandRejected input', async () => {
+    orders.behaviour = () => 'refuse';
+    await place('o5');
+    const events = await processEvents('o5');
+    expect(events.map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued', 'ProcessInputReceived', 'DeliveryRefused']);
+    expect(events[3].data).toMatchObject({ command_type: 'Deliver', code: 'order.closed' });
+    expect(orders.calls).toHaveLength(1);
+  });
+
+  it('seals the personal data a process copies with its subject’s key, so erasure redacts the copies', async () => {
+    await place('o6');
+    const stored = await processEvents('o6');
+    expect(JSON.stringify(stored.map((event) => event.data))).not.toContain('ada@example.com');
+    const cell = cells.cell('eu');
+    await cell.dataKeys.destroy('o6');
+    cell.pii.forget('o6');
+    const issued = stored.find((event) => event.type === 'ProcessCommandIssued')!;
+    expect(await cell.pii.decode(issued.type, issued.data)).toMatchObject({ type: 'Deliver', data: null });
+  });
+});

@@ -1,0 +1,50 @@
+import type { Doc, FindQuery, FindResult } from '@tally/readstore';
+import type { CellRegistry, ListCursors, RequestContext } from '@tally/cells';
+import { unscoped, type StoredResource } from '../public-events/resource-projection';
+import type { ResourceDoc } from '../public-events/resource-view';
+import { parseListQuery, toPage, type ListPage, type ListSpec } from './list-query';
+
+/**
+ * Reads of read models on behalf of a request: only the request's tenant and environment, in
+ * its region's cell. A document of another tenant is indistinguishable from a missing one.
+ */
+export class ScopedReads {
+  constructor(private readonly cells: CellRegistry) {}
+
+  async retrieve<R extends ResourceDoc>(context: RequestContext, collection: string, id: string): Promise<{ resource: R; revision: number } | undefined> {
+    const doc = await this.cells.cell(context.region).readModels.get<StoredResource<R> & Doc>(collection, id);
+    if (!doc || doc.tenant_id !== context.tenantId || doc.environment !== context.environment) return undefined;
+    return { resource: unscoped(doc), revision: doc.stream_revision };
+  }
+
+  /** One page of a list endpoint: its query parameters checked against `spec`, its cursor signed by the cell. */
+  async page<R extends ResourceDoc, P = R>(
+    context: RequestContext,
+    collection: string,
+    params: Record<string, unknown>,
+    spec: ListSpec,
+    present: (resource: R) => P = (resource) => resource as unknown as P,
+  ): Promise<ListPage<P>> {
+    const cursors = this.cursorsFor(context);
+    const query = parseListQuery(params, spec, cursors);
+    return toPage(await this.list<R>(context, collection, query), query, present, cursors);
+  }
+
+  /** Signs and checks the cursors of lists read for this request, in its region's cell. */
+  cursorsFor(context: RequestContext): ListCursors {
+    return this.cells.cell(context.region).cursors;
+  }
+
+  async list<R extends ResourceDoc>(context: RequestContext, collection: string, query: FindQuery): Promise<FindResult<R>> {
+    const scoped: FindQuery = {
+      ...query,
+      where: [
+        { field: 'tenant_id', op: 'eq', value: context.tenantId },
+        { field: 'environment', op: 'eq', value: context.environment },
+        ...(query.where ?? []),
+      ],
+    };
+    const result = await this.cells.cell(context.region).readModels.find<R & Doc>(collection, scoped);
+    return { items: result.items.map((doc) => unscoped(doc)), hasMore: result.hasMore };
+  }
+}

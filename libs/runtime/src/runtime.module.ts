@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { Clock, IdGenerator } from '@tally/kernel';
+import { CellRegistry, CLOCK, ID_GENERATOR } from '@tally/cells';
+import { Clocks } from './clocks/clocks';
+import { TestClocks } from './clocks/test-clocks';
+import { CommandRuntime } from './commands/command-runtime';
+import { ScopedReads } from './queries/scoped-reads';
+
+/** The runtime every context's handlers, queries and process managers use: clocks, the command runtime, scoped reads, test clocks. */
+@Global()
+@Module({
+  imports: [CqrsModule.forRoot()],
+  providers: [
+    { provide: Clocks, useFactory: (clock: Clock) => new Clocks(clock), inject: [CLOCK] },
+    { provide: CommandRuntime, useFactory: (cells: CellRegistry, clocks: Clocks, ids: IdGenerator) => new CommandRuntime(cells, clocks, ids), inject: [CellRegistry, Clocks, ID_GENERATOR] },
+    { provide: ScopedReads, useFactory: (cells: CellRegistry) => new ScopedReads(cells), inject: [CellRegistry] },
+    { provide: TestClocks, useFactory: (runtime: CommandRuntime, ids: IdGenerator) => new TestClocks(runtime, ids), inject: [CommandRuntime, ID_GENERATOR] },
+  ],
+  exports: [CqrsModule, Clocks, CommandRuntime, ScopedReads, TestClocks],
+})
+export class RuntimeModule {}

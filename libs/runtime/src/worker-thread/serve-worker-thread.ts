@@ -1,0 +1,49 @@
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { NestFactory } from '@nestjs/core';
+import { AppendNotifier } from '@tally/eventstore';
+import { CellRegistry } from '@tally/cells';
+import type { ComposedContexts } from '../contexts/context-manifest';
+import { createLog, NestJsonLogger } from '@tally/observability';
+import { Worker } from '../worker';
+import { WorkerAppModule } from '../worker-app.module';
+import type { FromWorkerThread, ToWorkerThread, WorkerThreadData } from './messages';
+
+/**
+ * The body of an app's worker thread (see WorkerThreadHost): the worker of `contexts` on
+ * connections of its own to the same SQLite files, woken by the API thread's appends, on the
+ * system clock.
+ */
+export function serveWorkerThread(contexts: ComposedContexts): void {
+  if (!parentPort) throw new Error('serveWorkerThread runs in a worker thread of the API (see WorkerThreadHost)');
+  void serve(parentPort, workerData as WorkerThreadData, contexts);
+}
+
+async function serve(port: MessagePort, { config }: WorkerThreadData, contexts: ComposedContexts): Promise<void> {
+  const post = (message: FromWorkerThread) => port.postMessage(message);
+  const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config, contexts), { logger: new NestJsonLogger(createLog(config)) });
+  const cells = app.get(CellRegistry);
+  const worker = app.get(Worker);
+  cells.directoryChanges?.listen(() => post({ kind: 'directory-changed' }));
+
+  // Closing the port leaves the thread nothing to wait for, so it exits.
+  const stop = async () => {
+    await app.close();
+    await cells.close();
+    port.close();
+  };
+  // The port holds what the API thread sent while the worker started; wake-ups among it find the
+  // subscriptions already reading from their checkpoints, which loses nothing.
+  port.on('message', (message: ToWorkerThread) => {
+    if (message.kind === 'appended') {
+      for (const [file, streams] of message.appends) for (const stream of streams) AppendNotifier.deliver(file, stream);
+    } else if (message.kind === 'settle') {
+      worker.settle().then(
+        () => post({ kind: 'settled', id: message.id }),
+        (error: unknown) => post({ kind: 'settled', id: message.id, error: String(error) }),
+      );
+    } else {
+      void stop();
+    }
+  });
+  post({ kind: 'ready' });
+}

@@ -1,0 +1,45 @@
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Type } from '@nestjs/common';
+import type { IdGenerator } from '@tally/kernel';
+import { CellRegistry, ID_GENERATOR, TALLY_CONFIG, type TallyConfig } from '@tally/cells';
+import { Clocks } from './clocks/clocks';
+import { CommandRuntime } from './commands/command-runtime';
+import type { ComposedContexts } from './contexts/context-manifest';
+import { TallyMetrics } from '@tally/observability';
+import type { ProcessManager } from './processes/process-manager';
+import type { RunnerLog } from './runners/supervise';
+import { Worker } from './worker';
+
+const logger = new Logger('worker');
+const log: RunnerLog = { error: (message, error) => logger.error(message, (error as Error)?.stack) };
+
+/** Projections, process managers, the dispatcher, timers and test clock advances for every cell this process serves. */
+@Module({})
+export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  /** `extraProcesses`: process managers of tests, beside every context's. */
+  static forRoot(contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes'>, extraProcesses: readonly Type<ProcessManager>[] = []): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [...contexts.modules],
+      providers: [
+        ...extraProcesses,
+        {
+          provide: Worker,
+          useFactory: (config: TallyConfig, cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...processes: ProcessManager[]) =>
+            new Worker({ cells, projections: contexts.projections, processes, clocks, commands, ids, metrics, log, leaseTtlMs: config.leaseTtlMs }),
+          inject: [TALLY_CONFIG, CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, ...contexts.processes, ...extraProcesses],
+        },
+      ],
+      exports: [Worker],
+    };
+  }
+
+  constructor(@Inject(Worker) private readonly worker: Worker) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.worker.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker.stop();
+  }
+}

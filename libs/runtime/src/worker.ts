@@ -1,0 +1,150 @@
+import type { Clock, IdGenerator } from '@tally/kernel';
+import { FencedReadStore, Leases, type Cell, type CellRegistry, type LeaseFence } from '@tally/cells';
+import { Clocks } from './clocks/clocks';
+import { TestClockAdvancer } from './clocks/test-clock-advancer';
+import { testClockProjection } from './clocks/test-clock.view';
+import { CommandRuntime } from './commands/command-runtime';
+import { TallyMetrics } from '@tally/observability';
+import type { Projection } from './projections/projection';
+import { ProjectionRunner } from './projections/projection-runner';
+import type { RunnerLog } from './runners/supervise';
+import type { ProjectionBinding } from './projections/projection-source';
+import { CommandDispatcher } from './processes/command-dispatcher';
+import { parkedCommandsProjection } from './processes/parked-commands.projection';
+import type { ProcessManager } from './processes/process-manager';
+import { ProcessRunner } from './processes/process-runner';
+import { ProcessRuntime } from './processes/process-runtime';
+import { TimerPoller } from './processes/timer-poller';
+import { timersProjection } from './processes/timers.projection';
+import { LeasedRunner, leaseTermsOfThisProcess, type LeaseTerms, type Runner } from './runners/leased-runner';
+
+/** The read models the runtime keeps for itself, beside every context's. */
+const RUNTIME_PROJECTIONS: readonly Projection[] = [timersProjection, parkedCommandsProjection, testClockProjection];
+
+/** Where each projection of a cell reads and writes, under a checkpoint name unique in its store. */
+export function bindingsFor(cell: Cell, cells: CellRegistry, projections: readonly Projection[]): ProjectionBinding[] {
+  return [...projections, ...RUNTIME_PROJECTIONS].map((projection) => {
+    const toDirectory = projection.target === 'directory';
+    return {
+      projection,
+      events: cell.events,
+      pii: cell.pii,
+      store: toDirectory ? cells.directory : cell.readModels,
+      checkpoint: toDirectory ? `${projection.name}@${cell.region}` : projection.name,
+    };
+  });
+}
+
+/** Anything that follows a cell's log: it starts, stops, and says when it has handled a position. */
+interface Follower extends Runner {
+  whenCaughtUp(position: bigint): Promise<void>;
+}
+
+interface WorkerDependencies {
+  cells: CellRegistry;
+  projections: readonly Projection[];
+  processes: readonly ProcessManager[];
+  clocks: Clocks;
+  commands: CommandRuntime;
+  ids: IdGenerator;
+  metrics: TallyMetrics;
+  log: RunnerLog;
+  leaseTtlMs?: number;
+}
+
+type Leased<R extends Runner> = { cell: Cell; runner: LeasedRunner<R> };
+
+/**
+ * Everything that happens after a write, for every cell this process serves: projections,
+ * process managers, the dispatcher of the commands they issue, timers, and test clock advances.
+ * Each runs under a lease of its cell, so that among several workers on one cell one instance of
+ * each runs; settle and fireDueTimers act on those this process holds.
+ */
+export class Worker {
+  private readonly followers: Leased<Follower>[] = [];
+  private readonly advancers: Leased<Follower>[] = [];
+  private readonly pollers: LeasedRunner<Runner & Pick<TimerPoller, 'tick'>>[] = [];
+  private readonly leaseTerms: LeaseTerms;
+
+  constructor(private readonly deps: WorkerDependencies) {
+    this.leaseTerms = leaseTermsOfThisProcess(deps.leaseTtlMs);
+  }
+
+  /** A worker outside Nest (tools, tests): its own command runtime and metrics over `cells`. */
+  static over(cells: CellRegistry, options: { projections: readonly Projection[]; processes?: readonly ProcessManager[]; clock: Clock; ids: IdGenerator; log: RunnerLog; leaseTtlMs?: number }): Worker {
+    const clocks = new Clocks(options.clock);
+    const commands = new CommandRuntime(cells, clocks, options.ids);
+    return new Worker({ ...options, cells, processes: options.processes ?? [], clocks, commands, metrics: new TallyMetrics() });
+  }
+
+  async start(options: { pollTimers?: boolean } = {}): Promise<void> {
+    const { cells, projections, processes, clocks, commands, ids, metrics, log } = this.deps;
+    for (const cell of cells.all()) {
+      const runtimes = new Map(processes.map((manager) => [manager.name, new ProcessRuntime(manager, cell, clocks, ids)]));
+      const fenced = (fence: LeaseFence) => new FencedReadStore(cell.readModels, fence);
+      for (const binding of bindingsFor(cell, cells, projections)) {
+        this.followers.push(await this.leased(cell, `projection/${binding.checkpoint}`, (fence) => new ProjectionRunner({ ...binding, store: new FencedReadStore(binding.store, fence) }, log)));
+      }
+      for (const runtime of runtimes.values()) {
+        this.followers.push(await this.leased(cell, `process/${runtime.manager.name}`, (fence) => new ProcessRunner(runtime, fenced(fence), cell.events, cell.pii, log)));
+      }
+      this.followers.push(await this.leased(cell, 'dispatcher', (fence) => new CommandDispatcher(cell, runtimes, fenced(fence), metrics, ids, log)));
+      const timers = new TimerPoller(cell.readModels, runtimes, clocks.system, log);
+      this.advancers.push(await this.leased(cell, 'test-clock-advancer', (fence) => new TestClockAdvancer(cell, commands, timers, fenced(fence), () => this.settleFollowers(), log)));
+      // With pollTimers off (tests), the holder's poller fires timers only when fireDueTimers asks.
+      const poller = await this.leased(cell, 'timer-poller', () => ({
+        start: () => (options.pollTimers === false ? undefined : timers.start()),
+        stop: () => timers.stop(),
+        tick: () => timers.tick(),
+      }));
+      this.pollers.push(poller.runner);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.pollers.map((poller) => poller.stop()));
+    for (const { runner } of [...this.advancers, ...this.followers].reverse()) await runner.stop();
+  }
+
+  /** Fires the system clock's timers that are due now, in every cell; returns how many fired. */
+  async fireDueTimers(): Promise<number> {
+    let fired = 0;
+    for (const poller of this.pollers) fired += (await poller.current?.tick()) ?? 0;
+    return fired;
+  }
+
+  /**
+   * Resolves when every follower this process holds has handled everything written so far,
+   * including what the process managers' commands and the test clock advances wrote meanwhile.
+   */
+  settle(): Promise<void> {
+    return this.settleAll([...this.followers, ...this.advancers]);
+  }
+
+  /** Everything but the advancers, which settle the rest between the timers they fire. */
+  private settleFollowers(): Promise<void> {
+    return this.settleAll(this.followers);
+  }
+
+  private async settleAll(followers: readonly Leased<Follower>[]): Promise<void> {
+    for (;;) {
+      const heads = await this.heads();
+      await Promise.all(followers.map(({ cell, runner }) => runner.current?.whenCaughtUp(heads.get(cell.region) ?? 0n)));
+      const after = await this.heads();
+      if ([...after].every(([region, head]) => heads.get(region) === head)) return;
+    }
+  }
+
+  /** The lease of a runner is named after its cell and what it runs, e.g. `eu/process/tax_id_validation`. */
+  private async leased<R extends Runner>(cell: Cell, name: string, make: (fence: LeaseFence) => R): Promise<Leased<R>> {
+    const runner = new LeasedRunner(new Leases(cell.leases), `${cell.region}/${name}`, make, this.leaseTerms, this.deps.log);
+    await runner.start();
+    return { cell, runner };
+  }
+
+  private async heads(): Promise<Map<string, bigint>> {
+    const heads = new Map<string, bigint>();
+    for (const cell of this.deps.cells.all()) heads.set(cell.region, (await cell.events.headPosition()) ?? 0n);
+    return heads;
+  }
+}

@@ -1,6 +1,6 @@
-import { CONTEXTS } from '../apps/worker/src/contexts';
 import { createJsonLog } from '@tally/observability';
 import { REGIONS } from '@tally/cells';
+import { CONTEXTS } from '../apps/worker/src/contexts';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /** The value of one sample in a Prometheus text exposition, 0 when the series is absent. */

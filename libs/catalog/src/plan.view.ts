@@ -1,9 +1,9 @@
 import { assertNever } from '@tally/kernel';
 import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { TaxBehavior } from '@tally/tax/published';
 import type { PlanStatus } from './domain/plan.decider';
 import type { DunningPolicy, PlanEvent, PlanInterval, PriceVersion } from './domain/plan.events';
 import { componentsInForce, type ComponentInForce } from './domain/price-book';
-import type { TaxBehavior } from '@tally/tax/published';
 
 export interface PlanResource {
   [field: string]: unknown;

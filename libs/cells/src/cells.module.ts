@@ -1,7 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { SystemClock, UlidGenerator, type Clock, type Upcaster } from '@tally/kernel';
-import type { TallyConfig } from './config/tally-config';
 import { TallyMetrics } from '@tally/observability';
+import type { TallyConfig } from './config/tally-config';
 import type { PiiFieldSpec } from './pii/pii-codec';
 import { CLOCK, ID_GENERATOR, TALLY_CONFIG } from './tokens';
 import { CellRegistry } from './cell-registry';

@@ -1,7 +1,7 @@
 import type { Clock, Upcaster } from '@tally/kernel';
+import type { TallyMetrics } from '@tally/observability';
 import type { TallyConfig } from './config/tally-config';
 import type { PiiFieldSpec } from './pii/pii-codec';
-import type { TallyMetrics } from '@tally/observability';
 import type { CellRegistry } from './cell-registry';
 import { openEmbeddedCells } from './embedded-cells';
 import { connectProductionCells } from './production-cells';

@@ -1,6 +1,6 @@
 import type { AppendResult, EventStore, EventSubscription, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, SubscriptionFilter } from '@tally/eventstore';
-import type { Region } from './context/request-context';
 import type { TallyMetrics } from '@tally/observability';
+import type { Region } from './context/request-context';
 
 /**
  * A cell's event store that times each append into `event_store_append_duration_seconds`. Wrapping

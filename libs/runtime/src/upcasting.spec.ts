@@ -1,12 +1,12 @@
 import { DomainError, ManualClock, UlidGenerator, type Command, type Decider, type Event, type ProcessDecider, type ProcessInput, type ProcessOutput, type Upcaster } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { Cell, CellRegistry, PiiFieldSpec, RequestContext } from '@tally/cells';
+import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
 import type { AggregateDefinition } from './commands/aggregate-definition';
 import { CommandRuntime } from './commands/command-runtime';
 import type { ProcessManager } from './processes/process-manager';
 import { Clocks } from './clocks/clocks';
 import type { Projection } from './projections/projection';
-import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
 import { Worker } from './worker';
 
 /** Version 1 of NoteTaken, as old code stored it: the author under `author`, the text flat. */

@@ -1,10 +1,10 @@
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Type } from '@nestjs/common';
 import type { IdGenerator } from '@tally/kernel';
 import { CellRegistry, ID_GENERATOR, TALLY_CONFIG, type TallyConfig } from '@tally/cells';
+import { TallyMetrics } from '@tally/observability';
 import { Clocks } from './clocks/clocks';
 import { CommandRuntime } from './commands/command-runtime';
 import type { ComposedContexts } from './contexts/context-manifest';
-import { TallyMetrics } from '@tally/observability';
 import type { ProcessManager } from './processes/process-manager';
 import type { RunnerLog } from './runners/supervise';
 import { Worker } from './worker';

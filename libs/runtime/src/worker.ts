@@ -1,10 +1,10 @@
 import type { Clock, IdGenerator } from '@tally/kernel';
 import { FencedReadStore, Leases, type Cell, type CellRegistry, type LeaseFence } from '@tally/cells';
+import { TallyMetrics } from '@tally/observability';
 import { Clocks } from './clocks/clocks';
 import { TestClockAdvancer } from './clocks/test-clock-advancer';
 import { testClockProjection } from './clocks/test-clock.view';
 import { CommandRuntime } from './commands/command-runtime';
-import { TallyMetrics } from '@tally/observability';
 import type { Projection } from './projections/projection';
 import { ProjectionRunner } from './projections/projection-runner';
 import type { RunnerLog } from './runners/supervise';

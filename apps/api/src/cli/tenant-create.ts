@@ -1,10 +1,10 @@
-import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import 'reflect-metadata';
 import { SystemClock, UlidGenerator } from '@tally/kernel';
 import { bindingsFor, catchUpProjection, Clocks, CommandRuntime } from '@tally/runtime';
 import { openConfiguredCells, readConfig, REGIONS, type CellRegistry, type Region } from '@tally/cells';
-import { CONTEXTS } from '../contexts';
 import { TenantAdministration, tenantDirectoryProjection } from '@tally/tenancy';
+import { CONTEXTS } from '../contexts';
 
 /** `npm run tenant:create -- --name Acme --region eu`: prints the new tenant's live and sandbox keys, once. */
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
-import { REGIONS, type Region } from '../context/request-context';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from '@tally/observability';
+import { REGIONS, type Region } from '../context/request-context';
 
 export type Profile = 'embedded' | 'production';
 

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiProperty } from '@nestjs/swagger';
-import { Ctx } from '../auth/context.decorator';
 import type { RequestContext } from '@tally/cells';
 import { PARKED_COMMANDS, ScopedReads, type ListPage, type ListSpec, type ParkedCommandDoc } from '@tally/runtime';
+import { Ctx } from '../auth/context.decorator';
 import type { KnownFields } from '../openapi/known-fields';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
 import { API_KEY_PROBLEMS, LIST_PROBLEMS } from '../openapi/problem-codes';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { KnownFields } from '../openapi/known-fields';
 import type { PublicEventDoc, ResourceDoc } from '@tally/runtime';
+import type { KnownFields } from '../openapi/known-fields';
 
 export class EventRequestResponse {
   @ApiProperty({ type: String, nullable: true, description: 'The `Request-Id` of the request that caused the event; null for events of background work', example: 'req_01JD…' })

@@ -1,14 +1,14 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
-import { Ctx } from '../auth/context.decorator';
 import { PUBLIC_EVENTS, ScopedReads, type ListPage, type ListSpec, type PublicEventDoc } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
+import { Ctx } from '../auth/context.decorator';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
 import { API_KEY_PROBLEMS, LIST_PROBLEMS } from '../openapi/problem-codes';
 import { ApiListResponse } from '../openapi/api-list-response.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
 import { ApiTag } from '../openapi/api-tags';
-import type { RequestContext } from '@tally/cells';
 import { EventResponse } from './event.response';
 
 const EVENT_LIST: ListSpec = {

@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError, type Clock } from '@tally/kernel';
-import { findContext } from '../auth/auth.guard';
 import { CLOCK } from '@tally/cells';
+import { findContext } from '../auth/auth.guard';
 import { classifyRequest } from './classify-request';
 import { setRateLimitHeaders } from './rate-limit-headers';
 import { perSecondLimit, windowsFor } from './rate-limit-policy';

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import type { TestClockResource } from '@tally/runtime';
 import { IsTimestamp } from '../body/timestamp';
 import type { KnownFields } from '../openapi/known-fields';
-import type { TestClockResource } from '@tally/runtime';
 
 export class CreateTestClockDto {
   @ApiProperty({ format: 'date-time', example: '2026-01-31T00:00:00Z', description: 'The time the clock starts at; it moves only when advanced' })

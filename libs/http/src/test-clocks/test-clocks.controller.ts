@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { Ctx } from '../auth/context.decorator';
 import type { RequestContext } from '@tally/cells';
 import { assertSandbox, ScopedReads, testClockAggregate, TestClocks, testClockView, type ListPage, type ListSpec, type TestClockResource } from '@tally/runtime';
+import { Ctx } from '../auth/context.decorator';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
 import { API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '../openapi/problem-codes';
 import { ApiIdempotent } from '../openapi/api-idempotent.decorator';

@@ -1,6 +1,6 @@
 import { DomainError, toUtcTimestamp, type IdGenerator } from '@tally/kernel';
-import type { CommandRuntime } from '../commands/command-runtime';
 import type { RequestContext } from '@tally/cells';
+import type { CommandRuntime } from '../commands/command-runtime';
 import { testClockAggregate } from './test-clock.aggregate';
 import type { TestClockResource } from './test-clock.view';
 import type { TestClockCommand } from './domain/test-clock.decider';

@@ -1,8 +1,8 @@
 import { DomainError, ManualClock, UlidGenerator, type Command, type Decider, type Event } from '@tally/kernel';
 import type { EventStore, NewEvent } from '@tally/eventstore';
 import type { CellRegistry, RequestContext } from '@tally/cells';
-import type { ResourceView } from '../public-events/resource-view';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
+import type { ResourceView } from '../public-events/resource-view';
 import type { AggregateDefinition } from './aggregate-definition';
 import { CommandRuntime } from './command-runtime';
 import { Clocks } from '../clocks/clocks';

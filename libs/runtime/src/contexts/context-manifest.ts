@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Upcaster } from '@tally/kernel';
-import type { AggregateType } from './aggregate-types';
 import type { PiiFieldSpec } from '@tally/cells';
+import type { AggregateType } from './aggregate-types';
 import type { ProcessManager } from '../processes/process-manager';
 import { processPii } from '../processes/process-pii';
 import type { Projection } from '../projections/projection';

@@ -1,7 +1,7 @@
 import { ManualClock, UlidGenerator } from '@tally/kernel';
 import type { CellRegistry } from '@tally/cells';
-import type { Projection } from './projection';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
+import type { Projection } from './projection';
 import { LAG_COUNTED_UP_TO, ProjectionLag } from './projection-lag';
 
 const things: Projection = { name: 'things', streamPrefixes: ['thing-'], collections: [], handle: async () => undefined };

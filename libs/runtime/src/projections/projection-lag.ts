@@ -1,8 +1,8 @@
 import type { Cell, CellRegistry } from '@tally/cells';
+import type { MetricFamily, Sample } from '@tally/observability';
 import type { Projection } from './projection';
 import type { ProjectionBinding } from './projection-source';
 import { bindingsFor } from '../worker';
-import type { MetricFamily, Sample } from '@tally/observability';
 
 const NAME = 'projection_lag_events';
 /** Counting reads the events themselves; beyond this many the projection is plainly behind. */

@@ -7,6 +7,7 @@ export * from './commands/command-runtime';
 export * from './commands/history-event';
 export * from './contexts/aggregate-types';
 export * from './contexts/context-manifest';
+export * from './processes/parked-commands';
 export * from './processes/parked-commands.projection';
 export * from './processes/process-manager';
 export * from './projections/projection';

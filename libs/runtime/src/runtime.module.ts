@@ -5,9 +5,10 @@ import { CellRegistry, CLOCK, ID_GENERATOR } from '@tally/cells';
 import { Clocks } from './clocks/clocks';
 import { TestClocks } from './clocks/test-clocks';
 import { CommandRuntime } from './commands/command-runtime';
+import { ParkedCommands } from './processes/parked-commands';
 import { ScopedReads } from './queries/scoped-reads';
 
-/** The runtime every context's handlers, queries and process managers use: clocks, the command runtime, scoped reads, test clocks. */
+/** The runtime every context's handlers, queries and process managers use: clocks, the command runtime, scoped reads, test clocks, parked commands. */
 @Global()
 @Module({
   imports: [CqrsModule.forRoot()],
@@ -16,7 +17,12 @@ import { ScopedReads } from './queries/scoped-reads';
     { provide: CommandRuntime, useFactory: (cells: CellRegistry, clocks: Clocks, ids: IdGenerator) => new CommandRuntime(cells, clocks, ids), inject: [CellRegistry, Clocks, ID_GENERATOR] },
     { provide: ScopedReads, useFactory: (cells: CellRegistry) => new ScopedReads(cells), inject: [CellRegistry] },
     { provide: TestClocks, useFactory: (runtime: CommandRuntime, ids: IdGenerator) => new TestClocks(runtime, ids), inject: [CommandRuntime, ID_GENERATOR] },
+    {
+      provide: ParkedCommands,
+      useFactory: (cells: CellRegistry, reads: ScopedReads, clocks: Clocks, ids: IdGenerator) => new ParkedCommands(cells, reads, clocks, ids),
+      inject: [CellRegistry, ScopedReads, Clocks, ID_GENERATOR],
+    },
   ],
-  exports: [CqrsModule, Clocks, CommandRuntime, ScopedReads, TestClocks],
+  exports: [CqrsModule, Clocks, CommandRuntime, ScopedReads, TestClocks, ParkedCommands],
 })
 export class RuntimeModule {}

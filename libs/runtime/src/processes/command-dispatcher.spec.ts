@@ -2,7 +2,10 @@ import { COMMAND_REJECTED, DomainError, ManualClock, UlidGenerator, type Process
 import type { RecordedEvent } from '@tally/eventstore';
 import type { CellRegistry, RequestContext } from '@tally/cells';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
+import { Clocks } from '../clocks/clocks';
+import { ScopedReads } from '../queries/scoped-reads';
 import { Worker } from '../worker';
+import { ParkedCommands } from './parked-commands';
 import { PARKED_COMMANDS } from './parked-commands.projection';
 import { processPii } from './process-pii';
 import type { ProcessManager } from './process-manager';
@@ -104,6 +107,30 @@ describe('the command dispatcher', () => {
     expect((await processEvents('o3')).map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued', 'ProcessCommandParked']);
     const parked = await cells.cell('eu').readModels.find(PARKED_COMMANDS, { where: [{ field: 'process_id', op: 'eq', value: 'o3' }], limit: 10 });
     expect(parked.items).toEqual([expect.objectContaining({ id: orders.calls[0].commandId, object: 'parked_command', process: 'orders', type: 'Deliver', attempts: 5, last_error: 'connect ECONNREFUSED' })]);
+  });
+
+  it('dispatches a parked command again when an operator retries it, and parks it again if it still fails', async () => {
+    orders.behaviour = (attempt) => (attempt <= 5 || attempt >= 7 ? 'outage' : 'ok');
+    await place('o7');
+    await place('o8');
+    const parkedIds = async () => (await cells.cell('eu').readModels.find(PARKED_COMMANDS, { limit: 10 })).items.map((doc) => doc.id);
+    const [o7Command] = await parkedIds();
+    const parked = new ParkedCommands(cells, new ScopedReads(cells), new Clocks(clock), ids);
+    const operator: RequestContext = { tenantId: 'ten_test', environment: 'sandbox', region: 'eu', actor: 'api_key:key_1', requestId: 'req_1', correlationId: null, causationId: null };
+
+    await parked.retry(operator, o7Command);
+    await worker.settle();
+    expect(orders.calls.map((call) => call.orderId)).toEqual(['o7', 'o7', 'o7', 'o7', 'o7', 'o8', 'o7', 'o7', 'o7', 'o7', 'o7']);
+    expect(new Set(orders.calls.filter((call) => call.orderId === 'o7').map((call) => call.commandId))).toEqual(new Set([o7Command]));
+    expect((await processEvents('o7')).map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued', 'ProcessCommandParked', 'ProcessCommandRetried', 'ProcessCommandParked']);
+    expect(await parkedIds()).toEqual([o7Command]);
+
+    orders.behaviour = () => 'ok';
+    await parked.retry(operator, o7Command);
+    await worker.settle();
+    expect(orders.calls).toHaveLength(12);
+    expect(await parkedIds()).toEqual([]);
+    await expect(parked.retry(operator, o7Command)).rejects.toMatchObject({ code: 'parked_command.not_found' });
   });
 
   it('hands a refusal back to the process as a CommandRejected input', async () => {

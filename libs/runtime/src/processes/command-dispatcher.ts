@@ -14,12 +14,18 @@ export const DISPATCH_ATTEMPTS = 5;
 const FIRST_RETRY_MS = 100;
 
 export const PARKED_EVENT = 'ProcessCommandParked';
+/** An operator asked for a parked command to be dispatched again. */
+export const RETRIED_EVENT = 'ProcessCommandRetried';
 
 export interface CommandParkedData {
   command_id: string;
   type: string;
   attempts: number;
   error: string;
+}
+
+export interface CommandRetriedData {
+  command_id: string;
 }
 
 /**
@@ -29,7 +35,8 @@ export interface CommandParkedData {
  * stream applies once, so a command dispatched again changes nothing. A refusal (a domain error)
  * goes back to its process as a `CommandRejected` input; any other failure is retried with a
  * doubling pause and, after DISPATCH_ATTEMPTS, parked: recorded in the process stream, counted,
- * and listed for operators, while later commands go on.
+ * and listed for operators, while later commands go on. An operator's retry (`ProcessCommandRetried`)
+ * dispatches the parked command again, with the same attempts.
  */
 export class CommandDispatcher extends LogFollower {
   constructor(
@@ -46,6 +53,14 @@ export class CommandDispatcher extends LogFollower {
 
   protected async handle(event: RecordedEvent): Promise<void> {
     if (event.type === ProcessEvents.commandIssued) await this.dispatch(event);
+    if (event.type === RETRIED_EVENT) await this.retry(event);
+  }
+
+  private async retry(event: RecordedEvent): Promise<void> {
+    const { command_id } = event.data as CommandRetriedData;
+    const earlier = await this.cell.events.readStream(event.stream, { fromRevision: event.revision, direction: 'backwards' });
+    const issued = earlier.find((stored) => stored.type === ProcessEvents.commandIssued && commandIdOf(stored) === command_id);
+    if (issued) await this.dispatch(issued);
   }
 
   private async dispatch(event: RecordedEvent): Promise<void> {
@@ -53,7 +68,7 @@ export class CommandDispatcher extends LogFollower {
     const runtime = this.runtimes.get(name);
     if (!runtime) return;
     const issued = (await this.cell.pii.decode(event.type, event.data)) as CommandIssuedData;
-    const commandId = issued.command_id ?? issuedCommandId(event.stream, event.id, 0);
+    const commandId = commandIdOf(event);
     const context = this.contextOf(event, name, commandId);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -101,3 +116,6 @@ export class CommandDispatcher extends LogFollower {
     };
   }
 }
+
+/** The id of an issued command; events stored before ids were kept carry none and get the id they were dispatched with. */
+const commandIdOf = (issued: RecordedEvent): string => (issued.data as CommandIssuedData).command_id ?? issuedCommandId(issued.stream, issued.id, 0);

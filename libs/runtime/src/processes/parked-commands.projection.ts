@@ -1,5 +1,5 @@
 import type { Projection } from '../projections/projection';
-import { PARKED_EVENT, type CommandParkedData } from './command-dispatcher';
+import { PARKED_EVENT, RETRIED_EVENT, type CommandParkedData, type CommandRetriedData } from './command-dispatcher';
 import { splitProcessStream } from './process-manager';
 
 export const PARKED_COMMANDS = 'parked_commands';
@@ -18,12 +18,13 @@ export interface ParkedCommandDoc {
   environment: string;
 }
 
-/** The commands the dispatcher gave up on, for operators to see (and `/metrics` to count). */
+/** The commands the dispatcher gave up on and nobody retried yet, for operators to see (and `/metrics` to count). */
 export const parkedCommandsProjection: Projection = {
   name: 'parked_commands',
   streamPrefixes: ['pm.'],
   collections: [{ name: PARKED_COMMANDS, indexes: [{ fields: ['tenant_id', 'environment', 'created_at'] }] }],
   async handle(event, writer) {
+    if (event.type === RETRIED_EVENT) return writer.delete(PARKED_COMMANDS, (event.data as CommandRetriedData).command_id);
     if (event.type !== PARKED_EVENT) return;
     const parked = event.data as CommandParkedData;
     const { name, processId } = splitProcessStream(event.stream);

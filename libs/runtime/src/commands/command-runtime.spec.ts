@@ -140,6 +140,17 @@ describe('CommandRuntime', () => {
     expect((await runtime.load(cells.cell('eu'), counterAggregate, 'c6', context)).state.total).toBe(2);
   });
 
+  it('decides the first command of a new stream without reading it, and reads it after all when the id is taken', async () => {
+    const reads = spyOnReads(cells.cell('eu').events);
+    const created = await runtime.execute(counterAggregate, 'c7', { type: 'Count', data: { by: 2 } }, context, { newStream: true });
+    expect(reads.calls).toBe(0);
+    expect(created).toMatchObject({ revision: 0, resource: { id: 'c7', total: 2 } });
+
+    const collided = await runtime.execute(counterAggregate, 'c7', { type: 'Count', data: { by: 3 } }, context, { newStream: true });
+    expect(reads.calls).toBe(1);
+    expect(collided).toMatchObject({ revision: 1, resource: { id: 'c7', total: 5 } });
+  });
+
   it("treats another tenant's aggregate as missing", async () => {
     await runtime.execute(counterAggregate, 'c5', { type: 'Count', data: { by: 1 } }, context);
     const stranger = { ...context, tenantId: 'ten_other' };
@@ -156,12 +167,13 @@ async function appendCounted(events: EventStore, stream: string, count: number, 
   }
 }
 
-function spyOnReads(events: EventStore): { lastLength: number } {
-  const seen = { lastLength: -1 };
+function spyOnReads(events: EventStore): { lastLength: number; calls: number } {
+  const seen = { lastLength: -1, calls: 0 };
   const readStream = events.readStream.bind(events);
   events.readStream = async (stream, options) => {
     const read = await readStream(stream, options);
     seen.lastLength = read.length;
+    seen.calls += 1;
     return read;
   };
   return seen;

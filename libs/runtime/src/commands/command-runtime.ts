@@ -11,6 +11,12 @@ import type { HistoryEvent } from './history-event';
 export interface CommandOptions {
   /** The revision the client last saw (`If-Match`); a mismatch answers 412 instead of retrying. */
   expectedRevision?: number;
+  /**
+   * The id was generated for this command, so its stream cannot exist yet: the first attempt
+   * decides on the initial state without reading it (a collision would fail the append, and the
+   * retry reads the stream).
+   */
+  newStream?: boolean;
 }
 
 /**
@@ -64,7 +70,7 @@ export class CommandRuntime {
     const cell = this.cells.cell(context.region);
     const stream = streamName(aggregate.type, id);
     for (let attempt = 1; ; attempt++) {
-      const loaded = await this.load(cell, aggregate, id, context);
+      const loaded = options.newStream && attempt === 1 ? unborn<S, R>(aggregate.decider.initialState()) : await this.load(cell, aggregate, id, context);
       if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
         throw preconditionFailed(options.expectedRevision, loaded.revision);
       }
@@ -184,3 +190,12 @@ const preconditionFailed = (expected: number, actual: number | 'no_stream'): Dom
     'precondition',
     `If-Match names revision ${expected}, but the resource is at revision ${actual === 'no_stream' ? 'none' : actual}`,
   );
+
+/** An aggregate before its first event. */
+const unborn = <S, R>(state: S): Loaded<S, R> => ({
+  state,
+  resource: undefined,
+  revision: -1,
+  snapshotRevision: -1,
+  commandIds: new Set(),
+});

@@ -91,7 +91,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     if (testClock) await this.testClocks.assertUsable(context, testClock);
     const id = this.ids.next('cus');
     const onClock = testClock ? { ...context, clockId: testClock } : context;
-    return written(await this.runtime.execute(customerAggregate, id, { type: 'CreateCustomer', data: { customer_id: id, ...input } }, onClock));
+    return written(await this.runtime.execute(customerAggregate, id, { type: 'CreateCustomer', data: { customer_id: id, ...input } }, onClock, { newStream: true }));
   }
 }
 

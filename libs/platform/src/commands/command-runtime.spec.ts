@@ -141,6 +141,18 @@ describe('CommandRuntime', () => {
     expect((await runtime.load(cells.cell('eu'), counterAggregate, 'c6', context)).state.total).toBe(2);
   });
 
+  it('appends to a new stream without reading it first, and reads it on the retry when it exists after all', async () => {
+    const events = cells.cell('eu').events;
+    const reads = spyOnReads(events);
+    const created = await runtime.execute(counterAggregate, 'c8', { type: 'Count', data: { by: 2 } }, context, { newStream: true });
+    expect(created).toMatchObject({ revision: 0, state: { total: 2 }, resource: { id: 'c8', total: 2 } });
+    expect(reads.lastLength).toBe(-1);
+
+    const again = await runtime.execute(counterAggregate, 'c8', { type: 'Count', data: { by: 1 } }, context, { newStream: true });
+    expect(again).toMatchObject({ revision: 1, state: { total: 3 } });
+    expect(reads.lastLength).toBe(1);
+  });
+
   it("treats another tenant's aggregate as missing", async () => {
     await runtime.execute(counterAggregate, 'c5', { type: 'Count', data: { by: 1 } }, context);
     const stranger = { ...context, tenantId: 'ten_other' };

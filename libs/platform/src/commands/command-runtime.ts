@@ -13,6 +13,11 @@ import type { HistoryEvent } from './history-event';
 export interface CommandOptions {
   /** The revision the client last saw (`If-Match`); a mismatch answers 412 instead of retrying. */
   expectedRevision?: number;
+  /**
+   * The id was generated for this command, so its stream cannot exist yet: the first attempt
+   * skips reading it and appends to a new stream (should that fail, the retry reads it).
+   */
+  newStream?: boolean;
 }
 
 /**
@@ -66,7 +71,7 @@ export class CommandRuntime {
     const cell = this.cells.cell(context.region);
     const stream = streamName(aggregate.type, id);
     for (let attempt = 1; ; attempt++) {
-      const loaded = await this.load(cell, aggregate, id, context);
+      const loaded = attempt === 1 && options.newStream ? notYetWritten(aggregate) : await this.load(cell, aggregate, id, context);
       if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
         throw preconditionFailed(options.expectedRevision, loaded.revision);
       }
@@ -176,6 +181,14 @@ interface Snapshotted<S, R> {
   command_ids?: string[];
   clock_id?: string;
 }
+
+const notYetWritten = <S, C extends Command, E extends Event, R extends ResourceDoc>(aggregate: AggregateDefinition<S, C, E, R>): Loaded<S, R> => ({
+  state: aggregate.decider.initialState(),
+  resource: undefined,
+  revision: -1,
+  snapshotRevision: -1,
+  commandIds: new Set(),
+});
 
 const ownedBy = (owner: Pick<EventMetadata, 'tenant_id' | 'environment'>, context: RequestContext): boolean =>
   owner.tenant_id === context.tenantId && owner.environment === context.environment;

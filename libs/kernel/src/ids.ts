@@ -71,8 +71,23 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+/*
+ * Random bytes are drawn from the CSPRNG in bulk: each randomBytes call has a fixed cost several
+ * times that of the 16 bytes an id needs. Every refill is a new buffer, and no byte is handed out
+ * twice.
+ */
+const IDS_PER_DRAW = 256;
+let pool = Buffer.alloc(0);
+let nextAt = 0;
+
 function randomDigits(): number[] {
-  return [...randomBytes(RANDOM_CHARS)].map((b) => b % 32);
+  if (nextAt === pool.length) {
+    pool = randomBytes(RANDOM_CHARS * IDS_PER_DRAW);
+    nextAt = 0;
+  }
+  const digits = Array.from(pool.subarray(nextAt, nextAt + RANDOM_CHARS), (b) => b % 32);
+  nextAt += RANDOM_CHARS;
+  return digits;
 }
 
 function incrementBase32(digits: number[]): number[] {

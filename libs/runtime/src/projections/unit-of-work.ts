@@ -5,12 +5,21 @@ import type { ProjectionWriter } from './projection';
 /**
  * Collects a batch of projection writes in memory: reads see the batch's own writes first, and
  * only the last write of each document is committed, together with the checkpoint.
+ *
+ * With `keepCommitted`, up to that many committed documents of the collections the projection
+ * reads stay in memory (the least recently written leave first) and answer later reads in place
+ * of the store. Only for a unit that is the sole writer of those documents, as a catch-up is.
  */
 export class UnitOfWork {
   private readonly pending = new Map<string, Write>();
+  private readonly committed = new Map<string, Write>();
+  private readonly readCollections = new Set<string>();
   private lastPosition: bigint | undefined;
 
-  constructor(private readonly store: ReadStore) {}
+  constructor(
+    private readonly store: ReadStore,
+    private readonly keepCommitted = 0,
+  ) {}
 
   get size(): number {
     return this.pending.size;
@@ -21,7 +30,8 @@ export class UnitOfWork {
     const position = event.position;
     return {
       get: async <T extends Doc>(collection: string, id: string) => {
-        const write = this.pending.get(key(collection, id));
+        this.readCollections.add(collection);
+        const write = this.pending.get(key(collection, id)) ?? this.committed.get(key(collection, id));
         if (write) return write.op === 'upsert' ? (write.doc as T) : undefined;
         return this.store.get<T>(collection, id);
       },
@@ -38,9 +48,22 @@ export class UnitOfWork {
   async commit(checkpointName: string, handledUpTo: bigint | undefined = this.lastPosition): Promise<bigint | undefined> {
     if (handledUpTo === undefined) return undefined;
     await this.store.commit([...this.pending.values()], { name: checkpointName, position: handledUpTo });
+    if (this.keepCommitted > 0) this.keep();
     this.pending.clear();
     this.lastPosition = undefined;
     return handledUpTo;
+  }
+
+  private keep(): void {
+    for (const [written, write] of this.pending) {
+      if (!this.readCollections.has(write.collection)) continue;
+      this.committed.delete(written);
+      this.committed.set(written, write);
+    }
+    for (const oldest of this.committed.keys()) {
+      if (this.committed.size <= this.keepCommitted) break;
+      this.committed.delete(oldest);
+    }
   }
 }
 

@@ -1,12 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { type Binary, MongoClient } from 'mongodb';
+import { randomBytes } from 'node:crypto';
+import type { Binary } from 'mongodb';
 import { ManualClock } from '@tally/kernel/clock';
+import { describeOnMongo, openTestDatabase } from '@tally/readstore/testing/mongo-test-databases';
 import { MongoDataKeyStore } from './mongo-data-key-store';
 import { describeDataKeyStoreContract } from './testing/data-key-store.contract';
-
-const url = process.env.MONGO_URL;
-const run = randomUUID().slice(0, 8);
-let databases = 0;
 
 interface KeyDocument {
   _id: string;
@@ -14,11 +11,8 @@ interface KeyDocument {
   destroyed_at: Date | null;
 }
 
-/** Each test gets its own database, dropped when the test ends. */
 async function makeStore() {
-  if (!url) throw new Error('MONGO_URL is not set');
-  const client = await MongoClient.connect(url);
-  const db = client.db(`tally_pii_${run}_${++databases}`);
+  const { db, cleanup } = await openTestDatabase('tally_pii');
   const clock = new ManualClock();
   const masterKey = randomBytes(32);
   return {
@@ -27,10 +21,7 @@ async function makeStore() {
     masterKey,
     db,
     clock,
-    cleanup: async () => {
-      await db.dropDatabase();
-      await client.close();
-    },
+    cleanup,
   };
 }
 
@@ -58,10 +49,4 @@ function describeMongoDataKeyStore(): void {
   });
 }
 
-if (url) {
-  describeMongoDataKeyStore();
-} else {
-  describe.skip('MongoDataKeyStore (skipped: set MONGO_URL to run against a server)', () => {
-    describeMongoDataKeyStore();
-  });
-}
+describeOnMongo('MongoDataKeyStore', describeMongoDataKeyStore);

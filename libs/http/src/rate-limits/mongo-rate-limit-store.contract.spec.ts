@@ -1,33 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { MongoClient } from 'mongodb';
+import { describeOnMongo, MONGO_ATOMIC, openTestDatabase } from '@tally/readstore/testing/mongo-test-databases';
 import { MongoRateLimitStore } from './mongo-rate-limit-store';
 import { windowsFor } from './rate-limit-policy';
 import { describeRateLimitStoreContract } from './testing/rate-limit-store.contract';
 
-const url = process.env.MONGO_URL;
-/** FerretDB 1.x applies `$inc` as read-modify-write, so concurrent takes of one bucket lose units there. */
-const atomic = process.env.MONGO_SERVER !== 'ferretdb';
-const run = randomUUID().slice(0, 8);
-let databases = 0;
-
-/** Each test gets its own database, dropped when the test ends; `twin` is a second API instance over it. */
+/** `twin` is a second API instance over the same database. */
 async function makeStore() {
-  if (!url) throw new Error('MONGO_URL is not set');
-  const client = await MongoClient.connect(url);
-  const db = client.db(`tally_rate_limits_${run}_${++databases}`);
+  const { db, cleanup } = await openTestDatabase('tally_rate_limits');
   return {
     store: new MongoRateLimitStore(db),
     twin: new MongoRateLimitStore(db),
     slots: db.collection('rate_limit_slots'),
-    cleanup: async () => {
-      await db.dropDatabase();
-      await client.close();
-    },
+    cleanup,
   };
 }
 
 function describeMongoRateLimitStore(): void {
-  describeRateLimitStoreContract('MongoRateLimitStore', makeStore, { atomic });
+  describeRateLimitStoreContract('MongoRateLimitStore', makeStore, { atomic: MONGO_ATOMIC });
 
   describe('MongoRateLimitStore across instances', () => {
     const T0 = Date.parse('2026-05-01T10:00:00.000Z');
@@ -62,10 +50,4 @@ function describeMongoRateLimitStore(): void {
   });
 }
 
-if (url) {
-  describeMongoRateLimitStore();
-} else {
-  describe.skip('MongoRateLimitStore (skipped: set MONGO_URL to run against a server)', () => {
-    describeMongoRateLimitStore();
-  });
-}
+describeOnMongo('MongoRateLimitStore', describeMongoRateLimitStore);

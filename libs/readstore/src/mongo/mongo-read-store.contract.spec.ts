@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
+import { describeOnMongo, MONGO_URL } from '../testing/mongo-test-databases';
 import { describeReadStoreContract } from '../testing/read-store.contract';
 import { connectMongo } from './mongo-read-store';
 
-const url = process.env.MONGO_URL;
+const url = MONGO_URL;
 const run = randomUUID().slice(0, 8);
 let databases = 0;
 let admin: MongoClient | undefined;
@@ -27,10 +28,4 @@ async function makeStore() {
   };
 }
 
-if (url) {
-  describeReadStoreContract('MongoReadStore', makeStore);
-} else {
-  describe.skip('MongoReadStore (skipped: set MONGO_URL to run against a server)', () => {
-    describeReadStoreContract('MongoReadStore', makeStore);
-  });
-}
+describeOnMongo('MongoReadStore', () => describeReadStoreContract('MongoReadStore', makeStore));

@@ -5,6 +5,7 @@ import type { Cell, CellRegistry, RequestContext } from '@tally/cells';
 import type { Clocks } from '../clocks/clocks';
 import type { ResourceDoc } from '../public-events/resource-view';
 import { streamName, type AggregateDefinition } from './aggregate-definition';
+import { eventMetadata } from './event-metadata';
 import { foldEvents, type FoldedAggregate } from './folded-aggregate';
 import type { HistoryEvent } from './history-event';
 
@@ -79,7 +80,7 @@ export class CommandRuntime {
       if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
 
       const clockId = loaded.clockId ?? context.clockId;
-      const metadata = await this.metadata(cell, context, clockId);
+      const metadata = eventMetadata(context, await this.clocks.now(cell, clockId), clockId);
       const appended: HistoryEvent[] = decided.map((event, i) => ({
         id: this.ids.ulid(),
         type: event.type,
@@ -136,21 +137,6 @@ export class CommandRuntime {
     const commandIds = new Set([...(snapshot?.state.command_ids ?? []), ...events.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []))]);
     const clockId = snapshot ? snapshot.state.clock_id : stored[0]?.metadata.clock_id;
     return { ...foldEvents(aggregate, from, events), snapshotRevision: snapshot?.revision ?? -1, commandIds, ...(clockId && { clockId }) };
-  }
-
-  /** "Now" is the time of the test clock the aggregate (or the request) lives on, else the system clock's. */
-  private async metadata(cell: Cell, context: RequestContext, clockId: string | undefined): Promise<Omit<EventMetadata, 'schema_version'>> {
-    return {
-      tenant_id: context.tenantId,
-      environment: context.environment,
-      actor: context.actor,
-      request_id: context.requestId,
-      correlation_id: context.correlationId ?? context.requestId,
-      causation_id: context.causationId ?? context.requestId,
-      occurred_at: (await this.clocks.now(cell, clockId)).toISOString(),
-      ...(context.commandId && { command_id: context.commandId }),
-      ...(clockId && { clock_id: clockId }),
-    };
   }
 
   private async encode(cell: Cell, events: readonly HistoryEvent[]): Promise<NewEvent[]> {

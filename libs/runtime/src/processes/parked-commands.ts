@@ -1,6 +1,7 @@
 import { DomainError, type IdGenerator } from '@tally/kernel';
 import type { CellRegistry, RequestContext } from '@tally/cells';
 import type { Clocks } from '../clocks/clocks';
+import { eventMetadata } from '../commands/event-metadata';
 import type { ScopedReads } from '../queries/scoped-reads';
 import { RETRIED_EVENT, type CommandRetriedData } from './command-dispatcher';
 import { PARKED_COMMANDS, type ParkedCommandDoc } from './parked-commands.projection';
@@ -28,17 +29,11 @@ export class ParkedCommands {
     const [latest] = await cell.events.readStream(stream, { direction: 'backwards', limit: 1 });
     const clockId = latest?.metadata.clock_id;
     const data: CommandRetriedData = { command_id: commandId };
+    const inFlow = { ...context, correlationId: latest?.metadata.correlation_id ?? null };
     const metadata = {
-      tenant_id: context.tenantId,
-      environment: context.environment,
-      actor: context.actor,
-      request_id: context.requestId,
-      correlation_id: latest?.metadata.correlation_id ?? context.requestId,
-      causation_id: context.requestId,
-      occurred_at: (await this.clocks.now(cell, clockId)).toISOString(),
+      ...eventMetadata(inFlow, await this.clocks.now(cell, clockId), clockId),
       schema_version: cell.upcasters.currentVersion(RETRIED_EVENT),
       input_id: `retry:${this.ids.ulid()}`,
-      ...(clockId && { clock_id: clockId }),
     };
     await cell.events.append(stream, [{ id: this.ids.ulid(), type: RETRIED_EVENT, data, metadata }], { expectedRevision: 'any' });
     return parked;

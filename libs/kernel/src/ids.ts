@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Clock } from './clock';
+import { RandomPool } from './random-pool';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const TIME_CHARS = 10;
@@ -71,23 +72,10 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-/*
- * Random bytes are drawn from the CSPRNG in bulk: each randomBytes call has a fixed cost several
- * times that of the 16 bytes an id needs. Every refill is a new buffer, and no byte is handed out
- * twice.
- */
-const IDS_PER_DRAW = 256;
-let pool = Buffer.alloc(0);
-let nextAt = 0;
+const randomParts = new RandomPool(RANDOM_CHARS, 256);
 
 function randomDigits(): number[] {
-  if (nextAt === pool.length) {
-    pool = randomBytes(RANDOM_CHARS * IDS_PER_DRAW);
-    nextAt = 0;
-  }
-  const digits = Array.from(pool.subarray(nextAt, nextAt + RANDOM_CHARS), (b) => b % 32);
-  nextAt += RANDOM_CHARS;
-  return digits;
+  return Array.from(randomParts.next(), (b) => b % 32);
 }
 
 function incrementBase32(digits: number[]): number[] {

@@ -9,3 +9,4 @@ export * from './canonical-json';
 export * from './countries';
 export * from './process';
 export * from './instants';
+export * from './random-pool';

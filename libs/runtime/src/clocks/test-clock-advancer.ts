@@ -1,7 +1,8 @@
 import { DomainError } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
-import type { Cell, RequestContext } from '@tally/cells';
+import type { Cell } from '@tally/cells';
+import { causedBy } from '../commands/caused-by';
 import type { CommandRuntime } from '../commands/command-runtime';
 import type { TimerPoller } from '../processes/timer-poller';
 import { LogFollower } from '../runners/log-follower';
@@ -40,7 +41,7 @@ export class TestClockAdvancer extends LogFollower {
 
   private async advance(event: RecordedEvent): Promise<void> {
     const { test_clock_id: clockId, target } = (event as unknown as TestClockAdvanceStarted).data;
-    const context = this.contextOf(event);
+    const context = causedBy(event, this.cell.region, 'system:test_clock');
     try {
       for (let fired = 0; fired < MAX_TIMERS_PER_ADVANCE && !this.isStopped; ) {
         await this.settleOthers();
@@ -57,17 +58,5 @@ export class TestClockAdvancer extends LogFollower {
       if (!(error instanceof DomainError)) throw error;
       this.log.error(`test clock ${clockId}: advance stopped`, error);
     }
-  }
-
-  private contextOf(event: RecordedEvent): RequestContext {
-    return {
-      tenantId: event.metadata.tenant_id,
-      environment: event.metadata.environment,
-      region: this.cell.region,
-      actor: 'system:test_clock',
-      requestId: null,
-      correlationId: event.metadata.correlation_id,
-      causationId: event.id,
-    };
   }
 }

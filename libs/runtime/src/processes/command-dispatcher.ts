@@ -4,6 +4,7 @@ import type { RecordedEvent } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
 import type { Cell, RequestContext } from '@tally/cells';
 import type { TallyMetrics } from '@tally/observability';
+import { causedBy } from '../commands/caused-by';
 import { LogFollower } from '../runners/log-follower';
 import type { RunnerLog } from '../runners/supervise';
 import { ProcessEvents, splitProcessStream, type CommandIssuedData } from './process-manager';
@@ -103,17 +104,7 @@ export class CommandDispatcher extends LogFollower {
   }
 
   private contextOf(event: RecordedEvent, name: string, commandId: string): RequestContext {
-    return {
-      tenantId: event.metadata.tenant_id,
-      environment: event.metadata.environment,
-      region: this.cell.region,
-      actor: `process:${name}`,
-      requestId: null,
-      correlationId: event.metadata.correlation_id,
-      causationId: event.id,
-      commandId,
-      ...(event.metadata.clock_id && { clockId: event.metadata.clock_id }),
-    };
+    return { ...causedBy(event, this.cell.region, `process:${name}`), commandId, ...(event.metadata.clock_id && { clockId: event.metadata.clock_id }) };
   }
 }
 

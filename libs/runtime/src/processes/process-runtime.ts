@@ -2,6 +2,7 @@ import { derivedId, type IdGenerator, type ProcessInput, type ProcessMessage, ty
 import { WrongExpectedRevisionError, type EventMetadata, type NewEvent, type RecordedEvent } from '@tally/eventstore';
 import type { Cell } from '@tally/cells';
 import type { Clocks } from '../clocks/clocks';
+import { eventMetadata } from '../commands/event-metadata';
 import { ProcessEvents, processStream, SYSTEM_CLOCK, type CommandIssuedData, type InputReceivedData, type IssuedCommand, type ProcessManager, type TimerScheduledData } from './process-manager';
 
 const MAX_ATTEMPTS = 5;
@@ -48,17 +49,8 @@ export class ProcessRuntime<S> {
   }
 
   private async toEvents(stream: string, input: ProcessInput, outputs: readonly ProcessOutput[], owner: ProcessOwner): Promise<NewEvent[]> {
-    const metadata: Omit<EventMetadata, 'schema_version'> = {
-      tenant_id: owner.tenant_id,
-      environment: owner.environment,
-      actor: `process:${this.manager.name}`,
-      request_id: null,
-      correlation_id: owner.correlation_id,
-      causation_id: input.id,
-      occurred_at: (await this.clocks.now(this.cell, owner.clock_id)).toISOString(),
-      input_id: input.id,
-      ...(owner.clock_id && { clock_id: owner.clock_id }),
-    };
+    const context = { tenantId: owner.tenant_id, environment: owner.environment, region: this.cell.region, actor: `process:${this.manager.name}`, requestId: null, correlationId: owner.correlation_id, causationId: input.id };
+    const metadata = { ...eventMetadata(context, await this.clocks.now(this.cell, owner.clock_id), owner.clock_id), input_id: input.id };
     const received: InputReceivedData = { input_id: input.id, input_type: input.type, subject: this.subjectOf(input), data: input.data };
     const events = [
       { type: ProcessEvents.inputReceived, data: received },

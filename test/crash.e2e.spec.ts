@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +8,8 @@ import { bindingsFor, rebuildProjections, streamName, Worker, type ProjectionBin
 import { openEmbeddedCells, type CellRegistry } from '@tally/cells';
 import { customerAggregate, customerProjection } from '@tally/customers';
 import { CONTEXTS } from '../apps/worker/src/contexts';
+import { startTsChild } from './support/ts-child-process';
 
-const ROOT = join(__dirname, '..');
 const BATCH_SIZE = 5;
 /** Each run is killed in turn and the next one restarts on what the kill left behind. */
 const ROUNDS = 3;
@@ -48,42 +47,28 @@ interface Run {
 }
 
 /** Starts the writer on `dataDir` and SIGKILLs it while it is writing; only newline-terminated lines count. */
-function runUntilKilled(dataDir: string, acks: Acks): Promise<Run> {
-  const child = spawn(process.execPath, ['-r', './test/support/ts-child.js', 'test/support/crash-child.ts', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function runUntilKilled(dataDir: string, acks: Acks): Promise<Run> {
   let count = 0;
-  let pending = '';
-  let stderr = '';
   let killing = false;
   const kill = () => {
     if (killing) return;
     killing = true;
-    setTimeout(() => child.kill('SIGKILL'), Math.random() * KILL_JITTER_MS);
+    setTimeout(() => writer.child.kill('SIGKILL'), Math.random() * KILL_JITTER_MS);
   };
   let timer = setTimeout(kill, STARTUP_LIMIT_MS);
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    const lines = (pending + chunk).split('\n');
-    // A line cut off by the kill was never fully acknowledged.
-    pending = lines.pop()!;
-    if (count === 0 && lines.length > 0) {
+  // A line cut off by the kill was never fully acknowledged, and never reaches onLine.
+  const writer = startTsChild('crash-child.ts', [dataDir], (line) => {
+    if (count === 0) {
       clearTimeout(timer);
       timer = setTimeout(kill, KILL_AFTER_MS);
     }
-    for (const line of lines) {
-      acks.add(line);
-      count += 1;
-    }
+    acks.add(line);
+    count += 1;
     if (count >= KILL_AFTER_ACKS) kill();
   });
-  return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ acks: count, signal, code, stderr });
-    });
-  });
+  const { code, signal } = await writer.closed;
+  clearTimeout(timer);
+  return { acks: count, signal, code, stderr: writer.stderr() };
 }
 
 /** Whether the customers projection had events left to handle when the writer died. */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,9 +11,9 @@ import type { RecordedEvent } from '@tally/eventstore';
 import { MongoLeaseStore, openEmbeddedCells, type CellRegistry, type LeaseEpoch } from '@tally/cells';
 import { testMetadata } from '@tally/cells/testing/temp-cells';
 import { DISPATCHED_STREAM, PROBE_STREAM } from './support/lease-probe.process';
+import { startTsChild } from './support/ts-child-process';
 
 const MONGO_URL = process.env.MONGO_URL;
-const ROOT = join(__dirname, '..');
 const TTL_MS = 3_000;
 /** Time for a process to notice an expiry and store its epoch, and for this test to see it. */
 const HANDOVER_SLACK_MS = 1_000;
@@ -27,20 +27,15 @@ const withDatabase = (url: string, name: string) => url.replace(/\/?(\?|$)/, `/$
 interface WorkerProcess {
   child: ChildProcess;
   pid: number;
-  stderr: string[];
+  stderr(): string;
 }
 
 function startWorker(dataDir: string, leasesUrl: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['-r', './test/support/ts-child.js', 'test/support/lease-worker-child.ts', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TALLY_LEASES: 'mongo', TALLY_LEASES_MONGO_URL: leasesUrl, TALLY_LEASE_TTL_MS: String(TTL_MS) },
-  });
-  const worker: WorkerProcess = { child, pid: child.pid!, stderr: [] };
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => worker.stderr.push(chunk));
+  const env = { ...process.env, TALLY_LEASES: 'mongo', TALLY_LEASES_MONGO_URL: leasesUrl, TALLY_LEASE_TTL_MS: String(TTL_MS) };
   return new Promise((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => chunk.includes('ready') && resolve(worker));
-    child.on('exit', (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before it was ready: ${worker.stderr.join('')}`)));
+    const started = startTsChild('lease-worker-child.ts', [dataDir], (line) => line === 'ready' && resolve(worker), env);
+    const worker: WorkerProcess = { child: started.child, pid: started.child.pid!, stderr: started.stderr };
+    started.child.on('exit', (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before it was ready: ${started.stderr()}`)));
   });
 }
 
@@ -166,6 +161,6 @@ const pidOf = (holder: string | null | undefined) => Number(holder?.split(':')[1
     expect(await outcomes(probes)).toEqual(probes.map(() => ({ dispatched: 1, by: [survivor.pid], timerFired: 1, rang: 1 })));
     // Nothing of before the kill was dispatched or fired again.
     expect((await outcomes(firstProbes)).map(({ dispatched, timerFired, rang }) => [dispatched, timerFired, rang])).toEqual(firstProbes.map(() => [1, 1, 1]));
-    expect(survivor.stderr.join('')).toBe('');
+    expect(survivor.stderr()).toBe('');
   }, 60_000);
 });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,37 +7,24 @@ import { openEmbeddedCells, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
 import { CONTEXTS } from '../apps/worker/src/contexts';
 import { CRASH_LINKS, CRASH_T0, CRASH_TARGET } from './support/advance-crash-child';
+import { startTsChild } from './support/ts-child-process';
 
-const ROOT = join(__dirname, '..');
 /** The kill lands after this many links were marked, plus a random delay, well before the last. */
 const KILL_AFTER_LINK = 8;
 const KILL_JITTER_MS = 40;
 const DAY_MS = 86_400_000;
 
-interface Child {
-  lines: string[];
-  signal: NodeJS.Signals | null;
-  code: number | null;
-  stderr: string;
-}
-
 /** Runs the child to its end, or SIGKILLs it once `killWhen` accepts a line it printed. */
-function runChild(args: string[], killWhen: (line: string) => boolean = () => false): Promise<Child> {
-  const child = spawn(process.execPath, ['-r', './test/support/ts-child.js', 'test/support/advance-crash-child.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+async function runChild(args: string[], killWhen: (line: string) => boolean = () => false): Promise<{ lines: string[]; signal: NodeJS.Signals | null; code: number | null; stderr: string }> {
   const lines: string[] = [];
-  let pending = '';
-  let stderr = '';
-  const limit = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    const complete = (pending + chunk).split('\n');
-    pending = complete.pop()!;
-    for (const line of complete) {
-      lines.push(line);
-      if (killWhen(line)) setTimeout(() => child.kill('SIGKILL'), Math.random() * KILL_JITTER_MS);
-    }
+  const victim = startTsChild('advance-crash-child.ts', args, (line) => {
+    lines.push(line);
+    if (killWhen(line)) setTimeout(() => victim.child.kill('SIGKILL'), Math.random() * KILL_JITTER_MS);
   });
-  return new Promise((resolve) => child.on('close', (code, signal) => (clearTimeout(limit), resolve({ lines, signal, code, stderr }))));
+  const limit = setTimeout(() => victim.child.kill('SIGKILL'), 60_000);
+  const { code, signal } = await victim.closed;
+  clearTimeout(limit);
+  return { lines, signal, code, stderr: victim.stderr() };
 }
 
 describe('a test clock advance killed with SIGKILL', () => {

@@ -1,0 +1,170 @@
+import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
+import { subscriptionDecider, type CreateSubscription } from './subscription.decider';
+import type { SubscriptionCreated, SubscriptionEvent } from './subscription.events';
+
+const spec = DeciderSpecification.for(subscriptionDecider);
+const id = 'sub_01JSUBSCRIPTION0000000000';
+const T0 = '2026-01-31T10:00:00.000Z';
+
+const create: CreateSubscription = {
+  type: 'CreateSubscription',
+  data: {
+    subscription_id: id,
+    customer_id: 'cus_1',
+    plan_code: 'pro',
+    currency: 'EUR',
+    cadence: { interval: 'month', count: 1 },
+    quantities: {},
+    coupons: [],
+    metadata: {},
+    default_payment_method_id: null,
+    at: T0,
+    trial_days: 0,
+    billing_cycle_anchor: null,
+  },
+};
+const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, ...createdFields } = create.data;
+const created: SubscriptionCreated = {
+  type: 'SubscriptionCreated',
+  data: { ...createdFields, status: 'active', trial_end: null, billing_cycle_anchor: T0, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' },
+};
+const trialing: SubscriptionCreated = {
+  type: 'SubscriptionCreated',
+  data: { ...created.data, status: 'trialing', trial_end: '2026-02-14T10:00:00.000Z', billing_cycle_anchor: '2026-02-14T10:00:00.000Z', period_start: T0, period_end: '2026-02-14T10:00:00.000Z' },
+};
+const paused: SubscriptionEvent = { type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-05T00:00:00.000Z', until: null, behavior: 'void_invoices' } };
+const pastDue: SubscriptionEvent = { type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: 'in_1' } };
+const canceled: SubscriptionEvent = { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, credit_from: '2026-02-05T00:00:00.000Z' } };
+
+describe('subscription decider', () => {
+  describe('CreateSubscription', () => {
+    it('starts active in a period anchored at creation; a 31st renews on the month’s last day', () => spec.given([]).when(create).then([created]));
+
+    it('starts trialing; the trial is the first period and the cycle is anchored at its end', () =>
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14 } }).then([trialing]));
+
+    it('starts with a stub period up to a later billing_cycle_anchor', () =>
+      spec
+        .given([])
+        .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z' } })
+        .then([{ type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' } }]));
+
+    it('refuses an anchor in the past, and a trial outside 0 to 730 days', () => {
+      spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-01-31T09:59:59.999Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: 731 } }).thenFails('subscription.invalid_trial_days');
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: -1 } }).thenFails('subscription.invalid_trial_days');
+    });
+
+    it('does nothing when the subscription exists (a retried create)', () => spec.given([created]).when(create).thenNothingHappens());
+  });
+
+  describe('the trial and the periods', () => {
+    const endTrial = { type: 'EndTrial' as const, data: { subscription_id: id, at: '2026-02-14T10:00:05.000Z' } };
+
+    it('activates at the trial’s end, in the period starting then, however late the timer fires', () =>
+      spec.given([trialing]).when(endTrial).then([{ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z' } }]));
+
+    it('ends a trial once: a second firing changes nothing', () =>
+      spec.given([trialing, { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z' } }]).when(endTrial).thenNothingHappens());
+
+    it('renews into the next period from the anchor (28 February, then 31 March)', () =>
+      spec
+        .given([created, { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z' } }])
+        .when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-03-31T10:00:00.000Z' } })
+        .then([{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-03-31T10:00:00.000Z', period_end: '2026-04-30T10:00:00.000Z' } }]));
+
+    it('closes each period once: the timer of a period already closed changes nothing', () =>
+      spec.given([created]).when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-01-31T10:00:00.000Z' } }).thenNothingHappens());
+
+    it('keeps renewing while paused: a pause stops collection, not the cycle', () =>
+      spec
+        .given([created, paused])
+        .when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } })
+        .then([{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z' } }]));
+  });
+
+  describe('pause and resume', () => {
+    const pause = { type: 'PauseSubscription' as const, data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', until: '2026-03-01T00:00:00.000Z', behavior: 'keep_as_draft' as const } };
+
+    it('pauses an active subscription until a date', () =>
+      spec.given([created]).when(pause).then([{ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-05T00:00:00.000Z', until: '2026-03-01T00:00:00.000Z', behavior: 'keep_as_draft' } }]));
+
+    it('refuses a pause of a paused, trialing or canceled subscription, and an `until` not in the future', () => {
+      spec.given([created, paused]).when(pause).thenFails('subscription.already_paused');
+      spec.given([trialing]).when(pause).thenFails('subscription.invalid_state');
+      spec.given([created, canceled]).when(pause).thenFails('subscription.invalid_state');
+      spec.given([created]).when({ ...pause, data: { ...pause.data, until: pause.data.at } }).thenFails('subscription.invalid_pause_until');
+    });
+
+    it('resumes by hand, and the automatic resume after a manual one changes nothing', () => {
+      const resume = (automatic: boolean) => ({ type: 'ResumeSubscription' as const, data: { subscription_id: id, at: '2026-02-10T00:00:00.000Z', automatic } });
+      const resumed: SubscriptionEvent = { type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: '2026-02-10T00:00:00.000Z', automatic: false } };
+      spec.given([created, paused]).when(resume(false)).then([resumed]);
+      spec.given([created, paused, resumed]).when(resume(true)).thenNothingHappens();
+      spec.given([created]).when(resume(false)).thenFails('subscription.not_paused');
+    });
+  });
+
+  describe('cancel', () => {
+    const cancel = (when: 'now' | 'period_end') => ({ type: 'CancelSubscription' as const, data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when, reason: 'too expensive' } });
+
+    it('cancels now, crediting the unused time of the paid period from now', () =>
+      spec.given([created]).when(cancel('now')).then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'too expensive', credit_from: '2026-02-05T00:00:00.000Z' } }]));
+
+    it('cancels a trial or a pause now with nothing to credit', () => {
+      const none = { type: 'SubscriptionCanceled' as const, data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'too expensive', credit_from: null } };
+      spec.given([trialing]).when(cancel('now')).then([none]);
+      spec.given([created, paused]).when(cancel('now')).then([none]);
+    });
+
+    it('cancels at period end: scheduled now, canceled when the period closes, with its reason', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: '2026-02-28T10:00:00.000Z', reason: 'too expensive' } };
+      spec.given([created]).when(cancel('period_end')).then([scheduled]);
+      spec.given([created, scheduled]).when(cancel('period_end')).thenNothingHappens();
+      spec
+        .given([created, scheduled])
+        .when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } })
+        .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: 'too expensive', credit_from: null } }]);
+    });
+
+    it('cancels a trial at its end when asked to cancel at period end', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: '2026-02-14T10:00:00.000Z', reason: 'too expensive' } };
+      spec.given([trialing]).when(cancel('period_end')).then([scheduled]);
+      spec
+        .given([trialing, scheduled])
+        .when({ type: 'EndTrial', data: { subscription_id: id, at: '2026-02-14T10:00:00.000Z' } })
+        .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-14T10:00:00.000Z', reason: 'too expensive', credit_from: null } }]);
+    });
+
+    it('refuses to cancel twice', () => spec.given([created, canceled]).when(cancel('now')).thenFails('subscription.already_canceled'));
+  });
+
+  describe('past due and recovery', () => {
+    const markPastDue = (invoice: string) => ({ type: 'MarkPastDue' as const, data: { subscription_id: id, invoice_id: invoice } });
+    const paid = (invoice: string) => ({ type: 'RecordInvoicePaid' as const, data: { subscription_id: id, invoice_id: invoice } });
+
+    it('falls past due when an invoice payment fails, once per invoice', () => {
+      spec.given([created]).when(markPastDue('in_1')).then([pastDue]);
+      spec.given([created, pastDue]).when(markPastDue('in_1')).thenNothingHappens();
+      spec.given([trialing]).when(markPastDue('in_1')).thenFails('subscription.invalid_state');
+    });
+
+    it('recovers when its unpaid invoice is paid, and only when none is left unpaid', () => {
+      const recovered = (invoice: string): SubscriptionEvent => ({ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: invoice } });
+      spec.given([created, pastDue]).when(paid('in_1')).then([recovered('in_1')]);
+      spec.given([created, pastDue, recovered('in_1')]).when(paid('in_1')).thenNothingHappens();
+      const second: SubscriptionEvent = { type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: 'in_2' } };
+      spec.given([created, pastDue, second, recovered('in_1')]).when(markPastDue('in_3')).then([{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: 'in_3' } }]);
+      // Still past due on in_2: paying in_1 again or an unrelated invoice changes nothing.
+      spec.given([created, pastDue, second, recovered('in_1')]).when(paid('in_9')).thenNothingHappens();
+    });
+
+    it('can be canceled while past due, crediting unused time', () =>
+      spec.given([created, pastDue]).when({ type: 'CancelSubscription', data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when: 'now', reason: null } }).then([
+        { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, credit_from: '2026-02-05T00:00:00.000Z' } },
+      ]));
+  });
+
+  it('knows no subscription before it is created', () =>
+    spec.given([]).when({ type: 'PauseSubscription', data: { subscription_id: id, at: T0, until: null, behavior: 'void_invoices' } }).thenFails('subscription.not_found'));
+});

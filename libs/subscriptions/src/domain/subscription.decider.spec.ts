@@ -28,6 +28,7 @@ const created: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...createdFields, status: 'active', trial_end: null, billing_cycle_anchor: T0, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' },
 };
+const activated: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' } };
 const trialing: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...created.data, status: 'trialing', trial_end: '2026-02-14T10:00:00.000Z', billing_cycle_anchor: '2026-02-14T10:00:00.000Z', period_start: T0, period_end: '2026-02-14T10:00:00.000Z' },
@@ -38,7 +39,8 @@ const canceled: SubscriptionEvent = { type: 'SubscriptionCanceled', data: { subs
 
 describe('subscription decider', () => {
   describe('CreateSubscription', () => {
-    it('starts active in a period anchored at creation; a 31st renews on the month’s last day', () => spec.given([]).when(create).then([created]));
+    it('starts active in a period anchored at creation (a 31st renews on the month’s last day), and is activated at once', () =>
+      spec.given([]).when(create).then([created, activated]));
 
     it('starts trialing; the trial is the first period and the cycle is anchored at its end', () =>
       spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14 } }).then([trialing]));
@@ -47,7 +49,10 @@ describe('subscription decider', () => {
       spec
         .given([])
         .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z' } })
-        .then([{ type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' } }]));
+        .then([
+          { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' } },
+          { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z' } },
+        ]));
 
     it('refuses an anchor in the past, and a trial outside 0 to 730 days', () => {
       spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-01-31T09:59:59.999Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
@@ -143,20 +148,19 @@ describe('subscription decider', () => {
     const markPastDue = (invoice: string) => ({ type: 'MarkPastDue' as const, data: { subscription_id: id, invoice_id: invoice } });
     const paid = (invoice: string) => ({ type: 'RecordInvoicePaid' as const, data: { subscription_id: id, invoice_id: invoice } });
 
-    it('falls past due when an invoice payment fails, once per invoice', () => {
+    it('falls past due when an invoice payment fails, once: later failures while past due change nothing', () => {
       spec.given([created]).when(markPastDue('in_1')).then([pastDue]);
       spec.given([created, pastDue]).when(markPastDue('in_1')).thenNothingHappens();
+      spec.given([created, pastDue]).when(markPastDue('in_2')).thenNothingHappens();
       spec.given([trialing]).when(markPastDue('in_1')).thenFails('subscription.invalid_state');
     });
 
-    it('recovers when its unpaid invoice is paid, and only when none is left unpaid', () => {
-      const recovered = (invoice: string): SubscriptionEvent => ({ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: invoice } });
-      spec.given([created, pastDue]).when(paid('in_1')).then([recovered('in_1')]);
-      spec.given([created, pastDue, recovered('in_1')]).when(paid('in_1')).thenNothingHappens();
-      const second: SubscriptionEvent = { type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: 'in_2' } };
-      spec.given([created, pastDue, second, recovered('in_1')]).when(markPastDue('in_3')).then([{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: 'in_3' } }]);
-      // Still past due on in_2: paying in_1 again or an unrelated invoice changes nothing.
-      spec.given([created, pastDue, second, recovered('in_1')]).when(paid('in_9')).thenNothingHappens();
+    it('is active again when the invoice that made it past due is paid, as Stripe’s status follows that invoice', () => {
+      const recovered: SubscriptionEvent = { type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: 'in_1' } };
+      spec.given([created, pastDue]).when(paid('in_1')).then([recovered]);
+      spec.given([created, pastDue, recovered]).when(paid('in_1')).thenNothingHappens();
+      spec.given([created, pastDue]).when(paid('in_9')).thenNothingHappens();
+      spec.given([created, pastDue, recovered]).when(markPastDue('in_3')).then([{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: 'in_3' } }]);
     });
 
     it('can be canceled while past due, crediting unused time', () =>

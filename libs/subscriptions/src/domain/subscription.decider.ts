@@ -17,7 +17,8 @@ export type SubscriptionState =
       trialEnd: string | null;
       /** Set by a cancellation at period end: why, or null without a reason. */
       scheduledCancellation: { reason: string | null } | null;
-      unpaidInvoices: readonly string[];
+      /** The invoice whose failed payment made it past due; paying it makes the subscription active again. */
+      pastDueInvoice: string | null;
     };
 
 type Live = Exclude<SubscriptionState, { status: 'none' }>;
@@ -94,14 +95,13 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         return [{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: at, reason, credit_from: creditFrom } }];
       }
       case 'MarkPastDue': {
-        const { invoice_id } = command.data;
-        if (state.unpaidInvoices.includes(invoice_id) || TERMINAL.includes(state.status)) return [];
-        if (state.status !== 'active' && state.status !== 'past_due') throw invalidState(state, 'past_due', 'only an active subscription falls past due');
-        return [{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id } }];
+        if (state.status === 'past_due' || TERMINAL.includes(state.status)) return [];
+        if (state.status !== 'active') throw invalidState(state, 'past_due', 'only an active subscription falls past due');
+        return [{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
       }
       case 'RecordInvoicePaid': {
-        const { invoice_id } = command.data;
-        return state.unpaidInvoices.includes(invoice_id) ? [{ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id } }] : [];
+        if (state.status !== 'past_due' || command.data.invoice_id !== state.pastDueInvoice) return [];
+        return [{ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
       }
     }
   },
@@ -109,7 +109,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
   evolve(state, event) {
     if (event.type === 'SubscriptionCreated') {
       const { subscription_id, status, billing_cycle_anchor, cadence, period_start, period_end, trial_end } = event.data;
-      return { status, id: subscription_id, anchor: billing_cycle_anchor, cadence, period: { start: period_start, end: period_end }, trialEnd: trial_end, scheduledCancellation: null, unpaidInvoices: [] };
+      return { status, id: subscription_id, anchor: billing_cycle_anchor, cadence, period: { start: period_start, end: period_end }, trialEnd: trial_end, scheduledCancellation: null, pastDueInvoice: null };
     }
     if (state.status === 'none') return state;
     switch (event.type) {
@@ -125,11 +125,9 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'SubscriptionCanceled':
         return { ...state, status: 'canceled' };
       case 'SubscriptionPastDue':
-        return { ...state, status: 'past_due', unpaidInvoices: [...state.unpaidInvoices, event.data.invoice_id] };
-      case 'SubscriptionRecovered': {
-        const unpaidInvoices = state.unpaidInvoices.filter((invoice) => invoice !== event.data.invoice_id);
-        return { ...state, unpaidInvoices, status: state.status === 'past_due' && unpaidInvoices.length === 0 ? 'active' : state.status };
-      }
+        return { ...state, status: 'past_due', pastDueInvoice: event.data.invoice_id };
+      case 'SubscriptionRecovered':
+        return { ...state, status: 'active', pastDueInvoice: null };
     }
   },
 };
@@ -148,7 +146,13 @@ function create(data: CreateSubscription['data']): SubscriptionEvent[] {
   const start = trialEnd ?? at;
   const anchor = billing_cycle_anchor ?? start;
   const period = trialEnd ? { start: at, end: trialEnd } : firstPeriod(start, anchor, rest.cadence);
-  return [{ type: 'SubscriptionCreated', data: { ...rest, status: trialEnd ? 'trialing' : 'active', trial_end: trialEnd, billing_cycle_anchor: anchor, period_start: period.start, period_end: period.end } }];
+  const created: SubscriptionEvent = {
+    type: 'SubscriptionCreated',
+    data: { ...rest, status: trialEnd ? 'trialing' : 'active', trial_end: trialEnd, billing_cycle_anchor: anchor, period_start: period.start, period_end: period.end },
+  };
+  // Without a trial it is active at once, which is an activation of its own (`subscription.activated`).
+  if (trialEnd) return [created];
+  return [created, { type: 'SubscriptionActivated', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end } }];
 }
 
 /** The period that starts at `start`: up to the anchor when the anchor is later (a stub), else the cycle's period holding `start`. */

@@ -47,10 +47,10 @@ export type SubscriptionCancellationScheduled = Event<'SubscriptionCancellationS
 /** `credit_from`: where the credit for unused time starts (a cancellation `now` of a paid period), else null. */
 export type SubscriptionCanceled = Event<'SubscriptionCanceled', { subscription_id: string; canceled_at: string; reason: string | null; credit_from: string | null }>;
 
-/** An invoice of the subscription failed to be paid: dunning begins. */
+/** An invoice's payment failed while the subscription was active: dunning begins. */
 export type SubscriptionPastDue = Event<'SubscriptionPastDue', { subscription_id: string; invoice_id: string }>;
 
-/** An unpaid invoice was paid; with none left unpaid, the subscription is `active` again. */
+/** The invoice that made it past due was paid: the subscription is `active` again. */
 export type SubscriptionRecovered = Event<'SubscriptionRecovered', { subscription_id: string; invoice_id: string }>;
 
 export type SubscriptionEvent =

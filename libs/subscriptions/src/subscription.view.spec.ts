@@ -1,0 +1,92 @@
+import type { HistoryEvent } from '@tally/runtime';
+import type { SubscriptionEvent } from './domain/subscription.events';
+import { subscriptionView, type SubscriptionResource } from './subscription.view';
+
+const id = 'sub_1';
+const metadata = { tenant_id: 'ten_1', environment: 'sandbox' as const, actor: 'test', request_id: null, causation_id: null, correlation_id: null, schema_version: 1 };
+let revision = 0;
+const stored = (event: SubscriptionEvent, at: string, clockId?: string): HistoryEvent =>
+  ({ ...event, id: `e${revision}`, stream: `subscription-${id}`, revision: revision++, metadata: { ...metadata, occurred_at: at, ...(clockId && { clock_id: clockId }) } }) as HistoryEvent;
+const fold = (events: HistoryEvent[]) => events.reduce<SubscriptionResource | undefined>((resource, event) => subscriptionView.apply(resource, event), undefined);
+
+const created: SubscriptionEvent = {
+  type: 'SubscriptionCreated',
+  data: {
+    subscription_id: id,
+    customer_id: 'cus_1',
+    plan_code: 'pro',
+    currency: 'EUR',
+    cadence: { interval: 'month', count: 1 },
+    status: 'trialing',
+    trial_end: '2026-02-14T00:00:00.000Z',
+    billing_cycle_anchor: '2026-02-14T00:00:00.000Z',
+    period_start: '2026-01-31T00:00:00.000Z',
+    period_end: '2026-02-14T00:00:00.000Z',
+    quantities: { seats: 3 },
+    coupons: ['WELCOME'],
+    metadata: { team: 'core' },
+    default_payment_method_id: null,
+  },
+};
+
+describe('the subscription view', () => {
+  it('shows a new subscription with its period, on its customer’s clock', () => {
+    const resource = fold([stored(created, '2026-01-31T00:00:00.000Z', 'clock_1')]);
+    expect(resource).toEqual({
+      id,
+      object: 'subscription',
+      customer_id: 'cus_1',
+      plan_code: 'pro',
+      status: 'trialing',
+      currency: 'EUR',
+      default_payment_method_id: null,
+      trial_end: '2026-02-14T00:00:00.000Z',
+      billing_cycle_anchor: '2026-02-14T00:00:00.000Z',
+      current_period_start: '2026-01-31T00:00:00.000Z',
+      current_period_end: '2026-02-14T00:00:00.000Z',
+      quantities: { seats: 3 },
+      coupons: ['WELCOME'],
+      metadata: { team: 'core' },
+      paused_until: null,
+      pause_behavior: null,
+      cancel_at: null,
+      canceled_at: null,
+      cancellation_reason: null,
+      test_clock: 'clock_1',
+      livemode: false,
+      created_at: '2026-01-31T00:00:00.000Z',
+      updated_at: '2026-01-31T00:00:00.000Z',
+    });
+    expect(Object.getPrototypeOf(resource!.metadata)).toBeNull();
+    expect(Object.getPrototypeOf(resource!.quantities)).toBeNull();
+  });
+
+  it('follows activation, pause, resume and a cancellation at period end', () => {
+    const resource = fold([
+      stored(created, '2026-01-31T00:00:00.000Z'),
+      stored({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z' } }, '2026-02-14T00:00:00.000Z'),
+      stored({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-20T00:00:00.000Z', until: '2026-03-01T00:00:00.000Z', behavior: 'void_invoices' } }, '2026-02-20T00:00:00.000Z'),
+      stored({ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: '2026-03-01T00:00:00.000Z', automatic: true } }, '2026-03-01T00:00:00.000Z'),
+      stored({ type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: '2026-03-14T00:00:00.000Z', reason: 'moving on' } }, '2026-03-02T00:00:00.000Z'),
+      stored({ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-03-14T00:00:00.000Z', reason: 'moving on', credit_from: null } }, '2026-03-14T00:00:00.000Z'),
+    ]);
+    expect(resource).toMatchObject({
+      status: 'canceled',
+      current_period_start: '2026-02-14T00:00:00.000Z',
+      current_period_end: '2026-03-14T00:00:00.000Z',
+      paused_until: null,
+      pause_behavior: null,
+      cancel_at: '2026-03-14T00:00:00.000Z',
+      canceled_at: '2026-03-14T00:00:00.000Z',
+      cancellation_reason: 'moving on',
+      updated_at: '2026-03-14T00:00:00.000Z',
+    });
+  });
+
+  it('publishes the spec’s event types, and keeps renewals internal', () => {
+    const types = (['SubscriptionCreated', 'SubscriptionActivated', 'SubscriptionRecovered', 'SubscriptionRenewed', 'SubscriptionPaused', 'SubscriptionResumed', 'SubscriptionCancellationScheduled', 'SubscriptionCanceled', 'SubscriptionPastDue'] as const).map((type) =>
+      subscriptionView.publicType({ type } as HistoryEvent),
+    );
+    expect(types).toEqual(['subscription.created', 'subscription.activated', 'subscription.activated', undefined, 'subscription.paused', 'subscription.resumed', 'subscription.updated', 'subscription.canceled', 'subscription.past_due']);
+  });
+});

@@ -151,6 +151,16 @@ describe('CommandRuntime', () => {
     expect(collided).toMatchObject({ revision: 1, resource: { id: 'c7', total: 5 } });
   });
 
+  it('builds a command from "now" on the clock the aggregate lives on, and its events occur at that moment', async () => {
+    const frozen = '2031-03-15T08:00:00.000Z';
+    const metadata = testMetadata(clock.now().toISOString());
+    await cells.cell('eu').events.append('test_clock-clock_1', [{ id: ids.ulid(), type: 'TestClockCreated', data: { test_clock_id: 'clock_1', now: frozen }, metadata }], { expectedRevision: 'no_stream' });
+    const seen: string[] = [];
+    const { appended } = await runtime.execute(counterAggregate, 'c8', (now) => (seen.push(now), { type: 'Count', data: { by: 1 } }), { ...context, clockId: 'clock_1' });
+    expect(seen).toEqual([frozen]);
+    expect(appended.map((event) => event.metadata.occurred_at)).toEqual([frozen]);
+  });
+
   it("treats another tenant's aggregate as missing", async () => {
     await runtime.execute(counterAggregate, 'c5', { type: 'Count', data: { by: 1 } }, context);
     const stranger = { ...context, tenantId: 'ten_other' };

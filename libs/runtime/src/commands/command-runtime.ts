@@ -61,10 +61,15 @@ export class CommandRuntime {
     private readonly ids: IdGenerator,
   ) {}
 
+  /**
+   * `command` may be built from "now" (ISO 8601 UTC) on the clock the aggregate lives on, for a
+   * decider that decides by the time: a subscription's trial or period on its test clock. The
+   * events it appends occur at that same moment.
+   */
   async execute<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
     aggregate: AggregateDefinition<S, C, E, R>,
     id: string,
-    command: C,
+    command: C | ((now: string) => C),
     context: RequestContext,
     options: CommandOptions = {},
   ): Promise<CommandOutcome<S, R>> {
@@ -76,11 +81,13 @@ export class CommandRuntime {
         throw preconditionFailed(options.expectedRevision, loaded.revision);
       }
       const applied = context.commandId !== undefined && loaded.commandIds.has(context.commandId);
-      const decided = applied ? [] : aggregate.decider.decide(command, loaded.state);
+      if (applied) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
+      const clockId = loaded.clockId ?? context.clockId;
+      const decidedAt = typeof command === 'function' ? await this.clocks.now(cell, clockId) : undefined;
+      const decided = aggregate.decider.decide(typeof command === 'function' ? command(decidedAt!.toISOString()) : command, loaded.state);
       if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
 
-      const clockId = loaded.clockId ?? context.clockId;
-      const metadata = eventMetadata(context, await this.clocks.now(cell, clockId), clockId);
+      const metadata = eventMetadata(context, decidedAt ?? (await this.clocks.now(cell, clockId)), clockId);
       const appended: HistoryEvent[] = decided.map((event, i) => ({
         id: this.ids.ulid(),
         type: event.type,

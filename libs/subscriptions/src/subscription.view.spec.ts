@@ -26,8 +26,10 @@ const created: SubscriptionEvent = {
     coupons: ['WELCOME'],
     metadata: { team: 'core' },
     default_payment_method_id: null,
+    commitment: { periods: 12, renewal: 'auto' },
   },
 };
+const terms = { plan_code: 'pro', quantities: { seats: 3 }, coupons: ['WELCOME'], prorations: [] };
 
 describe('the subscription view', () => {
   it('shows a new subscription with its period, on its customer’s clock', () => {
@@ -52,6 +54,11 @@ describe('the subscription view', () => {
       cancel_at: null,
       canceled_at: null,
       cancellation_reason: null,
+      ended_at: null,
+      commitment: { periods: 12, renewal: 'auto' },
+      commitment_end_at: null,
+      pending_update: null,
+      pending_prorations: [],
       test_clock: 'clock_1',
       livemode: false,
       created_at: '2026-01-31T00:00:00.000Z',
@@ -64,11 +71,11 @@ describe('the subscription view', () => {
   it('follows activation, pause, resume and a cancellation at period end', () => {
     const resource = fold([
       stored(created, '2026-01-31T00:00:00.000Z'),
-      stored({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z' } }, '2026-02-14T00:00:00.000Z'),
+      stored({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z', terms, commitment_end: '2027-02-14T00:00:00.000Z' } }, '2026-02-14T00:00:00.000Z'),
       stored({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-20T00:00:00.000Z', until: '2026-03-01T00:00:00.000Z', behavior: 'void_invoices' } }, '2026-02-20T00:00:00.000Z'),
       stored({ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: '2026-03-01T00:00:00.000Z', automatic: true } }, '2026-03-01T00:00:00.000Z'),
       stored({ type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: '2026-03-14T00:00:00.000Z', reason: 'moving on' } }, '2026-03-02T00:00:00.000Z'),
-      stored({ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-03-14T00:00:00.000Z', reason: 'moving on', credit_from: null } }, '2026-03-14T00:00:00.000Z'),
+      stored({ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-03-14T00:00:00.000Z', reason: 'moving on', prorations: [] } }, '2026-03-14T00:00:00.000Z'),
     ]);
     expect(resource).toMatchObject({
       status: 'canceled',
@@ -79,8 +86,22 @@ describe('the subscription view', () => {
       cancel_at: '2026-03-14T00:00:00.000Z',
       canceled_at: '2026-03-14T00:00:00.000Z',
       cancellation_reason: 'moving on',
+      commitment_end_at: '2027-02-14T00:00:00.000Z',
       updated_at: '2026-03-14T00:00:00.000Z',
     });
+  });
+
+  it('shows changes scheduled for the next period, and prorations waiting for the next invoice', () => {
+    const prorations = [{ code: 'seats', description: 'Remaining time on seats', amount: '5.00', period_start: '2026-02-20T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z', price_version: 1 }];
+    const resource = fold([
+      stored(created, '2026-01-31T00:00:00.000Z'),
+      stored({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z', terms, commitment_end: null } }, '2026-02-14T00:00:00.000Z'),
+      stored({ type: 'SubscriptionQuantityChanged', data: { subscription_id: id, meter: 'seats', quantity: 4, previous_quantity: 3, changed_at: '2026-02-20T00:00:00.000Z', prorations } }, '2026-02-20T00:00:00.000Z'),
+      stored({ type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: id, plan_code: 'max', effective_at: '2026-03-14T00:00:00.000Z' } }, '2026-02-21T00:00:00.000Z'),
+      stored({ type: 'SubscriptionQuantityScheduled', data: { subscription_id: id, meter: 'seats', quantity: 9, effective_at: '2026-03-14T00:00:00.000Z' } }, '2026-02-22T00:00:00.000Z'),
+    ]);
+    expect(resource).toMatchObject({ quantities: { seats: 4 }, pending_prorations: prorations, pending_update: { plan_code: 'max', quantities: { seats: 9 }, effective_at: '2026-03-14T00:00:00.000Z' } });
+    expect(Object.getPrototypeOf(resource!.pending_update!.quantities)).toBeNull();
   });
 
   it('publishes the spec’s event types, and keeps renewals internal', () => {

@@ -1,6 +1,6 @@
 import { keyedObject } from '@tally/kernel';
 import type { HistoryEvent, ResourceView } from '@tally/runtime';
-import type { PauseBehavior, SubscriptionEvent, SubscriptionStatus } from './domain/subscription.events';
+import type { Commitment, PauseBehavior, ProrationItem, SubscriptionEvent, SubscriptionStatus } from './domain/subscription.events';
 
 export interface SubscriptionResource {
   [field: string]: unknown;
@@ -24,6 +24,14 @@ export interface SubscriptionResource {
   cancel_at: string | null;
   canceled_at: string | null;
   cancellation_reason: string | null;
+  ended_at: string | null;
+  commitment: Commitment | null;
+  /** When the commitment's current term ends (computed at activation and at each renewal of the term). */
+  commitment_end_at: string | null;
+  /** Changes that take effect at the next period boundary (`proration_behavior: none`, quantities `next_period`). */
+  pending_update: { plan_code: string | null; quantities: Record<string, number>; effective_at: string } | null;
+  /** Prorations waiting for the next invoice. */
+  pending_prorations: ProrationItem[];
   /** The sandbox test clock the subscription lives on (its customer's). */
   test_clock: string | null;
   livemode: boolean;
@@ -36,6 +44,15 @@ const PUBLIC_TYPES: Record<SubscriptionEvent['type'], string | undefined> = {
   SubscriptionActivated: 'subscription.activated',
   SubscriptionRecovered: 'subscription.activated',
   SubscriptionRenewed: undefined,
+  SubscriptionTrialWillEnd: 'subscription.trial_will_end',
+  SubscriptionUpdated: 'subscription.updated',
+  SubscriptionPlanChanged: 'subscription.updated',
+  SubscriptionPlanChangeScheduled: 'subscription.updated',
+  SubscriptionQuantityChanged: 'subscription.updated',
+  SubscriptionQuantityScheduled: 'subscription.quantity_scheduled',
+  SubscriptionCommitmentEnding: 'subscription.commitment_ending',
+  // The spec names no event for `ended`: the status change is an update, as Stripe's end of a schedule is.
+  SubscriptionEnded: 'subscription.updated',
   SubscriptionPaused: 'subscription.paused',
   SubscriptionResumed: 'subscription.resumed',
   SubscriptionCancellationScheduled: 'subscription.updated',
@@ -52,7 +69,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
     const event = stored as unknown as SubscriptionEvent & HistoryEvent;
     const at = stored.metadata.occurred_at;
     if (event.type === 'SubscriptionCreated') {
-      const { subscription_id, period_start, period_end, cadence: _cadence, ...fields } = event.data;
+      const { subscription_id, period_start, period_end, cadence: _cadence, commitment, ...fields } = event.data;
       return {
         id: subscription_id,
         object: 'subscription',
@@ -67,6 +84,11 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
         cancel_at: null,
         canceled_at: null,
         cancellation_reason: null,
+        ended_at: null,
+        commitment,
+        commitment_end_at: null,
+        pending_update: null,
+        pending_prorations: [],
         test_clock: stored.metadata.clock_id ?? null,
         livemode: stored.metadata.environment === 'live',
         created_at: at,
@@ -77,8 +99,47 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
     const updated = { ...subscription, updated_at: at };
     switch (event.type) {
       case 'SubscriptionActivated':
-      case 'SubscriptionRenewed':
-        return { ...updated, status: event.type === 'SubscriptionActivated' ? 'active' : updated.status, current_period_start: event.data.period_start, current_period_end: event.data.period_end };
+      case 'SubscriptionRenewed': {
+        const { period_start, period_end, terms, commitment_end } = event.data;
+        return {
+          ...updated,
+          status: event.type === 'SubscriptionActivated' ? 'active' : updated.status,
+          current_period_start: period_start,
+          current_period_end: period_end,
+          plan_code: terms.plan_code,
+          quantities: keyedObject(Object.entries(terms.quantities)),
+          commitment_end_at: commitment_end,
+          pending_update: null,
+          pending_prorations: [],
+        };
+      }
+      case 'SubscriptionTrialWillEnd':
+      case 'SubscriptionCommitmentEnding':
+        return subscription;
+      case 'SubscriptionUpdated': {
+        const { metadata, default_payment_method_id } = event.data;
+        return {
+          ...updated,
+          ...(metadata !== undefined && { metadata: keyedObject(Object.entries(metadata)) }),
+          ...(default_payment_method_id !== undefined && { default_payment_method_id }),
+        };
+      }
+      case 'SubscriptionPlanChanged':
+        return { ...updated, plan_code: event.data.plan_code, pending_prorations: event.data.invoice_now ? updated.pending_prorations : [...updated.pending_prorations, ...event.data.prorations] };
+      case 'SubscriptionPlanChangeScheduled':
+        return { ...updated, pending_update: { ...pendingUpdate(updated), plan_code: event.data.plan_code } };
+      case 'SubscriptionQuantityChanged':
+        return {
+          ...updated,
+          quantities: keyedObject([...Object.entries(updated.quantities), [event.data.meter, event.data.quantity]]),
+          pending_prorations: [...updated.pending_prorations, ...event.data.prorations],
+        };
+      case 'SubscriptionQuantityScheduled': {
+        const pending = pendingUpdate(updated);
+        return { ...updated, pending_update: { ...pending, quantities: keyedObject([...Object.entries(pending.quantities), [event.data.meter, event.data.quantity]]) } };
+      }
+      case 'SubscriptionEnded':
+        return { ...updated, status: 'ended', ended_at: event.data.ended_at };
       case 'SubscriptionPaused':
         return { ...updated, status: 'paused', paused_until: event.data.until, pause_behavior: event.data.behavior };
       case 'SubscriptionResumed':
@@ -86,7 +147,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
       case 'SubscriptionCancellationScheduled':
         return { ...updated, cancel_at: event.data.cancel_at, cancellation_reason: event.data.reason };
       case 'SubscriptionCanceled':
-        return { ...updated, status: 'canceled', canceled_at: event.data.canceled_at, cancellation_reason: event.data.reason ?? updated.cancellation_reason };
+        return { ...updated, status: 'canceled', canceled_at: event.data.canceled_at, cancellation_reason: event.data.reason ?? updated.cancellation_reason, pending_prorations: [] };
       case 'SubscriptionPastDue':
         return { ...updated, status: 'past_due' };
       case 'SubscriptionRecovered':
@@ -96,3 +157,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
 
   publicType: (event) => PUBLIC_TYPES[event.type as SubscriptionEvent['type']],
 };
+
+/** The pending update, or an empty one that takes effect when the current period ends. */
+const pendingUpdate = (subscription: SubscriptionResource): NonNullable<SubscriptionResource['pending_update']> =>
+  subscription.pending_update ?? { plan_code: null, quantities: keyedObject(), effective_at: subscription.current_period_end };

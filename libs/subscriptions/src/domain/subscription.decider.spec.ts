@@ -18,24 +18,29 @@ const create: CreateSubscription = {
     coupons: [],
     metadata: {},
     default_payment_method_id: null,
+    commitment: null,
     at: T0,
     trial_days: 0,
     billing_cycle_anchor: null,
   },
 };
+/** The plan costs 28.00 EUR a period: canceled at midnight on 5 February, 23 days and 10 hours of the 28-day period are unused: 28 × 562 / 672 = 23.4166… */
+const CHARGES = [{ code: 'seat', description: 'seat', amount: '28.00', price_version: 1 }];
+const CREDIT = [{ code: 'seat', description: 'Unused time on seat', amount: '-23.42', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1 }];
 const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, ...createdFields } = create.data;
 const created: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...createdFields, status: 'active', trial_end: null, billing_cycle_anchor: T0, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' },
 };
-const activated: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' } };
+const terms = { plan_code: 'pro', quantities: {}, coupons: [], prorations: [] };
+const activated: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms, commitment_end: null } };
 const trialing: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...created.data, status: 'trialing', trial_end: '2026-02-14T10:00:00.000Z', billing_cycle_anchor: '2026-02-14T10:00:00.000Z', period_start: T0, period_end: '2026-02-14T10:00:00.000Z' },
 };
 const paused: SubscriptionEvent = { type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-05T00:00:00.000Z', until: null, behavior: 'void_invoices' } };
 const pastDue: SubscriptionEvent = { type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: 'in_1' } };
-const canceled: SubscriptionEvent = { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, credit_from: '2026-02-05T00:00:00.000Z' } };
+const canceled: SubscriptionEvent = { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, prorations: CREDIT } };
 
 describe('subscription decider', () => {
   describe('CreateSubscription', () => {
@@ -51,7 +56,7 @@ describe('subscription decider', () => {
         .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z' } })
         .then([
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' } },
-          { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z' } },
+          { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms, commitment_end: null } },
         ]));
 
     it('refuses an anchor in the past, and a trial outside 0 to 730 days', () => {
@@ -67,16 +72,16 @@ describe('subscription decider', () => {
     const endTrial = { type: 'EndTrial' as const, data: { subscription_id: id, at: '2026-02-14T10:00:05.000Z' } };
 
     it('activates at the trial’s end, in the period starting then, however late the timer fires', () =>
-      spec.given([trialing]).when(endTrial).then([{ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z' } }]));
+      spec.given([trialing]).when(endTrial).then([{ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z', terms, commitment_end: null } }]));
 
     it('ends a trial once: a second firing changes nothing', () =>
-      spec.given([trialing, { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z' } }]).when(endTrial).thenNothingHappens());
+      spec.given([trialing, { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z', terms, commitment_end: null } }]).when(endTrial).thenNothingHappens());
 
     it('renews into the next period from the anchor (28 February, then 31 March)', () =>
       spec
-        .given([created, { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z' } }])
+        .given([created, { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } }])
         .when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-03-31T10:00:00.000Z' } })
-        .then([{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-03-31T10:00:00.000Z', period_end: '2026-04-30T10:00:00.000Z' } }]));
+        .then([{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-03-31T10:00:00.000Z', period_end: '2026-04-30T10:00:00.000Z', terms, commitment_end: null } }]));
 
     it('closes each period once: the timer of a period already closed changes nothing', () =>
       spec.given([created]).when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-01-31T10:00:00.000Z' } }).thenNothingHappens());
@@ -85,7 +90,7 @@ describe('subscription decider', () => {
       spec
         .given([created, paused])
         .when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } })
-        .then([{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z' } }]));
+        .then([{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } }]));
   });
 
   describe('pause and resume', () => {
@@ -111,13 +116,13 @@ describe('subscription decider', () => {
   });
 
   describe('cancel', () => {
-    const cancel = (when: 'now' | 'period_end') => ({ type: 'CancelSubscription' as const, data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when, reason: 'too expensive' } });
+    const cancel = (when: 'now' | 'period_end') => ({ type: 'CancelSubscription' as const, data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when, reason: 'too expensive', charges: CHARGES } });
 
     it('cancels now, crediting the unused time of the paid period from now', () =>
-      spec.given([created]).when(cancel('now')).then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'too expensive', credit_from: '2026-02-05T00:00:00.000Z' } }]));
+      spec.given([created]).when(cancel('now')).then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'too expensive', prorations: CREDIT } }]));
 
     it('cancels a trial or a pause now with nothing to credit', () => {
-      const none = { type: 'SubscriptionCanceled' as const, data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'too expensive', credit_from: null } };
+      const none = { type: 'SubscriptionCanceled' as const, data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'too expensive', prorations: [] } };
       spec.given([trialing]).when(cancel('now')).then([none]);
       spec.given([created, paused]).when(cancel('now')).then([none]);
     });
@@ -129,7 +134,7 @@ describe('subscription decider', () => {
       spec
         .given([created, scheduled])
         .when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } })
-        .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: 'too expensive', credit_from: null } }]);
+        .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: 'too expensive', prorations: [] } }]);
     });
 
     it('cancels a trial at its end when asked to cancel at period end', () => {
@@ -138,7 +143,7 @@ describe('subscription decider', () => {
       spec
         .given([trialing, scheduled])
         .when({ type: 'EndTrial', data: { subscription_id: id, at: '2026-02-14T10:00:00.000Z' } })
-        .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-14T10:00:00.000Z', reason: 'too expensive', credit_from: null } }]);
+        .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-14T10:00:00.000Z', reason: 'too expensive', prorations: [] } }]);
     });
 
     it('refuses to cancel twice', () => spec.given([created, canceled]).when(cancel('now')).thenFails('subscription.already_canceled'));
@@ -164,8 +169,137 @@ describe('subscription decider', () => {
     });
 
     it('can be canceled while past due, crediting unused time', () =>
-      spec.given([created, pastDue]).when({ type: 'CancelSubscription', data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when: 'now', reason: null } }).then([
-        { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, credit_from: '2026-02-05T00:00:00.000Z' } },
+      spec.given([created, pastDue]).when({ type: 'CancelSubscription', data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when: 'now', reason: null, charges: CHARGES } }).then([
+        { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, prorations: CREDIT } },
+      ]));
+  });
+
+  describe('warnings', () => {
+    it('warns of a trial’s end once it is near, unless the trial will be canceled', () => {
+      spec.given([trialing]).when({ type: 'WarnTrialEnding', data: { subscription_id: id } }).then([{ type: 'SubscriptionTrialWillEnd', data: { subscription_id: id, trial_end: '2026-02-14T10:00:00.000Z' } }]);
+      spec.given([created]).when({ type: 'WarnTrialEnding', data: { subscription_id: id } }).thenNothingHappens();
+    });
+  });
+
+  describe('metadata and the default payment method', () => {
+    it('merges metadata and states what it was', () =>
+      spec
+        .given([{ ...created, data: { ...created.data, metadata: { team: 'a' } } }])
+        .when({ type: 'UpdateSubscription', data: { subscription_id: id, metadata: { team: 'b' } } })
+        .then([{ type: 'SubscriptionUpdated', data: { subscription_id: id, metadata: { team: 'b' }, previous_attributes: { metadata: { team: 'a' } } } }]));
+
+    it('changes nothing when nothing differs', () => spec.given([created]).when({ type: 'UpdateSubscription', data: { subscription_id: id, metadata: {} } }).thenNothingHappens());
+  });
+
+  describe('plan changes', () => {
+    const BASIC = [{ code: 'base', description: 'base', amount: '28.00', price_version: 1 }];
+    const PREMIUM = [{ code: 'base', description: 'base', amount: '56.00', price_version: 4 }];
+    const change = (proration_behavior: 'create_prorations' | 'none' | 'always_invoice') => ({
+      type: 'ChangePlan' as const,
+      data: { subscription_id: id, at: '2026-02-14T10:00:00.000Z', plan_code: 'premium', currency: 'EUR', cadence: { interval: 'month' as const, count: 1 }, proration_behavior, before: BASIC, after: PREMIUM },
+    });
+    // Halfway through the 28-day period: half of 28.00 credited, half of 56.00 charged.
+    const prorations = [
+      { code: 'base', description: 'Unused time on base', amount: '-14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1 },
+      { code: 'base', description: 'Remaining time on base', amount: '28.00', period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 4 },
+    ];
+    const changed = (invoice_now: boolean): SubscriptionEvent => ({
+      type: 'SubscriptionPlanChanged',
+      data: { subscription_id: id, plan_code: 'premium', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations, invoice_now },
+    });
+    const close = { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } };
+
+    it('prorates by default, and bills the prorations on the next period’s invoice', () => {
+      spec.given([created, activated]).when(change('create_prorations')).then([changed(false)]);
+      spec.given([created, activated, changed(false)]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium', prorations }, commitment_end: null } },
+      ]);
+    });
+
+    it('invoices the prorations at once with always_invoice, so the next period carries none', () => {
+      spec.given([created, activated]).when(change('always_invoice')).then([changed(true)]);
+      spec.given([created, activated, changed(true)]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium' }, commitment_end: null } },
+      ]);
+    });
+
+    it('switches at the next boundary without prorating with none', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: id, plan_code: 'premium', effective_at: '2026-02-28T10:00:00.000Z' } };
+      spec.given([created, activated]).when(change('none')).then([scheduled]);
+      spec.given([created, activated, scheduled]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium' }, commitment_end: null } },
+      ]);
+    });
+
+    it('does not prorate in a trial', () =>
+      spec.given([trialing]).when(change('create_prorations')).then([
+        { type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'premium', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations: [], invoice_now: false } },
+      ]));
+
+    it('refuses a plan in another currency or with another interval', () => {
+      spec.given([created, activated]).when({ ...change('create_prorations'), data: { ...change('create_prorations').data, currency: 'USD' } }).thenFails('subscription.plan_currency_mismatch');
+      spec.given([created, activated]).when({ ...change('create_prorations'), data: { ...change('create_prorations').data, cadence: { interval: 'year', count: 1 } } }).thenFails('subscription.plan_interval_mismatch');
+      spec.given([created, canceled]).when(change('create_prorations')).thenFails('subscription.already_canceled');
+    });
+  });
+
+  describe('quantities', () => {
+    const before = [{ code: 'seats', description: 'seats', amount: '28.00', price_version: 1 }];
+    const after = [{ code: 'seats', description: 'seats', amount: '84.00', price_version: 1 }];
+    const quantity = (effective_at: 'now' | 'next_period') => ({ type: 'ChangeQuantity' as const, data: { subscription_id: id, at: '2026-02-21T10:00:00.000Z', meter: 'seats', quantity: 3, effective_at, before, after } });
+
+    it('changes now with prorations for the rest of the period (a quarter of it)', () =>
+      spec.given([created, activated]).when(quantity('now')).then([
+        {
+          type: 'SubscriptionQuantityChanged',
+          data: {
+            subscription_id: id,
+            meter: 'seats',
+            quantity: 3,
+            previous_quantity: null,
+            changed_at: '2026-02-21T10:00:00.000Z',
+            prorations: [
+              { code: 'seats', description: 'Unused time on seats', amount: '-7.00', period_start: '2026-02-21T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1 },
+              { code: 'seats', description: 'Remaining time on seats', amount: '21.00', period_start: '2026-02-21T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1 },
+            ],
+          },
+        },
+      ]));
+
+    it('schedules a change for the next period, which the renewal applies', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionQuantityScheduled', data: { subscription_id: id, meter: 'seats', quantity: 3, effective_at: '2026-02-28T10:00:00.000Z' } };
+      spec.given([created, activated]).when(quantity('next_period')).then([scheduled]);
+      spec.given([created, activated, scheduled]).when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } }).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, quantities: { seats: 3 } }, commitment_end: null } },
+      ]);
+    });
+
+    it('refuses a negative or fractional quantity', () => {
+      spec.given([created, activated]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: -1 } }).thenFails('subscription.invalid_quantity');
+      spec.given([created, activated]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: 1.5 } }).thenFails('subscription.invalid_quantity');
+    });
+  });
+
+  describe('commitments', () => {
+    const committed = (renewal: 'auto' | 'none'): SubscriptionCreated => ({ ...created, data: { ...created.data, commitment: { periods: 2, renewal } } });
+    const activatedCommitted: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms, commitment_end: '2026-03-31T10:00:00.000Z' } };
+    const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: '2026-03-31T10:00:00.000Z' } };
+    const closeMarch = { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: '2026-03-31T10:00:00.000Z' } };
+
+    it('runs for its periods from activation', () => spec.given([]).when({ ...create, data: { ...create.data, commitment: { periods: 2, renewal: 'none' } } }).then([committed('none'), activatedCommitted]));
+
+    it('warns 30 days before it ends, once per end', () => {
+      const warn = { type: 'WarnCommitmentEnding' as const, data: { subscription_id: id, commitment_end: '2026-03-31T10:00:00.000Z' } };
+      spec.given([committed('none'), activatedCommitted]).when(warn).then([{ type: 'SubscriptionCommitmentEnding', data: { subscription_id: id, commitment_end: '2026-03-31T10:00:00.000Z', renewal: 'none' } }]);
+      spec.given([committed('none'), activatedCommitted]).when({ ...warn, data: { ...warn.data, commitment_end: '2026-01-31T10:00:00.000Z' } }).thenNothingHappens();
+    });
+
+    it('ends the subscription at its end without renewal', () =>
+      spec.given([committed('none'), activatedCommitted, renewed]).when(closeMarch).then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-03-31T10:00:00.000Z' } }]));
+
+    it('starts a new term of the same length with automatic renewal', () =>
+      spec.given([committed('auto'), activatedCommitted, renewed]).when(closeMarch).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-03-31T10:00:00.000Z', period_end: '2026-04-30T10:00:00.000Z', terms, commitment_end: '2026-05-31T10:00:00.000Z' } },
       ]));
   });
 

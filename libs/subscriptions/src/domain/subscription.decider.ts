@@ -1,27 +1,45 @@
-import { checkMetadata, DomainError, type Command, type Decider, type Metadata } from '@tally/kernel';
-import { periodAt, type Cadence, type Period } from './billing-cycle';
-import type { PauseBehavior, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus } from './subscription.events';
+import { checkMetadata, DomainError, keyedObject, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
+import { boundary, periodAt, type Cadence, type Period } from './billing-cycle';
+import { prorationItems, unusedTimeCredits, type LicensedCharge } from './prorations';
+import type { Commitment, PauseBehavior, PeriodTerms, ProrationBehavior, ProrationItem, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus } from './subscription.events';
 
 const DAY_MS = 86_400_000;
 /** Stripe's limit on a trial. */
 export const MAX_TRIAL_DAYS = 730;
+/** `subscription.trial_will_end` fires this long before the trial ends, as Stripe's does. */
+export const TRIAL_WILL_END_NOTICE_MS = 3 * DAY_MS;
+/** `subscription.commitment_ending` fires this long before the commitment ends. */
+export const COMMITMENT_NOTICE_MS = 30 * DAY_MS;
 
-export type SubscriptionState =
-  | { status: 'none' }
-  | {
-      status: SubscriptionStatus;
-      id: string;
-      anchor: string;
-      cadence: Cadence;
-      period: Period;
-      trialEnd: string | null;
-      /** Set by a cancellation at period end: why, or null without a reason. */
-      scheduledCancellation: { reason: string | null } | null;
-      /** The invoice whose failed payment made it past due; paying it makes the subscription active again. */
-      pastDueInvoice: string | null;
-    };
+export interface Subscription {
+  status: SubscriptionStatus;
+  id: string;
+  customerId: string;
+  currency: string;
+  anchor: string;
+  cadence: Cadence;
+  period: Period;
+  trialEnd: string | null;
+  planCode: string;
+  /** User-keyed (meter names): an object without a prototype. */
+  quantities: Record<string, number>;
+  coupons: readonly string[];
+  metadata: Metadata;
+  defaultPaymentMethodId: string | null;
+  commitment: Commitment | null;
+  commitmentEnd: string | null;
+  /** Changes that take effect at the next period boundary. */
+  scheduled: { planCode: string | null; quantities: Record<string, number> };
+  /** Prorations not yet invoiced: they go on the invoice of the next period. */
+  pendingProrations: readonly ProrationItem[];
+  /** Set by a cancellation at period end: why, or null without a reason. */
+  scheduledCancellation: { reason: string | null } | null;
+  pausedUntil: string | null;
+  /** The invoice whose failed payment made it past due; paying it makes the subscription active again. */
+  pastDueInvoice: string | null;
+}
 
-type Live = Exclude<SubscriptionState, { status: 'none' }>;
+export type SubscriptionState = { status: 'none' } | Subscription;
 
 /** `at` in every command is "now" on the subscription's clock, given by the handler: the decider reads no clock. */
 export type CreateSubscription = Command<
@@ -34,19 +52,50 @@ export type CreateSubscription = Command<
   }
 >;
 export type EndTrial = Command<'EndTrial', { subscription_id: string; at: string }>;
+export type WarnTrialEnding = Command<'WarnTrialEnding', { subscription_id: string }>;
 /** The timer at the end of a period: `period_end` names the period, so a timer that fires twice renews once. */
 export type ClosePeriod = Command<'ClosePeriod', { subscription_id: string; period_end: string }>;
+export type WarnCommitmentEnding = Command<'WarnCommitmentEnding', { subscription_id: string; commitment_end: string }>;
+export type UpdateSubscription = Command<'UpdateSubscription', { subscription_id: string; metadata?: Metadata; default_payment_method_id?: string | null }>;
+/**
+ * A change of plan. The handler gives what the new plan is (currency, cadence) and what the
+ * licensed components cost for a whole period before and after, priced at the current period's start.
+ */
+export type ChangePlan = Command<
+  'ChangePlan',
+  { subscription_id: string; at: string; plan_code: string; currency: string; cadence: Cadence; proration_behavior: ProrationBehavior; before: LicensedCharge[]; after: LicensedCharge[] }
+>;
+export type ChangeQuantity = Command<
+  'ChangeQuantity',
+  { subscription_id: string; at: string; meter: string; quantity: number; effective_at: 'now' | 'next_period'; before: LicensedCharge[]; after: LicensedCharge[] }
+>;
 export type PauseSubscription = Command<'PauseSubscription', { subscription_id: string; at: string; until: string | null; behavior: PauseBehavior }>;
 /** A manual resume, or the automatic one at `paused_until` (which does nothing when a manual one came first). */
 export type ResumeSubscription = Command<'ResumeSubscription', { subscription_id: string; at: string; automatic: boolean }>;
-export type CancelSubscription = Command<'CancelSubscription', { subscription_id: string; at: string; when: 'now' | 'period_end'; reason: string | null }>;
+/** `charges`: what the licensed components cost for the current period, for the credit of a cancellation `now`. */
+export type CancelSubscription = Command<'CancelSubscription', { subscription_id: string; at: string; when: 'now' | 'period_end'; reason: string | null; charges: LicensedCharge[] }>;
 export type MarkPastDue = Command<'MarkPastDue', { subscription_id: string; invoice_id: string }>;
 export type RecordInvoicePaid = Command<'RecordInvoicePaid', { subscription_id: string; invoice_id: string }>;
 
-export type SubscriptionCommand = CreateSubscription | EndTrial | ClosePeriod | PauseSubscription | ResumeSubscription | CancelSubscription | MarkPastDue | RecordInvoicePaid;
+export type SubscriptionCommand =
+  | CreateSubscription
+  | EndTrial
+  | WarnTrialEnding
+  | ClosePeriod
+  | WarnCommitmentEnding
+  | UpdateSubscription
+  | ChangePlan
+  | ChangeQuantity
+  | PauseSubscription
+  | ResumeSubscription
+  | CancelSubscription
+  | MarkPastDue
+  | RecordInvoicePaid;
 
 const notFound = (id: string) => DomainError.notFound('subscription.not_found', `No subscription ${id}`);
 const TERMINAL: readonly SubscriptionStatus[] = ['canceled', 'ended', 'incomplete_expired'];
+/** A period was invoiced and paid for (or is being collected): its unused time is worth a credit. */
+const PAID: readonly SubscriptionStatus[] = ['active', 'past_due'];
 
 export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
   initialState: () => ({ status: 'none' }),
@@ -58,16 +107,24 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     switch (command.type) {
       case 'EndTrial': {
         if (state.status !== 'trialing' || state.trialEnd === null) return [];
-        if (state.scheduledCancellation) return [{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: state.trialEnd, reason: state.scheduledCancellation.reason, credit_from: null } }];
+        if (state.scheduledCancellation) return [canceled(state, state.trialEnd, state.scheduledCancellation.reason, [])];
         const period = firstPeriod(state.trialEnd, state.anchor, state.cadence);
-        return [{ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: period.start, period_end: period.end } }];
+        return [{ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: period.start, period_end: period.end, terms: termsOf(state, []), commitment_end: commitmentEnd(state.commitment, state.anchor, state.cadence, period) } }];
       }
-      case 'ClosePeriod': {
-        if (TERMINAL.includes(state.status) || state.status === 'trialing' || command.data.period_end !== state.period.end) return [];
-        if (state.scheduledCancellation) return [{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: state.period.end, reason: state.scheduledCancellation.reason, credit_from: null } }];
-        const next = periodAt(state.anchor, state.cadence, state.period.end);
-        return [{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: next.start, period_end: next.end } }];
+      case 'WarnTrialEnding':
+        return state.status === 'trialing' && !state.scheduledCancellation ? [{ type: 'SubscriptionTrialWillEnd', data: { subscription_id: id, trial_end: state.trialEnd! } }] : [];
+      case 'ClosePeriod':
+        return closePeriod(state, command.data.period_end);
+      case 'WarnCommitmentEnding': {
+        if (TERMINAL.includes(state.status) || state.commitment === null || state.commitmentEnd !== command.data.commitment_end) return [];
+        return [{ type: 'SubscriptionCommitmentEnding', data: { subscription_id: id, commitment_end: state.commitmentEnd, renewal: state.commitment.renewal } }];
       }
+      case 'UpdateSubscription':
+        return update(state, command.data);
+      case 'ChangePlan':
+        return changePlan(state, command.data);
+      case 'ChangeQuantity':
+        return changeQuantity(state, command.data);
       case 'PauseSubscription': {
         const { at, until, behavior } = command.data;
         if (state.status === 'paused') throw DomainError.conflict('subscription.already_paused', `Subscription ${id} is paused already; resume it first`);
@@ -83,16 +140,16 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         throw DomainError.conflict('subscription.not_paused', `Subscription ${id} is ${state.status}, not paused`);
       }
       case 'CancelSubscription': {
-        const { at, when, reason } = command.data;
-        if (TERMINAL.includes(state.status)) throw DomainError.conflict('subscription.already_canceled', `Subscription ${id} is ${state.status} already`);
+        const { at, when, reason, charges } = command.data;
+        assertLive(state);
         if (when === 'period_end') {
           if (state.scheduledCancellation) return [];
           const cancelAt = state.status === 'trialing' ? state.trialEnd! : state.period.end;
           return [{ type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: cancelAt, reason } }];
         }
         // Unused time is credited only where a period was invoiced: not in a trial, nor in a pause.
-        const creditFrom = state.status === 'active' || state.status === 'past_due' ? at : null;
-        return [{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: at, reason, credit_from: creditFrom } }];
+        const credits = PAID.includes(state.status) ? unusedTimeCredits(charges, state.period, at, state.currency) : [];
+        return [canceled(state, at, reason, credits)];
       }
       case 'MarkPastDue': {
         if (state.status === 'past_due' || TERMINAL.includes(state.status)) return [];
@@ -107,23 +164,48 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
   },
 
   evolve(state, event) {
-    if (event.type === 'SubscriptionCreated') {
-      const { subscription_id, status, billing_cycle_anchor, cadence, period_start, period_end, trial_end } = event.data;
-      return { status, id: subscription_id, anchor: billing_cycle_anchor, cadence, period: { start: period_start, end: period_end }, trialEnd: trial_end, scheduledCancellation: null, pastDueInvoice: null };
-    }
+    if (event.type === 'SubscriptionCreated') return created(event.data);
     if (state.status === 'none') return state;
     switch (event.type) {
       case 'SubscriptionActivated':
-      case 'SubscriptionRenewed':
-        return { ...state, status: event.type === 'SubscriptionActivated' ? 'active' : state.status, period: { start: event.data.period_start, end: event.data.period_end } };
+      case 'SubscriptionRenewed': {
+        const { period_start, period_end, terms, commitment_end } = event.data;
+        return {
+          ...state,
+          status: event.type === 'SubscriptionActivated' ? 'active' : state.status,
+          period: { start: period_start, end: period_end },
+          planCode: terms.plan_code,
+          quantities: keyedObject(Object.entries(terms.quantities)),
+          commitmentEnd: commitment_end,
+          scheduled: { planCode: null, quantities: keyedObject() },
+          pendingProrations: [],
+        };
+      }
+      case 'SubscriptionTrialWillEnd':
+      case 'SubscriptionCommitmentEnding':
+        return state;
+      case 'SubscriptionUpdated': {
+        const { metadata, default_payment_method_id } = event.data;
+        return { ...state, metadata: metadata ?? state.metadata, defaultPaymentMethodId: default_payment_method_id === undefined ? state.defaultPaymentMethodId : default_payment_method_id };
+      }
+      case 'SubscriptionPlanChanged':
+        return { ...state, planCode: event.data.plan_code, pendingProrations: event.data.invoice_now ? state.pendingProrations : [...state.pendingProrations, ...event.data.prorations] };
+      case 'SubscriptionPlanChangeScheduled':
+        return { ...state, scheduled: { ...state.scheduled, planCode: event.data.plan_code } };
+      case 'SubscriptionQuantityChanged':
+        return { ...state, quantities: withQuantity(state.quantities, event.data.meter, event.data.quantity), pendingProrations: [...state.pendingProrations, ...event.data.prorations] };
+      case 'SubscriptionQuantityScheduled':
+        return { ...state, scheduled: { ...state.scheduled, quantities: withQuantity(state.scheduled.quantities, event.data.meter, event.data.quantity) } };
       case 'SubscriptionPaused':
-        return { ...state, status: 'paused' };
+        return { ...state, status: 'paused', pausedUntil: event.data.until };
       case 'SubscriptionResumed':
-        return { ...state, status: 'active' };
+        return { ...state, status: 'active', pausedUntil: null };
       case 'SubscriptionCancellationScheduled':
         return { ...state, scheduledCancellation: { reason: event.data.reason } };
       case 'SubscriptionCanceled':
-        return { ...state, status: 'canceled' };
+        return { ...state, status: 'canceled', pendingProrations: [] };
+      case 'SubscriptionEnded':
+        return { ...state, status: 'ended', pendingProrations: [] };
       case 'SubscriptionPastDue':
         return { ...state, status: 'past_due', pastDueInvoice: event.data.invoice_id };
       case 'SubscriptionRecovered':
@@ -134,7 +216,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
 
 function create(data: CreateSubscription['data']): SubscriptionEvent[] {
   const { at, trial_days, billing_cycle_anchor, ...rest } = data;
-  checkMetadata(rest.metadata as Metadata);
+  checkMetadata(rest.metadata);
   if (!Number.isInteger(trial_days) || trial_days < 0 || trial_days > MAX_TRIAL_DAYS) {
     throw DomainError.invalid('subscription.invalid_trial_days', `trial_days is a whole number from 0 to ${MAX_TRIAL_DAYS}`, [{ field: 'trial_days', code: 'subscription.invalid_trial_days', message: `0 to ${MAX_TRIAL_DAYS}` }]);
   }
@@ -146,13 +228,121 @@ function create(data: CreateSubscription['data']): SubscriptionEvent[] {
   const start = trialEnd ?? at;
   const anchor = billing_cycle_anchor ?? start;
   const period = trialEnd ? { start: at, end: trialEnd } : firstPeriod(start, anchor, rest.cadence);
-  const created: SubscriptionEvent = {
+  const event: SubscriptionCreated = {
     type: 'SubscriptionCreated',
     data: { ...rest, status: trialEnd ? 'trialing' : 'active', trial_end: trialEnd, billing_cycle_anchor: anchor, period_start: period.start, period_end: period.end },
   };
   // Without a trial it is active at once, which is an activation of its own (`subscription.activated`).
-  if (trialEnd) return [created];
-  return [created, { type: 'SubscriptionActivated', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end } }];
+  if (trialEnd) return [event];
+  const subscription = created(event.data);
+  return [event, { type: 'SubscriptionActivated', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end, terms: termsOf(subscription, []), commitment_end: commitmentEnd(rest.commitment, anchor, rest.cadence, period) } }];
+}
+
+function created(data: SubscriptionCreated['data']): Subscription {
+  return {
+    status: data.status,
+    id: data.subscription_id,
+    customerId: data.customer_id,
+    currency: data.currency,
+    anchor: data.billing_cycle_anchor,
+    cadence: data.cadence,
+    period: { start: data.period_start, end: data.period_end },
+    trialEnd: data.trial_end,
+    planCode: data.plan_code,
+    quantities: keyedObject(Object.entries(data.quantities)),
+    coupons: data.coupons,
+    metadata: data.metadata,
+    defaultPaymentMethodId: data.default_payment_method_id,
+    commitment: data.commitment,
+    commitmentEnd: null,
+    scheduled: { planCode: null, quantities: keyedObject() },
+    pendingProrations: [],
+    scheduledCancellation: null,
+    pausedUntil: null,
+    pastDueInvoice: null,
+  };
+}
+
+/**
+ * The end of the current period: canceled when a cancellation was scheduled, ended when a
+ * commitment without renewal ends, else renewed into the next period with the scheduled changes
+ * applied and the pending prorations on its invoice.
+ */
+function closePeriod(state: Subscription, periodEnd: string): SubscriptionEvent[] {
+  if (TERMINAL.includes(state.status) || state.status === 'trialing' || state.status === 'pending_activation' || periodEnd !== state.period.end) return [];
+  if (state.scheduledCancellation) return [canceled(state, state.period.end, state.scheduledCancellation.reason, [])];
+  const commitmentEnds = state.commitment !== null && state.commitmentEnd === state.period.end;
+  if (commitmentEnds && state.commitment!.renewal === 'none') return [{ type: 'SubscriptionEnded', data: { subscription_id: state.id, ended_at: state.period.end } }];
+  const next = periodAt(state.anchor, state.cadence, state.period.end);
+  const renewedCommitment = commitmentEnds ? commitmentEnd(state.commitment, state.anchor, state.cadence, next) : state.commitmentEnd;
+  const terms: PeriodTerms = {
+    ...termsOf(state, state.pendingProrations),
+    plan_code: state.scheduled.planCode ?? state.planCode,
+    quantities: keyedObject([...Object.entries(state.quantities), ...Object.entries(state.scheduled.quantities)]),
+  };
+  return [{ type: 'SubscriptionRenewed', data: { subscription_id: state.id, period_start: next.start, period_end: next.end, terms, commitment_end: renewedCommitment } }];
+}
+
+function update(state: Subscription, data: UpdateSubscription['data']): SubscriptionEvent[] {
+  assertLive(state);
+  const metadata = data.metadata === undefined ? undefined : mergeMetadata(state.metadata, data.metadata);
+  const changes: { metadata?: Metadata; default_payment_method_id?: string | null } = {};
+  const previous: typeof changes = {};
+  if (metadata !== undefined && !sameMetadata(metadata, state.metadata)) {
+    changes.metadata = metadata;
+    previous.metadata = state.metadata;
+  }
+  if (data.default_payment_method_id !== undefined && data.default_payment_method_id !== state.defaultPaymentMethodId) {
+    changes.default_payment_method_id = data.default_payment_method_id;
+    previous.default_payment_method_id = state.defaultPaymentMethodId;
+  }
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'SubscriptionUpdated', data: { subscription_id: state.id, ...changes, previous_attributes: previous } }];
+}
+
+function changePlan(state: Subscription, data: ChangePlan['data']): SubscriptionEvent[] {
+  assertLive(state);
+  const { at, plan_code, currency, cadence, proration_behavior, before, after } = data;
+  if (currency !== state.currency) {
+    throw DomainError.conflict('subscription.plan_currency_mismatch', `Plan ${plan_code} bills in ${currency}; the subscription bills in ${state.currency}. Cancel it and subscribe to the new plan instead`);
+  }
+  if (cadence.interval !== state.cadence.interval || cadence.count !== state.cadence.count) {
+    throw DomainError.conflict('subscription.plan_interval_mismatch', `Plan ${plan_code} renews every ${cadence.count} ${cadence.interval}; the subscription every ${state.cadence.count} ${state.cadence.interval}`);
+  }
+  if (plan_code === state.planCode && state.scheduled.planCode === null) return [];
+  if (proration_behavior === 'none') {
+    return [{ type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: state.id, plan_code, effective_at: state.period.end } }];
+  }
+  const prorations = PAID.includes(state.status) ? prorationItems(before, after, state.period, at, state.currency) : [];
+  return [
+    {
+      type: 'SubscriptionPlanChanged',
+      data: { subscription_id: state.id, plan_code, previous_plan_code: state.planCode, changed_at: at, prorations, invoice_now: proration_behavior === 'always_invoice' && prorations.length > 0 },
+    },
+  ];
+}
+
+function changeQuantity(state: Subscription, data: ChangeQuantity['data']): SubscriptionEvent[] {
+  assertLive(state);
+  const { at, meter, quantity, effective_at, before, after } = data;
+  if (!Number.isSafeInteger(quantity) || quantity < 0) {
+    throw DomainError.invalid('subscription.invalid_quantity', 'A quantity is a whole number, 0 or more', [{ field: 'quantity', code: 'subscription.invalid_quantity', message: 'a whole number, 0 or more' }]);
+  }
+  if (effective_at === 'next_period') {
+    return [{ type: 'SubscriptionQuantityScheduled', data: { subscription_id: state.id, meter, quantity, effective_at: state.period.end } }];
+  }
+  const previous = Object.hasOwn(state.quantities, meter) ? state.quantities[meter] : null;
+  if (previous === quantity) return [];
+  const prorations = PAID.includes(state.status) ? prorationItems(before, after, state.period, at, state.currency) : [];
+  return [{ type: 'SubscriptionQuantityChanged', data: { subscription_id: state.id, meter, quantity, previous_quantity: previous, changed_at: at, prorations } }];
+}
+
+function termsOf(state: Subscription, prorations: readonly ProrationItem[]): PeriodTerms {
+  return { plan_code: state.planCode, quantities: keyedObject(Object.entries(state.quantities)), coupons: [...state.coupons], prorations: [...prorations] };
+}
+
+function canceled(state: Subscription, at: string, reason: string | null, prorations: ProrationItem[]): SubscriptionEvent {
+  return { type: 'SubscriptionCanceled', data: { subscription_id: state.id, canceled_at: at, reason, prorations } };
 }
 
 /** The period that starts at `start`: up to the anchor when the anchor is later (a stub), else the cycle's period holding `start`. */
@@ -162,6 +352,24 @@ function firstPeriod(start: string, anchor: string, cadence: Cadence): Period {
   return { start, end };
 }
 
-function invalidState(state: Live, target: string, why: string): DomainError {
+/** A commitment of n periods from the start of `from`: the n-th boundary of the cycle after it (a stub counts as one). */
+function commitmentEnd(commitment: Commitment | null, anchor: string, cadence: Cadence, from: Period): string | null {
+  if (commitment === null) return null;
+  const first = Date.parse(from.start) < Date.parse(anchor) ? -1 : periodAt(anchor, cadence, from.start).index;
+  return boundary(anchor, cadence, first + commitment.periods);
+}
+
+function assertLive(state: Subscription): void {
+  if (TERMINAL.includes(state.status)) throw DomainError.conflict('subscription.already_canceled', `Subscription ${state.id} is ${state.status}; it cannot change`);
+}
+
+function invalidState(state: Subscription, target: string, why: string): DomainError {
   return DomainError.conflict('subscription.invalid_state', `Subscription ${state.id} is ${state.status}: ${why} (to ${target})`);
 }
+
+const withQuantity = (quantities: Record<string, number>, meter: string, quantity: number): Record<string, number> => keyedObject([...Object.entries(quantities), [meter, quantity]]);
+
+const sameMetadata = (a: Metadata, b: Metadata): boolean => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+};

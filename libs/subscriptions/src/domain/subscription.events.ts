@@ -6,6 +6,43 @@ export type SubscriptionStatus = 'pending_activation' | 'trialing' | 'active' | 
 /** What a pause does to the invoices issued while it lasts (the spec's pause `behavior`). */
 export type PauseBehavior = 'void_invoices' | 'mark_uncollectible' | 'keep_as_draft';
 
+/** `create_prorations` (the default), `none` (switch at the next period boundary) or `always_invoice`. */
+export type ProrationBehavior = 'create_prorations' | 'none' | 'always_invoice';
+
+/**
+ * A minimum term: `periods` paid periods from activation. With `renewal: auto` a new term of the
+ * same length starts at its end; with `none` the subscription ends there.
+ */
+export interface Commitment {
+  periods: number;
+  renewal: 'auto' | 'none';
+}
+
+/**
+ * One prorated amount for part of a period, billed on an invoice of the subscription: a credit
+ * (negative) for the unused time of what it paid, or a charge for the rest of the period at the
+ * new terms. Amounts are decimal strings rounded to the currency.
+ */
+export interface ProrationItem {
+  code: string;
+  description: string;
+  amount: string;
+  period_start: string;
+  period_end: string;
+  price_version: number;
+}
+
+/**
+ * The billing terms of a period: the plan and quantities its licensed components are billed at
+ * in advance, plus the prorations the period's invoice carries (changes made in the period before).
+ */
+export interface PeriodTerms {
+  plan_code: string;
+  quantities: Record<string, number>;
+  coupons: string[];
+  prorations: ProrationItem[];
+}
+
 /**
  * A new subscription: `trialing` until `trial_end`, else `active` in its first period. Periods
  * run from `billing_cycle_anchor` by `cadence`; a first period that starts before the anchor ends
@@ -28,14 +65,45 @@ export type SubscriptionCreated = Event<
     coupons: string[];
     metadata: Metadata;
     default_payment_method_id: string | null;
+    commitment: Commitment | null;
   }
 >;
 
-/** The trial is over: the subscription is `active` in the period that starts now. */
-export type SubscriptionActivated = Event<'SubscriptionActivated', { subscription_id: string; period_start: string; period_end: string }>;
+/**
+ * The subscription is `active` in the period that starts now: at creation without a trial, or at
+ * the trial's end. The commitment, if any, starts with it.
+ */
+export type SubscriptionActivated = Event<'SubscriptionActivated', { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null }>;
 
-/** A period closed and the next began. */
-export type SubscriptionRenewed = Event<'SubscriptionRenewed', { subscription_id: string; period_start: string; period_end: string }>;
+/** A period closed and the next began, billed at `terms`. */
+export type SubscriptionRenewed = Event<'SubscriptionRenewed', { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null }>;
+
+/** Three days before the trial ends (`subscription.trial_will_end`). */
+export type SubscriptionTrialWillEnd = Event<'SubscriptionTrialWillEnd', { subscription_id: string; trial_end: string }>;
+
+/** Metadata or the default payment method changed; `previous_attributes` holds what they were. */
+export type SubscriptionUpdated = Event<
+  'SubscriptionUpdated',
+  { subscription_id: string; metadata?: Metadata; default_payment_method_id?: string | null; previous_attributes: { metadata?: Metadata; default_payment_method_id?: string | null } }
+>;
+
+/** The plan changed now; `prorations` go on the next invoice, or on one issued at once when `invoice_now`. */
+export type SubscriptionPlanChanged = Event<
+  'SubscriptionPlanChanged',
+  { subscription_id: string; plan_code: string; previous_plan_code: string; changed_at: string; prorations: ProrationItem[]; invoice_now: boolean }
+>;
+
+/** The plan changes at the next period boundary (`proration_behavior: none`). */
+export type SubscriptionPlanChangeScheduled = Event<'SubscriptionPlanChangeScheduled', { subscription_id: string; plan_code: string; effective_at: string }>;
+
+/** A quantity changed now, prorated on the next invoice. */
+export type SubscriptionQuantityChanged = Event<
+  'SubscriptionQuantityChanged',
+  { subscription_id: string; meter: string; quantity: number; previous_quantity: number | null; changed_at: string; prorations: ProrationItem[] }
+>;
+
+/** A quantity changes at the next period boundary (`subscription.quantity_scheduled`). */
+export type SubscriptionQuantityScheduled = Event<'SubscriptionQuantityScheduled', { subscription_id: string; meter: string; quantity: number; effective_at: string }>;
 
 export type SubscriptionPaused = Event<'SubscriptionPaused', { subscription_id: string; paused_at: string; until: string | null; behavior: PauseBehavior }>;
 
@@ -44,8 +112,17 @@ export type SubscriptionResumed = Event<'SubscriptionResumed', { subscription_id
 /** Cancellation at the end of the current period (Stripe's `cancel_at_period_end`). */
 export type SubscriptionCancellationScheduled = Event<'SubscriptionCancellationScheduled', { subscription_id: string; cancel_at: string; reason: string | null }>;
 
-/** `credit_from`: where the credit for unused time starts (a cancellation `now` of a paid period), else null. */
-export type SubscriptionCanceled = Event<'SubscriptionCanceled', { subscription_id: string; canceled_at: string; reason: string | null; credit_from: string | null }>;
+/**
+ * Canceled. `prorations`: the credit for the unused time of a paid period (a cancellation `now`),
+ * billed on the subscription's final invoice; empty otherwise.
+ */
+export type SubscriptionCanceled = Event<'SubscriptionCanceled', { subscription_id: string; canceled_at: string; reason: string | null; prorations: ProrationItem[] }>;
+
+/** 30 days before the commitment ends (`subscription.commitment_ending`). */
+export type SubscriptionCommitmentEnding = Event<'SubscriptionCommitmentEnding', { subscription_id: string; commitment_end: string; renewal: Commitment['renewal'] }>;
+
+/** The commitment ended without renewal: the subscription is over (`ended`). */
+export type SubscriptionEnded = Event<'SubscriptionEnded', { subscription_id: string; ended_at: string }>;
 
 /** An invoice's payment failed while the subscription was active: dunning begins. */
 export type SubscriptionPastDue = Event<'SubscriptionPastDue', { subscription_id: string; invoice_id: string }>;
@@ -57,9 +134,17 @@ export type SubscriptionEvent =
   | SubscriptionCreated
   | SubscriptionActivated
   | SubscriptionRenewed
+  | SubscriptionTrialWillEnd
+  | SubscriptionUpdated
+  | SubscriptionPlanChanged
+  | SubscriptionPlanChangeScheduled
+  | SubscriptionQuantityChanged
+  | SubscriptionQuantityScheduled
   | SubscriptionPaused
   | SubscriptionResumed
   | SubscriptionCancellationScheduled
   | SubscriptionCanceled
+  | SubscriptionCommitmentEnding
+  | SubscriptionEnded
   | SubscriptionPastDue
   | SubscriptionRecovered;

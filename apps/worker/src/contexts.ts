@@ -1,9 +1,10 @@
 import { catalogContext } from '@tally/catalog';
 import { customersContext } from '@tally/customers';
 import { invoicingContext } from '@tally/invoicing';
+import { subscriptionsContext } from '@tally/subscriptions';
 import { composeContexts } from '@tally/runtime';
 import { taxContext } from '@tally/tax';
 import { tenancyContext } from '@tally/tenancy';
 
 /** The bounded contexts whose projections and process managers this worker runs: one line each. */
-export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext]);
+export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, subscriptionsContext]);

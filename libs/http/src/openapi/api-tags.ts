@@ -5,6 +5,7 @@ export const API_TAGS = [
   { name: 'customers', description: 'The people and companies you bill: contact and billing address, metadata, tax IDs' },
   { name: 'plans', description: 'What you sell: a product at a currency and billing interval, priced by components' },
   { name: 'coupons', description: 'Discounts: a percentage or an amount off, once, for some periods or forever' },
+  { name: 'subscriptions', description: 'A customer on a plan: trials, periods, changes with prorations, pauses, cancellations and commitments' },
   { name: 'tax', description: 'Where you sell from, which decides the tax on your invoices' },
   { name: 'invoices', description: 'What a plan bills a customer: previews with lines, discounts and tax' },
   { name: 'events', description: 'The public event log: every change, as webhooks deliver it' },

@@ -64,12 +64,14 @@ export class CommandRuntime {
   /**
    * `command` may be built from "now" (ISO 8601 UTC) on the clock the aggregate lives on, for a
    * decider that decides by the time: a subscription's trial or period on its test clock. The
-   * events it appends occur at that same moment.
+   * events it appends occur at that same moment. The builder also gets the state the command will
+   * be decided against (built again on a retry), so what it derives from the state, such as the
+   * price of the quantities a change replaces, is never stale.
    */
   async execute<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
     aggregate: AggregateDefinition<S, C, E, R>,
     id: string,
-    command: C | ((now: string) => C),
+    command: C | ((now: string, state: S) => C | Promise<C>),
     context: RequestContext,
     options: CommandOptions = {},
   ): Promise<CommandOutcome<S, R>> {
@@ -84,7 +86,8 @@ export class CommandRuntime {
       if (applied) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
       const clockId = loaded.clockId ?? context.clockId;
       const decidedAt = typeof command === 'function' ? await this.clocks.now(cell, clockId) : undefined;
-      const decided = aggregate.decider.decide(typeof command === 'function' ? command(decidedAt!.toISOString()) : command, loaded.state);
+      const built = typeof command === 'function' ? await command(decidedAt!.toISOString(), loaded.state) : command;
+      const decided = aggregate.decider.decide(built, loaded.state);
       if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
 
       const metadata = eventMetadata(context, decidedAt ?? (await this.clocks.now(cell, clockId)), clockId);

@@ -1,5 +1,5 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
-import { subscriptionDecider, type CreateSubscription } from './subscription.decider';
+import { subscriptionDecider, type CreateSubscription, type PlanChange } from './subscription.decider';
 import type { SubscriptionCreated, SubscriptionEvent } from './subscription.events';
 
 const spec = DeciderSpecification.for(subscriptionDecider);
@@ -185,18 +185,32 @@ describe('subscription decider', () => {
     it('merges metadata and states what it was', () =>
       spec
         .given([{ ...created, data: { ...created.data, metadata: { team: 'a' } } }])
-        .when({ type: 'UpdateSubscription', data: { subscription_id: id, metadata: { team: 'b' } } })
+        .when({ type: 'UpdateSubscription', data: { subscription_id: id, at: T0, metadata: { team: 'b' } } })
         .then([{ type: 'SubscriptionUpdated', data: { subscription_id: id, metadata: { team: 'b' }, previous_attributes: { metadata: { team: 'a' } } } }]));
 
-    it('changes nothing when nothing differs', () => spec.given([created]).when({ type: 'UpdateSubscription', data: { subscription_id: id, metadata: {} } }).thenNothingHappens());
+    it('changes nothing when nothing differs', () => spec.given([created]).when({ type: 'UpdateSubscription', data: { subscription_id: id, at: T0, metadata: {} } }).thenNothingHappens());
+
+    it('refuses metadata over the limits, and then changes nothing else either', () =>
+      spec
+        .given([created])
+        .when({ type: 'UpdateSubscription', data: { subscription_id: id, at: T0, default_payment_method_id: 'pm_1', metadata: { ['k'.repeat(41)]: 'v' } } })
+        .thenFails('request.invalid_metadata'));
   });
 
   describe('plan changes', () => {
     const BASIC = [{ code: 'base', description: 'base', amount: '28.00', price_version: 1 }];
     const PREMIUM = [{ code: 'base', description: 'base', amount: '56.00', price_version: 4 }];
-    const change = (proration_behavior: 'create_prorations' | 'none' | 'always_invoice') => ({
-      type: 'ChangePlan' as const,
-      data: { subscription_id: id, at: '2026-02-14T10:00:00.000Z', plan_code: 'premium', currency: 'EUR', cadence: { interval: 'month' as const, count: 1 }, proration_behavior, before: BASIC, after: PREMIUM },
+    const planChange = (proration_behavior: 'create_prorations' | 'none' | 'always_invoice'): PlanChange => ({
+      plan_code: 'premium',
+      currency: 'EUR',
+      cadence: { interval: 'month', count: 1 },
+      proration_behavior,
+      before: BASIC,
+      after: PREMIUM,
+    });
+    const change = (proration_behavior: 'create_prorations' | 'none' | 'always_invoice', plan = planChange(proration_behavior)) => ({
+      type: 'UpdateSubscription' as const,
+      data: { subscription_id: id, at: '2026-02-14T10:00:00.000Z', plan },
     });
     // Halfway through the 28-day period: half of 28.00 credited, half of 56.00 charged.
     const prorations = [
@@ -237,8 +251,8 @@ describe('subscription decider', () => {
       ]));
 
     it('refuses a plan in another currency or with another interval', () => {
-      spec.given([created, activated]).when({ ...change('create_prorations'), data: { ...change('create_prorations').data, currency: 'USD' } }).thenFails('subscription.plan_currency_mismatch');
-      spec.given([created, activated]).when({ ...change('create_prorations'), data: { ...change('create_prorations').data, cadence: { interval: 'year', count: 1 } } }).thenFails('subscription.plan_interval_mismatch');
+      spec.given([created, activated]).when(change('create_prorations', { ...planChange('create_prorations'), currency: 'USD' })).thenFails('subscription.plan_currency_mismatch');
+      spec.given([created, activated]).when(change('create_prorations', { ...planChange('create_prorations'), cadence: { interval: 'year', count: 1 } })).thenFails('subscription.plan_interval_mismatch');
       spec.given([created, canceled]).when(change('create_prorations')).thenFails('subscription.already_canceled');
     });
   });

@@ -56,15 +56,20 @@ export type WarnTrialEnding = Command<'WarnTrialEnding', { subscription_id: stri
 /** The timer at the end of a period: `period_end` names the period, so a timer that fires twice renews once. */
 export type ClosePeriod = Command<'ClosePeriod', { subscription_id: string; period_end: string }>;
 export type WarnCommitmentEnding = Command<'WarnCommitmentEnding', { subscription_id: string; commitment_end: string }>;
-export type UpdateSubscription = Command<'UpdateSubscription', { subscription_id: string; metadata?: Metadata; default_payment_method_id?: string | null }>;
 /**
  * A change of plan. The handler gives what the new plan is (currency, cadence) and what the
  * licensed components cost for a whole period before and after, priced at the current period's start.
  */
-export type ChangePlan = Command<
-  'ChangePlan',
-  { subscription_id: string; at: string; plan_code: string; currency: string; cadence: Cadence; proration_behavior: ProrationBehavior; before: LicensedCharge[]; after: LicensedCharge[] }
->;
+export interface PlanChange {
+  plan_code: string;
+  currency: string;
+  cadence: Cadence;
+  proration_behavior: ProrationBehavior;
+  before: LicensedCharge[];
+  after: LicensedCharge[];
+}
+/** A PATCH: the plan, metadata (merged) and default payment method, decided together so that all or none apply. */
+export type UpdateSubscription = Command<'UpdateSubscription', { subscription_id: string; at: string; plan?: PlanChange; metadata?: Metadata; default_payment_method_id?: string | null }>;
 export type ChangeQuantity = Command<
   'ChangeQuantity',
   { subscription_id: string; at: string; meter: string; quantity: number; effective_at: 'now' | 'next_period'; before: LicensedCharge[]; after: LicensedCharge[] }
@@ -84,7 +89,6 @@ export type SubscriptionCommand =
   | ClosePeriod
   | WarnCommitmentEnding
   | UpdateSubscription
-  | ChangePlan
   | ChangeQuantity
   | PauseSubscription
   | ResumeSubscription
@@ -121,8 +125,6 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       }
       case 'UpdateSubscription':
         return update(state, command.data);
-      case 'ChangePlan':
-        return changePlan(state, command.data);
       case 'ChangeQuantity':
         return changeQuantity(state, command.data);
       case 'PauseSubscription': {
@@ -285,7 +287,9 @@ function closePeriod(state: Subscription, periodEnd: string): SubscriptionEvent[
 
 function update(state: Subscription, data: UpdateSubscription['data']): SubscriptionEvent[] {
   assertLive(state);
+  const planChange = data.plan ? changePlan(state, data.at, data.plan) : [];
   const metadata = data.metadata === undefined ? undefined : mergeMetadata(state.metadata, data.metadata);
+  if (metadata !== undefined) checkMetadata(metadata);
   const changes: { metadata?: Metadata; default_payment_method_id?: string | null } = {};
   const previous: typeof changes = {};
   if (metadata !== undefined && !sameMetadata(metadata, state.metadata)) {
@@ -296,13 +300,12 @@ function update(state: Subscription, data: UpdateSubscription['data']): Subscrip
     changes.default_payment_method_id = data.default_payment_method_id;
     previous.default_payment_method_id = state.defaultPaymentMethodId;
   }
-  if (Object.keys(changes).length === 0) return [];
-  return [{ type: 'SubscriptionUpdated', data: { subscription_id: state.id, ...changes, previous_attributes: previous } }];
+  if (Object.keys(changes).length === 0) return planChange;
+  return [...planChange, { type: 'SubscriptionUpdated', data: { subscription_id: state.id, ...changes, previous_attributes: previous } }];
 }
 
-function changePlan(state: Subscription, data: ChangePlan['data']): SubscriptionEvent[] {
-  assertLive(state);
-  const { at, plan_code, currency, cadence, proration_behavior, before, after } = data;
+function changePlan(state: Subscription, at: string, change: PlanChange): SubscriptionEvent[] {
+  const { plan_code, currency, cadence, proration_behavior, before, after } = change;
   if (currency !== state.currency) {
     throw DomainError.conflict('subscription.plan_currency_mismatch', `Plan ${plan_code} bills in ${currency}; the subscription bills in ${state.currency}. Cancel it and subscribe to the new plan instead`);
   }

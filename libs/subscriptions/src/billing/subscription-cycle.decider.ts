@@ -1,0 +1,194 @@
+import type { ProcessDecider, ProcessInput, TimerFired, CommandRejected } from '@tally/kernel';
+import type { Period } from '../domain/billing-cycle';
+import { COMMITMENT_NOTICE_MS, TRIAL_WILL_END_NOTICE_MS } from '../domain/subscription.decider';
+import type { PauseBehavior, PeriodTerms, ProrationItem, SubscriptionEvent } from '../domain/subscription.events';
+
+/** The subscription's events the cycle follows, as they were stored, with when they occurred. */
+export type CycleInput = ProcessInput<SubscriptionEvent['type'], SubscriptionEvent['data'] & { occurred_at: string }>;
+
+export type BillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'subscription_cancel';
+
+/** How the invoice of a period is collected: charged as usual, or as a pause's `behavior` says. */
+export type Collection = 'charge' | PauseBehavior;
+
+/**
+ * One invoice of the subscription: the licensed components of a period billed in advance, the
+ * usage of a closed period billed in arrears, and prorations. `key` names it among the
+ * subscription's invoices (its id derives from it), so an invoice is issued once however often
+ * the command is sent.
+ */
+export interface InvoiceRequest {
+  subscription_id: string;
+  customer_id: string;
+  key: string;
+  billing_reason: BillingReason;
+  licensed: { plan_code: string; quantities: Record<string, number>; period: Period } | null;
+  usage: { plan_code: string; period: Period } | null;
+  prorations: ProrationItem[];
+  coupons: string[];
+  /** The paid period the invoice belongs to, from 1: how long a coupon still applies. */
+  period_number: number;
+  collection: Collection;
+}
+
+/** A step of the subscription's state table that a timer triggers. */
+export type LifecycleStep =
+  | { type: 'EndTrial'; data: Record<string, never> }
+  | { type: 'WarnTrialEnding'; data: Record<string, never> }
+  | { type: 'ClosePeriod'; data: { period_end: string } }
+  | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
+  | { type: 'ResumeSubscription'; data: { automatic: true } };
+
+export type CycleCommand = { type: 'AdvanceSubscription'; data: { subscription_id: string; step: LifecycleStep } } | { type: 'IssueInvoice'; data: InvoiceRequest };
+
+type Output = { kind: 'command'; command: CycleCommand } | { kind: 'schedule'; timerId: string; dueAt: string };
+
+export interface CycleState {
+  subscriptionId: string | null;
+  customerId: string | null;
+  trial: boolean;
+  /** The current period and the terms it was billed at. */
+  period: Period | null;
+  terms: PeriodTerms | null;
+  periodNumber: number;
+  commitmentEnd: string | null;
+  pause: PauseBehavior | null;
+}
+
+const before = (at: string, ms: number): string => new Date(Date.parse(at) - ms).toISOString();
+const latest = (a: string, b: string): string => (Date.parse(a) >= Date.parse(b) ? a : b);
+
+const advance = (subscriptionId: string, step: LifecycleStep): Output => ({ kind: 'command', command: { type: 'AdvanceSubscription', data: { subscription_id: subscriptionId, step } } });
+
+/**
+ * A subscription's cycle, one process per subscription: it sets the timers of the state table
+ * (the trial's warning and end, each period's end, the end of a pause, the commitment's warning)
+ * and, as each period starts or the subscription ends, asks for the invoice it closes with.
+ * Timers are named by what they are due for, so a timer set twice is one timer.
+ */
+export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | TimerFired | CommandRejected, Output> = {
+  initialState: () => ({ subscriptionId: null, customerId: null, trial: false, period: null, terms: null, periodNumber: 0, commitmentEnd: null, pause: null }),
+
+  evolve(state, message) {
+    if (message.kind !== 'input') return state;
+    const { input } = message;
+    const data = input.data as Record<string, unknown>;
+    switch (input.type) {
+      case 'SubscriptionCreated':
+        return { ...state, subscriptionId: data.subscription_id as string, customerId: data.customer_id as string, trial: data.status === 'trialing' };
+      case 'SubscriptionActivated':
+      case 'SubscriptionRenewed':
+        return {
+          ...state,
+          period: { start: data.period_start as string, end: data.period_end as string },
+          terms: data.terms as PeriodTerms,
+          periodNumber: state.periodNumber + 1,
+          commitmentEnd: data.commitment_end as string | null,
+        };
+      case 'SubscriptionPaused':
+        return { ...state, pause: data.behavior as PauseBehavior };
+      case 'SubscriptionResumed':
+        return { ...state, pause: null };
+      case 'SubscriptionPlanChanged':
+        return state.terms ? { ...state, terms: { ...state.terms, plan_code: data.plan_code as string } } : state;
+      default:
+        return state;
+    }
+  },
+
+  decide(input, state) {
+    if (input.type === 'TimerFired') return fired(input.data.timer_id, state);
+    if (input.type === 'CommandRejected') return [];
+    const event = { type: input.type, data: input.data } as SubscriptionEvent;
+    const at = input.data.occurred_at;
+    switch (event.type) {
+      case 'SubscriptionCreated': {
+        const { trial_end } = event.data;
+        if (trial_end === null) return [];
+        return [
+          { kind: 'schedule', timerId: 'trial_will_end', dueAt: latest(at, before(trial_end, TRIAL_WILL_END_NOTICE_MS)) },
+          { kind: 'schedule', timerId: 'trial_end', dueAt: trial_end },
+        ];
+      }
+      case 'SubscriptionActivated':
+      case 'SubscriptionRenewed': {
+        const { subscription_id, period_start, period_end, terms, commitment_end } = event.data;
+        const renewal = event.type === 'SubscriptionRenewed';
+        const invoice: InvoiceRequest = {
+          subscription_id,
+          customer_id: state.customerId!,
+          key: `period:${period_start}`,
+          billing_reason: renewal || state.trial ? 'subscription_cycle' : 'subscription_create',
+          licensed: { plan_code: terms.plan_code, quantities: terms.quantities, period: { start: period_start, end: period_end } },
+          usage: renewal && state.period && state.terms ? { plan_code: state.terms.plan_code, period: state.period } : null,
+          prorations: terms.prorations,
+          coupons: terms.coupons,
+          period_number: state.periodNumber + 1,
+          collection: state.pause ?? 'charge',
+        };
+        const outputs: Output[] = [{ kind: 'command', command: { type: 'IssueInvoice', data: invoice } }, { kind: 'schedule', timerId: `period_end:${period_end}`, dueAt: period_end }];
+        if (commitment_end !== null && commitment_end !== state.commitmentEnd) outputs.push({ kind: 'schedule', timerId: `commitment_ending:${commitment_end}`, dueAt: latest(period_start, before(commitment_end, COMMITMENT_NOTICE_MS)) });
+        return outputs;
+      }
+      case 'SubscriptionPaused':
+        return event.data.until === null ? [] : [{ kind: 'schedule', timerId: `resume:${event.data.paused_at}`, dueAt: event.data.until }];
+      case 'SubscriptionPlanChanged': {
+        if (!event.data.invoice_now || !state.period || !state.terms) return [];
+        return [issue(state, `proration:${event.data.changed_at}`, 'subscription_update', null, event.data.prorations)];
+      }
+      case 'SubscriptionCanceled':
+        return state.period ? [issue(state, `final:${event.data.canceled_at}`, 'subscription_cancel', { start: state.period.start, end: event.data.canceled_at }, event.data.prorations)] : [];
+      case 'SubscriptionEnded':
+        return state.period ? [issue(state, `final:${event.data.ended_at}`, 'subscription_cycle', { start: state.period.start, end: event.data.ended_at }, [])] : [];
+      default:
+        return [];
+    }
+  },
+};
+
+/** An invoice of usage up to `usageUntil` (the period's end, or a cancellation) and of prorations, without licensed charges. */
+function issue(state: CycleState, key: string, reason: BillingReason, usagePeriod: Period | null, prorations: ProrationItem[]): Output {
+  return {
+    kind: 'command',
+    command: {
+      type: 'IssueInvoice',
+      data: {
+        subscription_id: state.subscriptionId!,
+        customer_id: state.customerId!,
+        key,
+        billing_reason: reason,
+        licensed: null,
+        usage: usagePeriod && Date.parse(usagePeriod.end) > Date.parse(usagePeriod.start) ? { plan_code: state.terms!.plan_code, period: usagePeriod } : null,
+        prorations,
+        coupons: state.terms!.coupons,
+        period_number: state.periodNumber,
+        collection: state.pause ?? 'charge',
+      },
+    },
+  };
+}
+
+function fired(timerId: string, state: CycleState): Output[] {
+  if (!state.subscriptionId) return [];
+  const [kind, at] = splitTimer(timerId);
+  switch (kind) {
+    case 'trial_will_end':
+      return [advance(state.subscriptionId, { type: 'WarnTrialEnding', data: {} })];
+    case 'trial_end':
+      return [advance(state.subscriptionId, { type: 'EndTrial', data: {} })];
+    case 'period_end':
+      return [advance(state.subscriptionId, { type: 'ClosePeriod', data: { period_end: at } })];
+    case 'commitment_ending':
+      return [advance(state.subscriptionId, { type: 'WarnCommitmentEnding', data: { commitment_end: at } })];
+    case 'resume':
+      return [advance(state.subscriptionId, { type: 'ResumeSubscription', data: { automatic: true } })];
+    default:
+      return [];
+  }
+}
+
+/** `period_end:2026-02-28T10:00:00.000Z` → [`period_end`, the instant]. */
+function splitTimer(timerId: string): [string, string] {
+  const colon = timerId.indexOf(':');
+  return colon < 0 ? [timerId, ''] : [timerId.slice(0, colon), timerId.slice(colon + 1)];
+}

@@ -1,0 +1,55 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { keyedMapSchema, METADATA_SCHEMA, type KnownFields } from '@tally/http';
+import type { Commitment, PauseBehavior, ProrationItem, SubscriptionStatus } from '../domain/subscription.events';
+import type { SubscriptionResource } from '../subscription.view';
+import { CommitmentDto, PAUSE_BEHAVIORS } from './subscription.dto';
+
+const STATUSES: readonly SubscriptionStatus[] = ['pending_activation', 'trialing', 'active', 'past_due', 'paused', 'canceled', 'ended', 'incomplete_expired'];
+const QUANTITIES = keyedMapSchema({ type: 'string' }, { type: 'integer', minimum: 0 }, { example: { seats: 5 }, description: 'Quantities by meter of the plan’s licensed components' });
+const AMOUNT = { type: String, example: '-14.00', description: 'A decimal string in the subscription’s currency; negative for a credit' };
+
+export class ProrationItemResponse implements ProrationItem {
+  @ApiProperty({ example: 'seats' }) code!: string;
+  @ApiProperty({ example: 'Unused time on seats' }) description!: string;
+  @ApiProperty(AMOUNT) amount!: string;
+  @ApiProperty({ format: 'date-time' }) period_start!: string;
+  @ApiProperty({ format: 'date-time' }) period_end!: string;
+  @ApiProperty({ type: 'integer', description: 'The price-book version the amount was priced with' }) price_version!: number;
+}
+
+export class PendingUpdateResponse {
+  @ApiProperty({ type: String, nullable: true, description: 'The plan from the next period on' }) plan_code!: string | null;
+  @ApiProperty(QUANTITIES) quantities!: Record<string, number>;
+  @ApiProperty({ format: 'date-time', description: 'The next period boundary' }) effective_at!: string;
+}
+
+export class SubscriptionResponse implements KnownFields<SubscriptionResource> {
+  @ApiProperty({ example: 'sub_01JD…' }) id!: string;
+  @ApiProperty({ enum: ['subscription'] }) object!: 'subscription';
+  @ApiProperty({ example: 'cus_01JD…' }) customer_id!: string;
+  @ApiProperty({ example: 'pro-monthly' }) plan_code!: string;
+  @ApiProperty({ enum: STATUSES }) status!: SubscriptionStatus;
+  @ApiProperty({ example: 'EUR', description: 'The plan’s; fixed for the subscription’s life' }) currency!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Overrides the customer’s default payment method' }) default_payment_method_id!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) trial_end!: string | null;
+  @ApiProperty({ format: 'date-time', description: 'Periods renew from this moment' }) billing_cycle_anchor!: string;
+  @ApiProperty({ format: 'date-time' }) current_period_start!: string;
+  @ApiProperty({ format: 'date-time' }) current_period_end!: string;
+  @ApiProperty(QUANTITIES) quantities!: Record<string, number>;
+  @ApiProperty({ type: [String], example: ['SPRING25'] }) coupons!: string[];
+  @ApiProperty(METADATA_SCHEMA) metadata!: Record<string, string>;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a pause ends by itself' }) paused_until!: string | null;
+  @ApiProperty({ enum: PAUSE_BEHAVIORS, nullable: true }) pause_behavior!: PauseBehavior | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Set by a cancellation at period end' }) cancel_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) canceled_at!: string | null;
+  @ApiProperty({ type: String, nullable: true }) cancellation_reason!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a commitment without renewal ended it' }) ended_at!: string | null;
+  @ApiProperty({ type: () => CommitmentDto, nullable: true }) commitment!: Commitment | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The end of the commitment’s current term' }) commitment_end_at!: string | null;
+  @ApiProperty({ type: () => PendingUpdateResponse, nullable: true, description: 'Changes that take effect at the next period boundary' }) pending_update!: PendingUpdateResponse | null;
+  @ApiProperty({ type: () => [ProrationItemResponse], description: 'Prorations the next invoice will carry' }) pending_prorations!: ProrationItemResponse[];
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The sandbox test clock the subscription lives on (its customer’s)' }) test_clock!: string | null;
+  @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}

@@ -1,0 +1,11 @@
+import type { ContextManifest } from '@tally/runtime';
+import { subscriptionProjection } from './subscription.projection';
+import { SubscriptionsModule } from './subscriptions.module';
+
+/** Subscriptions: their state table, their cycle on their customer's clock, and the invoices each period closes with. */
+export const subscriptionsContext: ContextManifest = {
+  name: 'subscriptions',
+  module: SubscriptionsModule,
+  projections: [subscriptionProjection],
+  aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],
+};

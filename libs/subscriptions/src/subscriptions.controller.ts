@@ -1,0 +1,159 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import type { ListPage } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
+import { CancelSubscriptionDto, ChangeQuantityDto, CreateSubscriptionDto, PauseSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription.dto';
+import { SubscriptionResponse } from './dto/subscription.response';
+import { ApplySubscriptionLifecycleCommand, ChangeQuantityCommand, CreateSubscriptionCommand, UpdateSubscriptionCommand, type LifecycleIntent, type SubscriptionWritten } from './subscription.handlers';
+import { GetSubscriptionQuery, ListSubscriptionsQuery, parseAsOf, SUBSCRIPTION_LIST } from './subscription.queries';
+import type { SubscriptionResource } from './subscription.view';
+
+const ETAG = { ETag: { description: 'The subscription’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
+const WRITE_PROBLEMS = { 404: ['subscription.not_found'], 409: ['request.concurrent_update', 'subscription.already_canceled'] };
+
+@Controller('v1/subscriptions')
+@ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('subscriptions')
+export class SubscriptionsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create a subscription',
+    description:
+      'Subscribes a customer to a plan. With a trial (the subscription’s `trial_days`, else the plan’s) it starts `trialing`; otherwise it is `active` at once and its first invoice is issued in the background. The subscription lives on its customer’s test clock, if any. Nothing is written when any part is refused.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    400: ['request.invalid_metadata', 'subscription.invalid_trial_days', 'subscription.invalid_quantity', 'subscription.duplicate_coupon', 'coupon.currency_mismatch'],
+    404: ['customer.not_found', 'plan.not_found', 'coupon.not_found'],
+    409: ['plan.archived', 'plan.deleted', 'coupon.expired', 'coupon.max_redemptions_reached', 'request.concurrent_update'],
+    422: ['subscription.unknown_meter', 'subscription.invalid_billing_cycle_anchor'],
+  })
+  async create(@Ctx() context: RequestContext, @Body() body: CreateSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
+    const input = {
+      customer_id: body.customer_id,
+      plan_code: body.plan_code,
+      default_payment_method_id: body.default_payment_method_id ?? null,
+      trial_days: body.trial_days,
+      billing_cycle_anchor: body.billing_cycle_anchor ?? null,
+      quantities: body.quantities ?? {},
+      coupons: body.coupons ?? [],
+      commitment: body.commitment ? { periods: body.commitment.periods, renewal: body.commitment.renewal } : null,
+      metadata: body.metadata ?? {},
+    };
+    return withEtag(response, await this.commands.execute(new CreateSubscriptionCommand(context, input)));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List subscriptions', description: 'Newest first by default; filter by status (a comma list), customer and plan.' })
+  @ApiListResponse(SubscriptionResponse, SUBSCRIPTION_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
+  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<SubscriptionResource>> {
+    return this.queries.execute(new ListSubscriptionsQuery(context, params));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Retrieve a subscription', description: 'The subscription as it is now, or with `as_of` as it was at that moment, rebuilt from its events.' })
+  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
+  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the subscription from its events as it was at this moment' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['subscription.not_found'] })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
+    return withEtag(response, await this.queries.execute(new GetSubscriptionQuery(context, id, parseAsOf(asOf))));
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Update a subscription',
+    description:
+      'Changes the plan (same currency and interval), the metadata (merged key by key; an empty string removes a key) or the default payment method, all or nothing. A plan change follows `proration_behavior`: `create_prorations` credits the unused time of the old plan and charges the new one for the rest of the period on the next invoice; `none` switches at the next period boundary; `always_invoice` invoices the prorations at once.',
+  })
+  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
+  @ApiIfMatch('subscription')
+  @ApiProblemResponses(API_KEY_PROBLEMS, {
+    400: ['request.invalid_metadata', 'request.invalid_if_match'],
+    404: ['subscription.not_found', 'plan.not_found'],
+    409: ['request.concurrent_update', 'subscription.already_canceled', 'subscription.plan_currency_mismatch', 'subscription.plan_interval_mismatch', 'plan.archived', 'plan.deleted'],
+    412: ['request.precondition_failed'],
+  })
+  async update(
+    @Ctx() context: RequestContext,
+    @Param('id') id: string,
+    @Body() body: UpdateSubscriptionDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SubscriptionResource> {
+    const patch = {
+      ...(body.plan_code !== undefined && { plan_code: body.plan_code }),
+      ...(body.proration_behavior !== undefined && { proration_behavior: body.proration_behavior }),
+      ...(body.metadata !== undefined && { metadata: body.metadata }),
+      ...(body.default_payment_method_id !== undefined && { default_payment_method_id: body.default_payment_method_id }),
+    };
+    return withEtag(response, await this.commands.execute(new UpdateSubscriptionCommand(context, id, patch, parseIfMatch(ifMatch))));
+  }
+
+  @Post(':id/quantities')
+  @ApiOperation({
+    summary: 'Change a quantity',
+    description: 'Sets the quantity of one meter of the plan’s licensed components: `now` (prorated on the next invoice) or at the next period (`subscription.quantity_scheduled`).',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...WRITE_PROBLEMS, 400: ['subscription.invalid_quantity'], 422: ['subscription.unknown_meter'] })
+  async changeQuantity(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: ChangeQuantityDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
+    const change = { meter: body.meter, quantity: body.quantity, effective_at: body.effective_at ?? 'now' };
+    return withEtag(response, await this.commands.execute(new ChangeQuantityCommand(context, id, change)));
+  }
+
+  @Post(':id/pause')
+  @ApiOperation({
+    summary: 'Pause a subscription',
+    description: 'Stops collection while periods keep renewing: their invoices are voided, marked uncollectible or kept as drafts (`behavior`). It resumes by itself at `until`, or by hand (`/resume`).',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...WRITE_PROBLEMS, 409: [...WRITE_PROBLEMS[409], 'subscription.already_paused', 'subscription.invalid_state'], 422: ['subscription.invalid_pause_until'] })
+  pause(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: PauseSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
+    return this.lifecycle(context, id, { type: 'PauseSubscription', data: { until: body.until ?? null, behavior: body.behavior } }, response);
+  }
+
+  @Post(':id/resume')
+  @ApiOperation({ summary: 'Resume a paused subscription', description: 'Makes a paused subscription `active` again now; its next invoice is collected as usual.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...WRITE_PROBLEMS, 409: [...WRITE_PROBLEMS[409], 'subscription.not_paused'] })
+  resume(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
+    return this.lifecycle(context, id, { type: 'ResumeSubscription', data: { automatic: false } }, response);
+  }
+
+  @Post(':id/cancel')
+  @ApiOperation({
+    summary: 'Cancel a subscription',
+    description:
+      '`now` cancels at once; the unused time of a paid period is credited on a final invoice issued at once. `period_end` cancels when the current period (or trial) ends. Canceling is final.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, WRITE_PROBLEMS)
+  cancel(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: CancelSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
+    return this.lifecycle(context, id, { type: 'CancelSubscription', data: { when: body.at ?? 'now', reason: body.reason ?? null } }, response);
+  }
+
+  private async lifecycle(context: RequestContext, id: string, intent: LifecycleIntent, response: Response): Promise<SubscriptionResource> {
+    return withEtag(response, await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, id, intent)));
+  }
+}
+
+const withEtag = (response: Response, written: SubscriptionWritten): SubscriptionResource => withRevision(response, written).subscription;

@@ -58,11 +58,13 @@ describe('the OpenAPI document and the API reference', () => {
     expect(operationsOf(document).map(([route]) => route).sort()).toEqual([...new Set(served)].sort());
   });
 
-  it('gives every operation a JSON success body and its errors as problem+json, with the edge’s, the key’s and the idempotency key’s problems', () => {
+  it('gives every operation a JSON success body (a PDF for invoice PDF links) and its errors as problem+json, with the edge’s, the key’s and the idempotency key’s problems', () => {
     for (const [route, operation] of operationsOf(document)) {
       const statuses = Object.keys(operation.responses).map(Number);
       const success = Object.entries(operation.responses).filter(([status]) => Number(status) < 300) as [string, ResponseObject][];
-      expect([route, success.map(([, r]) => Object.keys(r.content ?? {}))]).toEqual([route, [['application/json']]]);
+      // The one exception: what a signed link to an invoice PDF serves.
+      const media = route === 'GET /invoice-pdfs/{invoice_id}' ? 'application/pdf' : 'application/json';
+      expect([route, success.map(([, r]) => Object.keys(r.content ?? {}))]).toEqual([route, [[media]]]);
       for (const [status, answer] of Object.entries(operation.responses) as [string, ResponseObject][]) {
         if (Number(status) >= 400) expect([route, status, Object.keys(answer.content ?? {})]).toEqual([route, status, ['application/problem+json']]);
       }

@@ -1,0 +1,81 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, Ctx } from '@tally/http';
+import type { RequestContext } from '@tally/cells';
+import { InvoicePdfLinkResponse, RecognitionScheduleResponse } from './invoice-documents.response';
+import { GetInvoicePdfLinkQuery, GetRecognitionScheduleQuery, RenderInvoicePdfQuery, type RecognitionScheduleResource } from './invoice-documents.queries';
+import { INVOICE_PDF_PATH } from './pdf-links';
+
+/** The documents of an invoice: a link to its PDF, and its revenue recognition schedule. */
+@Controller('v1/invoices')
+@ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('invoices')
+export class InvoiceDocumentsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get(':id/pdf')
+  @ApiOperation({
+    summary: 'Get a link to an invoice’s PDF',
+    description:
+      'A signed link that serves the invoice as `application/pdf` without an API key, for five minutes (the invoice’s `pdf_url` is one too). ' +
+      'The PDF shows the seller, the customer’s billing details, the number (or DRAFT), the dates, the lines, discounts, tax breakdown, totals and credit notes as the invoice is when the link is opened.',
+  })
+  @ApiOkResponse({ type: InvoicePdfLinkResponse })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['invoice.not_found'] })
+  async pdf(@Ctx() context: RequestContext, @Param('id') id: string): Promise<InvoicePdfLinkResponse> {
+    const link = await this.queries.execute(new GetInvoicePdfLinkQuery(context, id));
+    return { object: 'invoice_pdf_link', invoice_id: link.invoice_id, url: link.url, expires_at: link.expires_at };
+  }
+
+  @Get(':id/recognition-schedule')
+  @ApiOperation({
+    summary: 'Get an invoice’s revenue recognition schedule',
+    description:
+      'Straight-line daily over each line’s service period (UTC days, each day weighted by its time inside the period, rounded so that a line’s rows sum exactly to its amount). ' +
+      'A credit note reduces the line’s rows from its day on in proportion and reverses the share already recognised with a negative row on its day. ' +
+      'A row is recognised once its day has ended, on the customer’s test clock if it has one. Drafts and void invoices have no rows.',
+  })
+  @ApiOkResponse({ type: RecognitionScheduleResponse })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['invoice.not_found'] })
+  recognitionSchedule(@Ctx() context: RequestContext, @Param('id') id: string): Promise<RecognitionScheduleResource> {
+    return this.queries.execute(new GetRecognitionScheduleQuery(context, id));
+  }
+}
+
+const LINK_PARAMETER = { required: true, description: 'As the signed link has it' } as const;
+
+/** Where signed links serve invoice PDFs: outside `/v1`, so without an API key; the link's signature is the credential. */
+@Controller(INVOICE_PDF_PATH.slice(1))
+@ApiTag('invoices')
+export class InvoicePdfFilesController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get(':invoice_id')
+  @ApiOperation({
+    summary: 'Open an invoice PDF by its signed link',
+    description:
+      'What `pdf_url` and `GET /v1/invoices/{id}/pdf` link to: the invoice as `application/pdf`, without an API key. ' +
+      'A link answers 403 once it has expired (`invoice_pdf.link_expired`, five minutes after it was signed) or when any part of it was changed (`invoice_pdf.invalid_signature`).',
+  })
+  @ApiQuery({ name: 'tenant', ...LINK_PARAMETER, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,100}$' } })
+  @ApiQuery({ name: 'environment', ...LINK_PARAMETER, schema: { type: 'string', enum: ['live', 'sandbox'] } })
+  @ApiQuery({ name: 'expires', ...LINK_PARAMETER, schema: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' } })
+  @ApiQuery({ name: 'signature', ...LINK_PARAMETER, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } })
+  @ApiOkResponse({ description: 'The invoice as a PDF', content: { 'application/pdf': {} } })
+  @ApiProblemResponses({ 403: ['invoice_pdf.invalid_signature', 'invoice_pdf.link_expired'], 404: ['invoice.not_found'] })
+  async open(@Param('invoice_id') invoiceId: string, @Query() link: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    const { pdf, filename } = await this.queries.execute(new RenderInvoicePdfQuery(invoiceId, link));
+    response
+      .status(200)
+      .set({
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${filename}"`,
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+      })
+      .send(pdf);
+  }
+}

@@ -1,0 +1,138 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { DomainError, type Clock } from '@tally/kernel';
+import { CellRegistry, CLOCK, type Environment, type RequestContext } from '@tally/cells';
+import { Clocks, ScopedReads } from '@tally/runtime';
+import { customerView, type CustomerResource } from '@tally/customers';
+import { TENANTS, type TenantEntry } from '@tally/http';
+import { recognitionSchedule, type RecognitionSchedule } from '../domain/recognition-schedule';
+import { INVOICES_COLLECTION, type InvoiceDocumentInput, type InvoiceParties } from './invoice-document';
+import { renderInvoicePdf } from './invoice-pdf';
+import { InvoicePdfLinks, type SignedPdfLink } from './pdf-links';
+
+export const invoiceNotFound = (id: string): DomainError => DomainError.notFound('invoice.not_found', `No invoice ${id}`);
+
+/** A signed, short-lived link to the PDF of an invoice of the request's tenant and environment. */
+export class GetInvoicePdfLinkQuery extends Query<SignedPdfLink & { invoice_id: string }> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+  ) {
+    super();
+  }
+}
+
+/** The PDF a signed link names, for whoever holds the link (no API key). */
+export class RenderInvoicePdfQuery extends Query<{ pdf: Buffer; filename: string }> {
+  constructor(
+    readonly invoiceId: string,
+    /** The link's query string: tenant, environment, expires, signature. */
+    readonly link: Record<string, unknown>,
+  ) {
+    super();
+  }
+}
+
+export class GetRecognitionScheduleQuery extends Query<RecognitionScheduleResource> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+  ) {
+    super();
+  }
+}
+
+export interface RecognitionScheduleResource extends RecognitionSchedule {
+  object: 'recognition_schedule';
+  invoice_id: string;
+  currency: string;
+  /** The moment `recognized` is relative to: the customer's test clock's time, else the system clock's. */
+  as_of: string;
+}
+
+/** The invoice of the read model, or `invoice.not_found` (also for another tenant's or environment's). */
+async function invoiceOf(reads: ScopedReads, context: RequestContext, invoiceId: string): Promise<InvoiceDocumentInput> {
+  const found = await reads.retrieve<InvoiceDocumentInput>(context, INVOICES_COLLECTION, invoiceId);
+  if (!found) throw invoiceNotFound(invoiceId);
+  return found.resource;
+}
+
+@QueryHandler(GetInvoicePdfLinkQuery)
+export class GetInvoicePdfLinkHandler implements IQueryHandler<GetInvoicePdfLinkQuery, SignedPdfLink & { invoice_id: string }> {
+  constructor(
+    private readonly reads: ScopedReads,
+    private readonly links: InvoicePdfLinks,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ context, invoiceId }: GetInvoicePdfLinkQuery): Promise<SignedPdfLink & { invoice_id: string }> {
+    const invoice = await invoiceOf(this.reads, context, invoiceId);
+    // Link lifetimes are security, not billing: the system clock, even for a customer on a test clock.
+    return { invoice_id: invoice.id, ...this.links.sign(context, invoice.id, this.clock.now()) };
+  }
+}
+
+@QueryHandler(RenderInvoicePdfQuery)
+export class RenderInvoicePdfHandler implements IQueryHandler<RenderInvoicePdfQuery, { pdf: Buffer; filename: string }> {
+  constructor(
+    private readonly reads: ScopedReads,
+    private readonly links: InvoicePdfLinks,
+    private readonly cells: CellRegistry,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ invoiceId, link }: RenderInvoicePdfQuery): Promise<{ pdf: Buffer; filename: string }> {
+    const claims = this.links.verify(invoiceId, link, this.clock.now());
+    const tenant = await this.cells.directory.get<TenantEntry>(TENANTS, claims.tenantId);
+    if (!tenant) throw invoiceNotFound(invoiceId);
+    const context = linkContext(claims.tenantId, claims.environment, tenant);
+    const invoice = await invoiceOf(this.reads, context, invoiceId);
+    const customer = await this.reads.retrieve<CustomerResource>(context, customerView.collection, invoice.customer_id);
+    const parties: InvoiceParties = {
+      seller: { name: tenant.name },
+      customer: customer
+        ? { id: customer.resource.id, name: customer.resource.name, email: customer.resource.email, address: customer.resource.billing_address }
+        : null,
+    };
+    return { pdf: await renderInvoicePdf(invoice, parties), filename: `${(invoice.number ?? invoice.id).replace(/[^A-Za-z0-9_-]/g, '_')}.pdf` };
+  }
+}
+
+/** The reads of a signed link act for the link's tenant and environment, in the tenant's region. */
+const linkContext = (tenantId: string, environment: Environment, tenant: TenantEntry): RequestContext => ({
+  tenantId,
+  environment,
+  region: tenant.region,
+  actor: 'invoice_pdf_link',
+  requestId: null,
+  correlationId: null,
+  causationId: null,
+});
+
+@QueryHandler(GetRecognitionScheduleQuery)
+export class GetRecognitionScheduleHandler implements IQueryHandler<GetRecognitionScheduleQuery, RecognitionScheduleResource> {
+  constructor(
+    private readonly reads: ScopedReads,
+    private readonly cells: CellRegistry,
+    private readonly clocks: Clocks,
+  ) {}
+
+  async execute({ context, invoiceId }: GetRecognitionScheduleQuery): Promise<RecognitionScheduleResource> {
+    const invoice = await invoiceOf(this.reads, context, invoiceId);
+    const customer = await this.reads.retrieve<CustomerResource>(context, customerView.collection, invoice.customer_id);
+    const now = await this.clocks.now(this.cells.cell(context.region), customer?.resource.test_clock ?? undefined);
+    // A draft is not revenue yet, and a void invoice never was: their schedules are empty.
+    const recognised = invoice.status !== 'draft' && invoice.status !== 'void';
+    const schedule = recognitionSchedule(
+      {
+        currency: invoice.currency,
+        lines: recognised ? invoice.lines.map(({ id, amount, period_start, period_end }) => ({ id, amount, period_start, period_end })) : [],
+        credit_notes: recognised ? invoice.credit_notes.map(({ id, amount, lines, created_at }) => ({ id, amount, lines, created_at })) : [],
+      },
+      now,
+    );
+    return { object: 'recognition_schedule', invoice_id: invoice.id, currency: invoice.currency, as_of: now.toISOString(), ...schedule };
+  }
+}
+
+export const invoiceDocumentQueryHandlers = [GetInvoicePdfLinkHandler, RenderInvoicePdfHandler, GetRecognitionScheduleHandler];

@@ -1,0 +1,33 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+const money = (description?: string) => ({ type: String, example: '49.00', description });
+
+export class InvoicePdfLinkResponse {
+  @ApiProperty({ enum: ['invoice_pdf_link'] }) object!: 'invoice_pdf_link';
+  @ApiProperty({ example: 'inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) invoice_id!: string;
+  @ApiProperty({
+    example: '/invoice-pdfs/inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF?tenant=ten_01JT2X&environment=sandbox&expires=1777629900&signature=q3Jx…',
+    description: 'Root-relative: resolve it against the API’s base address. Serves the PDF without an API key until `expires_at`; anyone holding it can read the invoice, so hand it only to the invoice’s customer',
+  })
+  url!: string;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-05-01T10:05:00.000Z', description: 'Five minutes after the link was signed' }) expires_at!: string;
+}
+
+export class RecognitionRowResponse {
+  @ApiProperty({ type: String, format: 'date', example: '2026-05-01', description: 'The UTC day' }) date!: string;
+  @ApiProperty({ example: 'il_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) line_id!: string;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'On a reversal of revenue recognised before a credit note: that credit note' }) credit_note_id!: string | null;
+  @ApiProperty(money('Negative on a reversal')) amount!: string;
+  @ApiProperty({ description: 'The day has ended' }) recognized!: boolean;
+}
+
+export class RecognitionScheduleResponse {
+  @ApiProperty({ enum: ['recognition_schedule'] }) object!: 'recognition_schedule';
+  @ApiProperty({ example: 'inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) invoice_id!: string;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-05-11T10:00:00.000Z', description: 'What `recognized` is relative to: now, on the customer’s test clock if it has one' }) as_of!: string;
+  @ApiProperty({ type: () => [RecognitionRowResponse], description: 'By date, then by the line’s place on the invoice' }) rows!: RecognitionRowResponse[];
+  @ApiProperty(money('The rows’ sum: the lines less what credit notes took off them')) total!: string;
+  @ApiProperty(money('The recognised rows’ sum')) recognized_to_date!: string;
+  @ApiProperty(money('total − recognized_to_date')) deferred!: string;
+}

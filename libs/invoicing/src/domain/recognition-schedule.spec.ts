@@ -1,0 +1,141 @@
+import Big from 'big.js';
+import fc from 'fast-check';
+import { recognitionSchedule, type RecognitionCreditNote, type RecognitionInput, type RecognitionLine } from './recognition-schedule';
+
+const line = (id: string, amount: string, period_start: string, period_end: string): RecognitionLine => ({ id, amount, period_start, period_end });
+const schedule = (input: Partial<RecognitionInput>, now = '2026-01-01T00:00:00.000Z') =>
+  recognitionSchedule({ currency: 'EUR', lines: [], credit_notes: [], ...input }, new Date(now));
+const sumOf = (amounts: string[]) => amounts.reduce((total, a) => total.plus(a), new Big(0));
+
+describe('the revenue recognition schedule', () => {
+  it('spreads a line straight-line over the UTC days of its period, the remainder on the largest remainders', () => {
+    const { rows, total } = schedule({ lines: [line('il_1', '10.00', '2026-03-01T00:00:00Z', '2026-03-04T00:00:00Z')] });
+    expect(rows.map((r) => [r.date, r.amount])).toEqual([
+      ['2026-03-01', '3.34'],
+      ['2026-03-02', '3.33'],
+      ['2026-03-03', '3.33'],
+    ]);
+    expect(total).toBe('10.00');
+  });
+
+  it('weighs a partial first and last day by the time of the period inside them', () => {
+    const { rows } = schedule({ lines: [line('il_1', '30.00', '2026-03-01T12:00:00Z', '2026-03-03T12:00:00Z')] });
+    expect(rows.map((r) => [r.date, r.amount])).toEqual([
+      ['2026-03-01', '7.50'],
+      ['2026-03-02', '15.00'],
+      ['2026-03-03', '7.50'],
+    ]);
+  });
+
+  it('recognises a line with an empty period on its start date, whole', () => {
+    const { rows } = schedule({ lines: [line('il_1', '5.00', '2026-03-01T09:00:00Z', '2026-03-01T09:00:00Z')] });
+    expect(rows).toEqual([{ date: '2026-03-01', line_id: 'il_1', credit_note_id: null, amount: '5.00', recognized: false }]);
+  });
+
+  it('marks the days that have ended as recognised and sums them', () => {
+    const result = schedule({ lines: [line('il_1', '31.00', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z')] }, '2026-01-11T15:00:00Z');
+    expect(result.rows.filter((r) => r.recognized).map((r) => r.date)).toEqual(Array.from({ length: 10 }, (_, i) => `2026-01-${String(i + 1).padStart(2, '0')}`));
+    expect(result.recognized_to_date).toBe('10.00');
+    expect(result.deferred).toBe('21.00');
+  });
+
+  it('keeps a currency’s minor units (JPY has none) and an amount’s finer decimals', () => {
+    expect(schedule({ currency: 'JPY', lines: [line('il_1', '100', '2026-03-01T00:00:00Z', '2026-03-04T00:00:00Z')] }).rows.map((r) => r.amount)).toEqual(['34', '33', '33']);
+    expect(schedule({ lines: [line('il_1', '0.001', '2026-03-01T00:00:00Z', '2026-03-03T00:00:00Z')] }).rows.map((r) => r.amount)).toEqual(['0.001']);
+  });
+
+  it('removes the future rows of a line credited whole, and reverses what was recognised on the credit note’s day', () => {
+    const credit: RecognitionCreditNote = { id: 'cn_1', amount: '10.00', lines: [{ line_id: 'il_1', amount: '10.00' }], created_at: '2026-03-03T08:00:00Z' };
+    const { rows, total } = schedule({ lines: [line('il_1', '10.00', '2026-03-01T00:00:00Z', '2026-03-11T00:00:00Z')], credit_notes: [credit] }, '2026-03-05T00:00:00Z');
+    expect(rows.map((r) => [r.date, r.amount, r.credit_note_id, r.recognized])).toEqual([
+      ['2026-03-01', '1.00', null, true],
+      ['2026-03-02', '1.00', null, true],
+      ['2026-03-03', '-2.00', 'cn_1', true],
+    ]);
+    expect(total).toBe('0.00');
+  });
+
+  it('reduces the future rows in proportion to a partial credit, and reverses the recognised share of it', () => {
+    const credit: RecognitionCreditNote = { id: 'cn_1', amount: '5.00', lines: [{ line_id: 'il_1', amount: '5.00' }], created_at: '2026-03-06T00:00:00Z' };
+    const { rows, total } = schedule({ lines: [line('il_1', '10.00', '2026-03-01T00:00:00Z', '2026-03-11T00:00:00Z')], credit_notes: [credit] });
+    expect(rows.map((r) => [r.date, r.amount])).toEqual([
+      ['2026-03-01', '1.00'],
+      ['2026-03-02', '1.00'],
+      ['2026-03-03', '1.00'],
+      ['2026-03-04', '1.00'],
+      ['2026-03-05', '1.00'],
+      ['2026-03-06', '0.50'],
+      ['2026-03-06', '-2.50'],
+      ['2026-03-07', '0.50'],
+      ['2026-03-08', '0.50'],
+      ['2026-03-09', '0.50'],
+      ['2026-03-10', '0.50'],
+    ]);
+    expect(total).toBe('5.00');
+  });
+
+  it('spreads a credit note without lines over the lines in proportion to what they hold', () => {
+    const credit: RecognitionCreditNote = { id: 'cn_1', amount: '3.00', lines: [], created_at: '2026-02-01T00:00:00Z' };
+    const lines = [line('il_1', '10.00', '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z'), line('il_2', '20.00', '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z')];
+    expect(schedule({ lines, credit_notes: [credit] }).rows.map((r) => [r.line_id, r.amount])).toEqual([
+      ['il_1', '9.00'],
+      ['il_2', '18.00'],
+    ]);
+  });
+
+  describe('properties', () => {
+    const T0 = Date.parse('2026-01-01T00:00:00Z');
+    const HOUR = 3_600_000;
+    const cents = fc.integer({ min: 0, max: 10_000_000 });
+    const lineArb = fc.record({ cents, startHours: fc.integer({ min: 0, max: 24 * 400 }), lengthHours: fc.integer({ min: 0, max: 24 * 400 }), startMs: fc.integer({ min: 0, max: HOUR - 1 }) });
+    const creditArb = fc.record({ fraction: fc.double({ min: 0, max: 1, noNaN: true }), atHours: fc.integer({ min: -24 * 30, max: 24 * 900 }), byLine: fc.boolean() });
+    const money = (c: number | bigint) => new Big(c.toString()).div(100).toFixed(2);
+
+    const build = (lineSpec: { cents: number; startHours: number; lengthHours: number; startMs: number }, credits: { fraction: number; atHours: number; byLine: boolean }[]) => {
+      const start = T0 + lineSpec.startHours * HOUR + lineSpec.startMs;
+      const end = start + lineSpec.lengthHours * HOUR;
+      let left = lineSpec.cents;
+      const notes: RecognitionCreditNote[] = credits.map((credit, i) => {
+        const amount = Math.floor(left * credit.fraction);
+        left -= amount;
+        const at = new Date(T0 + credit.atHours * HOUR).toISOString();
+        return { id: `cn_${i}`, amount: money(amount), lines: credit.byLine ? [{ line_id: 'il_1', amount: money(amount) }] : [], created_at: at };
+      });
+      return {
+        input: { currency: 'EUR', lines: [line('il_1', money(lineSpec.cents), new Date(start).toISOString(), new Date(end).toISOString())], credit_notes: notes },
+        credited: lineSpec.cents - left,
+        start,
+      };
+    };
+
+    it('sums to the line’s amount less what was credited, dates no row before the period’s first day, and is deterministic', () => {
+      fc.assert(
+        fc.property(lineArb, fc.array(creditArb, { maxLength: 4 }), fc.integer({ min: 0, max: 24 * 900 }), (lineSpec, credits, nowHours) => {
+          const { input, credited, start } = build(lineSpec, credits);
+          const now = new Date(T0 + nowHours * HOUR);
+          const result = recognitionSchedule(input, now);
+          expect(sumOf(result.rows.map((r) => r.amount)).toFixed(2)).toBe(money(lineSpec.cents - credited));
+          expect(result.total).toBe(money(lineSpec.cents - credited));
+          const firstDay = new Date(start).toISOString().slice(0, 10);
+          expect(result.rows.filter((r) => r.date < firstDay)).toEqual([]);
+          expect(new Big(result.recognized_to_date).plus(result.deferred).toFixed(2)).toBe(result.total);
+          expect(recognitionSchedule(input, now)).toEqual(result);
+        }),
+      );
+    });
+
+    it('never makes a line’s own row negative, and recognises a day exactly when it has ended', () => {
+      fc.assert(
+        fc.property(lineArb, fc.array(creditArb, { maxLength: 4 }), fc.integer({ min: 0, max: 24 * 900 }), (lineSpec, credits, nowHours) => {
+          const { input } = build(lineSpec, credits);
+          const now = new Date(T0 + nowHours * HOUR);
+          const result = recognitionSchedule(input, now);
+          expect(result.rows.filter((r) => r.credit_note_id === null && new Big(r.amount).lte(0))).toEqual([]);
+          expect(result.rows.filter((r) => r.credit_note_id !== null && new Big(r.amount).gte(0))).toEqual([]);
+          const today = now.toISOString().slice(0, 10);
+          expect(result.rows.filter((r) => r.recognized !== r.date < today)).toEqual([]);
+        }),
+      );
+    });
+  });
+});

@@ -1,0 +1,114 @@
+import Big from 'big.js';
+import type request from 'supertest';
+import { INVOICES_COLLECTION } from '@tally/invoicing';
+import { sampleInvoice } from '@tally/invoicing/documents/testing/sample-invoice';
+import { pdfText } from '@tally/invoicing/documents/testing/pdf-text';
+import { TallyUnderTest, type TestTenant } from './support/tally';
+
+/** A response body as raw bytes, whatever its type. */
+const bytes = (test: request.Test) =>
+  test.buffer(true).parse((response, done) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+
+describe('invoice documents through HTTP', () => {
+  let tally: TallyUnderTest;
+  let acme: TestTenant;
+  let api: ReturnType<TallyUnderTest['as']>;
+  let invoiceId: string;
+
+  beforeAll(async () => {
+    ({ tally, acme, api } = await TallyUnderTest.withTenant());
+    const customer = (await api.post('/v1/customers', { email: 'ada@example.com', name: 'Ada Lovelace', billing_address: { line1: '1 Analytical Row', city: 'London', country: 'GB', postal_code: 'N1' } }).expect(200)).body;
+    await tally.settle();
+    // The invoice aggregate lands on another branch: until then, its read model document is written here as its projection would.
+    const invoice = sampleInvoice({ id: 'inv_01JTDOCUMENTS0000000000001', customer_id: customer.id, livemode: false });
+    await tally.cells.cell(acme.region).readModels.commit([
+      { op: 'upsert', collection: INVOICES_COLLECTION, doc: { ...invoice, tenant_id: acme.tenantId, environment: 'sandbox', stream_revision: 3 }, position: 1n },
+    ]);
+    invoiceId = invoice.id;
+  });
+
+  afterAll(() => tally.stop());
+
+  const linkOf = async (id = invoiceId) => (await api.get(`/v1/invoices/${id}/pdf`).expect(200)).body as { object: string; url: string; expires_at: string };
+
+  describe('GET /v1/invoices/{id}/pdf', () => {
+    it('answers a signed link that expires in five minutes', async () => {
+      const link = await linkOf();
+      expect(link).toEqual({
+        object: 'invoice_pdf_link',
+        invoice_id: invoiceId,
+        url: expect.stringMatching(new RegExp(`^/invoice-pdfs/${invoiceId}\\?tenant=${acme.tenantId}&environment=sandbox&expires=[0-9]+&signature=[A-Za-z0-9_-]{43}$`)),
+        expires_at: new Date(tally.clock.now().getTime() + 300_000).toISOString(),
+      });
+    });
+
+    it('answers 404 for an unknown invoice, another environment’s or another tenant’s', async () => {
+      for (const agent of [tally.as(acme.live), tally.as((await tally.tenant('Globex', 'eu')).sandbox)]) {
+        const response = await agent.get(`/v1/invoices/${invoiceId}/pdf`).expect(404);
+        expect(response.body.problem).toBe('invoice.not_found');
+      }
+      expect((await api.get('/v1/invoices/inv_nope/pdf').expect(404)).body.problem).toBe('invoice.not_found');
+    });
+
+    it('needs an API key', async () => {
+      expect((await tally.http().get(`/v1/invoices/${invoiceId}/pdf`).expect(401)).body.problem).toBe('auth.missing_api_key');
+    });
+  });
+
+  describe('the signed link', () => {
+    it('serves the invoice as a PDF without an API key, from the tenant to the customer', async () => {
+      const response = await bytes(tally.http().get((await linkOf()).url)).expect(200);
+      expect(response.headers['content-type']).toBe('application/pdf');
+      expect(response.headers['content-disposition']).toBe('inline; filename="TALLY-000042.pdf"');
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      const text = (await pdfText(response.body as Buffer)).replace(/\s+/g, ' ');
+      for (const expected of ['Acme', 'TALLY-000042', 'Ada Lovelace', 'ada@example.com', 'Seats × 5', 'Total (EUR) 57.72', 'Amount due (EUR) 37.72']) expect(text).toContain(expected);
+    });
+
+    it('answers 403 once expired', async () => {
+      const { url } = await linkOf();
+      tally.clock.advance(300_000);
+      const response = await tally.http().get(url).expect(403).expect('Content-Type', /application\/problem\+json/);
+      expect(response.body.problem).toBe('invoice_pdf.link_expired');
+    });
+
+    it('answers 403 when any part was changed, the tenant included', async () => {
+      const { url } = await linkOf();
+      const globex = await tally.tenant('Globex2', 'eu');
+      const tampered = [
+        url.replace(invoiceId, 'inv_01JTDOCUMENTS0000000000002'),
+        url.replace(acme.tenantId, globex.tenantId),
+        url.replace('environment=sandbox', 'environment=live'),
+        url.replace(/expires=([0-9]+)/, (_, expires: string) => `expires=${Number(expires) + 3600}`),
+        url.replace(/signature=(.)/, (_, first: string) => `signature=${first === 'A' ? 'B' : 'A'}`),
+        url.replace(/&signature=.*$/, ''),
+        url.split('?')[0],
+      ];
+      for (const link of tampered) {
+        const response = await tally.http().get(link).expect(403);
+        expect([link, response.body.problem]).toEqual([link, 'invoice_pdf.invalid_signature']);
+      }
+    });
+  });
+
+  describe('GET /v1/invoices/{id}/recognition-schedule', () => {
+    it('spreads the lines over their days, less the credit note, recognised up to now', async () => {
+      tally.clock.set('2026-05-11T10:00:00.000Z');
+      const schedule = (await api.get(`/v1/invoices/${invoiceId}/recognition-schedule`).expect(200)).body;
+      expect(schedule).toMatchObject({ object: 'recognition_schedule', invoice_id: invoiceId, currency: 'EUR', as_of: '2026-05-11T10:00:00.000Z', total: '47.50' });
+      const rows = schedule.rows as { date: string; amount: string; recognized: boolean; credit_note_id: string | null }[];
+      expect(rows.reduce((sum, row) => sum.plus(row.amount), new Big(0)).toFixed(2)).toBe('47.50');
+      expect(rows.filter((row) => row.recognized).every((row) => row.date < '2026-05-11')).toBe(true);
+      expect(rows.filter((row) => row.credit_note_id === 'cn_1')).toEqual([{ date: '2026-05-10', line_id: 'il_storage', credit_note_id: 'cn_1', amount: expect.stringMatching(/^-/), recognized: true }]);
+      expect(new Big(schedule.recognized_to_date).plus(schedule.deferred).toFixed(2)).toBe('47.50');
+    });
+
+    it('answers 404 for an unknown invoice', async () => {
+      expect((await api.get('/v1/invoices/inv_nope/recognition-schedule').expect(404)).body.problem).toBe('invoice.not_found');
+    });
+  });
+});

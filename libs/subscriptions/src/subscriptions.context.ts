@@ -1,4 +1,5 @@
 import type { ContextManifest } from '@tally/runtime';
+import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { subscriptionProjection } from './subscription.projection';
 import { SubscriptionsModule } from './subscriptions.module';
 
@@ -7,5 +8,6 @@ export const subscriptionsContext: ContextManifest = {
   name: 'subscriptions',
   module: SubscriptionsModule,
   projections: [subscriptionProjection],
+  processes: [SubscriptionCycleProcess],
   aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],
 };

@@ -22,6 +22,8 @@ export interface InvoiceRequest {
   customer_id: string;
   key: string;
   billing_reason: BillingReason;
+  /** The subscription's plan: its currency and tax behaviour are the invoice's. */
+  plan_code: string;
   licensed: { plan_code: string; quantities: Record<string, number>; period: Period } | null;
   usage: { plan_code: string; period: Period } | null;
   prorations: ProrationItem[];
@@ -119,6 +121,7 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
           customer_id: state.customerId!,
           key: `period:${period_start}`,
           billing_reason: renewal || state.trial ? 'subscription_cycle' : 'subscription_create',
+          plan_code: terms.plan_code,
           licensed: { plan_code: terms.plan_code, quantities: terms.quantities, period: { start: period_start, end: period_end } },
           usage: renewal && state.period && state.terms ? { plan_code: state.terms.plan_code, period: state.period } : null,
           prorations: terms.prorations,
@@ -157,6 +160,7 @@ function issue(state: CycleState, key: string, reason: BillingReason, usagePerio
         customer_id: state.customerId!,
         key,
         billing_reason: reason,
+        plan_code: state.terms!.plan_code,
         licensed: null,
         usage: usagePeriod && Date.parse(usagePeriod.end) > Date.parse(usagePeriod.start) ? { plan_code: state.terms!.plan_code, period: usagePeriod } : null,
         prorations,

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { RecordedEvent } from '@tally/eventstore';
+import type { ProcessManager } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
+import type { SubscriptionEvent } from '../domain/subscription.events';
+import { ApplySubscriptionLifecycleCommand } from '../subscription.handlers';
+import { InvoiceSubscriptionCommand } from './invoice-subscription.handler';
+import { subscriptionCycleDecider, type CycleCommand, type CycleInput, type CycleState } from './subscription-cycle.decider';
+
+/** The subscription events the cycle acts on. */
+const FOLLOWED = new Set<SubscriptionEvent['type']>([
+  'SubscriptionCreated',
+  'SubscriptionActivated',
+  'SubscriptionRenewed',
+  'SubscriptionPaused',
+  'SubscriptionResumed',
+  'SubscriptionPlanChanged',
+  'SubscriptionCanceled',
+  'SubscriptionEnded',
+]);
+
+/**
+ * Runs each subscription's cycle on its clock: trial and period timers, the automatic resume,
+ * the commitment's warning, and one invoice per period, per immediate proration and per end.
+ */
+@Injectable()
+export class SubscriptionCycleProcess implements ProcessManager<CycleState, CycleInput, CycleCommand> {
+  readonly name = 'subscription_cycle';
+  readonly streamPrefixes = ['subscription-'];
+  readonly decider = subscriptionCycleDecider;
+
+  constructor(private readonly commands: CommandBus) {}
+
+  route(event: RecordedEvent) {
+    if (!FOLLOWED.has(event.type as SubscriptionEvent['type'])) return undefined;
+    const data = event.data as SubscriptionEvent['data'];
+    const input = { id: event.id, type: event.type as SubscriptionEvent['type'], data: { ...data, occurred_at: event.metadata.occurred_at } };
+    return { processId: data.subscription_id, input };
+  }
+
+  async dispatch(command: CycleCommand, context: RequestContext): Promise<void> {
+    if (command.type === 'AdvanceSubscription') {
+      await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, command.data.subscription_id, command.data.step));
+      return;
+    }
+    await this.commands.execute(new InvoiceSubscriptionCommand(context, command.data));
+  }
+}

@@ -1,0 +1,122 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Big from 'big.js';
+import { derivedId } from '@tally/kernel';
+import { couponAggregate, couponIdOf, type Plan } from '@tally/catalog';
+import { componentsInForce, meterOf } from '@tally/catalog/published';
+import { INVOICE_ID_PREFIX, subscriptionInvoiceId, type Discount, type InvoiceLine } from '@tally/invoicing';
+import type { TaxBehavior } from '@tally/tax';
+import type { RequestContext } from '@tally/cells';
+import { CommandRuntime } from '@tally/runtime';
+import type { Period } from '../domain/billing-cycle';
+import type { ProrationItem } from '../domain/subscription.events';
+import { licensedLines, loadPlan, usageLines } from '../plan-terms';
+import type { InvoiceRequest } from './subscription-cycle.decider';
+import { USAGE_READINGS, type UsageReadings } from './usage-readings.port';
+
+export type PricedLine = InvoiceLine & { proration: boolean };
+
+/** An invoice of a subscription, priced and ready for the invoice aggregate, which adds tax and a number. */
+export interface SubscriptionInvoiceDraft {
+  invoiceId: string;
+  currency: string;
+  taxBehavior: TaxBehavior;
+  period: Period;
+  lines: PricedLine[];
+  discounts: Discount[];
+}
+
+/**
+ * Prices a subscription's invoice as its cycle asked for it: the licensed components of a period
+ * in advance, at the price-book entries in force at its start; the usage of a closed period in
+ * arrears, at those in force at that period's start; then the prorations, and the subscription's
+ * coupons still in their duration.
+ */
+@Injectable()
+export class SubscriptionInvoiceBuilder {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    @Inject(USAGE_READINGS) private readonly usage: UsageReadings,
+  ) {}
+
+  async build(context: RequestContext, request: Omit<InvoiceRequest, 'collection' | 'customer_id'>): Promise<SubscriptionInvoiceDraft> {
+    const plan = await loadPlan(this.runtime, context, request.plan_code);
+    const planOf = async (code: string) => (code === plan.code ? plan : loadPlan(this.runtime, context, code));
+    const licensed = request.licensed ? licensedLines(await planOf(request.licensed.plan_code), request.licensed.quantities, request.licensed.period) : [];
+    const usage = request.usage ? await this.usageLines(context, request.subscription_id, await planOf(request.usage.plan_code), request.usage.period) : [];
+    const prorations = request.prorations.map((item) => prorationLine(item, plan));
+    const lines: PricedLine[] = [...licensed.map(notProrated), ...usage.map(notProrated), ...prorations];
+    return {
+      invoiceId: invoiceIdOf(request),
+      currency: plan.currency,
+      taxBehavior: plan.taxBehavior,
+      period: request.licensed?.period ?? request.usage?.period ?? spanOf(request.prorations),
+      lines,
+      discounts: await this.discounts(context, request.coupons, request.period_number, plan.currency),
+    };
+  }
+
+  private async usageLines(context: RequestContext, subscriptionId: string, plan: Plan, period: Period): Promise<InvoiceLine[]> {
+    const meters = componentsInForce(plan.priceVersions, period.start)
+      .filter((component) => component.pricing.model === 'usage')
+      .map((component) => meterOf(component.pricing)!);
+    if (meters.length === 0) return [];
+    return usageLines(plan, await this.usage.totals(context, subscriptionId, meters, period), period);
+  }
+
+  /** The subscription's coupons that still apply to its `periodNumber`-th paid period. */
+  private async discounts(context: RequestContext, codes: readonly string[], periodNumber: number, currency: string): Promise<Discount[]> {
+    const cell = this.runtime.cellOf(context);
+    const discounts: Discount[] = [];
+    for (const code of codes) {
+      const { state: coupon } = await this.runtime.load(cell, couponAggregate, couponIdOf(context, code), context);
+      // A coupon deleted after its redemption keeps discounting, as Stripe's discounts outlive their coupon.
+      if (coupon.status === 'none') continue;
+      const { duration, duration_in_periods, percent_off, amount_off, currency: couponCurrency, applies_to } = coupon.terms;
+      const inDuration = duration === 'forever' || (duration === 'once' ? periodNumber === 1 : periodNumber <= (duration_in_periods ?? 0));
+      if (!inDuration || (amount_off !== null && couponCurrency !== currency)) continue;
+      discounts.push({
+        coupon_id: coupon.id,
+        level: 'subscription',
+        percent_off: percent_off === null ? null : new Big(percent_off),
+        amount_off: amount_off === null ? null : new Big(amount_off),
+        components: applies_to?.components ?? null,
+      });
+    }
+    return discounts;
+  }
+}
+
+/**
+ * One invoice per (subscription, period): a period's invoice id derives from the subscription and
+ * the period's start, the others' from their key (`proration:<when>`, `final:<when>`).
+ */
+export function invoiceIdOf(request: Pick<InvoiceRequest, 'subscription_id' | 'key'>): string {
+  const [kind, at] = [request.key.slice(0, request.key.indexOf(':')), request.key.slice(request.key.indexOf(':') + 1)];
+  return kind === 'period' ? subscriptionInvoiceId(request.subscription_id, at) : derivedId(INVOICE_ID_PREFIX, [request.subscription_id, request.key]);
+}
+
+const notProrated = (line: InvoiceLine): PricedLine => ({ ...line, proration: false });
+
+function prorationLine(item: ProrationItem, plan: Plan): PricedLine {
+  const amount = new Big(item.amount);
+  const component = componentsInForce(plan.priceVersions, item.period_start).find((c) => c.code === item.code);
+  return {
+    code: item.code,
+    description: item.description,
+    quantity: new Big(1),
+    unit_amount: item.amount,
+    amount,
+    tiers: [],
+    tax_code: component?.tax_code ?? 'standard',
+    price_version: item.price_version,
+    period_start: item.period_start,
+    period_end: item.period_end,
+    proration: true,
+  };
+}
+
+function spanOf(items: readonly ProrationItem[]): Period {
+  const starts = items.map((item) => item.period_start).sort();
+  const ends = items.map((item) => item.period_end).sort();
+  return { start: starts[0], end: ends[ends.length - 1] };
+}

@@ -129,8 +129,9 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
     const id = state.id;
     switch (command.type) {
       case 'UpdateInvoiceDraft': {
-        if (state.status !== 'draft') throw notDraft(state, 'changing the invoice');
         const { invoice_id: _id, now, metadata, ...fields } = command.data;
+        // Once finalised only metadata may change (as Stripe allows); the rest is locked.
+        if (state.status !== 'draft' && Object.values(fields).some((value) => value !== undefined)) throw notDraft(state, 'changing the invoice');
         if (fields.due_at !== undefined && fields.due_at !== null && fields.due_at <= now) throw invalid('invoice.due_at_in_past', 'due_at', 'due_at lies in the future');
         const changes: { -readonly [K in keyof Omit<InvoiceDraftUpdated['data'], 'invoice_id'>]: InvoiceDraftUpdated['data'][K] } = {};
         if (fields.description !== undefined && fields.description !== state.description) changes.description = fields.description;

@@ -41,19 +41,19 @@ export class CreateInvoiceDto {
   @ApiProperty({ ...CURRENCY_CODE_SCHEMA })
   @IsString() currency!: string;
 
-  @ApiPropertyOptional({ type: Boolean, default: true, description: 'Charge the customer’s payment method when finalised; false for review flows (the invoice is sent for payment)' })
+  @ApiPropertyOptional({ type: Boolean, default: true, example: true, description: 'Charge the customer’s payment method when finalised; false for review flows (the invoice is sent for payment)' })
   @IsOmittable() @IsBoolean() auto_charge?: boolean;
 
   @ApiPropertyOptional({ enum: TAX_BEHAVIORS, default: 'exclusive', description: 'Whether unit amounts exclude tax or include it' })
   @IsOmittable() @IsIn(TAX_BEHAVIORS) tax_behavior?: TaxBehavior;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: 'Shown on the invoice (Stripe’s memo)' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'Consulting, June', description: 'Shown on the invoice (Stripe’s memo)' })
   @IsOptional() @IsString() @MaxLength(500) description?: string | null;
 
   @ApiPropertyOptional({ ...TIMESTAMP_SCHEMA, description: 'A fixed due date in the future; or days_until_due' })
   @IsOmittable() @IsTimestamp() due_at?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_DAYS_UNTIL_DUE, description: 'Due this many days after finalisation. Default: 0 when auto-charged, 30 otherwise' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_DAYS_UNTIL_DUE, example: 30, description: 'Due this many days after finalisation. Default: 0 when auto-charged, 30 otherwise' })
   @IsOmittable() @IsInt() @Min(0) @Max(MAX_DAYS_UNTIL_DUE) days_until_due?: number;
 
   @ApiPropertyOptional(METADATA_SCHEMA)
@@ -65,16 +65,16 @@ export class CreateInvoiceDto {
 
 @ApiSchemaRules({ not: { required: ['due_at', 'days_until_due'] } })
 export class UpdateInvoiceDto {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'Consulting, June' })
   @IsOptional() @IsString() @MaxLength(500) description?: string | null;
 
   @ApiPropertyOptional({ ...TIMESTAMP_SCHEMA, nullable: true, description: 'A fixed due date in the future (replaces days_until_due); null removes it' })
   @IsOptional() @IsTimestamp() due_at?: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 0, maximum: MAX_DAYS_UNTIL_DUE, description: 'Replaces a fixed due date' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 0, maximum: MAX_DAYS_UNTIL_DUE, example: 14, description: 'Replaces a fixed due date' })
   @IsOptional() @IsInt() @Min(0) @Max(MAX_DAYS_UNTIL_DUE) days_until_due?: number | null;
 
-  @ApiPropertyOptional({ type: Boolean })
+  @ApiPropertyOptional({ type: Boolean, example: false })
   @IsOmittable() @IsBoolean() auto_charge?: boolean;
 
   @ApiPropertyOptional({ ...METADATA_SCHEMA, description: 'Merged key by key; an empty string removes a key. The only field that may change once finalised' })
@@ -94,7 +94,7 @@ export class IssueCreditNoteDto {
   @ApiProperty({ enum: CREDIT_NOTE_REASONS })
   @IsIn(CREDIT_NOTE_REASONS) reason!: CreditNoteReason;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'Two seats were billed twice' })
   @IsOptional() @IsString() @MaxLength(500) memo?: string | null;
 
   @ApiPropertyOptional({ ...AMOUNT, ...POSITIVE_AMOUNT, example: '25.00', description: 'Credit this amount of the invoice; or `lines`' })

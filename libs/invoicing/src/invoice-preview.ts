@@ -4,14 +4,14 @@ import Big from 'big.js';
 import { DomainError, type Clock } from '@tally/kernel';
 import { couponAggregate, couponIdOf, planAggregate, planIdOf, unredeemableReason, type Plan } from '@tally/catalog';
 import { periodEnd, componentsInForce } from '@tally/catalog/published';
-import { customerAggregate } from '@tally/customers';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
-import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine, type TaxLocation } from '@tally/tax';
-import { applyDiscounts, type Discount, type DiscountLevel } from './domain/discounts';
-import { totalInvoice, type InvoiceTotals } from './domain/invoice-calculator';
+import type { TaxCustomer } from '@tally/tax';
+import type { Discount, DiscountLevel } from './domain/discounts';
+import type { InvoiceTotals } from './domain/invoice-calculator';
 import { priceLines } from './domain/invoice-lines';
-import { describedTaxCustomer, parseQuantities, taxCustomerOf } from './domain/preview-inputs';
+import { describedTaxCustomer, parseQuantities } from './domain/preview-inputs';
+import { InvoiceTaxation } from './invoice-totals';
 
 export interface PreviewRequest {
   plan: string;
@@ -52,7 +52,7 @@ export class PreviewInvoiceHandler implements IQueryHandler<PreviewInvoiceQuery,
   constructor(
     private readonly runtime: CommandRuntime,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(TAX_ENGINE) private readonly taxes: TaxEngine,
+    private readonly taxation: InvoiceTaxation,
   ) {}
 
   async execute({ context, request }: PreviewInvoiceQuery): Promise<InvoicePreview> {
@@ -61,31 +61,15 @@ export class PreviewInvoiceHandler implements IQueryHandler<PreviewInvoiceQuery,
     const start = request.period_start ?? now;
     const period = { start, end: periodEnd(start, plan.interval, plan.intervalCount) };
     const lines = priceLines(componentsInForce(plan.priceVersions, start), parseQuantities(request.quantities, request.usage), plan.currency, period);
-    const discounted = applyDiscounts(lines, await this.discounts(context, request.discounts, plan.currency, now), plan.currency);
-
-    const origin = await this.origin(context);
     const customer = await this.taxCustomer(context, request.customer);
-    const taxOf = (seller: TaxLocation, amounts: readonly Big[]) =>
-      this.taxes.calculate({
-        currency: plan.currency,
-        date: start,
-        behavior: plan.taxBehavior,
-        seller,
-        customer,
-        lines: lines.map((line, i) => ({ key: line.code, amount: amounts[i], tax_code: line.tax_code })),
-      });
-    const tax = origin && (await taxOf(origin, discounted.lines.map((line) => line.amount_after)));
-    // Only inclusive prices with a discount need the tax of the undiscounted prices (totalInvoice uses `tax` otherwise).
-    const discountedSomething = discounted.applied.some((applied) => applied.amount.gt(0));
-    const taxBeforeDiscounts = origin && plan.taxBehavior === 'inclusive' && discountedSomething ? await taxOf(origin, lines.map((line) => line.amount)) : null;
+    const discounts = await this.discounts(context, request.discounts, plan.currency, now);
+    const totals = await this.taxation.totals(context, { currency: plan.currency, behavior: plan.taxBehavior, date: start, customer, lines, discounts });
     return {
-      ...totalInvoice({ behavior: plan.taxBehavior, lines, discounted, tax, taxBeforeDiscounts }),
+      ...totals,
       plan,
       customer_id: request.customer && 'id' in request.customer ? request.customer.id : null,
       period_start: period.start,
       period_end: period.end,
-      tax_table_version: tax?.table_version ?? null,
-      reverse_charge: tax?.reverse_charge ?? false,
     };
   }
 
@@ -121,16 +105,9 @@ export class PreviewInvoiceHandler implements IQueryHandler<PreviewInvoiceQuery,
     );
   }
 
-  private async origin(context: RequestContext): Promise<TaxLocation | null> {
-    const { state } = await this.runtime.load(this.runtime.cellOf(context), taxSettingsAggregate, taxSettingsIdOf(context), context);
-    return state.origin;
-  }
-
   private async taxCustomer(context: RequestContext, customer: PreviewRequest['customer']): Promise<TaxCustomer> {
     if (customer === null) return { location: null, tax_ids: [], tax_id_invalid: false };
     if (!('id' in customer)) return describedTaxCustomer(customer.country, customer.region, customer.tax_ids);
-    const { state } = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, customer.id, context);
-    if (state.status !== 'active') throw customerAggregate.notFound(customer.id);
-    return taxCustomerOf(state);
+    return this.taxation.taxCustomer(context, customer.id);
   }
 }

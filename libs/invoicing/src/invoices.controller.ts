@@ -1,19 +1,58 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { DomainError, toUtcTimestamp } from '@tally/kernel';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
+import {
+  API_KEY_AUTH,
+  API_KEY_PROBLEMS,
+  ApiAuthenticated,
+  ApiIdempotent,
+  ApiIfMatch,
+  ApiListResponse,
+  ApiProblemResponses,
+  ApiTag,
+  Ctx,
+  IDEMPOTENT_PROBLEMS,
+  INSTANT_SCHEMA,
+  LIST_PROBLEMS,
+  parseIfMatch,
+  withRevision,
+} from '@tally/http';
+import { instantParameter, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
+import { CreateInvoiceDto, InvoiceLineDto, IssueCreditNoteDto, UpdateInvoiceDto } from './dto/invoice.dto';
+import { CreditNoteResponse, InvoiceResponse } from './dto/invoice.response';
+import {
+  AddInvoiceLineCommand,
+  CreateInvoiceCommand,
+  FinalizeInvoiceCommand,
+  IssueCreditNoteCommand,
+  MarkInvoiceUncollectibleCommand,
+  RecomputeInvoiceTaxCommand,
+  RemoveInvoiceLineCommand,
+  UpdateInvoiceCommand,
+  VoidInvoiceCommand,
+  type InvoiceWritten,
+  type LineRequest,
+} from './invoice.handlers';
+import { GetInvoiceQuery, INVOICE_LIST, ListInvoicesQuery } from './invoice.queries';
+import type { CreditNoteResource, InvoiceResource } from './invoice.view';
 import { PreviewInvoiceDto } from './dto/invoice-preview.dto';
 import { InvoicePreviewResponse } from './dto/invoice-preview.response';
 import { PreviewInvoiceQuery, type PreviewRequest } from './invoice-preview';
 import { presentPreview } from './invoice-preview.presenter';
 
+const ETAG = { ETag: { description: 'The invoice’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
+
 @Controller('v1/invoices')
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('invoices')
 export class InvoicesController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
+  ) {}
 
   /** Stripe's "create preview invoice": what a plan would bill a customer for one period. Writes nothing. */
   @Post('preview')
@@ -46,4 +85,207 @@ export class InvoicesController {
     };
     return presentPreview(await this.queries.execute(new PreviewInvoiceQuery(context, request)));
   }
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create an invoice',
+    description:
+      'A one-off draft for a customer of the tenant, optionally with its first lines. Lines can be added and removed, and the draft changed, until it is finalised. ' +
+      'With `auto_charge` (default) the customer’s payment method is charged once it is finalised; false sends it for payment (review flows).',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    400: ['request.invalid_metadata', 'money.unknown_currency', 'invoice.invalid_line', 'invoice.too_many_lines', 'invoice.due_at_in_past', 'invoice.due_given_twice'],
+    404: ['customer.not_found'],
+  })
+  async create(@Ctx() context: RequestContext, @Body() body: CreateInvoiceDto, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
+    checkDueGivenOnce(body);
+    const input = {
+      customer_id: body.customer_id,
+      currency: body.currency,
+      auto_charge: body.auto_charge ?? true,
+      tax_behavior: body.tax_behavior ?? 'exclusive',
+      description: body.description ?? null,
+      due_at: body.due_at === undefined ? null : toUtcTimestamp(body.due_at),
+      days_until_due: body.days_until_due ?? null,
+      metadata: body.metadata ?? {},
+      lines: (body.lines ?? []).map(lineRequest),
+    };
+    return withEtag(response, await this.commands.execute(new CreateInvoiceCommand(context, input)));
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: 'List invoices',
+    description: 'Newest first by default; filter by status (one or several, comma-separated), customer, subscription, number, due date and creation time.',
+  })
+  @ApiListResponse(InvoiceResponse, INVOICE_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
+  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<InvoiceResource>> {
+    return this.queries.execute(new ListInvoicesQuery(context, params));
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'Retrieve an invoice',
+    description: 'The invoice as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+  })
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the invoice from its events as it was at this moment: a date (midnight UTC) or a timestamp with its time zone' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['invoice.not_found'] })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
+    const at = asOf === undefined ? undefined : instantParameter('as_of', asOf);
+    return withEtag(response, await this.queries.execute(new GetInvoiceQuery(context, id, at)));
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Update a draft invoice',
+    description:
+      'Description, due date (or days until due), auto_charge and metadata of a draft; fields left out keep their value. Once finalised only metadata may change (409 `invoice.not_draft` otherwise): corrections go through credit notes.',
+  })
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiIfMatch('invoice')
+  @ApiProblemResponses(API_KEY_PROBLEMS, {
+    400: ['request.invalid_metadata', 'request.invalid_if_match', 'invoice.due_at_in_past', 'invoice.due_given_twice'],
+    404: ['invoice.not_found'],
+    409: ['invoice.not_draft', 'request.concurrent_update'],
+    412: ['request.precondition_failed'],
+  })
+  async update(
+    @Ctx() context: RequestContext,
+    @Param('id') id: string,
+    @Body() body: UpdateInvoiceDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<InvoiceResource> {
+    checkDueGivenOnce(body);
+    const patch = {
+      ...(body.description !== undefined && { description: body.description }),
+      ...(body.due_at !== undefined && { due_at: body.due_at === null ? null : toUtcTimestamp(body.due_at) }),
+      ...(body.days_until_due !== undefined && { days_until_due: body.days_until_due }),
+      ...(body.auto_charge !== undefined && { auto_charge: body.auto_charge }),
+      ...(body.metadata !== undefined && { metadata: body.metadata }),
+    };
+    return withEtag(response, await this.commands.execute(new UpdateInvoiceCommand(context, id, patch, parseIfMatch(ifMatch))));
+  }
+
+  @Post(':id/lines')
+  @ApiOperation({ summary: 'Add a line to a draft invoice', description: 'The line’s amount is quantity × unit_amount, rounded half-even to the currency’s minor unit. Drafts only.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    400: ['invoice.invalid_line', 'invoice.too_many_lines', 'request.invalid_metadata'],
+    404: ['invoice.not_found'],
+    409: ['invoice.not_draft', 'request.concurrent_update'],
+  })
+  async addLine(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: InvoiceLineDto, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
+    return withEtag(response, await this.commands.execute(new AddInvoiceLineCommand(context, id, lineRequest(body))));
+  }
+
+  @Delete(':id/lines/:line_id')
+  @ApiOperation({ summary: 'Remove a line from a draft invoice', description: 'Drafts only; a finalised invoice is corrected with a credit note.' })
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['invoice.not_found', 'invoice.line_not_found'], 409: ['invoice.not_draft', 'request.concurrent_update'] })
+  async removeLine(@Ctx() context: RequestContext, @Param('id') id: string, @Param('line_id') lineId: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
+    return withEtag(response, await this.commands.execute(new RemoveInvoiceLineCommand(context, id, lineId)));
+  }
+
+  @Post(':id/finalize')
+  @ApiOperation({
+    summary: 'Finalise a draft invoice',
+    description:
+      'Draft → open: the lines are locked, the discounts applied and the tax computed, and the invoice takes the next number of the tenant’s gap-free sequence. ' +
+      'The due date is fixed (the draft’s, or days_until_due from now). An invoice with nothing to pay is paid at once.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    404: ['invoice.not_found', 'customer.not_found'],
+    409: ['invoice.not_draft', 'invoice.due_at_passed', 'request.concurrent_update'],
+  })
+  async finalize(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
+    return withEtag(response, await this.commands.execute(new FinalizeInvoiceCommand(context, id)));
+  }
+
+  @Post(':id/recompute-tax')
+  @ApiOperation({ summary: 'Recompute a draft’s tax', description: 'Applies the draft’s discounts and computes its tax as finalising now would, and shows them on the draft, without finalising it. Drafts only.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['invoice.not_found', 'customer.not_found'], 409: ['invoice.not_draft', 'request.concurrent_update'] })
+  async recomputeTax(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
+    return withEtag(response, await this.commands.execute(new RecomputeInvoiceTaxCommand(context, id)));
+  }
+
+  @Post(':id/void')
+  @ApiOperation({ summary: 'Void an invoice', description: 'An open invoice without payments; a void invoice is never reopened (voiding it again changes nothing). Drafts are not voided: they are never numbered.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    404: ['invoice.not_found'],
+    409: ['invoice.not_open', 'invoice.has_payments', 'invoice.already_paid', 'invoice.uncollectible', 'request.concurrent_update'],
+  })
+  async void(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
+    return withEtag(response, await this.commands.execute(new VoidInvoiceCommand(context, id)));
+  }
+
+  @Post(':id/mark-uncollectible')
+  @ApiOperation({ summary: 'Mark an invoice uncollectible', description: 'Writes off an open (or partly paid) invoice; marking it again changes nothing.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    404: ['invoice.not_found'],
+    409: ['invoice.not_open', 'invoice.already_paid', 'invoice.voided', 'request.concurrent_update'],
+  })
+  async markUncollectible(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
+    return withEtag(response, await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, id)));
+  }
+
+  @Post(':id/credit-notes')
+  @ApiOperation({
+    summary: 'Issue a credit note',
+    description:
+      'Credits an open, partly paid or paid invoice by `amount` or by `lines`, with a reason; numbered `<invoice number>-CN-01`, `-CN-02`, …. ' +
+      'Before payment it lowers what is left to pay (and pays the invoice when nothing is left); the total credited never exceeds the invoice’s total.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: CreditNoteResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    400: ['credit_note.invalid'],
+    404: ['invoice.not_found', 'invoice.line_not_found'],
+    409: ['invoice.not_open', 'invoice.voided', 'invoice.uncollectible', 'credit_note.exceeds_invoice', 'request.concurrent_update'],
+  })
+  async issueCreditNote(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: IssueCreditNoteDto, @Res({ passthrough: true }) response: Response): Promise<CreditNoteResource> {
+    const note = { reason: body.reason, memo: body.memo ?? null, amount: body.amount ?? null, lines: body.lines?.map(({ line_id, amount }) => ({ line_id, amount })) ?? null };
+    const { invoice } = withRevision(response, await this.commands.execute(new IssueCreditNoteCommand(context, id, note)));
+    return invoice.credit_notes[invoice.credit_notes.length - 1];
+  }
 }
+
+
+const withEtag = (response: Response, written: InvoiceWritten): InvoiceResource => withRevision(response, written).invoice;
+
+function checkDueGivenOnce(body: { due_at?: string | null; days_until_due?: number | null }): void {
+  if (body.due_at !== undefined && body.due_at !== null && body.days_until_due !== undefined && body.days_until_due !== null) {
+    const message = 'give due_at or days_until_due, not both';
+    throw DomainError.invalid('invoice.due_given_twice', 'A due date and days until due were both given', [{ field: 'days_until_due', code: 'invoice.due_given_twice', message }]);
+  }
+}
+
+const lineRequest = (line: InvoiceLineDto): LineRequest => ({
+  description: line.description,
+  quantity: line.quantity,
+  unit_amount: line.unit_amount,
+  period_start: line.period_start === undefined ? null : toUtcTimestamp(line.period_start),
+  period_end: line.period_end === undefined ? null : toUtcTimestamp(line.period_end),
+  tax_code: line.tax_code ?? 'standard',
+  metadata: line.metadata ?? {},
+});

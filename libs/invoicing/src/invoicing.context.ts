@@ -1,8 +1,17 @@
 import type { ContextManifest } from '@tally/runtime';
+import { INVOICE_ID_PREFIX, INVOICE_NUMBER_SEQUENCE_PREFIX } from './invoice.aggregate';
+import { InvoiceNumberingProcess } from './invoice-numbering.process';
+import { invoiceProjection } from './invoice.projection';
 import { InvoicingModule } from './invoicing.module';
 
-/** Invoice lines, discounts and totals; today the invoice preview. */
+/** Invoices (drafts, finalisation with gap-free numbers, payments applied, credit notes), their lines, discounts and totals, and the invoice preview. */
 export const invoicingContext: ContextManifest = {
   name: 'invoicing',
   module: InvoicingModule,
+  projections: [invoiceProjection],
+  processes: [InvoiceNumberingProcess],
+  aggregateTypes: [
+    { idPrefix: INVOICE_ID_PREFIX, type: 'invoice' },
+    { idPrefix: INVOICE_NUMBER_SEQUENCE_PREFIX, type: 'invoice_number_sequence' },
+  ],
 };

@@ -1,15 +1,30 @@
 import { Module } from '@nestjs/common';
 import { TaxModule } from '@tally/tax';
 import { PreviewInvoiceHandler } from './invoice-preview';
+import { InvoiceFinalizer, InvoiceNumbering } from './invoice-finalizer';
+import { invoiceCommandHandlers } from './invoice.handlers';
+import { InvoiceNumberingProcess } from './invoice-numbering.process';
+import { invoiceQueryHandlers } from './invoice.queries';
 import { InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
 import { invoiceDocumentQueryHandlers } from './documents/invoice-documents.queries';
 import { InvoicePdfLinks } from './documents/pdf-links';
+import { InvoiceTaxation } from './invoice-totals';
 
 @Module({
   imports: [TaxModule],
   controllers: [InvoicesController, InvoiceDocumentsController, InvoicePdfFilesController],
-  providers: [PreviewInvoiceHandler, InvoicePdfLinks, ...invoiceDocumentQueryHandlers],
-  exports: [InvoicePdfLinks],
+  providers: [
+    PreviewInvoiceHandler,
+    InvoiceTaxation,
+    InvoiceNumbering,
+    InvoiceFinalizer,
+    ...invoiceCommandHandlers,
+    ...invoiceQueryHandlers,
+    InvoiceNumberingProcess,
+    InvoicePdfLinks,
+    ...invoiceDocumentQueryHandlers,
+  ],
+  exports: [InvoiceNumberingProcess, InvoicePdfLinks, InvoiceTaxation],
 })
 export class InvoicingModule {}

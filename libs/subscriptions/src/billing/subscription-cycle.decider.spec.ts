@@ -1,7 +1,7 @@
 import type { TimerFired } from '@tally/kernel';
 import { ProcessSpecification } from '@tally/kernel/testing/process-spec';
-import type { SubscriptionEvent } from '../domain/subscription.events';
-import { subscriptionCycleDecider, type CycleInput, type InvoiceRequest } from './subscription-cycle.decider';
+import type { PeriodTerms, SubscriptionEvent } from '../domain/subscription.events';
+import { subscriptionCycleDecider, type CycleInput, type InvoiceRequest, type LifecycleStep } from './subscription-cycle.decider';
 
 const spec = ProcessSpecification.for(subscriptionCycleDecider);
 const id = 'sub_1';
@@ -12,7 +12,7 @@ let n = 0;
 const input = (event: SubscriptionEvent, occurred_at: string): CycleInput => ({ id: `e${n++}`, type: event.type, data: { ...event.data, occurred_at } }) as CycleInput;
 const fire = (timer_id: string): TimerFired => ({ id: `t${n++}`, type: 'TimerFired', data: { timer_id } });
 
-const terms = { plan_code: 'pro', quantities: { seats: 2 }, coupons: ['WELCOME'], prorations: [] };
+const terms: PeriodTerms = { plan_code: 'pro', quantities: { seats: 2 }, coupons: ['WELCOME'], prorations: [] };
 const createdData = {
   subscription_id: id,
   customer_id: 'cus_1',
@@ -48,7 +48,7 @@ const invoice = (data: Partial<InvoiceRequest>): InvoiceRequest => ({
   ...data,
 });
 const issue = (data: Partial<InvoiceRequest>) => ({ kind: 'command' as const, command: { type: 'IssueInvoice' as const, data: invoice(data) } });
-const advance = (step: object) => ({ kind: 'command' as const, command: { type: 'AdvanceSubscription' as const, data: { subscription_id: id, step } } });
+const advance = (step: LifecycleStep) => ({ kind: 'command' as const, command: { type: 'AdvanceSubscription' as const, data: { subscription_id: id, step } } });
 
 describe('the subscription cycle', () => {
   it('sets the trial’s timers: the warning 3 days before its end, and its end', () =>

@@ -1,0 +1,56 @@
+import { assertNever, type Command, type Decider, type Event } from '@tally/kernel';
+
+/**
+ * The gap-free invoice numbers of one tenant and environment: one stream whose events each take
+ * the next number for one invoice, appended with the expected revision, so two finalisations never
+ * take the same number and none is skipped. Every reservation ends on its invoice: the finaliser
+ * that reserved it finalises with it, or the invoice-numbering process does (docs/decisions.md).
+ */
+export type InvoiceNumberReserved = Event<'InvoiceNumberReserved', { invoice_id: string; sequence: number; number: string }>;
+export type InvoiceNumberSequenceEvent = InvoiceNumberReserved;
+
+/** `prefix`: the tenant's invoice prefix (see invoiceNumberPrefix). */
+export type ReserveInvoiceNumber = Command<'ReserveInvoiceNumber', { invoice_id: string; prefix: string }>;
+export type InvoiceNumberSequenceCommand = ReserveInvoiceNumber;
+
+/**
+ * Small whatever the number of invoices: the last number, and the last reservations, so that a
+ * finalisation retried after a crash (its invoice still a draft) takes the number it reserved
+ * before rather than a new one. Older reservations have been finalised by the numbering process.
+ */
+export interface InvoiceNumberSequenceState {
+  last: number;
+  recent: readonly { invoice_id: string; number: string }[];
+}
+
+/** How many recent reservations the sequence remembers. */
+export const RECENT_RESERVATIONS = 256;
+
+/** `<prefix>-000042`: the sequence zero-padded to 6 digits (more digits after 999999). */
+export const formatInvoiceNumber = (prefix: string, sequence: number): string => `${prefix}-${String(sequence).padStart(6, '0')}`;
+
+export const invoiceNumberSequenceDecider: Decider<InvoiceNumberSequenceState, InvoiceNumberSequenceCommand, InvoiceNumberSequenceEvent> = {
+  initialState: () => ({ last: 0, recent: [] }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'ReserveInvoiceNumber': {
+        const { invoice_id, prefix } = command.data;
+        if (state.recent.some((reservation) => reservation.invoice_id === invoice_id)) return [];
+        const sequence = state.last + 1;
+        return [{ type: 'InvoiceNumberReserved', data: { invoice_id, sequence, number: formatInvoiceNumber(prefix, sequence) } }];
+      }
+      default:
+        return assertNever(command.type);
+    }
+  },
+
+  evolve(state, event) {
+    const { invoice_id, sequence, number } = event.data;
+    return { last: sequence, recent: [...state.recent.slice(-(RECENT_RESERVATIONS - 1)), { invoice_id, number }] };
+  },
+};
+
+/** The number reserved for the invoice, if the sequence still remembers it. */
+export const reservedNumberOf = (state: InvoiceNumberSequenceState, invoiceId: string): string | undefined =>
+  state.recent.find((reservation) => reservation.invoice_id === invoiceId)?.number;

@@ -1,0 +1,369 @@
+import Big from 'big.js';
+import { assertNever, checkMetadata, DomainError, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata } from '@tally/kernel';
+import type { TaxBehavior } from '@tally/tax/published';
+import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
+import type {
+  CreditNoteIssued,
+  CreditNoteReason,
+  DiscountTerms,
+  InvoiceCreated,
+  InvoiceDraftUpdated,
+  InvoiceEvent,
+  InvoiceLineData,
+  InvoiceStatus,
+  InvoiceTotalsData,
+} from './invoice.events';
+
+export interface InvoiceFacts {
+  status: InvoiceStatus;
+  id: string;
+  customerId: string;
+  subscriptionId: string | null;
+  currency: string;
+  taxBehavior: TaxBehavior;
+  autoCharge: boolean;
+  description: string | null;
+  dueAt: string | null;
+  daysUntilDue: number | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  metadata: Metadata;
+  lines: readonly InvoiceLineData[];
+  discounts: readonly DiscountTerms[];
+  /** Set at finalisation. */
+  number: string | null;
+  total: string;
+  amountPaid: string;
+  /** What credit notes issued before payment took off what is left to pay. */
+  prePaymentCredit: string;
+  /** What all credit notes credited. */
+  credited: string;
+  payments: readonly string[];
+  creditNotes: number;
+  /** After finalisation: each line's total (after discounts, with tax) and what credit notes credited of it. */
+  lineTotals: readonly { line_id: string; total: string; credited: string }[];
+}
+
+export type InvoiceState = { status: 'none' } | InvoiceFacts;
+
+/** `now` (ISO 8601 UTC) comes from the invoice's clock; a due date must lie after it. */
+export type CreateInvoice = Command<'CreateInvoice', InvoiceCreated['data'] & { now: string }>;
+export type UpdateInvoiceDraft = Command<'UpdateInvoiceDraft', Omit<InvoiceDraftUpdated['data'], 'metadata'> & { metadata?: Metadata; now: string }>;
+export type AddInvoiceLine = Command<'AddInvoiceLine', { invoice_id: string; line: InvoiceLineData }>;
+export type RemoveInvoiceLine = Command<'RemoveInvoiceLine', { invoice_id: string; line_id: string }>;
+/** `line_ids`: the lines the totals were computed for, in order; another set means the draft changed meanwhile. */
+export type RecordInvoiceTax = Command<'RecordInvoiceTax', { invoice_id: string; line_ids: string[]; totals: InvoiceTotalsData }>;
+export type FinalizeInvoice = Command<'FinalizeInvoice', { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData }>;
+export type ApplyInvoicePayment = Command<'ApplyInvoicePayment', { invoice_id: string; payment_id: string; amount: string }>;
+export type VoidInvoice = Command<'VoidInvoice', { invoice_id: string }>;
+export type MarkInvoiceUncollectible = Command<'MarkInvoiceUncollectible', { invoice_id: string }>;
+/** By `amount`, or by `lines` (each line's amount); exactly one of the two. */
+export type IssueCreditNote = Command<
+  'IssueCreditNote',
+  { invoice_id: string; credit_note_id: string; reason: CreditNoteReason; memo: string | null; amount: string | null; lines: { line_id: string; amount: string }[] | null; now: string }
+>;
+
+export type InvoiceCommand =
+  | CreateInvoice
+  | UpdateInvoiceDraft
+  | AddInvoiceLine
+  | RemoveInvoiceLine
+  | RecordInvoiceTax
+  | FinalizeInvoice
+  | ApplyInvoicePayment
+  | VoidInvoice
+  | MarkInvoiceUncollectible
+  | IssueCreditNote;
+
+/** Days until due when the draft names none: an auto-charged invoice is due at once, one sent for payment in 30 days (Stripe's default). */
+export const DEFAULT_DAYS_UNTIL_DUE = { auto_charge: 0, send_invoice: 30 } as const;
+
+const ZERO = new Big(0);
+const notFound = (id: string) => DomainError.notFound('invoice.not_found', `No invoice ${id}`);
+
+/** The answer for an operation the invoice's status forbids (docs/errors.md). */
+function refusedIn(state: InvoiceFacts, operation: string): DomainError {
+  switch (state.status) {
+    case 'draft':
+      return DomainError.conflict('invoice.not_open', `Invoice ${state.id} is a draft; ${operation} needs a finalised invoice`);
+    case 'paid':
+      return DomainError.conflict('invoice.already_paid', `Invoice ${state.id} is paid; ${operation} is not possible`);
+    case 'void':
+      return DomainError.conflict('invoice.voided', `Invoice ${state.id} is void; it cannot change again`);
+    case 'uncollectible':
+      return DomainError.conflict('invoice.uncollectible', `Invoice ${state.id} is uncollectible; ${operation} is not possible`);
+    case 'partially_paid':
+      return DomainError.conflict('invoice.has_payments', `Invoice ${state.id} has payments; ${operation} is not possible`);
+    default:
+      return DomainError.conflict('invoice.not_draft', `Invoice ${state.id} is ${state.status}; ${operation} is for drafts only`);
+  }
+}
+
+const notDraft = (state: InvoiceFacts, operation: string) =>
+  DomainError.conflict('invoice.not_draft', `Invoice ${state.id} is ${state.status}; ${operation} is possible on drafts only (corrections go through credit notes)`);
+
+const invalid = (code: string, field: string, message: string) => DomainError.invalid(code, message, [{ field, code, message }]);
+
+/** What is left to pay: total − paid − credit notes issued before payment; never below zero. */
+export function amountDue(state: Pick<InvoiceFacts, 'status' | 'total' | 'amountPaid' | 'prePaymentCredit'>): Big {
+  if (state.status === 'void' || state.status === 'paid') return ZERO;
+  const due = new Big(state.total).minus(state.amountPaid).minus(state.prePaymentCredit);
+  return due.lt(0) ? ZERO : due;
+}
+
+export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent> = {
+  initialState: () => ({ status: 'none' }),
+
+  decide(command, state) {
+    if (command.type === 'CreateInvoice') {
+      if (state.status !== 'none') return [];
+      const { now, ...data } = command.data;
+      checkCurrency(data.currency);
+      checkMetadata(data.metadata);
+      if (data.due_at !== null && data.due_at <= now) throw invalid('invoice.due_at_in_past', 'due_at', 'due_at lies in the future');
+      if (data.lines.length > MAX_INVOICE_LINES) throw invalid('invoice.too_many_lines', 'lines', `an invoice has at most ${MAX_INVOICE_LINES} lines`);
+      checkPricedLines(data.lines, data.currency);
+      return [{ type: 'InvoiceCreated', data }];
+    }
+    if (state.status === 'none') throw notFound(command.data.invoice_id);
+    const id = state.id;
+    switch (command.type) {
+      case 'UpdateInvoiceDraft': {
+        const { invoice_id: _id, now, metadata, ...fields } = command.data;
+        // Once finalised only metadata may change (as Stripe allows); the rest is locked.
+        if (state.status !== 'draft' && Object.values(fields).some((value) => value !== undefined)) throw notDraft(state, 'changing the invoice');
+        if (fields.due_at !== undefined && fields.due_at !== null && fields.due_at <= now) throw invalid('invoice.due_at_in_past', 'due_at', 'due_at lies in the future');
+        const changes: { -readonly [K in keyof Omit<InvoiceDraftUpdated['data'], 'invoice_id'>]: InvoiceDraftUpdated['data'][K] } = {};
+        if (fields.description !== undefined && fields.description !== state.description) changes.description = fields.description;
+        if (fields.auto_charge !== undefined && fields.auto_charge !== state.autoCharge) changes.auto_charge = fields.auto_charge;
+        // A due date replaces days until due, and the reverse.
+        if (fields.due_at !== undefined && fields.due_at !== state.dueAt) Object.assign(changes, { due_at: fields.due_at }, fields.due_at !== null && state.daysUntilDue !== null && { days_until_due: null });
+        if (fields.days_until_due !== undefined && fields.days_until_due !== state.daysUntilDue) {
+          Object.assign(changes, { days_until_due: fields.days_until_due }, fields.days_until_due !== null && state.dueAt !== null && changes.due_at === undefined && { due_at: null });
+        }
+        if (metadata !== undefined) {
+          const merged = mergeMetadata(state.metadata, metadata);
+          if (JSON.stringify(merged) !== JSON.stringify(state.metadata)) changes.metadata = merged;
+        }
+        return Object.keys(changes).length === 0 ? [] : [{ type: 'InvoiceDraftUpdated', data: { invoice_id: id, ...changes } }];
+      }
+      case 'AddInvoiceLine': {
+        if (state.status !== 'draft') throw notDraft(state, 'adding a line');
+        if (state.lines.some((line) => line.line_id === command.data.line.line_id)) return [];
+        if (state.lines.length >= MAX_INVOICE_LINES) throw invalid('invoice.too_many_lines', 'lines', `an invoice has at most ${MAX_INVOICE_LINES} lines`);
+        return [{ type: 'InvoiceLineAdded', data: { invoice_id: id, line: command.data.line } }];
+      }
+      case 'RemoveInvoiceLine': {
+        if (state.status !== 'draft') throw notDraft(state, 'removing a line');
+        if (!state.lines.some((line) => line.line_id === command.data.line_id)) throw lineNotFound(command.data.line_id);
+        return [{ type: 'InvoiceLineRemoved', data: { invoice_id: id, line_id: command.data.line_id } }];
+      }
+      case 'RecordInvoiceTax': {
+        if (state.status !== 'draft') throw notDraft(state, 'recomputing tax');
+        checkTotals(state, command.data.line_ids, command.data.totals);
+        return [{ type: 'InvoiceTaxComputed', data: { invoice_id: id, totals: command.data.totals } }];
+      }
+      case 'FinalizeInvoice': {
+        const { number, now, line_ids, totals } = command.data;
+        if (state.status !== 'draft') {
+          if (state.number === number) return [];
+          throw notDraft(state, 'finalising');
+        }
+        if (number.length === 0) throw new Error('An invoice is finalised with a number');
+        checkTotals(state, line_ids, totals);
+        if (state.dueAt !== null && state.dueAt < now) throw DomainError.conflict('invoice.due_at_passed', `The due date ${state.dueAt} of invoice ${id} has passed; change it first`);
+        const days = state.daysUntilDue ?? (state.autoCharge ? DEFAULT_DAYS_UNTIL_DUE.auto_charge : DEFAULT_DAYS_UNTIL_DUE.send_invoice);
+        const dueAt = state.dueAt ?? new Date(Date.parse(now) + days * 86_400_000).toISOString();
+        const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: id, number, issued_at: now, due_at: dueAt, totals } };
+        // Nothing to pay (a zero total, or credits beyond the charges): paid on finalisation.
+        return new Big(totals.total).lte(0) ? [finalized, { type: 'InvoicePaid', data: { invoice_id: id } }] : [finalized];
+      }
+      case 'ApplyInvoicePayment': {
+        const { payment_id } = command.data;
+        if (state.payments.includes(payment_id)) return [];
+        if (state.status !== 'open' && state.status !== 'partially_paid') throw refusedIn(state, 'a payment');
+        const amount = positiveAmount(command.data.amount, state.currency, 'amount', 'invoice.invalid_payment_amount');
+        const due = amountDue(state);
+        if (amount.gt(due)) throw DomainError.conflict('invoice.payment_exceeds_amount_due', `A payment of ${amount.toFixed()} exceeds the ${due.toFixed()} ${state.currency} due on invoice ${id}`);
+        const applied: InvoiceEvent = { type: 'InvoicePaymentApplied', data: { invoice_id: id, payment_id, amount: amount.toFixed() } };
+        return amount.eq(due) ? [applied, { type: 'InvoicePaid', data: { invoice_id: id } }] : [applied];
+      }
+      case 'VoidInvoice': {
+        if (state.status === 'void') return [];
+        if (state.status !== 'open') throw refusedIn(state, 'voiding');
+        return [{ type: 'InvoiceVoided', data: { invoice_id: id } }];
+      }
+      case 'MarkInvoiceUncollectible': {
+        if (state.status === 'uncollectible') return [];
+        if (state.status !== 'open' && state.status !== 'partially_paid') throw refusedIn(state, 'marking it uncollectible');
+        return [{ type: 'InvoiceMarkedUncollectible', data: { invoice_id: id } }];
+      }
+      case 'IssueCreditNote':
+        return issueCreditNote(state, command.data);
+      default:
+        return assertNever(command);
+    }
+  },
+
+  evolve(state, event) {
+    if (event.type === 'InvoiceCreated') {
+      const data = event.data;
+      const total = data.lines.reduce((sum, line) => sum.plus(line.amount), ZERO).toFixed();
+      return {
+        status: 'draft',
+        id: data.invoice_id,
+        customerId: data.customer_id,
+        subscriptionId: data.subscription_id,
+        currency: data.currency,
+        taxBehavior: data.tax_behavior,
+        autoCharge: data.auto_charge,
+        description: data.description,
+        dueAt: data.due_at,
+        daysUntilDue: data.days_until_due,
+        periodStart: data.period_start,
+        periodEnd: data.period_end,
+        metadata: data.metadata,
+        lines: data.lines,
+        discounts: data.discounts,
+        number: null,
+        total,
+        amountPaid: '0',
+        prePaymentCredit: '0',
+        credited: '0',
+        payments: [],
+        creditNotes: 0,
+        lineTotals: [],
+      };
+    }
+    if (state.status === 'none') return state;
+    switch (event.type) {
+      case 'InvoiceDraftUpdated': {
+        const { description, due_at, days_until_due, metadata, auto_charge } = event.data;
+        return {
+          ...state,
+          ...(description !== undefined && { description }),
+          ...(due_at !== undefined && { dueAt: due_at }),
+          ...(days_until_due !== undefined && { daysUntilDue: days_until_due }),
+          ...(metadata !== undefined && { metadata }),
+          ...(auto_charge !== undefined && { autoCharge: auto_charge }),
+        };
+      }
+      case 'InvoiceLineAdded':
+        return { ...state, lines: [...state.lines, event.data.line] };
+      case 'InvoiceLineRemoved':
+        return { ...state, lines: state.lines.filter((line) => line.line_id !== event.data.line_id) };
+      case 'InvoiceTaxComputed':
+        return state;
+      case 'InvoiceFinalized': {
+        const { number, due_at, totals } = event.data;
+        return {
+          ...state,
+          status: 'open',
+          number,
+          dueAt: due_at,
+          total: totals.total,
+          lineTotals: totals.lines.map((line) => ({ line_id: line.line_id, total: line.total, credited: '0' })),
+        };
+      }
+      case 'InvoicePaymentApplied':
+        return { ...state, status: 'partially_paid', amountPaid: new Big(state.amountPaid).plus(event.data.amount).toFixed(), payments: [...state.payments, event.data.payment_id] };
+      case 'InvoicePaid':
+        return { ...state, status: 'paid' };
+      case 'InvoiceVoided':
+        return { ...state, status: 'void' };
+      case 'InvoiceMarkedUncollectible':
+        return { ...state, status: 'uncollectible' };
+      case 'CreditNoteIssued': {
+        const { amount, lines, pre_payment } = event.data;
+        return {
+          ...state,
+          credited: new Big(state.credited).plus(amount).toFixed(),
+          prePaymentCredit: pre_payment ? new Big(state.prePaymentCredit).plus(amount).toFixed() : state.prePaymentCredit,
+          creditNotes: state.creditNotes + 1,
+          lineTotals: state.lineTotals.map((line) => {
+            const credit = lines.find((l) => l.line_id === line.line_id);
+            return credit ? { ...line, credited: new Big(line.credited).plus(credit.amount).toFixed() } : line;
+          }),
+        };
+      }
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+const lineNotFound = (lineId: string) => DomainError.notFound('invoice.line_not_found', `The invoice has no line ${lineId}`);
+
+/** The totals must be those of the draft's lines as they are, and add up: total = subtotal − discount + tax. */
+function checkTotals(state: InvoiceFacts, lineIds: readonly string[], totals: InvoiceTotalsData): void {
+  const current = state.lines.map((line) => line.line_id);
+  const sameLines = current.length === lineIds.length && current.every((lineId, i) => lineIds[i] === lineId) && totals.lines.every((line, i) => line.line_id === current[i]);
+  if (!sameLines || totals.lines.length !== current.length) {
+    throw DomainError.conflict('request.concurrent_update', `The lines of invoice ${state.id} changed while its tax was computed; retry`);
+  }
+  const expected = new Big(totals.subtotal).minus(totals.discount).plus(totals.tax);
+  if (!expected.eq(totals.total)) throw new Error(`Invoice ${state.id}: total ${totals.total} is not subtotal − discount + tax (${expected.toFixed()})`);
+}
+
+function positiveAmount(raw: string, currency: string, field: string, code: string): Big {
+  let amount: Big;
+  try {
+    amount = parseAmount(raw);
+  } catch {
+    throw invalid(code, field, 'a decimal string such as "12.50"');
+  }
+  if (amount.lte(0) || !isWholeMinorUnits(amount, currency)) throw invalid(code, field, `an amount above 0 in whole minor units of ${currency}`);
+  return amount;
+}
+
+function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): InvoiceEvent[] {
+  if (state.status !== 'open' && state.status !== 'partially_paid' && state.status !== 'paid') throw refusedIn(state, 'a credit note');
+  if ((data.amount === null) === (data.lines === null)) {
+    const message = 'a credit note takes either `amount` or `lines`';
+    throw DomainError.invalid('credit_note.invalid', 'Give the credit note an amount or lines, not both', [{ field: 'amount', code: 'credit_note.amount_or_lines', message }]);
+  }
+  let amount: Big;
+  let lines: { line_id: string; amount: string }[] = [];
+  if (data.lines !== null) {
+    if (data.lines.length === 0) throw invalid('credit_note.invalid', 'lines', 'at least one line');
+    const errors: FieldError[] = [];
+    const seen = new Set<string>();
+    data.lines.forEach((line, i) => {
+      if (seen.has(line.line_id)) errors.push({ field: `lines[${i}].line_id`, code: 'credit_note.duplicate_line', message: 'each line once' });
+      seen.add(line.line_id);
+    });
+    if (errors.length > 0) throw DomainError.invalid('credit_note.invalid', 'A line is credited twice', errors);
+    lines = data.lines.map((line, i) => {
+      const invoiceLine = state.lineTotals.find((l) => l.line_id === line.line_id);
+      if (!invoiceLine) throw lineNotFound(line.line_id);
+      const lineAmount = positiveAmount(line.amount, state.currency, `lines[${i}].amount`, 'credit_note.invalid');
+      const left = new Big(invoiceLine.total).minus(invoiceLine.credited);
+      if (lineAmount.gt(left)) throw DomainError.conflict('credit_note.exceeds_invoice', `Line ${line.line_id} has ${left.toFixed()} ${state.currency} left to credit`);
+      return { line_id: line.line_id, amount: lineAmount.toFixed() };
+    });
+    amount = lines.reduce((sum, line) => sum.plus(line.amount), ZERO);
+  } else {
+    amount = positiveAmount(data.amount!, state.currency, 'amount', 'credit_note.invalid');
+  }
+  // Before payment a credit note lowers what is left to pay; after, it credits what was paid.
+  const prePayment = state.status !== 'paid';
+  const left = prePayment ? amountDue(state) : new Big(state.total).minus(state.credited);
+  if (amount.gt(left)) {
+    throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${state.id} has ${left.toFixed()} ${state.currency} left to credit${prePayment ? ' (what is left to pay)' : ''}`);
+  }
+  const issued: CreditNoteIssued = {
+    type: 'CreditNoteIssued',
+    data: {
+      invoice_id: state.id,
+      credit_note_id: data.credit_note_id,
+      number: `${state.number}-CN-${String(state.creditNotes + 1).padStart(2, '0')}`,
+      amount: amount.toFixed(),
+      reason: data.reason,
+      memo: data.memo,
+      lines,
+      pre_payment: prePayment,
+      created_at: data.now,
+    },
+  };
+  return prePayment && amount.eq(amountDue(state)) ? [issued, { type: 'InvoicePaid', data: { invoice_id: state.id } }] : [issued];
+}

@@ -1,0 +1,140 @@
+import type { Event, Metadata } from '@tally/kernel';
+import type { TaxBehavior, TaxCode } from '@tally/tax/published';
+import type { DiscountLevel } from './discounts';
+
+export type InvoiceStatus = 'draft' | 'open' | 'partially_paid' | 'paid' | 'void' | 'uncollectible';
+
+/** Why an invoice exists: by hand, or the event of a subscription that billed it (Stripe's values). */
+export type BillingReason = 'manual' | 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'subscription_cancel';
+export const BILLING_REASONS: readonly BillingReason[] = ['manual', 'subscription_create', 'subscription_cycle', 'subscription_update', 'subscription_cancel'];
+
+/** Stripe's credit-note reasons. */
+export type CreditNoteReason = 'duplicate' | 'fraudulent' | 'order_change' | 'product_unsatisfactory';
+export const CREDIT_NOTE_REASONS: readonly CreditNoteReason[] = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'];
+
+/** One line as the draft holds it; money as decimal strings, `amount` already rounded to the currency. */
+export interface InvoiceLineData {
+  line_id: string;
+  /** The plan component's code for a subscription's line; null for a line added by hand. */
+  code: string | null;
+  description: string;
+  quantity: string;
+  /** null for a graduated line (tiered, volume, usage) priced by bands. */
+  unit_amount: string | null;
+  amount: string;
+  period_start: string | null;
+  period_end: string | null;
+  proration: boolean;
+  price_version: number | null;
+  tax_code: TaxCode;
+  metadata: Metadata;
+}
+
+/** A coupon's terms as the invoice keeps them until finalisation (see domain/discounts.ts). */
+export interface DiscountTerms {
+  coupon_id: string;
+  level: DiscountLevel;
+  percent_off: string | null;
+  amount_off: string | null;
+  components: string[] | null;
+}
+
+export interface TaxBreakdownData {
+  jurisdiction: string;
+  country: string;
+  region: string | null;
+  tax_type: string;
+  rate: string;
+  taxability_reason: string;
+  taxable_amount: string;
+  tax_amount: string;
+}
+
+/** Discounts and tax of every line, and the sums: total = subtotal − discount + tax, exactly. */
+export interface InvoiceTotalsData {
+  /** `total`: what the line comes to after its discounts, with its tax; what credit notes can credit of it. */
+  lines: { line_id: string; discount_amount: string; tax_amount: string; tax_rate: string; total: string }[];
+  subtotal: string;
+  discount: string;
+  tax: string;
+  total: string;
+  tax_breakdown: TaxBreakdownData[];
+  discounts: { coupon_id: string; level: DiscountLevel; amount: string }[];
+  /** The tax table used; null when the tenant has set no tax origin and no tax was calculated. */
+  tax_table_version: string | null;
+  reverse_charge: boolean;
+}
+
+export type InvoiceCreated = Event<
+  'InvoiceCreated',
+  {
+    invoice_id: string;
+    customer_id: string;
+    subscription_id: string | null;
+    billing_reason: BillingReason;
+    currency: string;
+    tax_behavior: TaxBehavior;
+    auto_charge: boolean;
+    description: string | null;
+    /** A due date fixed on the draft; otherwise `days_until_due` after finalisation. */
+    due_at: string | null;
+    days_until_due: number | null;
+    period_start: string | null;
+    period_end: string | null;
+    metadata: Metadata;
+    lines: InvoiceLineData[];
+    discounts: DiscountTerms[];
+  }
+>;
+
+/** The draft fields that changed, with their new values. */
+export type InvoiceDraftUpdated = Event<
+  'InvoiceDraftUpdated',
+  { invoice_id: string; description?: string | null; due_at?: string | null; days_until_due?: number | null; metadata?: Metadata; auto_charge?: boolean }
+>;
+
+export type InvoiceLineAdded = Event<'InvoiceLineAdded', { invoice_id: string; line: InvoiceLineData }>;
+export type InvoiceLineRemoved = Event<'InvoiceLineRemoved', { invoice_id: string; line_id: string }>;
+
+/** The draft's discounts and tax as they would be now (`/recompute-tax`); any change of lines clears it. */
+export type InvoiceTaxComputed = Event<'InvoiceTaxComputed', { invoice_id: string; totals: InvoiceTotalsData }>;
+
+/** Draft → open: lines locked, the totals fixed, the number from the tenant's sequence. */
+export type InvoiceFinalized = Event<'InvoiceFinalized', { invoice_id: string; number: string; issued_at: string; due_at: string; totals: InvoiceTotalsData }>;
+
+export type InvoicePaymentApplied = Event<'InvoicePaymentApplied', { invoice_id: string; payment_id: string; amount: string }>;
+
+/** Nothing is left to pay: paid in full, a zero total, or credit notes took the rest off. */
+export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string }>;
+export type InvoiceVoided = Event<'InvoiceVoided', { invoice_id: string }>;
+export type InvoiceMarkedUncollectible = Event<'InvoiceMarkedUncollectible', { invoice_id: string }>;
+
+export type CreditNoteIssued = Event<
+  'CreditNoteIssued',
+  {
+    invoice_id: string;
+    credit_note_id: string;
+    /** `<invoice number>-CN-01`, … */
+    number: string;
+    amount: string;
+    reason: CreditNoteReason;
+    memo: string | null;
+    lines: { line_id: string; amount: string }[];
+    /** True when issued before the invoice was paid: it lowers what is left to pay (Stripe's pre-payment credit note). */
+    pre_payment: boolean;
+    created_at: string;
+  }
+>;
+
+export type InvoiceEvent =
+  | InvoiceCreated
+  | InvoiceDraftUpdated
+  | InvoiceLineAdded
+  | InvoiceLineRemoved
+  | InvoiceTaxComputed
+  | InvoiceFinalized
+  | InvoicePaymentApplied
+  | InvoicePaid
+  | InvoiceVoided
+  | InvoiceMarkedUncollectible
+  | CreditNoteIssued;

@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import Big from 'big.js';
+import { DomainError } from '@tally/kernel';
+import type { RequestContext } from '@tally/cells';
+import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
+import type { Discount } from './domain/discounts';
+import type { InvoiceLine } from './domain/invoice-lines';
+import { invoiceDecider, type FinalizeInvoice, type InvoiceFacts, type InvoiceState } from './domain/invoice.decider';
+import type { InvoiceTotalsData } from './domain/invoice.events';
+import { reservedNumberOf } from './domain/invoice-number-sequence';
+import { invoiceAggregate, invoiceNumberPrefix, invoiceNumberSequenceAggregate, invoiceNumberSequenceIdOf } from './invoice.aggregate';
+import { InvoiceTaxation } from './invoice-totals';
+import type { InvoiceResource } from './invoice.view';
+
+export type InvoiceOutcome = CommandOutcome<InvoiceState, InvoiceResource>;
+
+/** How many times a reservation is retried when other finalisations keep taking the next number first. */
+const RESERVE_ATTEMPTS = 25;
+
+/**
+ * Takes numbers from the tenant's gap-free sequence. Reservations of one sequence run one at a
+ * time in this process (the expected revision still guards against other processes), so a burst
+ * of finalisations does not spend its retries racing for the same revision.
+ */
+@Injectable()
+export class InvoiceNumbering {
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  /** The invoice's number: the one it reserved before if the sequence remembers it, else the next. */
+  async reserve(context: RequestContext, invoiceId: string): Promise<string> {
+    // The sequence belongs to the tenant, not to a test clock; invoices are reserved once each by id.
+    const { clockId: _clock, commandId: _command, ...sequenceContext } = context;
+    const sequenceId = invoiceNumberSequenceIdOf(context);
+    const command = { type: 'ReserveInvoiceNumber' as const, data: { invoice_id: invoiceId, prefix: invoiceNumberPrefix(context) } };
+    return this.oneAtATime(`${context.region}:${sequenceId}`, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { state } = await this.runtime.execute(invoiceNumberSequenceAggregate, sequenceId, command, sequenceContext);
+          const number = reservedNumberOf(state, invoiceId);
+          if (!number) throw new Error(`The invoice number sequence forgot the reservation of ${invoiceId}`);
+          return number;
+        } catch (error) {
+          if (!(error instanceof DomainError && error.code === 'request.concurrent_update') || attempt >= RESERVE_ATTEMPTS) throw error;
+        }
+      }
+    });
+  }
+
+  private oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.queues.set(key, settled);
+    void settled.then(() => {
+      if (this.queues.get(key) === settled) this.queues.delete(key);
+    });
+    return next;
+  }
+}
+
+export interface FinalizeOptions {
+  /** A number reserved before (by a finalisation that crashed): finalise with it. */
+  number?: string;
+  /** `accept`: an invoice already finalised is fine (the billing process's retry); `refuse`: 409 `invoice.not_draft`. */
+  whenFinal: 'accept' | 'refuse';
+}
+
+/**
+ * Draft → open: the totals computed with the tax engine, the rules checked, then a number taken
+ * from the sequence, then the invoice finalised with it. A crash between the last two leaves a
+ * reservation that the invoice-numbering process finalises; a retry meanwhile reuses it.
+ */
+@Injectable()
+export class InvoiceFinalizer {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly clocks: Clocks,
+    private readonly taxation: InvoiceTaxation,
+    private readonly numbering: InvoiceNumbering,
+  ) {}
+
+  async finalize(context: RequestContext, invoiceId: string, options: FinalizeOptions): Promise<InvoiceOutcome> {
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, invoiceAggregate, invoiceId, context);
+    const { state } = loaded;
+    if (state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
+    if (state.status !== 'draft' && (options.whenFinal === 'accept' || state.number === options.number)) {
+      return { state, resource: loaded.resource, revision: loaded.revision, appended: [] };
+    }
+    const now = (await this.clocks.now(cell, loaded.clockId ?? context.clockId)).toISOString();
+    const { line_ids, totals } = state.status === 'draft' ? await this.totalsOf(context, state, now) : { line_ids: [], totals: undefined };
+    // Every rule is checked before a number is taken, so a refusal leaves no number unused.
+    const trial: FinalizeInvoice = { type: 'FinalizeInvoice', data: { invoice_id: invoiceId, number: options.number ?? '?', now, line_ids, totals: totals! } };
+    invoiceDecider.decide(trial, state);
+    const number = options.number ?? (await this.numbering.reserve(context, invoiceId));
+    return this.runtime.execute(invoiceAggregate, invoiceId, (at): FinalizeInvoice => ({ type: 'FinalizeInvoice', data: { ...trial.data, number, now: at } }), context);
+  }
+
+  /** The draft's discounts, tax and totals as they would be now, for the lines it has. */
+  async totalsOf(context: RequestContext, state: InvoiceFacts, now: string): Promise<{ line_ids: string[]; totals: InvoiceTotalsData }> {
+    const lines: InvoiceLine[] = state.lines.map((line) => ({
+      code: line.code ?? line.line_id,
+      description: line.description,
+      quantity: new Big(line.quantity),
+      unit_amount: line.unit_amount,
+      amount: new Big(line.amount),
+      tiers: [],
+      tax_code: line.tax_code,
+      price_version: line.price_version ?? 0,
+      period_start: line.period_start ?? '',
+      period_end: line.period_end ?? '',
+    }));
+    const discounts: Discount[] = state.discounts.map((terms) => ({
+      coupon_id: terms.coupon_id,
+      level: terms.level,
+      percent_off: terms.percent_off === null ? null : new Big(terms.percent_off),
+      amount_off: terms.amount_off === null ? null : new Big(terms.amount_off),
+      components: terms.components,
+    }));
+    const customer = await this.taxation.taxCustomer(context, state.customerId);
+    const computed = await this.taxation.totals(context, { currency: state.currency, behavior: state.taxBehavior, date: state.periodStart ?? now, customer, lines, discounts });
+    const totals: InvoiceTotalsData = {
+      lines: computed.lines.map((line, i) => ({
+        line_id: state.lines[i].line_id,
+        discount_amount: line.discount_amount.toFixed(),
+        tax_amount: line.tax_amount.toFixed(),
+        tax_rate: line.tax_rate.toFixed(),
+        total: line.total.toFixed(),
+      })),
+      subtotal: computed.subtotal.toFixed(),
+      discount: computed.discount.toFixed(),
+      tax: computed.tax.toFixed(),
+      total: computed.total.toFixed(),
+      tax_breakdown: computed.tax_breakdown.map((entry) => ({
+        jurisdiction: entry.jurisdiction,
+        country: entry.country,
+        region: entry.region,
+        tax_type: entry.tax_type,
+        rate: entry.rate.toFixed(),
+        taxability_reason: entry.taxability_reason,
+        taxable_amount: entry.taxable_amount.toFixed(),
+        tax_amount: entry.tax_amount.toFixed(),
+      })),
+      discounts: computed.discounts.map((applied) => ({ coupon_id: applied.coupon_id, level: applied.level, amount: applied.amount.toFixed() })),
+      tax_table_version: computed.tax_table_version,
+      reverse_charge: computed.reverse_charge,
+    };
+    return { line_ids: state.lines.map((line) => line.line_id), totals };
+  }
+}

@@ -1,0 +1,53 @@
+import { derivedId, DomainError } from '@tally/kernel';
+import type { AggregateDefinition } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
+import { invoiceDecider, type InvoiceCommand, type InvoiceState } from './domain/invoice.decider';
+import type { InvoiceEvent } from './domain/invoice.events';
+import {
+  invoiceNumberSequenceDecider,
+  type InvoiceNumberSequenceCommand,
+  type InvoiceNumberSequenceEvent,
+  type InvoiceNumberSequenceState,
+} from './domain/invoice-number-sequence';
+import { invoiceView, type InvoiceResource } from './invoice.view';
+
+/** The spec's identifier prefix of invoices (`inv_`); lines are `il_`, credit notes `cn_`. */
+export const INVOICE_ID_PREFIX = 'inv';
+export const INVOICE_LINE_ID_PREFIX = 'il';
+export const CREDIT_NOTE_ID_PREFIX = 'cn';
+
+export const invoiceAggregate: AggregateDefinition<InvoiceState, InvoiceCommand, InvoiceEvent, InvoiceResource> = {
+  type: 'invoice',
+  decider: invoiceDecider,
+  view: invoiceView,
+  notFound: (id) => DomainError.notFound('invoice.not_found', `No invoice ${id}`),
+};
+
+/**
+ * The invoice of one subscription period: the same (subscription, period start) always names the
+ * same invoice, so a second billing attempt meets the first one's stream instead of billing twice.
+ */
+export function subscriptionInvoiceId(subscriptionId: string, periodStart: string): string {
+  return derivedId(INVOICE_ID_PREFIX, [subscriptionId, periodStart]);
+}
+
+export const invoiceNumberSequenceAggregate: AggregateDefinition<InvoiceNumberSequenceState, InvoiceNumberSequenceCommand, InvoiceNumberSequenceEvent> = {
+  type: 'invoice_number_sequence',
+  decider: invoiceNumberSequenceDecider,
+  notFound: (id) => DomainError.notFound('invoice.number_sequence_not_found', `No invoice number sequence ${id}`),
+  // The stream grows by one event per invoice; its state stays small (no personal data).
+  snapshot: { every: 100, version: 1 },
+};
+
+export const INVOICE_NUMBER_SEQUENCE_PREFIX = 'invseq';
+
+/** One sequence per tenant and environment. */
+export const invoiceNumberSequenceIdOf = (context: Pick<RequestContext, 'tenantId' | 'environment'>): string =>
+  derivedId(INVOICE_NUMBER_SEQUENCE_PREFIX, [context.tenantId, context.environment]);
+
+/**
+ * The tenant's invoice-number prefix, as Stripe's account prefix: 8 characters derived from the
+ * tenant and environment, so numbers of two tenants (or of live and sandbox) never look alike.
+ */
+export const invoiceNumberPrefix = (context: Pick<RequestContext, 'tenantId' | 'environment'>): string =>
+  derivedId('x', [context.tenantId, context.environment, 'invoice-number-prefix']).slice(2, 10);

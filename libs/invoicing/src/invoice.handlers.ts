@@ -1,0 +1,389 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import Big from 'big.js';
+import { derivedId, type IdGenerator, type Metadata } from '@tally/kernel';
+import { customerAggregate } from '@tally/customers';
+import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { Clocks, CommandRuntime } from '@tally/runtime';
+import type { TaxBehavior, TaxCode } from '@tally/tax';
+import type { Discount } from './domain/discounts';
+import { manualLine, type LineInput } from './domain/invoice-line-input';
+import type { CreateInvoice, IssueCreditNote, UpdateInvoiceDraft } from './domain/invoice.decider';
+import type { BillingReason, CreditNoteReason, InvoiceLineData } from './domain/invoice.events';
+import { CREDIT_NOTE_ID_PREFIX, INVOICE_ID_PREFIX, INVOICE_LINE_ID_PREFIX, invoiceAggregate } from './invoice.aggregate';
+import { InvoiceFinalizer, type InvoiceOutcome } from './invoice-finalizer';
+import type { InvoiceResource } from './invoice.view';
+
+/** An invoice as a command left it, with the revision for its ETag. */
+export interface InvoiceWritten {
+  invoice: InvoiceResource;
+  revision: number;
+}
+
+/** A line as a request states it: no id (the handler gives one). */
+export type LineRequest = Omit<LineInput, 'line_id'>;
+
+export interface CreateInvoiceInput {
+  customer_id: string;
+  currency: string;
+  auto_charge: boolean;
+  tax_behavior: TaxBehavior;
+  description: string | null;
+  due_at: string | null;
+  days_until_due: number | null;
+  metadata: Metadata;
+  lines: LineRequest[];
+}
+
+/** `POST /v1/invoices`: a one-off draft for a customer of the tenant. */
+export class CreateInvoiceCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly input: CreateInvoiceInput,
+  ) {
+    super();
+  }
+}
+
+export class UpdateInvoiceCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+    readonly patch: Omit<UpdateInvoiceDraft['data'], 'invoice_id' | 'now'>,
+    readonly expectedRevision: number | undefined,
+  ) {
+    super();
+  }
+}
+
+export class AddInvoiceLineCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+    readonly line: LineRequest,
+  ) {
+    super();
+  }
+}
+
+export class RemoveInvoiceLineCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+    readonly lineId: string,
+  ) {
+    super();
+  }
+}
+
+/** Draft → open. With `number`: the number a crashed finalisation reserved (the invoice-numbering process sends it). */
+export class FinalizeInvoiceCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+    readonly number?: string,
+  ) {
+    super();
+  }
+}
+
+/** A draft's discounts and tax as they would be now, shown on the draft; nothing is finalised. */
+export class RecomputeInvoiceTaxCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+  ) {
+    super();
+  }
+}
+
+/** Voids an open invoice without payments; voiding a void invoice does nothing (a process may repeat it). */
+export class VoidInvoiceCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+  ) {
+    super();
+  }
+}
+
+/** Writes off an open (or partly paid) invoice; repeating it does nothing. */
+export class MarkInvoiceUncollectibleCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+  ) {
+    super();
+  }
+}
+
+/** A payment received for the invoice (the payments issue sends it); the same payment id twice counts once. */
+export class ApplyInvoicePaymentCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+    readonly payment: { payment_id: string; amount: string },
+  ) {
+    super();
+  }
+}
+
+export class IssueCreditNoteCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+    readonly note: { reason: CreditNoteReason; memo: string | null; amount: string | null; lines: { line_id: string; amount: string }[] | null },
+  ) {
+    super();
+  }
+}
+
+/** A line the billing process priced: amounts already rounded to the currency (decimal strings or Big, never numbers). */
+export interface SubscriptionInvoiceLine {
+  code: string;
+  description: string;
+  quantity: string | Big;
+  unit_amount: string | null;
+  amount: string | Big;
+  period_start: string;
+  period_end: string;
+  proration: boolean;
+  price_version: number | null;
+  tax_code: TaxCode;
+}
+
+export interface SubscriptionInvoiceInput {
+  /** subscriptionInvoiceId(subscription_id, period_start): one invoice per (subscription, period). */
+  invoice_id: string;
+  customer_id: string;
+  subscription_id: string;
+  currency: string;
+  tax_behavior: TaxBehavior;
+  billing_reason: Exclude<BillingReason, 'manual'>;
+  period_start: string;
+  period_end: string;
+  lines: SubscriptionInvoiceLine[];
+  /** Applied at finalisation with applyDiscounts, in level order. */
+  discounts: Discount[];
+  auto_charge: boolean;
+  /** false: leave it a draft (a pause with `keep_as_draft`). */
+  finalize: boolean;
+  description?: string | null;
+  metadata?: Metadata;
+}
+
+/**
+ * The billing process's invoice of one period: creates the draft (nothing when its stream exists)
+ * and, with `finalize`, finalises it (tax through the engine, a number) in the same handler. A
+ * retry after a crash between the two completes the finalisation; an invoice already finalised is
+ * answered as it is.
+ */
+export class IssueSubscriptionInvoiceCommand extends Command<InvoiceWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly input: SubscriptionInvoiceInput,
+  ) {
+    super();
+  }
+}
+
+const written = ({ resource, revision }: InvoiceOutcome): InvoiceWritten => ({ invoice: resource!, revision });
+
+@CommandHandler(CreateInvoiceCommand)
+export class CreateInvoiceHandler implements ICommandHandler<CreateInvoiceCommand, InvoiceWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ context, input }: CreateInvoiceCommand): Promise<InvoiceWritten> {
+    const { lines: requested, ...fields } = input;
+    const lines = requested.map((line, i) => manualLine({ ...line, line_id: this.ids.next(INVOICE_LINE_ID_PREFIX) }, input.currency, `lines[${i}]`));
+    const customer = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, input.customer_id, context);
+    if (customer.state.status !== 'active') throw customerAggregate.notFound(input.customer_id);
+    // The invoice lives on its customer's test clock, if any.
+    const onClock = customer.clockId ? { ...context, clockId: customer.clockId } : context;
+    const id = this.ids.next(INVOICE_ID_PREFIX);
+    const command = (now: string): CreateInvoice => ({
+      type: 'CreateInvoice',
+      data: { invoice_id: id, ...fields, subscription_id: null, billing_reason: 'manual', period_start: null, period_end: null, lines, discounts: [], now },
+    });
+    return written(await this.runtime.execute(invoiceAggregate, id, command, onClock, { newStream: true }));
+  }
+}
+
+@CommandHandler(UpdateInvoiceCommand)
+export class UpdateInvoiceHandler implements ICommandHandler<UpdateInvoiceCommand, InvoiceWritten> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, invoiceId, patch, expectedRevision }: UpdateInvoiceCommand): Promise<InvoiceWritten> {
+    const command = (now: string): UpdateInvoiceDraft => ({ type: 'UpdateInvoiceDraft', data: { invoice_id: invoiceId, ...patch, now } });
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, command, context, { expectedRevision }));
+  }
+}
+
+@CommandHandler(AddInvoiceLineCommand)
+export class AddInvoiceLineHandler implements ICommandHandler<AddInvoiceLineCommand, InvoiceWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ context, invoiceId, line }: AddInvoiceLineCommand): Promise<InvoiceWritten> {
+    const { state } = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoiceId, context);
+    if (state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
+    const priced: InvoiceLineData = manualLine({ ...line, line_id: this.ids.next(INVOICE_LINE_ID_PREFIX) }, state.currency);
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'AddInvoiceLine', data: { invoice_id: invoiceId, line: priced } }, context));
+  }
+}
+
+@CommandHandler(RemoveInvoiceLineCommand)
+export class RemoveInvoiceLineHandler implements ICommandHandler<RemoveInvoiceLineCommand, InvoiceWritten> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, invoiceId, lineId }: RemoveInvoiceLineCommand): Promise<InvoiceWritten> {
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'RemoveInvoiceLine', data: { invoice_id: invoiceId, line_id: lineId } }, context));
+  }
+}
+
+@CommandHandler(FinalizeInvoiceCommand)
+export class FinalizeInvoiceHandler implements ICommandHandler<FinalizeInvoiceCommand, InvoiceWritten> {
+  constructor(private readonly finalizer: InvoiceFinalizer) {}
+
+  async execute({ context, invoiceId, number }: FinalizeInvoiceCommand): Promise<InvoiceWritten> {
+    return written(await this.finalizer.finalize(context, invoiceId, { number, whenFinal: 'refuse' }));
+  }
+}
+
+@CommandHandler(RecomputeInvoiceTaxCommand)
+export class RecomputeInvoiceTaxHandler implements ICommandHandler<RecomputeInvoiceTaxCommand, InvoiceWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly clocks: Clocks,
+    private readonly finalizer: InvoiceFinalizer,
+  ) {}
+
+  async execute({ context, invoiceId }: RecomputeInvoiceTaxCommand): Promise<InvoiceWritten> {
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, invoiceAggregate, invoiceId, context);
+    const { state } = loaded;
+    if (state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
+    const placeholder = { line_ids: [], totals: undefined! };
+    const now = (await this.clocks.now(cell, loaded.clockId ?? context.clockId)).toISOString();
+    const { line_ids, totals } = state.status === 'draft' ? await this.finalizer.totalsOf(context, state, now) : placeholder;
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'RecordInvoiceTax', data: { invoice_id: invoiceId, line_ids, totals } }, context));
+  }
+}
+
+@CommandHandler(VoidInvoiceCommand)
+export class VoidInvoiceHandler implements ICommandHandler<VoidInvoiceCommand, InvoiceWritten> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, invoiceId }: VoidInvoiceCommand): Promise<InvoiceWritten> {
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'VoidInvoice', data: { invoice_id: invoiceId } }, context));
+  }
+}
+
+@CommandHandler(MarkInvoiceUncollectibleCommand)
+export class MarkInvoiceUncollectibleHandler implements ICommandHandler<MarkInvoiceUncollectibleCommand, InvoiceWritten> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, invoiceId }: MarkInvoiceUncollectibleCommand): Promise<InvoiceWritten> {
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'MarkInvoiceUncollectible', data: { invoice_id: invoiceId } }, context));
+  }
+}
+
+@CommandHandler(ApplyInvoicePaymentCommand)
+export class ApplyInvoicePaymentHandler implements ICommandHandler<ApplyInvoicePaymentCommand, InvoiceWritten> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, invoiceId, payment }: ApplyInvoicePaymentCommand): Promise<InvoiceWritten> {
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'ApplyInvoicePayment', data: { invoice_id: invoiceId, ...payment } }, context));
+  }
+}
+
+@CommandHandler(IssueCreditNoteCommand)
+export class IssueCreditNoteHandler implements ICommandHandler<IssueCreditNoteCommand, InvoiceWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ context, invoiceId, note }: IssueCreditNoteCommand): Promise<InvoiceWritten> {
+    const creditNoteId = this.ids.next(CREDIT_NOTE_ID_PREFIX);
+    const command = (now: string): IssueCreditNote => ({ type: 'IssueCreditNote', data: { invoice_id: invoiceId, credit_note_id: creditNoteId, ...note, now } });
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, command, context));
+  }
+}
+
+@CommandHandler(IssueSubscriptionInvoiceCommand)
+export class IssueSubscriptionInvoiceHandler implements ICommandHandler<IssueSubscriptionInvoiceCommand, InvoiceWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly finalizer: InvoiceFinalizer,
+  ) {}
+
+  async execute({ context, input }: IssueSubscriptionInvoiceCommand): Promise<InvoiceWritten> {
+    const id = input.invoice_id;
+    const command = (now: string): CreateInvoice => ({
+      type: 'CreateInvoice',
+      data: {
+        invoice_id: id,
+        customer_id: input.customer_id,
+        subscription_id: input.subscription_id,
+        billing_reason: input.billing_reason,
+        currency: input.currency,
+        tax_behavior: input.tax_behavior,
+        auto_charge: input.auto_charge,
+        description: input.description ?? null,
+        due_at: null,
+        days_until_due: null,
+        period_start: input.period_start,
+        period_end: input.period_end,
+        metadata: input.metadata ?? {},
+        // Ids derived from the invoice's, so a retried command states the very same lines.
+        lines: input.lines.map((line, i) => ({
+          line_id: derivedId(INVOICE_LINE_ID_PREFIX, [id, String(i)]),
+          code: line.code,
+          description: line.description,
+          quantity: new Big(line.quantity).toFixed(),
+          unit_amount: line.unit_amount,
+          amount: new Big(line.amount).toFixed(),
+          period_start: line.period_start,
+          period_end: line.period_end,
+          proration: line.proration,
+          price_version: line.price_version,
+          tax_code: line.tax_code,
+          metadata: {},
+        })),
+        discounts: input.discounts.map((discount) => ({
+          coupon_id: discount.coupon_id,
+          level: discount.level,
+          percent_off: discount.percent_off?.toFixed() ?? null,
+          amount_off: discount.amount_off?.toFixed() ?? null,
+          components: discount.components === null ? null : [...discount.components],
+        })),
+        now,
+      },
+    });
+    const created = await this.runtime.execute(invoiceAggregate, id, command, context);
+    if (!input.finalize) return written(created);
+    // The same stream again: a command id of its own, or the runtime would take it for the create's.
+    const finalizing = context.commandId ? { ...context, commandId: derivedId('cmd', [context.commandId, 'finalize']) } : context;
+    return written(await this.finalizer.finalize(finalizing, id, { whenFinal: 'accept' }));
+  }
+}
+
+export const invoiceCommandHandlers = [
+  CreateInvoiceHandler,
+  UpdateInvoiceHandler,
+  AddInvoiceLineHandler,
+  RemoveInvoiceLineHandler,
+  FinalizeInvoiceHandler,
+  RecomputeInvoiceTaxHandler,
+  VoidInvoiceHandler,
+  MarkInvoiceUncollectibleHandler,
+  ApplyInvoicePaymentHandler,
+  IssueCreditNoteHandler,
+  IssueSubscriptionInvoiceHandler,
+];

@@ -1,0 +1,208 @@
+import { TallyUnderTest, type TestTenant } from './support/tally';
+
+/** Invoices through the HTTP API: drafts, lines, finalisation with gap-free numbers, the locked states, credit notes. */
+describe('invoices through the HTTP API', () => {
+  let tally: TallyUnderTest;
+  let acme: TestTenant;
+  let api: ReturnType<TallyUnderTest['as']>;
+  let customer: string;
+
+  beforeAll(async () => {
+    ({ tally, acme, api } = await TallyUnderTest.withTenant());
+    // Limits far above the tests' pace (sandbox limits are a tenth of live's).
+    const unlimited = { read: 1_000_000, write: 1_000_000, money: 1_000_000, usage: 1_000_000, admin: 1_000_000 };
+    await tally.operator().patch(`/v1/operator/tenants/${acme.tenantId}`, { rate_limits: unlimited }).expect(200);
+    await api.patch('/v1/tax/settings', { origin: { country: 'DE' } }).expect(200);
+    customer = (await api.post('/v1/customers', { name: 'Berlin GmbH', billing_address: { country: 'DE', city: 'Berlin' } }).expect(200)).body.id;
+    await tally.settle();
+  });
+
+  afterAll(() => tally.stop());
+
+  const draft = async (lines: object[] = [{ description: 'Workshop', quantity: '2', unit_amount: '450.00' }], extra: object = {}) =>
+    (await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', lines, ...extra }).expect(200)).body;
+
+  it('creates a draft with its lines, each rounded half-even to the currency', async () => {
+    const response = await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', metadata: { order: '42' }, lines: [{ description: 'Hours', quantity: '1.5', unit_amount: '0.125' }] }).expect(200);
+    expect(response.headers['etag']).toBe('W/"0"');
+    // 1.5 × 0.125 = 0.1875 → 0.19
+    expect(response.body).toMatchObject({
+      id: expect.stringMatching(/^inv_/),
+      object: 'invoice',
+      number: null,
+      status: 'draft',
+      customer_id: customer,
+      subscription_id: null,
+      billing_reason: 'manual',
+      currency: 'EUR',
+      presentment_currency: 'EUR',
+      settlement_currency: 'EUR',
+      fx_rate: null,
+      auto_charge: true,
+      subtotal: '0.19',
+      discount: '0.00',
+      tax: '0.00',
+      total: '0.19',
+      amount_paid: '0.00',
+      amount_due: '0.19',
+      payments: [],
+      credit_notes: [],
+      pdf_url: null,
+      metadata: { order: '42' },
+      livemode: false,
+    });
+    expect(response.body.lines).toEqual([
+      expect.objectContaining({ id: expect.stringMatching(/^il_/), object: 'line_item', code: null, quantity: '1.5', unit_amount: '0.125', amount: '0.19', tax_amount: '0.00' }),
+    ]);
+    await tally.settle();
+    expect((await api.get(`/v1/invoices/${response.body.id}`).expect(200)).body).toEqual(response.body);
+    const events = (await api.get(`/v1/events?type=invoice.created`).expect(200)).body.data;
+    expect(events.map((e: { data: { id: string } }) => e.data.id)).toContain(response.body.id);
+  });
+
+  it('adds and removes lines of a draft, recomputes its tax, and finalises it with a number and tax', async () => {
+    const invoice = await draft();
+    const added = (await api.post(`/v1/invoices/${invoice.id}/lines`, { description: 'Travel', quantity: '1', unit_amount: '100.00' }).expect(200)).body;
+    expect(added.lines).toHaveLength(2);
+    expect(added.subtotal).toBe('1000.00');
+    const removed = (await api.delete(`/v1/invoices/${invoice.id}/lines/${added.lines[1].id}`).expect(200)).body;
+    expect(removed.lines).toHaveLength(1);
+    const taxed = (await api.post(`/v1/invoices/${invoice.id}/recompute-tax`).expect(200)).body;
+    expect(taxed).toMatchObject({ status: 'draft', subtotal: '900.00', tax: '171.00', total: '1071.00', number: null });
+    const finalized = await api.post(`/v1/invoices/${invoice.id}/finalize`).expect(200);
+    expect(finalized.body).toMatchObject({ status: 'open', subtotal: '900.00', discount: '0.00', tax: '171.00', total: '1071.00', amount_due: '1071.00', issued_at: tally.clock.now().toISOString(), due_at: tally.clock.now().toISOString() });
+    expect(finalized.body.number).toMatch(/^[0-9A-Z]{8}-\d{6}$/);
+    expect(finalized.body.lines[0]).toMatchObject({ tax_rate: '19', tax_amount: '171.00' });
+    expect(finalized.body.tax_breakdown).toEqual([expect.objectContaining({ jurisdiction: 'DE', rate: '19', taxable_amount: '900.00', tax_amount: '171.00' })]);
+    await tally.settle();
+    const types = (await api.get(`/v1/events?aggregate_id=${invoice.id}&sort=created_at:asc`).expect(200)).body.data.map((e: { type: string }) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['invoice.created', 'invoice.updated', 'invoice.finalized']));
+  });
+
+  it('refuses every change of a finalised invoice with 409 and a stable code', async () => {
+    const invoice = await draft();
+    const open = (await api.post(`/v1/invoices/${invoice.id}/finalize`).expect(200)).body;
+    const conflict = async (request: Promise<{ status: number; body: { problem: string } }>, code: string) => {
+      const response = await request;
+      expect([response.status, response.body.problem]).toEqual([409, code]);
+    };
+    await conflict(api.post(`/v1/invoices/${invoice.id}/lines`, { description: 'More', quantity: '1', unit_amount: '1.00' }), 'invoice.not_draft');
+    await conflict(api.delete(`/v1/invoices/${invoice.id}/lines/${open.lines[0].id}`), 'invoice.not_draft');
+    await conflict(api.patch(`/v1/invoices/${invoice.id}`, { days_until_due: 10 }), 'invoice.not_draft');
+    await conflict(api.patch(`/v1/invoices/${invoice.id}`, { description: 'changed' }), 'invoice.not_draft');
+    await conflict(api.post(`/v1/invoices/${invoice.id}/finalize`), 'invoice.not_draft');
+    await conflict(api.post(`/v1/invoices/${invoice.id}/recompute-tax`), 'invoice.not_draft');
+    expect((await api.patch(`/v1/invoices/${invoice.id}`, { customer_id: 'cus_01JNOPE00000000000000000' }).expect(400)).body.problem).toBe('request.invalid_body');
+    // Metadata may still change, as Stripe allows.
+    expect((await api.patch(`/v1/invoices/${invoice.id}`, { metadata: { ref: 'A-1' } }).expect(200)).body.metadata).toEqual({ ref: 'A-1' });
+    const voided = (await api.post(`/v1/invoices/${invoice.id}/void`).expect(200)).body;
+    expect(voided).toMatchObject({ status: 'void', amount_due: '0.00', number: open.number });
+    expect((await api.post(`/v1/invoices/${invoice.id}/void`).expect(200)).body.status).toBe('void');
+    await conflict(api.post(`/v1/invoices/${invoice.id}/mark-uncollectible`), 'invoice.voided');
+    await conflict(api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '1.00' }), 'invoice.voided');
+  });
+
+  it('refuses to void or write off a draft, and writes off an open invoice', async () => {
+    const invoice = await draft();
+    expect((await api.post(`/v1/invoices/${invoice.id}/void`).expect(409)).body.problem).toBe('invoice.not_open');
+    expect((await api.post(`/v1/invoices/${invoice.id}/mark-uncollectible`).expect(409)).body.problem).toBe('invoice.not_open');
+    await api.post(`/v1/invoices/${invoice.id}/finalize`).expect(200);
+    expect((await api.post(`/v1/invoices/${invoice.id}/mark-uncollectible`).expect(200)).body.status).toBe('uncollectible');
+    expect((await api.post(`/v1/invoices/${invoice.id}/void`).expect(409)).body.problem).toBe('invoice.uncollectible');
+  });
+
+  it('pays a zero invoice on finalisation', async () => {
+    const invoice = await draft([]);
+    const finalized = (await api.post(`/v1/invoices/${invoice.id}/finalize`).expect(200)).body;
+    expect(finalized).toMatchObject({ status: 'paid', total: '0.00', amount_due: '0.00', number: expect.any(String) });
+    await tally.settle();
+    const types = (await api.get(`/v1/events?aggregate_id=${invoice.id}`).expect(200)).body.data.map((e: { type: string }) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['invoice.finalized', 'invoice.paid']));
+  });
+
+  it('issues numbered credit notes by amount and by lines, never beyond the total', async () => {
+    const invoice = await draft([
+      { description: 'A', quantity: '1', unit_amount: '100.00' },
+      { description: 'B', quantity: '1', unit_amount: '50.00' },
+    ]);
+    const open = (await api.post(`/v1/invoices/${invoice.id}/finalize`).expect(200)).body;
+    expect(open.total).toBe('178.50');
+    const first = (await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'order_change', amount: '20.00', memo: 'Goodwill' }).expect(200)).body;
+    expect(first).toMatchObject({ object: 'credit_note', number: `${open.number}-CN-01`, amount: '20.00', reason: 'order_change', memo: 'Goodwill', lines: [] });
+    const byLine = (await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'product_unsatisfactory', lines: [{ line_id: open.lines[1].id, amount: '59.50' }] }).expect(200)).body;
+    expect(byLine).toMatchObject({ number: `${open.number}-CN-02`, amount: '59.50', lines: [{ line_id: open.lines[1].id, amount: '59.50' }] });
+    const tooMuchOnLine = await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', lines: [{ line_id: open.lines[1].id, amount: '0.01' }] }).expect(409);
+    expect(tooMuchOnLine.body.problem).toBe('credit_note.exceeds_invoice');
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '99.01' }).expect(409)).body.problem).toBe('credit_note.exceeds_invoice');
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', lines: [{ line_id: 'il_nope', amount: '1.00' }] }).expect(404)).body.problem).toBe('invoice.line_not_found');
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'because', amount: '1.00' }).expect(400)).body.problem).toBe('request.invalid_body');
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate' }).expect(400)).body.problem).toBe('credit_note.invalid');
+    // What is left to pay, credited: the invoice is paid.
+    await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '99.00' }).expect(200);
+    const after = (await api.get(`/v1/invoices/${invoice.id}?as_of=${tally.clock.now().toISOString()}`).expect(200)).body;
+    expect(after).toMatchObject({ status: 'paid', amount_due: '0.00', total: '178.50' });
+    expect(after.credit_notes.map((note: { amount: string }) => note.amount)).toEqual(['20.00', '59.50', '99.00']);
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '0.01' }).expect(409)).body.problem).toBe('credit_note.exceeds_invoice');
+    await tally.settle();
+    expect((await api.get(`/v1/events?type=credit_note.created&aggregate_id=${invoice.id}`).expect(200)).body.data).toHaveLength(3);
+  });
+
+  it('numbers concurrent finalisations consecutively, without duplicates or gaps', async () => {
+    const drafts = await Promise.all(Array.from({ length: 12 }, () => draft()));
+    const finalized = await Promise.all(drafts.map((invoice) => api.post(`/v1/invoices/${invoice.id}/finalize`)));
+    expect(finalized.map((response) => response.status)).toEqual(drafts.map(() => 200));
+    await tally.settle();
+    const all = (await api.get('/v1/invoices?limit=100&status=open,paid,void,uncollectible').expect(200)).body.data as { number: string }[];
+    const sequence = all.map((invoice) => Number(invoice.number.split('-')[1])).sort((a, b) => a - b);
+    expect(sequence).toEqual(Array.from({ length: sequence.length }, (_, i) => i + 1));
+    const prefixes = new Set(all.map((invoice) => invoice.number.split('-')[0]));
+    expect(prefixes.size).toBe(1);
+  });
+
+  it('keeps live and sandbox numbers apart', async () => {
+    const live = tally.as(acme.live);
+    const liveCustomer = (await live.post('/v1/customers', { name: 'Live' }).expect(200)).body.id;
+    const invoice = (await live.post('/v1/invoices', { customer_id: liveCustomer, currency: 'EUR', lines: [{ description: 'x', quantity: '1', unit_amount: '1.00' }] }).expect(200)).body;
+    const number = (await live.post(`/v1/invoices/${invoice.id}/finalize`).expect(200)).body.number;
+    expect(number).toMatch(/-000001$/);
+    expect((await api.get(`/v1/invoices/${invoice.id}`).expect(404)).body.problem).toBe('invoice.not_found');
+  });
+
+  it('lists by status, customer and due date', async () => {
+    await tally.settle();
+    const drafts = (await api.get(`/v1/invoices?status=draft&customer_id=${customer}`).expect(200)).body.data;
+    expect(drafts.length).toBeGreaterThan(0);
+    expect(drafts.every((invoice: { status: string }) => invoice.status === 'draft')).toBe(true);
+    const due = (await api.get(`/v1/invoices?due_at[lte]=${tally.clock.now().toISOString()}&status=open`).expect(200)).body.data;
+    expect(due.every((invoice: { due_at: string }) => invoice.due_at <= tally.clock.now().toISOString())).toBe(true);
+    expect((await api.get('/v1/invoices?total=5').expect(400)).body.problem).toBe('request.invalid_parameter');
+  });
+
+  describe('refusals write nothing', () => {
+    const refusals: [string, () => object, number, string][] = [
+      ['an unknown customer', () => ({ customer_id: 'cus_01JNOPE00000000000000000', currency: 'EUR' }), 404, 'customer.not_found'],
+      ['a lowercase currency', () => ({ customer_id: customer, currency: 'eur' }), 400, 'money.unknown_currency'],
+      ['an unknown currency', () => ({ customer_id: customer, currency: 'XXY' }), 400, 'money.unknown_currency'],
+      ['a quantity of zero', () => ({ customer_id: customer, currency: 'EUR', lines: [{ description: 'x', quantity: '0', unit_amount: '1.00' }] }), 400, 'invoice.invalid_line'],
+      ['a quantity in exponent notation', () => ({ customer_id: customer, currency: 'EUR', lines: [{ description: 'x', quantity: '1e3', unit_amount: '1.00' }] }), 400, 'invoice.invalid_line'],
+      ['a due date in the past', () => ({ customer_id: customer, currency: 'EUR', due_at: '2020-01-01T00:00:00Z' }), 400, 'invoice.due_at_in_past'],
+      ['a due date and days', () => ({ customer_id: customer, currency: 'EUR', due_at: '2030-01-01T00:00:00Z', days_until_due: 3 }), 400, 'invoice.due_given_twice'],
+      ['a line period that ends before it starts', () => ({ customer_id: customer, currency: 'EUR', lines: [{ description: 'x', quantity: '1', unit_amount: '1', period_start: '2026-06-01T00:00:00Z', period_end: '2026-05-01T00:00:00Z' }] }), 400, 'invoice.invalid_line'],
+    ];
+
+    it.each(refusals)('refuses %s', async (_name, body, status, code) => {
+      await tally.settle();
+      const before = (await api.get('/v1/invoices?limit=100').expect(200)).body.data.length;
+      const response = await api.post('/v1/invoices', body()).expect(status);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body.problem).toBe(code);
+      await tally.settle();
+      expect((await api.get('/v1/invoices?limit=100').expect(200)).body.data.length).toBe(before);
+    });
+
+    it('names the fields at fault', async () => {
+      const response = await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', lines: [{ description: 'x', quantity: '1', unit_amount: '1', period_start: '2026-06-01T00:00:00Z' }] }).expect(400);
+      expect(response.body.errors).toEqual([expect.objectContaining({ field: 'lines[0].period_end', code: 'invoice.invalid_line' })]);
+    });
+  });
+});

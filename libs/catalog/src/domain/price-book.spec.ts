@@ -33,8 +33,13 @@ describe('the price book', () => {
     expect(componentsInForce(book, MAR).map((c) => [c.code, c.pricing, c.price_version])).toEqual([['base', { model: 'flat', amount: '12' }, 3]]);
   });
 
-  it('has nothing in force before the first entry took effect', () => {
-    expect(componentsInForce(book, '2025-12-31T23:59:59.999Z')).toEqual([]);
+  it('has the components the plan was created with in force before it existed (a test clock may start earlier), and nothing else', () => {
+    expect(componentsInForce(book, '2025-12-31T23:59:59.999Z').map((c) => [c.code, c.price_version])).toEqual([
+      ['base', 1],
+      ['support', 2],
+    ]);
+    const addedLater = [...book, { ...entry(6, 'extra', 'added', '3', FEB), created_at: FEB }];
+    expect(componentsInForce(addedLater, JAN).map((c) => c.code)).toEqual(['base', 'support']);
   });
 
   it('lists what is still to take effect, in the order it will', () => {

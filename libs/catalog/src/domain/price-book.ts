@@ -22,11 +22,15 @@ const laterThan = (a: PriceVersion, b: PriceVersion): boolean =>
 /**
  * The components in force for a period starting at `at`: per component, its newest entry that
  * took effect at or before `at`, unless that entry removed it. In the order components were added.
+ * The components a plan was created with are in force from the beginning of time, as a Stripe
+ * price is: a sandbox test clock may start before the plan was made.
  */
 export function componentsInForce(versions: readonly PriceVersion[], at: string): ComponentInForce[] {
   const current = new Map<string, PriceVersion>();
+  const created = versions.reduce((first, entry) => (entry.created_at < first ? entry.created_at : first), versions[0]?.created_at ?? '');
   for (const entry of versions) {
-    if (entry.effective_at > at) continue;
+    const initial = entry.change === 'added' && entry.created_at === created && entry.effective_at === created;
+    if (entry.effective_at > at && !initial) continue;
     const known = current.get(entry.component_code);
     if (!known || laterThan(entry, known)) current.set(entry.component_code, entry);
   }

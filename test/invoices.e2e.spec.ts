@@ -1,3 +1,7 @@
+import Big from 'big.js';
+import { CommandBus } from '@nestjs/cqrs';
+import type { RequestContext } from '@tally/cells';
+import { InvoiceNumbering, IssueSubscriptionInvoiceCommand, subscriptionInvoiceId } from '@tally/invoicing';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /** Invoices through the HTTP API: drafts, lines, finalisation with gap-free numbers, the locked states, credit notes. */
@@ -203,6 +207,60 @@ describe('invoices through the HTTP API', () => {
     it('names the fields at fault', async () => {
       const response = await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', lines: [{ description: 'x', quantity: '1', unit_amount: '1', period_start: '2026-06-01T00:00:00Z' }] }).expect(400);
       expect(response.body.errors).toEqual([expect.objectContaining({ field: 'lines[0].period_end', code: 'invoice.invalid_line' })]);
+    });
+  });
+
+  describe('for the billing process', () => {
+    const context = (): RequestContext => ({ tenantId: acme.tenantId, environment: 'sandbox', region: acme.region, actor: 'process:billing', requestId: null, correlationId: null, causationId: null });
+
+    it('finalises an invoice whose number was reserved before a crash, with that number, and leaves no gap', async () => {
+      const invoice = await draft();
+      // The finaliser reserved a number, then died before finalising.
+      const number = await tally.app.get(InvoiceNumbering).reserve(context(), invoice.id);
+      await tally.settle();
+      const after = (await api.get(`/v1/invoices/${invoice.id}`).expect(200)).body;
+      expect(after).toMatchObject({ status: 'open', number });
+      // A retry reuses it.
+      expect(await tally.app.get(InvoiceNumbering).reserve(context(), invoice.id)).toBe(number);
+      const next = await draft();
+      const seq = (n: string) => Number(n.split('-')[1]);
+      expect(seq((await api.post(`/v1/invoices/${next.id}/finalize`).expect(200)).body.number)).toBe(seq(number) + 1);
+    });
+
+    it('issues one invoice per (subscription, period), finalised with discounts and tax, however often it is sent', async () => {
+      const invoiceId = subscriptionInvoiceId('sub_01JSUB0000000000000000000', '2026-05-01T00:00:00.000Z');
+      expect(subscriptionInvoiceId('sub_01JSUB0000000000000000000', '2026-05-01T00:00:00.000Z')).toBe(invoiceId);
+      const command = () =>
+        new IssueSubscriptionInvoiceCommand(context(), {
+          invoice_id: invoiceId,
+          customer_id: customer,
+          subscription_id: 'sub_01JSUB0000000000000000000',
+          currency: 'EUR',
+          tax_behavior: 'exclusive',
+          billing_reason: 'subscription_cycle',
+          period_start: '2026-05-01T00:00:00.000Z',
+          period_end: '2026-06-01T00:00:00.000Z',
+          lines: [
+            { code: 'base', description: 'base', quantity: '1', unit_amount: '49.00', amount: new Big('49.00'), period_start: '2026-05-01T00:00:00.000Z', period_end: '2026-06-01T00:00:00.000Z', proration: false, price_version: 1, tax_code: 'standard' },
+            { code: 'ebooks', description: 'ebooks', quantity: '1', unit_amount: '10.00', amount: '10.00', period_start: '2026-05-01T00:00:00.000Z', period_end: '2026-06-01T00:00:00.000Z', proration: false, price_version: 2, tax_code: 'reduced' },
+          ],
+          discounts: [{ coupon_id: 'cpn_1', level: 'subscription', percent_off: new Big(10), amount_off: null, components: null }],
+          auto_charge: true,
+          finalize: true,
+        });
+      const bus = tally.app.get(CommandBus);
+      const [first, second] = await Promise.all([bus.execute(command()), bus.execute(command())]);
+      expect(second.invoice.number).toBe(first.invoice.number);
+      const third = await bus.execute(command());
+      expect(third.invoice).toEqual(first.invoice);
+      // base 49.00 − 4.90 = 44.10, 19 % = 8.38 (8.379); ebooks 10.00 − 1.00 = 9.00, 7 % = 0.63.
+      expect(first.invoice).toMatchObject({ id: invoiceId, status: 'open', billing_reason: 'subscription_cycle', subtotal: '59.00', discount: '5.90', tax: '9.01', total: '62.11' });
+      expect(first.invoice.lines.map((l) => [l.code, l.price_version, l.discount_amount, l.tax_amount])).toEqual([
+        ['base', 1, '4.90', '8.38'],
+        ['ebooks', 2, '1.00', '0.63'],
+      ]);
+      await tally.settle();
+      expect((await api.get(`/v1/invoices?subscription_id=sub_01JSUB0000000000000000000`).expect(200)).body.data).toHaveLength(1);
     });
   });
 });

@@ -1,0 +1,233 @@
+import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
+import { invoiceDecider, type CreateInvoice, type FinalizeInvoice, type IssueCreditNote } from './invoice.decider';
+import type { InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData } from './invoice.events';
+import { invoiceNumberSequenceDecider } from './invoice-number-sequence';
+
+const spec = DeciderSpecification.for(invoiceDecider);
+const id = 'inv_01JINVOICE000000000000000';
+const now = '2026-05-01T10:00:00.000Z';
+
+const line = (line_id: string, amount: string): InvoiceLineData => ({
+  line_id,
+  code: null,
+  description: line_id,
+  quantity: '1',
+  unit_amount: amount,
+  amount,
+  period_start: null,
+  period_end: null,
+  proration: false,
+  price_version: null,
+  tax_code: 'standard',
+  metadata: {},
+});
+
+const create: CreateInvoice = {
+  type: 'CreateInvoice',
+  data: {
+    invoice_id: id,
+    customer_id: 'cus_1',
+    subscription_id: null,
+    billing_reason: 'manual',
+    currency: 'EUR',
+    tax_behavior: 'exclusive',
+    auto_charge: true,
+    description: null,
+    due_at: null,
+    days_until_due: null,
+    period_start: null,
+    period_end: null,
+    metadata: {},
+    lines: [line('il_a', '100.00'), line('il_b', '50.00')],
+    discounts: [],
+    now,
+  },
+};
+const { now: _now, ...createdData } = create.data;
+const created: InvoiceCreated = { type: 'InvoiceCreated', data: createdData };
+
+const totals = (total = '178.50'): InvoiceTotalsData => ({
+  lines: [
+    { line_id: 'il_a', discount_amount: '0', tax_amount: total === '0' ? '0' : '19', tax_rate: '19', total: total === '0' ? '0' : '119' },
+    { line_id: 'il_b', discount_amount: '0', tax_amount: total === '0' ? '0' : '9.5', tax_rate: '19', total: total === '0' ? '0' : '59.5' },
+  ],
+  subtotal: total === '0' ? '0' : '150',
+  discount: '0',
+  tax: total === '0' ? '0' : '28.5',
+  total,
+  tax_breakdown: [],
+  discounts: [],
+  tax_table_version: null,
+  reverse_charge: false,
+});
+const finalize = (number = 'ABC-000001', total?: string): FinalizeInvoice => ({ type: 'FinalizeInvoice', data: { invoice_id: id, number, now, line_ids: ['il_a', 'il_b'], totals: totals(total) } });
+const finalized: InvoiceFinalized = { type: 'InvoiceFinalized', data: { invoice_id: id, number: 'ABC-000001', issued_at: now, due_at: now, totals: totals() } };
+const paid: InvoiceEvent = { type: 'InvoicePaid', data: { invoice_id: id } };
+const voided: InvoiceEvent = { type: 'InvoiceVoided', data: { invoice_id: id } };
+const uncollectible: InvoiceEvent = { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id } };
+const payment = (payment_id: string, amount: string) => ({ type: 'ApplyInvoicePayment' as const, data: { invoice_id: id, payment_id, amount } });
+const applied = (payment_id: string, amount: string): InvoiceEvent => ({ type: 'InvoicePaymentApplied', data: { invoice_id: id, payment_id, amount } });
+const credit = (data: Partial<IssueCreditNote['data']>): IssueCreditNote => ({
+  type: 'IssueCreditNote',
+  data: { invoice_id: id, credit_note_id: 'cn_1', reason: 'duplicate', memo: null, amount: null, lines: null, now, ...data },
+});
+const void_ = { type: 'VoidInvoice' as const, data: { invoice_id: id } };
+const mark = { type: 'MarkInvoiceUncollectible' as const, data: { invoice_id: id } };
+
+describe('invoice decider', () => {
+  describe('CreateInvoice', () => {
+    it('creates a draft', () => spec.given([]).when(create).then([created]));
+    it('does nothing when the stream exists (a retried process)', () => spec.given([created]).when(create).thenNothingHappens());
+    it('refuses an unknown currency', () => spec.given([]).when({ ...create, data: { ...create.data, currency: 'EURO' } }).thenFails('money.unknown_currency'));
+    it('refuses a due date in the past', () => spec.given([]).when({ ...create, data: { ...create.data, due_at: '2026-04-01T00:00:00.000Z' } }).thenFails('invoice.due_at_in_past'));
+    it('refuses an amount finer than the currency', () => spec.given([]).when({ ...create, data: { ...create.data, lines: [line('il_a', '1.005')] } }).thenFails('invoice.invalid_line'));
+  });
+
+  describe('drafts', () => {
+    it('updates only what changes', () =>
+      spec
+        .given([created])
+        .when({ type: 'UpdateInvoiceDraft', data: { invoice_id: id, description: 'June', auto_charge: true, now } })
+        .then([{ type: 'InvoiceDraftUpdated', data: { invoice_id: id, description: 'June' } }]));
+    it('replaces days until due with a due date', () =>
+      spec
+        .given([created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, days_until_due: 10 } }])
+        .when({ type: 'UpdateInvoiceDraft', data: { invoice_id: id, due_at: '2026-06-01T00:00:00.000Z', now } })
+        .then([{ type: 'InvoiceDraftUpdated', data: { invoice_id: id, due_at: '2026-06-01T00:00:00.000Z', days_until_due: null } }]));
+    it('adds a line, once', () => {
+      const added: InvoiceEvent = { type: 'InvoiceLineAdded', data: { invoice_id: id, line: line('il_c', '1.00') } };
+      spec.given([created]).when({ type: 'AddInvoiceLine', data: { invoice_id: id, line: line('il_c', '1.00') } }).then([added]);
+      spec.given([created, added]).when({ type: 'AddInvoiceLine', data: { invoice_id: id, line: line('il_c', '1.00') } }).thenNothingHappens();
+    });
+    it('removes a line it has', () => {
+      spec.given([created]).when({ type: 'RemoveInvoiceLine', data: { invoice_id: id, line_id: 'il_a' } }).then([{ type: 'InvoiceLineRemoved', data: { invoice_id: id, line_id: 'il_a' } }]);
+      spec.given([created]).when({ type: 'RemoveInvoiceLine', data: { invoice_id: id, line_id: 'il_x' } }).thenFails('invoice.line_not_found');
+    });
+    it('records recomputed tax', () =>
+      spec.given([created]).when({ type: 'RecordInvoiceTax', data: { invoice_id: id, line_ids: ['il_a', 'il_b'], totals: totals() } }).then([{ type: 'InvoiceTaxComputed', data: { invoice_id: id, totals: totals() } }]));
+    it('refuses totals of other lines (the draft changed meanwhile)', () =>
+      spec.given([created]).when({ type: 'RecordInvoiceTax', data: { invoice_id: id, line_ids: ['il_a'], totals: totals() } }).thenFails('request.concurrent_update'));
+    it('does not exist before it is created', () => spec.given([]).when(void_).thenFails('invoice.not_found'));
+  });
+
+  describe('FinalizeInvoice', () => {
+    it('opens the draft with its number, due at once when auto-charged', () => spec.given([created]).when(finalize()).then([finalized]));
+    it('is due in 30 days when sent for payment', () =>
+      spec
+        .given([created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, auto_charge: false } }])
+        .when(finalize())
+        .then([{ ...finalized, data: { ...finalized.data, due_at: '2026-05-31T10:00:00.000Z' } }]));
+    it('pays an invoice with nothing to pay', () =>
+      spec.given([created]).when(finalize('ABC-000001', '0')).then([{ ...finalized, data: { ...finalized.data, totals: totals('0') } }, paid]));
+    it('does nothing when finalised with the same number (the numbering process)', () => spec.given([created, finalized]).when(finalize()).thenNothingHappens());
+    it('refuses a second finalisation', () => spec.given([created, finalized]).when(finalize('ABC-000002')).thenFails('invoice.not_draft'));
+    it('refuses a fixed due date that passed', () =>
+      spec.given([created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, due_at: '2026-04-01T00:00:00.000Z' } }]).when(finalize()).thenFails('invoice.due_at_passed'));
+    it('refuses totals that do not add up', () => {
+      const wrong = finalize();
+      expect(() => invoiceDecider.decide({ ...wrong, data: { ...wrong.data, totals: { ...totals(), total: '178.51' } } }, [created].reduce(invoiceDecider.evolve, invoiceDecider.initialState()))).toThrow(/subtotal/);
+    });
+  });
+
+  describe('once open', () => {
+    it.each([
+      ['a change', { type: 'UpdateInvoiceDraft' as const, data: { invoice_id: id, description: 'x', now } }],
+      ['a due date', { type: 'UpdateInvoiceDraft' as const, data: { invoice_id: id, due_at: '2027-01-01T00:00:00.000Z', now } }],
+      ['a new line', { type: 'AddInvoiceLine' as const, data: { invoice_id: id, line: line('il_c', '1.00') } }],
+      ['removing a line', { type: 'RemoveInvoiceLine' as const, data: { invoice_id: id, line_id: 'il_a' } }],
+      ['recomputed tax', { type: 'RecordInvoiceTax' as const, data: { invoice_id: id, line_ids: ['il_a', 'il_b'], totals: totals() } }],
+    ])('refuses %s', (_name, command) => spec.given([created, finalized]).when(command).thenFails('invoice.not_draft'));
+
+    it('still takes metadata', () =>
+      spec
+        .given([created, finalized])
+        .when({ type: 'UpdateInvoiceDraft', data: { invoice_id: id, metadata: { ref: '1' }, now } })
+        .then([{ type: 'InvoiceDraftUpdated', data: { invoice_id: id, metadata: { ref: '1' } } }]));
+  });
+
+  describe('payments', () => {
+    it('part-pays, then pays', () => {
+      spec.given([created, finalized]).when(payment('pay_1', '100.00')).then([applied('pay_1', '100')]);
+      spec.given([created, finalized, applied('pay_1', '100')]).when(payment('pay_2', '78.50')).then([applied('pay_2', '78.5'), paid]);
+    });
+    it('counts a payment id once', () => spec.given([created, finalized, applied('pay_1', '100')]).when(payment('pay_1', '100.00')).thenNothingHappens());
+    it('never lets amount_paid exceed the total', () =>
+      spec.given([created, finalized, applied('pay_1', '100')]).when(payment('pay_2', '78.51')).thenFails('invoice.payment_exceeds_amount_due'));
+    it('refuses an amount finer than the currency', () => spec.given([created, finalized]).when(payment('pay_1', '1.001')).thenFails('invoice.invalid_payment_amount'));
+    it('refuses a payment of a draft, a void or a paid invoice', () => {
+      spec.given([created]).when(payment('pay_1', '1.00')).thenFails('invoice.not_open');
+      spec.given([created, finalized, voided]).when(payment('pay_1', '1.00')).thenFails('invoice.voided');
+      spec.given([created, finalized, applied('pay_1', '178.5'), paid]).when(payment('pay_2', '1.00')).thenFails('invoice.already_paid');
+    });
+  });
+
+  describe('void and uncollectible', () => {
+    it('voids an open invoice, once', () => {
+      spec.given([created, finalized]).when(void_).then([voided]);
+      spec.given([created, finalized, voided]).when(void_).thenNothingHappens();
+    });
+    it('refuses to void a draft, a partly paid, a paid or an uncollectible invoice', () => {
+      spec.given([created]).when(void_).thenFails('invoice.not_open');
+      spec.given([created, finalized, applied('pay_1', '1')]).when(void_).thenFails('invoice.has_payments');
+      spec.given([created, finalized, applied('pay_1', '178.5'), paid]).when(void_).thenFails('invoice.already_paid');
+      spec.given([created, finalized, uncollectible]).when(void_).thenFails('invoice.uncollectible');
+    });
+    it('writes off an open or partly paid invoice, once', () => {
+      spec.given([created, finalized]).when(mark).then([uncollectible]);
+      spec.given([created, finalized, applied('pay_1', '1')]).when(mark).then([uncollectible]);
+      spec.given([created, finalized, uncollectible]).when(mark).thenNothingHappens();
+    });
+    it('refuses to write off a draft, a paid or a void invoice', () => {
+      spec.given([created]).when(mark).thenFails('invoice.not_open');
+      spec.given([created, finalized, applied('pay_1', '178.5'), paid]).when(mark).thenFails('invoice.already_paid');
+      spec.given([created, finalized, voided]).when(mark).thenFails('invoice.voided');
+    });
+  });
+
+  describe('IssueCreditNote', () => {
+    const note = (amount: string, pre_payment = true, n = 1, lines: { line_id: string; amount: string }[] = []): InvoiceEvent => ({
+      type: 'CreditNoteIssued',
+      data: { invoice_id: id, credit_note_id: 'cn_1', number: `ABC-000001-CN-0${n}`, amount, reason: 'duplicate', memo: null, lines, pre_payment, created_at: now },
+    });
+    it('credits an amount before payment', () => spec.given([created, finalized]).when(credit({ amount: '10.00' })).then([note('10')]));
+    it('numbers credit notes in order', () => spec.given([created, finalized, note('10')]).when(credit({ amount: '10.00' })).then([note('10', true, 2)]));
+    it('credits lines, up to each line’s total', () => {
+      spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_b', amount: '59.50' }] })).then([note('59.5', true, 1, [{ line_id: 'il_b', amount: '59.5' }])]);
+      spec.given([created, finalized, note('59.5', true, 1, [{ line_id: 'il_b', amount: '59.5' }])]).when(credit({ lines: [{ line_id: 'il_b', amount: '0.01' }] })).thenFails('credit_note.exceeds_invoice');
+      spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_x', amount: '1.00' }] })).thenFails('invoice.line_not_found');
+      spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_a', amount: '1.00' }, { line_id: 'il_a', amount: '1.00' }] })).thenFails('credit_note.invalid');
+    });
+    it('pays the invoice when it credits all that is due', () => spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.50' })).then([note('78.5'), paid]));
+    it('never credits more than is due before payment, nor more than the total after', () => {
+      spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.51' })).thenFails('credit_note.exceeds_invoice');
+      const paidInFull = [created, finalized, applied('pay_1', '178.5'), paid];
+      spec.given(paidInFull).when(credit({ amount: '178.50' })).then([note('178.5', false)]);
+      spec.given([...paidInFull, note('178.5', false)]).when(credit({ amount: '0.01' })).thenFails('credit_note.exceeds_invoice');
+    });
+    it('takes an amount or lines, exactly one', () => {
+      spec.given([created, finalized]).when(credit({})).thenFails('credit_note.invalid');
+      spec.given([created, finalized]).when(credit({ amount: '1.00', lines: [{ line_id: 'il_a', amount: '1.00' }] })).thenFails('credit_note.invalid');
+      spec.given([created, finalized]).when(credit({ amount: '0' })).thenFails('credit_note.invalid');
+    });
+    it('refuses drafts, void and uncollectible invoices', () => {
+      spec.given([created]).when(credit({ amount: '1.00' })).thenFails('invoice.not_open');
+      spec.given([created, finalized, voided]).when(credit({ amount: '1.00' })).thenFails('invoice.voided');
+      spec.given([created, finalized, uncollectible]).when(credit({ amount: '1.00' })).thenFails('invoice.uncollectible');
+    });
+  });
+});
+
+describe('invoice number sequence', () => {
+  const sequence = DeciderSpecification.for(invoiceNumberSequenceDecider);
+  const reserve = (invoice_id: string) => ({ type: 'ReserveInvoiceNumber' as const, data: { invoice_id, prefix: 'ABC' } });
+  const reserved = (invoice_id: string, n: number) => ({ type: 'InvoiceNumberReserved' as const, data: { invoice_id, sequence: n, number: `ABC-${String(n).padStart(6, '0')}` } });
+
+  it('takes the next number', () => sequence.given([reserved('inv_a', 1)]).when(reserve('inv_b')).then([reserved('inv_b', 2)]));
+  it('gives a retried invoice the number it reserved', () => sequence.given([reserved('inv_a', 1), reserved('inv_b', 2)]).when(reserve('inv_a')).thenNothingHappens());
+  it('keeps a bounded state', () => {
+    const events = Array.from({ length: 1000 }, (_, i) => reserved(`inv_${i}`, i + 1));
+    const state = events.reduce(invoiceNumberSequenceDecider.evolve, invoiceNumberSequenceDecider.initialState());
+    expect(state.last).toBe(1000);
+    expect(state.recent.length).toBeLessThanOrEqual(256);
+  });
+});

@@ -13,9 +13,7 @@ describe('invoices through the HTTP API', () => {
 
   beforeAll(async () => {
     ({ tally, acme, api } = await TallyUnderTest.withTenant());
-    // Limits far above the tests' pace (sandbox limits are a tenth of live's).
-    const unlimited = { read: 1_000_000, write: 1_000_000, money: 1_000_000, usage: 1_000_000, admin: 1_000_000 };
-    await tally.operator().patch(`/v1/operator/tenants/${acme.tenantId}`, { rate_limits: unlimited }).expect(200);
+    await tally.liftRateLimits(acme.tenantId);
     await api.patch('/v1/tax/settings', { origin: { country: 'DE' } }).expect(200);
     customer = (await api.post('/v1/customers', { name: 'Berlin GmbH', billing_address: { country: 'DE', city: 'Berlin' } }).expect(200)).body.id;
     await tally.settle();

@@ -94,6 +94,12 @@ export class TallyUnderTest {
     return this.as(OPERATOR_KEY);
   }
 
+  /** Raises the tenant's rate limits far above a test's pace (sandbox limits are a tenth of live's), so requests reach the routes rather than 429. */
+  async liftRateLimits(tenantId: string): Promise<void> {
+    const unlimited = { read: 1_000_000, write: 1_000_000, money: 1_000_000, usage: 1_000_000, admin: 1_000_000 };
+    await this.operator().patch(`/v1/operator/tenants/${tenantId}`, { rate_limits: unlimited }).expect(200);
+  }
+
   /** Requests without a key; every response is checked against the OpenAPI document. */
   http(): Record<Method, (path: string) => request.Test> {
     const server = this.app.getHttpServer();

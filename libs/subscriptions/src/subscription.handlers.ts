@@ -75,7 +75,8 @@ export type LifecycleIntent =
   | { type: 'EndTrial'; data: Record<string, never> }
   | { type: 'WarnTrialEnding'; data: Record<string, never> }
   | { type: 'ClosePeriod'; data: { period_end: string } }
-  | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } };
+  | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
+  | { type: 'RecordInvoicePaid'; data: { invoice_id: string } };
 
 export class ApplySubscriptionLifecycleCommand extends Command<SubscriptionWritten> {
   constructor(

@@ -62,7 +62,7 @@ const totals = (total = '178.50'): InvoiceTotalsData => ({
 });
 const finalize = (number = 'ABC-000001', total?: string): FinalizeInvoice => ({ type: 'FinalizeInvoice', data: { invoice_id: id, number, now, line_ids: ['il_a', 'il_b'], totals: totals(total) } });
 const finalized: InvoiceFinalized = { type: 'InvoiceFinalized', data: { invoice_id: id, number: 'ABC-000001', issued_at: now, due_at: now, totals: totals() } };
-const paid: InvoiceEvent = { type: 'InvoicePaid', data: { invoice_id: id } };
+const paid: InvoiceEvent = { type: 'InvoicePaid', data: { invoice_id: id, subscription_id: null } };
 const voided: InvoiceEvent = { type: 'InvoiceVoided', data: { invoice_id: id } };
 const uncollectible: InvoiceEvent = { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id } };
 const payment = (payment_id: string, amount: string) => ({ type: 'ApplyInvoicePayment' as const, data: { invoice_id: id, payment_id, amount } });

@@ -176,7 +176,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         const dueAt = state.dueAt ?? new Date(Date.parse(now) + days * 86_400_000).toISOString();
         const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: id, number, issued_at: now, due_at: dueAt, totals } };
         // Nothing to pay (a zero total, or credits beyond the charges): paid on finalisation.
-        return new Big(totals.total).lte(0) ? [finalized, { type: 'InvoicePaid', data: { invoice_id: id } }] : [finalized];
+        return new Big(totals.total).lte(0) ? [finalized, paid(state)] : [finalized];
       }
       case 'ApplyInvoicePayment': {
         const { payment_id } = command.data;
@@ -186,7 +186,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         const due = amountDue(state);
         if (amount.gt(due)) throw DomainError.conflict('invoice.payment_exceeds_amount_due', `A payment of ${amount.toFixed()} exceeds the ${due.toFixed()} ${state.currency} due on invoice ${id}`);
         const applied: InvoiceEvent = { type: 'InvoicePaymentApplied', data: { invoice_id: id, payment_id, amount: amount.toFixed() } };
-        return amount.eq(due) ? [applied, { type: 'InvoicePaid', data: { invoice_id: id } }] : [applied];
+        return amount.eq(due) ? [applied, paid(state)] : [applied];
       }
       case 'VoidInvoice': {
         if (state.status === 'void') return [];
@@ -365,5 +365,8 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
       created_at: data.now,
     },
   };
-  return prePayment && amount.eq(amountDue(state)) ? [issued, { type: 'InvoicePaid', data: { invoice_id: state.id } }] : [issued];
+  return prePayment && amount.eq(amountDue(state)) ? [issued, paid(state)] : [issued];
 }
+
+/** Paid: named with its subscription, whose status follows it (a past-due subscription is active again). */
+const paid = (state: InvoiceFacts): InvoiceEvent => ({ type: 'InvoicePaid', data: { invoice_id: state.id, subscription_id: state.subscriptionId } });

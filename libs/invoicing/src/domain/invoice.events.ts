@@ -105,7 +105,7 @@ export type InvoiceFinalized = Event<'InvoiceFinalized', { invoice_id: string; n
 export type InvoicePaymentApplied = Event<'InvoicePaymentApplied', { invoice_id: string; payment_id: string; amount: string }>;
 
 /** Nothing is left to pay: paid in full, a zero total, or credit notes took the rest off. */
-export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string }>;
+export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string; subscription_id: string | null }>;
 export type InvoiceVoided = Event<'InvoiceVoided', { invoice_id: string }>;
 export type InvoiceMarkedUncollectible = Event<'InvoiceMarkedUncollectible', { invoice_id: string }>;
 

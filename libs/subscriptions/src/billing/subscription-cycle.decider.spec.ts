@@ -118,5 +118,11 @@ describe('the subscription cycle', () => {
       .then([issue({ key: 'final:2026-02-18T10:00:00.000Z', billing_reason: 'subscription_cancel', licensed: null, usage: { plan_code: 'pro', period: { start: T0, end: '2026-02-18T10:00:00.000Z' } }, prorations: credit })]);
   });
 
+  it('tells the subscription when one of its invoices is paid (a past-due subscription recovers)', () =>
+    spec
+      .given([created, activated])
+      .when({ id: 'e-paid', type: 'InvoicePaid', data: { invoice_id: 'inv_1', subscription_id: id, occurred_at: FEB } })
+      .then([advance({ type: 'RecordInvoicePaid', data: { invoice_id: 'inv_1' } })]));
+
   it('ignores timers before the subscription is known', () => spec.given([]).when(fire(`period_end:${FEB}`)).thenNothingHappens());
 });

@@ -3,8 +3,10 @@ import type { Period } from '../domain/billing-cycle';
 import { COMMITMENT_NOTICE_MS, TRIAL_WILL_END_NOTICE_MS } from '../domain/subscription.decider';
 import type { PauseBehavior, PeriodTerms, ProrationItem, SubscriptionEvent } from '../domain/subscription.events';
 
-/** The subscription's events the cycle follows, as they were stored, with when they occurred. */
-export type CycleInput = ProcessInput<SubscriptionEvent['type'], SubscriptionEvent['data'] & { occurred_at: string }>;
+/** The subscription's events the cycle follows, as they were stored, with when they occurred; and its invoices' payment. */
+export type CycleInput =
+  | ProcessInput<SubscriptionEvent['type'], SubscriptionEvent['data'] & { occurred_at: string }>
+  | ProcessInput<'InvoicePaid', { invoice_id: string; subscription_id: string; occurred_at: string }>;
 
 export type BillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'subscription_cancel';
 
@@ -39,7 +41,8 @@ export type LifecycleStep =
   | { type: 'WarnTrialEnding'; data: Record<string, never> }
   | { type: 'ClosePeriod'; data: { period_end: string } }
   | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
-  | { type: 'ResumeSubscription'; data: { automatic: true } };
+  | { type: 'ResumeSubscription'; data: { automatic: true } }
+  | { type: 'RecordInvoicePaid'; data: { invoice_id: string } };
 
 export type CycleCommand = { type: 'AdvanceSubscription'; data: { subscription_id: string; step: LifecycleStep } } | { type: 'IssueInvoice'; data: InvoiceRequest };
 
@@ -101,6 +104,8 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
   decide(input, state) {
     if (input.type === 'TimerFired') return fired(input.data.timer_id, state);
     if (input.type === 'CommandRejected') return [];
+    // A past-due subscription is active again once the invoice that made it so is paid; the subscription knows which.
+    if (input.type === 'InvoicePaid') return [advance(input.data.subscription_id, { type: 'RecordInvoicePaid', data: { invoice_id: input.data.invoice_id } })];
     const event = { type: input.type, data: input.data } as SubscriptionEvent;
     const at = input.data.occurred_at;
     switch (event.type) {

@@ -27,16 +27,20 @@ const FOLLOWED = new Set<SubscriptionEvent['type']>([
 @Injectable()
 export class SubscriptionCycleProcess implements ProcessManager<CycleState, CycleInput, CycleCommand> {
   readonly name = 'subscription_cycle';
-  readonly streamPrefixes = ['subscription-'];
+  readonly streamPrefixes = ['subscription-', 'invoice-'];
   readonly decider = subscriptionCycleDecider;
 
   constructor(private readonly commands: CommandBus) {}
 
-  route(event: RecordedEvent) {
+  route(event: RecordedEvent): { processId: string; input: CycleInput } | undefined {
+    if (event.type === 'InvoicePaid') {
+      const { invoice_id, subscription_id } = event.data as { invoice_id: string; subscription_id: string | null };
+      if (subscription_id === null) return undefined;
+      return { processId: subscription_id, input: { id: event.id, type: 'InvoicePaid', data: { invoice_id, subscription_id, occurred_at: event.metadata.occurred_at } } };
+    }
     if (!FOLLOWED.has(event.type as SubscriptionEvent['type'])) return undefined;
     const data = event.data as SubscriptionEvent['data'];
-    const input = { id: event.id, type: event.type as SubscriptionEvent['type'], data: { ...data, occurred_at: event.metadata.occurred_at } };
-    return { processId: data.subscription_id, input };
+    return { processId: data.subscription_id, input: { id: event.id, type: event.type as SubscriptionEvent['type'], data: { ...data, occurred_at: event.metadata.occurred_at } } };
   }
 
   async dispatch(command: CycleCommand, context: RequestContext): Promise<void> {

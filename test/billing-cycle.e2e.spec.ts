@@ -1,4 +1,4 @@
-import { BillingTimeline } from './support/billing-timeline';
+import { BillingTimeline, type InvoiceSeen } from './support/billing-timeline';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /**
@@ -180,5 +180,47 @@ describe('the billing cycle on test clocks', () => {
     await timeline.advance('2026-12-31T00:00:00.000Z');
     const starts = (await timeline.invoices()).map((invoice) => invoice.period_start.slice(0, 10));
     expect(starts).toEqual(['2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01', '2026-06-01', '2026-07-01', '2026-08-01', '2026-09-01', '2026-10-01', '2026-11-01', '2026-12-01']);
+  });
+
+  it('previews the upcoming invoice exactly as the boundary then issues it, prorations and scheduled changes included', async () => {
+    const timeline = await subscribe('2026-01-05T00:00:00.000Z', { plan_code: 'team', quantities: { seats: 1 } });
+    const inTrial = await api.get(`/v1/subscriptions/${timeline.subscription}/upcoming-invoice`).expect(200);
+    expect([inTrial.body.status, inTrial.body.period_start, inTrial.body.total]).toEqual(['draft', '2026-01-19T00:00:00.000Z', '40.00']);
+
+    await timeline.advance('2026-02-01T00:00:00.000Z');
+    await api.post(`/v1/subscriptions/${timeline.subscription}/quantities`, { meter: 'seats', quantity: 3 }).expect(200);
+    await api.post(`/v1/subscriptions/${timeline.subscription}/quantities`, { meter: 'seats', quantity: 5, effective_at: 'next_period' }).expect(200);
+    const upcoming = (await api.get(`/v1/subscriptions/${timeline.subscription}/upcoming-invoice`).expect(200)).body;
+    expect(upcoming).toMatchObject({ object: 'invoice', status: 'draft', number: null, billing_reason: 'subscription_cycle', period_start: '2026-02-19T00:00:00.000Z' });
+    await tally.settle();
+    expect(await timeline.invoices()).toHaveLength(1);
+
+    await timeline.advance('2026-02-20T00:00:00.000Z');
+    const issued = (await timeline.invoices())[1];
+    const comparable = (invoice: InvoiceSeen & Record<string, unknown>) => ({ id: invoice.id, lines: invoice.lines, subtotal: invoice.subtotal, tax: invoice.tax, total: invoice.total, period_end: invoice.period_end });
+    expect(comparable(issued as InvoiceSeen & Record<string, unknown>)).toEqual(comparable(upcoming));
+    // 18 of the period's 31 days were left on 1 February: −10 × 18/31 = −5.81, +30 × 18/31 = 17.42; the scheduled 5 seats bill from the new period.
+    expect(issued.lines.map((line) => [line.code, line.amount, line.proration])).toEqual([
+      ['base', '30.00', false],
+      ['seats', '50.00', false],
+      ['seats', '-5.81', true],
+      ['seats', '17.42', true],
+    ]);
+
+    await api.post(`/v1/subscriptions/${timeline.subscription}/cancel`, { at: 'now' }).expect(200);
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}/upcoming-invoice`).expect(404)).body.problem).toBe('subscription.no_upcoming_invoice');
+  });
+
+  it('summarises usage of the current period, or of a closed one', async () => {
+    const timeline = await subscribe('2026-03-01T00:00:00.000Z', { plan_code: 'monthly' });
+    await timeline.advance('2026-04-10T00:00:00.000Z');
+    const current = await api.get(`/v1/subscriptions/${timeline.subscription}/usage`).expect(200);
+    expect(current.body).toEqual({ object: 'usage_summary', subscription_id: timeline.subscription, period: { start: '2026-04-01T00:00:00.000Z', end: '2026-05-01T00:00:00.000Z' }, meters: [] });
+    const closed = await api.get(`/v1/subscriptions/${timeline.subscription}/usage?period=closed&closed_at=2026-04-01`).expect(200);
+    expect(closed.body.period).toEqual({ start: '2026-03-01T00:00:00.000Z', end: '2026-04-01T00:00:00.000Z' });
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?period=closed&closed_at=2026-05-01`).expect(400)).body.problem).toBe('subscription.period_not_closed');
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?period=closed`).expect(200)).body.period).toEqual(closed.body.period);
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?closed_at=2026-04-01`).expect(200)).body.period).toEqual(closed.body.period);
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?period=last`).expect(400)).body.problem).toBe('request.invalid_parameter');
   });
 });

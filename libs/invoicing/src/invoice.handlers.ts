@@ -187,6 +187,51 @@ export class IssueSubscriptionInvoiceCommand extends Command<InvoiceWritten> {
   }
 }
 
+/** The draft of a subscription's invoice as its creation states it; line ids derive from the invoice's, so a retry states the very same lines. */
+export function subscriptionInvoiceCreation(input: SubscriptionInvoiceInput, now: string): CreateInvoice {
+  const id = input.invoice_id;
+  return {
+    type: 'CreateInvoice',
+    data: {
+      invoice_id: id,
+      customer_id: input.customer_id,
+      subscription_id: input.subscription_id,
+      billing_reason: input.billing_reason,
+      currency: input.currency,
+      tax_behavior: input.tax_behavior,
+      auto_charge: input.auto_charge,
+      description: input.description ?? null,
+      due_at: null,
+      days_until_due: null,
+      period_start: input.period_start,
+      period_end: input.period_end,
+      metadata: input.metadata ?? {},
+      lines: input.lines.map((line, i) => ({
+        line_id: derivedId(INVOICE_LINE_ID_PREFIX, [id, String(i)]),
+        code: line.code,
+        description: line.description,
+        quantity: new Big(line.quantity).toFixed(),
+        unit_amount: line.unit_amount,
+        amount: new Big(line.amount).toFixed(),
+        period_start: line.period_start,
+        period_end: line.period_end,
+        proration: line.proration,
+        price_version: line.price_version,
+        tax_code: line.tax_code,
+        metadata: {},
+      })),
+      discounts: input.discounts.map((discount) => ({
+        coupon_id: discount.coupon_id,
+        level: discount.level,
+        percent_off: discount.percent_off?.toFixed() ?? null,
+        amount_off: discount.amount_off?.toFixed() ?? null,
+        components: discount.components === null ? null : [...discount.components],
+      })),
+      now,
+    },
+  };
+}
+
 const written = ({ resource, revision }: InvoiceOutcome): InvoiceWritten => ({ invoice: resource!, revision });
 
 @CommandHandler(CreateInvoiceCommand)
@@ -325,47 +370,7 @@ export class IssueSubscriptionInvoiceHandler implements ICommandHandler<IssueSub
 
   async execute({ context, input }: IssueSubscriptionInvoiceCommand): Promise<InvoiceWritten> {
     const id = input.invoice_id;
-    const command = (now: string): CreateInvoice => ({
-      type: 'CreateInvoice',
-      data: {
-        invoice_id: id,
-        customer_id: input.customer_id,
-        subscription_id: input.subscription_id,
-        billing_reason: input.billing_reason,
-        currency: input.currency,
-        tax_behavior: input.tax_behavior,
-        auto_charge: input.auto_charge,
-        description: input.description ?? null,
-        due_at: null,
-        days_until_due: null,
-        period_start: input.period_start,
-        period_end: input.period_end,
-        metadata: input.metadata ?? {},
-        // Ids derived from the invoice's, so a retried command states the very same lines.
-        lines: input.lines.map((line, i) => ({
-          line_id: derivedId(INVOICE_LINE_ID_PREFIX, [id, String(i)]),
-          code: line.code,
-          description: line.description,
-          quantity: new Big(line.quantity).toFixed(),
-          unit_amount: line.unit_amount,
-          amount: new Big(line.amount).toFixed(),
-          period_start: line.period_start,
-          period_end: line.period_end,
-          proration: line.proration,
-          price_version: line.price_version,
-          tax_code: line.tax_code,
-          metadata: {},
-        })),
-        discounts: input.discounts.map((discount) => ({
-          coupon_id: discount.coupon_id,
-          level: discount.level,
-          percent_off: discount.percent_off?.toFixed() ?? null,
-          amount_off: discount.amount_off?.toFixed() ?? null,
-          components: discount.components === null ? null : [...discount.components],
-        })),
-        now,
-      },
-    });
+    const command = (now: string): CreateInvoice => subscriptionInvoiceCreation(input, now);
     const created = await this.runtime.execute(invoiceAggregate, id, command, context);
     if (!input.finalize) return written(created);
     // The same stream again: a command id of its own, or the runtime would take it for the create's.

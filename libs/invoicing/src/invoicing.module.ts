@@ -9,6 +9,7 @@ import { InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
 import { invoiceDocumentQueryHandlers } from './documents/invoice-documents.queries';
 import { InvoicePdfLinks } from './documents/pdf-links';
+import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
 
 @Module({
@@ -19,12 +20,13 @@ import { InvoiceTaxation } from './invoice-totals';
     InvoiceTaxation,
     InvoiceNumbering,
     InvoiceFinalizer,
+    InvoiceDryRun,
     ...invoiceCommandHandlers,
     ...invoiceQueryHandlers,
     InvoiceNumberingProcess,
     InvoicePdfLinks,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingProcess, InvoicePdfLinks, InvoiceTaxation],
+  exports: [InvoiceNumberingProcess, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun],
 })
 export class InvoicingModule {}

@@ -10,5 +10,7 @@ export * from './billing/usage-readings.port';
 export * from './billing/subscription-invoice.builder';
 export * from './billing/invoice-subscription.handler';
 export * from './billing/subscription-cycle.process';
+export * from './billing/upcoming-invoice';
+export * from './billing/usage-summary';
 export * from './subscriptions.module';
 export * from './subscriptions.context';

@@ -4,9 +4,12 @@ import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
 import type { ListPage } from '@tally/runtime';
+import { InvoiceResponse, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { CancelSubscriptionDto, ChangeQuantityDto, CreateSubscriptionDto, PauseSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription.dto';
-import { SubscriptionResponse } from './dto/subscription.response';
+import { SubscriptionResponse, UsageSummaryResponse } from './dto/subscription.response';
+import { GetUpcomingInvoiceQuery } from './billing/upcoming-invoice';
+import { GetUsageSummaryQuery, parseUsagePeriod, type UsageSummary } from './billing/usage-summary';
 import { ApplySubscriptionLifecycleCommand, ChangeQuantityCommand, CreateSubscriptionCommand, UpdateSubscriptionCommand, type LifecycleIntent, type SubscriptionWritten } from './subscription.handlers';
 import { GetSubscriptionQuery, ListSubscriptionsQuery, parseAsOf, SUBSCRIPTION_LIST } from './subscription.queries';
 import type { SubscriptionResource } from './subscription.view';
@@ -149,6 +152,32 @@ export class SubscriptionsController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, WRITE_PROBLEMS)
   cancel(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: CancelSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
     return this.lifecycle(context, id, { type: 'CancelSubscription', data: { when: body.at ?? 'now', reason: body.reason ?? null } }, response);
+  }
+
+  @Get(':id/upcoming-invoice')
+  @ApiOperation({
+    summary: 'Preview the upcoming invoice',
+    description:
+      'The draft invoice the next period boundary would issue if the current period closed now: the next period’s licensed charges at the terms it will have (scheduled changes applied), the usage so far, the pending prorations and the coupons still in their duration, with tax. Nothing is written; `id` is the id the invoice will have.',
+  })
+  @ApiOkResponse({ type: InvoiceResponse })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['subscription.not_found', 'subscription.no_upcoming_invoice'] })
+  upcomingInvoice(@Ctx() context: RequestContext, @Param('id') id: string): Promise<InvoiceResource> {
+    return this.queries.execute(new GetUpcomingInvoiceQuery(context, id));
+  }
+
+  @Get(':id/usage')
+  @ApiOperation({
+    summary: 'Summarise a subscription’s usage',
+    description:
+      'What the subscription used of each meter of its plan’s usage components: in the current period (the default), or (`period=closed`) in the period that closed on `closed_at`, or the last one that closed without it. `closed_at` alone means `period=closed`.',
+  })
+  @ApiOkResponse({ type: UsageSummaryResponse })
+  @ApiQuery({ name: 'period', required: false, schema: { type: 'string', enum: ['current', 'closed'], default: 'current' } })
+  @ApiQuery({ name: 'closed_at', required: false, schema: INSTANT_SCHEMA, description: 'The date the period closed (ignored with `period=current`)' })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter', 'subscription.period_not_closed'], 404: ['subscription.not_found'] })
+  usage(@Ctx() context: RequestContext, @Param('id') id: string, @Query('period') period: unknown, @Query('closed_at') closedAt: unknown): Promise<UsageSummary> {
+    return this.queries.execute(new GetUsageSummaryQuery(context, id, parseUsagePeriod(period, closedAt)));
   }
 
   private async lifecycle(context: RequestContext, id: string, intent: LifecycleIntent, response: Response): Promise<SubscriptionResource> {

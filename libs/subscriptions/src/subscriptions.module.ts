@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { InvoicingModule } from '@tally/invoicing';
+import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
+import { GetUsageSummaryHandler } from './billing/usage-summary';
 import { InvoiceSubscriptionHandler } from './billing/invoice-subscription.handler';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
@@ -8,11 +11,14 @@ import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
 
 @Module({
+  imports: [InvoicingModule],
   controllers: [SubscriptionsController],
   providers: [
     ...subscriptionCommandHandlers,
     ...subscriptionQueryHandlers,
     InvoiceSubscriptionHandler,
+    GetUpcomingInvoiceHandler,
+    GetUsageSummaryHandler,
     SubscriptionInvoiceBuilder,
     SubscriptionCycleProcess,
     { provide: USAGE_READINGS, useClass: NoUsageMetered },

@@ -98,5 +98,6 @@ export function instantParameter(key: string, raw: unknown): Date {
 
 const valueAt = (doc: Doc, path: string): unknown => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], doc);
 
-const invalidParameter = (field: string, message: string): DomainError =>
+/** A query parameter the route does not take as given: 400 `request.invalid_parameter` naming it. */
+export const invalidParameter = (field: string, message: string): DomainError =>
   DomainError.invalid('request.invalid_parameter', message, [{ field, code: 'request.invalid_parameter', message }]);

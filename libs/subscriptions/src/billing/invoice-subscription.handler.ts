@@ -5,7 +5,7 @@ import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import { subscriptionAggregate } from '../subscription.aggregate';
 import type { InvoiceRequest } from './subscription-cycle.decider';
-import { SubscriptionInvoiceBuilder } from './subscription-invoice.builder';
+import { issueInput, SubscriptionInvoiceBuilder } from './subscription-invoice.builder';
 
 /** Sent by the subscription's cycle: issue one of its invoices, and collect it as the subscription's pause says. */
 export class InvoiceSubscriptionCommand extends Command<void> {
@@ -35,22 +35,7 @@ export class InvoiceSubscriptionHandler implements ICommandHandler<InvoiceSubscr
     const onClock = clockId ? { ...context, clockId } : context;
     const draft = await this.builder.build(onClock, request);
     if (draft.lines.length === 0) return;
-    const { invoice }: InvoiceWritten = await this.commands.execute(
-      new IssueSubscriptionInvoiceCommand(onClock, {
-        invoice_id: draft.invoiceId,
-        customer_id: request.customer_id,
-        subscription_id: request.subscription_id,
-        currency: draft.currency,
-        tax_behavior: draft.taxBehavior,
-        billing_reason: request.billing_reason,
-        period_start: draft.period.start,
-        period_end: draft.period.end,
-        lines: draft.lines.map((line) => ({ ...line, quantity: line.quantity, amount: line.amount })),
-        discounts: draft.discounts,
-        auto_charge: request.collection === 'charge',
-        finalize: request.collection !== 'keep_as_draft',
-      }),
-    );
+    const { invoice }: InvoiceWritten = await this.commands.execute(new IssueSubscriptionInvoiceCommand(onClock, issueInput(draft, request)));
     if (invoice.status !== 'open') return;
     // Further commands on the invoice's stream, each with a command id of its own (a stream applies an id once).
     if (request.collection === 'void_invoices') await this.commands.execute(new VoidInvoiceCommand(step(onClock, 'void'), invoice.id));

@@ -3,7 +3,7 @@ import Big from 'big.js';
 import { derivedId } from '@tally/kernel';
 import { couponAggregate, couponIdOf, type Plan } from '@tally/catalog';
 import { componentsInForce, meterOf } from '@tally/catalog/published';
-import { INVOICE_ID_PREFIX, subscriptionInvoiceId, type Discount, type InvoiceLine } from '@tally/invoicing';
+import { INVOICE_ID_PREFIX, subscriptionInvoiceId, type Discount, type InvoiceLine, type SubscriptionInvoiceInput } from '@tally/invoicing';
 import type { TaxBehavior } from '@tally/tax';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
@@ -60,7 +60,8 @@ export class SubscriptionInvoiceBuilder {
       .filter((component) => component.pricing.model === 'usage')
       .map((component) => meterOf(component.pricing)!);
     if (meters.length === 0) return [];
-    return usageLines(plan, await this.usage.totals(context, subscriptionId, meters, period), period);
+    const readings = await this.usage.read(context, subscriptionId, meters, period);
+    return usageLines(plan, new Map([...readings].map(([meter, reading]) => [meter, reading.quantity])), period);
   }
 
   /** The subscription's coupons that still apply to its `periodNumber`-th paid period. */
@@ -84,6 +85,24 @@ export class SubscriptionInvoiceBuilder {
     }
     return discounts;
   }
+}
+
+/** What the invoice aggregate is asked to issue: the draft, collected as the request says (a pause's behaviour, or charged). */
+export function issueInput(draft: SubscriptionInvoiceDraft, request: Pick<InvoiceRequest, 'customer_id' | 'subscription_id' | 'billing_reason' | 'collection'>): SubscriptionInvoiceInput {
+  return {
+    invoice_id: draft.invoiceId,
+    customer_id: request.customer_id,
+    subscription_id: request.subscription_id,
+    currency: draft.currency,
+    tax_behavior: draft.taxBehavior,
+    billing_reason: request.billing_reason,
+    period_start: draft.period.start,
+    period_end: draft.period.end,
+    lines: draft.lines,
+    discounts: draft.discounts,
+    auto_charge: request.collection === 'charge',
+    finalize: request.collection !== 'keep_as_draft',
+  };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface Subscription {
   commitmentEnd: string | null;
   /** Changes that take effect at the next period boundary. */
   scheduled: { planCode: string | null; quantities: Record<string, number> };
+  /** Paid periods so far: how long a coupon still applies. */
+  paidPeriods: number;
   /** Prorations not yet invoiced: they go on the invoice of the next period. */
   pendingProrations: readonly ProrationItem[];
   /** Set by a cancellation at period end: why, or null without a reason. */
@@ -180,6 +182,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
           quantities: keyedObject(Object.entries(terms.quantities)),
           commitmentEnd: commitment_end,
           scheduled: { planCode: null, quantities: keyedObject() },
+          paidPeriods: state.paidPeriods + 1,
           pendingProrations: [],
         };
       }
@@ -258,6 +261,7 @@ function created(data: SubscriptionCreated['data']): Subscription {
     commitment: data.commitment,
     commitmentEnd: null,
     scheduled: { planCode: null, quantities: keyedObject() },
+    paidPeriods: 0,
     pendingProrations: [],
     scheduledCancellation: null,
     pausedUntil: null,
@@ -349,7 +353,7 @@ function canceled(state: Subscription, at: string, reason: string | null, prorat
 }
 
 /** The period that starts at `start`: up to the anchor when the anchor is later (a stub), else the cycle's period holding `start`. */
-function firstPeriod(start: string, anchor: string, cadence: Cadence): Period {
+export function firstPeriod(start: string, anchor: string, cadence: Cadence): Period {
   if (Date.parse(anchor) > Date.parse(start)) return { start, end: anchor };
   const { end } = periodAt(anchor, cadence, start);
   return { start, end };

@@ -53,3 +53,21 @@ export class SubscriptionResponse implements KnownFields<SubscriptionResource> {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
+
+export class UsagePeriodResponse {
+  @ApiProperty({ format: 'date-time' }) start!: string;
+  @ApiProperty({ format: 'date-time' }) end!: string;
+}
+
+export class MeterUsageResponse {
+  @ApiProperty({ example: 'api_calls' }) meter!: string;
+  @ApiProperty({ example: '125000', description: 'The aggregate the usage component prices, a decimal string' }) quantity!: string;
+  @ApiProperty({ type: 'integer', example: 412, description: 'How many usage events made it' }) events!: number;
+}
+
+export class UsageSummaryResponse {
+  @ApiProperty({ enum: ['usage_summary'] }) object!: 'usage_summary';
+  @ApiProperty({ example: 'sub_01JD…' }) subscription_id!: string;
+  @ApiProperty({ type: () => UsagePeriodResponse }) period!: UsagePeriodResponse;
+  @ApiProperty({ type: () => [MeterUsageResponse], description: 'The meters of the plan’s usage components that have usage in the period' }) meters!: MeterUsageResponse[];
+}

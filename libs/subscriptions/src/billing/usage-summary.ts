@@ -1,0 +1,80 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { DomainError, formatAmount } from '@tally/kernel';
+import { componentsInForce, meterOf } from '@tally/catalog/published';
+import type { RequestContext } from '@tally/cells';
+import { Clocks, CommandRuntime, instantParameter, invalidParameter } from '@tally/runtime';
+import { periodAt, type Period } from '../domain/billing-cycle';
+import type { Subscription } from '../domain/subscription.decider';
+import { loadPlan } from '../plan-terms';
+import { subscriptionAggregate } from '../subscription.aggregate';
+import { USAGE_READINGS, type UsageReadings } from './usage-readings.port';
+
+export interface UsageSummary {
+  object: 'usage_summary';
+  subscription_id: string;
+  period: Period;
+  meters: { meter: string; quantity: string; events: number }[];
+}
+
+/** `current`, or the period that closed on `closed_at` (without it, the last one that closed). */
+export type UsagePeriod = { period: 'current' } | { period: 'closed'; closedAt: Date | null };
+
+export class GetUsageSummaryQuery extends Query<UsageSummary> {
+  constructor(
+    readonly context: RequestContext,
+    readonly subscriptionId: string,
+    readonly which: UsagePeriod,
+  ) {
+    super();
+  }
+}
+
+/**
+ * `period=current` (the default, which ignores `closed_at`), or `period=closed` with `closed_at`
+ * (the default when `closed_at` is given); `period=closed` alone is the last period that closed.
+ */
+export function parseUsagePeriod(period: unknown, closedAt: unknown): UsagePeriod {
+  if (period !== undefined && period !== 'current' && period !== 'closed') throw invalidParameter('period', 'period is current or closed');
+  const closed = period === 'closed' || (period === undefined && closedAt !== undefined);
+  if (!closed) return { period: 'current' };
+  return { period: 'closed', closedAt: closedAt === undefined ? null : instantParameter('closed_at', closedAt) };
+}
+
+/** What the subscription used of each meter of its plan's usage components in a period (the spec's usage summary). */
+@QueryHandler(GetUsageSummaryQuery)
+export class GetUsageSummaryHandler implements IQueryHandler<GetUsageSummaryQuery, UsageSummary> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly clocks: Clocks,
+    @Inject(USAGE_READINGS) private readonly usage: UsageReadings,
+  ) {}
+
+  async execute({ context, subscriptionId, which }: GetUsageSummaryQuery): Promise<UsageSummary> {
+    const cell = this.runtime.cellOf(context);
+    const { state, clockId } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
+    if (state.status === 'none') throw subscriptionAggregate.notFound(subscriptionId);
+    const period = which.period === 'current' ? state.period : closedPeriod(state, which.closedAt);
+    const plan = await loadPlan(this.runtime, context, state.planCode);
+    const meters = componentsInForce(plan.priceVersions, period.start)
+      .filter((component) => component.pricing.model === 'usage')
+      .map((component) => meterOf(component.pricing)!);
+    const readings = await this.usage.read(clockId ? { ...context, clockId } : context, subscriptionId, meters, period);
+    return {
+      object: 'usage_summary',
+      subscription_id: subscriptionId,
+      period,
+      meters: [...readings].map(([meter, reading]) => ({ meter, quantity: formatAmount(reading.quantity), events: reading.events })),
+    };
+  }
+}
+
+/** The period of the cycle that ended on `closedAt`'s day (or the one holding it), if it closed before the current one began; by default the last that closed. */
+function closedPeriod(subscription: Subscription, closedAt: Date | null): Period {
+  const at = new Date((closedAt ?? new Date(subscription.period.start)).getTime() - 1).toISOString();
+  const notClosed = () => DomainError.invalid('subscription.period_not_closed', `No period of subscription ${subscription.id} closed on ${at}`, [{ field: 'closed_at', code: 'subscription.period_not_closed', message: 'a date on which a period of this subscription closed' }]);
+  if (at < subscription.anchor) throw notClosed();
+  const { start, end } = periodAt(subscription.anchor, subscription.cadence, at);
+  if (end > subscription.period.start) throw notClosed();
+  return { start, end };
+}

@@ -1,3 +1,4 @@
+import { DerivedKeys } from './derived-keys';
 import type { ReadStore } from '@tally/readstore';
 import type { Cell } from './cell';
 import type { Region } from './context/request-context';
@@ -17,6 +18,8 @@ export class CellRegistry {
     readonly operatorIdempotency: IdempotencyStore,
     /** Cursors of lists read from the directory (the operator API's tenants). */
     readonly directoryCursors: ListCursors,
+    /** Keys of their own for the installation's signatures (such as invoice PDF links), derived from the master key. */
+    readonly keys: DerivedKeys,
     private readonly closeDirectory: () => Promise<void> = () => directory.close(),
     /** Where this process learns of every directory change; none where another process writes it (production). */
     readonly directoryChanges?: DirectoryChanges,

@@ -1,3 +1,4 @@
+import { DerivedKeys } from './derived-keys';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -76,7 +77,7 @@ export function openEmbeddedCells(options: {
   const closeDirectory = async () => {
     directoryDb.close();
   };
-  return new CellRegistry(cells, directory, operatorIdempotency, ListCursors.derive(masterKey, 'directory'), closeDirectory, directoryChanges);
+  return new CellRegistry(cells, directory, operatorIdempotency, ListCursors.derive(masterKey, 'directory'), new DerivedKeys(masterKey), closeDirectory, directoryChanges);
 }
 
 function openLeases(mongoUrl: string | undefined): { store: LeaseStore; close: () => Promise<void> } {

@@ -18,3 +18,4 @@ export * from './list-cursor';
 export * from './mongo/is-duplicate-key';
 export * from './pii/pii-codec';
 export * from './tokens';
+export * from './derived-keys';

@@ -1,3 +1,4 @@
+import { DerivedKeys } from './derived-keys';
 import { MongoClient } from 'mongodb';
 import type { Clock, Upcaster } from '@tally/kernel';
 import { connectEsdb, EsdbEventStore, EsdbSnapshotStore } from '@tally/eventstore';
@@ -58,5 +59,5 @@ export async function connectProductionCells(options: {
   const directoryClient = await MongoClient.connect(options.directoryMongoUrl);
   const directoryDb = directoryClient.db('tally_directory');
   const operatorIdempotency = new SealedIdempotencyStore(new MongoIdempotencyStore(directoryDb), masterKey);
-  return new CellRegistry(cells, new MongoReadStore(directoryDb), operatorIdempotency, ListCursors.derive(masterKey, 'directory'), () => directoryClient.close());
+  return new CellRegistry(cells, new MongoReadStore(directoryDb), operatorIdempotency, ListCursors.derive(masterKey, 'directory'), new DerivedKeys(masterKey), () => directoryClient.close());
 }

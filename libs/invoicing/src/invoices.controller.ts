@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -42,12 +42,14 @@ import { PreviewInvoiceDto } from './dto/invoice-preview.dto';
 import { InvoicePreviewResponse } from './dto/invoice-preview.response';
 import { PreviewInvoiceQuery, type PreviewRequest } from './invoice-preview';
 import { presentPreview } from './invoice-preview.presenter';
+import { InvoicePdfUrlInterceptor } from './documents/pdf-url.interceptor';
 
 const ETAG = { ETag: { description: 'The invoice’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 
 @Controller('v1/invoices')
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('invoices')
+@UseInterceptors(InvoicePdfUrlInterceptor)
 export class InvoicesController {
   constructor(
     private readonly queries: QueryBus,

@@ -9,6 +9,7 @@ import { InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
 import { invoiceDocumentQueryHandlers } from './documents/invoice-documents.queries';
 import { InvoicePdfLinks } from './documents/pdf-links';
+import { InvoicePdfUrlInterceptor } from './documents/pdf-url.interceptor';
 import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
 
@@ -25,6 +26,7 @@ import { InvoiceTaxation } from './invoice-totals';
     ...invoiceQueryHandlers,
     InvoiceNumberingProcess,
     InvoicePdfLinks,
+    InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
   exports: [InvoiceNumberingProcess, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun],

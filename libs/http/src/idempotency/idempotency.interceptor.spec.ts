@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { defer, firstValueFrom, of, throwError } from 'rxjs';
 import { DomainError, ManualClock } from '@tally/kernel';
 import type { ReadStore } from '@tally/readstore';
-import { CellRegistry, ListCursors, SqliteIdempotencyStore, type IdempotencyStore } from '@tally/cells';
+import { CellRegistry, DerivedKeys, ListCursors, SqliteIdempotencyStore, type IdempotencyStore } from '@tally/cells';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 const KEY = '4f1c1a0e-93a4-4c3b-9a53-0d1f8d7b2e11';
@@ -13,7 +13,7 @@ const tenant = { id: 'ten_1', object: 'tenant', name: 'Acme' };
 
 /** The operator route needs no tenant context, so the interceptor can be driven without the auth guard. */
 function harness(store: IdempotencyStore = new SqliteIdempotencyStore(new Database(':memory:'))) {
-  const interceptor = new IdempotencyInterceptor(new CellRegistry(new Map(), {} as ReadStore, store, ListCursors.derive(Buffer.alloc(32), 'directory')), new ManualClock('2026-05-01T10:00:00.000Z'));
+  const interceptor = new IdempotencyInterceptor(new CellRegistry(new Map(), {} as ReadStore, store, ListCursors.derive(Buffer.alloc(32), 'directory'), new DerivedKeys(Buffer.alloc(32))), new ManualClock('2026-05-01T10:00:00.000Z'));
   const send = (handler: CallHandler, body: object = { name: 'Acme', region: 'eu' }) => {
     const request = { method: 'POST', path: '/v1/operator/tenants', headers: { 'idempotency-key': KEY }, body } as unknown as Request;
     const headers = new Map<string, unknown>();

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@tally/kernel';
+import { DerivedKeys } from '@tally/cells';
 import { PdfLinkSigner } from './pdf-links';
 
-const signer = PdfLinkSigner.derive(randomBytes(32));
+const signer = PdfLinkSigner.derive(new DerivedKeys(randomBytes(32)));
 const acme = { tenantId: 'ten_ACME', environment: 'sandbox' as const };
 const NOW = new Date('2026-05-01T10:00:00.000Z');
 const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
@@ -55,7 +56,7 @@ describe('signed links to invoice PDFs', () => {
   });
 
   it('refuses a link signed under another master key', () => {
-    const { invoiceId, query } = parse(PdfLinkSigner.derive(randomBytes(32)).sign(acme, 'inv_1', NOW).url);
+    const { invoiceId, query } = parse(PdfLinkSigner.derive(new DerivedKeys(randomBytes(32))).sign(acme, 'inv_1', NOW).url);
     expect(refusal(() => signer.verify(invoiceId, query, NOW))).toBe('forbidden invoice_pdf.invalid_signature');
   });
 });

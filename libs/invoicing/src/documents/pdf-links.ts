@@ -1,9 +1,7 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
 import { DomainError } from '@tally/kernel';
-import { CellRegistry, TALLY_CONFIG, type Environment, type RequestContext, type TallyConfig } from '@tally/cells';
+import { CellRegistry, type DerivedKeys, type Environment, type RequestContext } from '@tally/cells';
 
 /** How long a signed PDF link works. */
 export const PDF_LINK_LIFETIME_SECONDS = 300;
@@ -39,8 +37,8 @@ export interface SignedPdfLink {
 export class PdfLinkSigner {
   private constructor(private readonly key: Buffer) {}
 
-  static derive(masterKey: Buffer): PdfLinkSigner {
-    return new PdfLinkSigner(Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'invoice pdf links', 32)));
+  static derive(keys: DerivedKeys): PdfLinkSigner {
+    return new PdfLinkSigner(keys.derive('invoice pdf links'));
   }
 
   sign(context: Pick<RequestContext, 'tenantId' | 'environment'>, invoiceId: string, now: Date): SignedPdfLink {
@@ -81,20 +79,12 @@ function parseClaims(invoiceId: string, tenant: unknown, environment: unknown, e
   return { tenantId: tenant, environment: environment as Environment, invoiceId, expires: Number(expires) };
 }
 
-/**
- * The PDF link signer of this installation, keyed from the master key: `TALLY_MASTER_KEY`, or on
- * the embedded profile the `master.key` the cells keep in the data folder (created when the cells
- * open, hence the dependency on CellRegistry). For the invoice presenter's `pdf_url`:
- * `links.sign(context, invoice.id, clock.now()).url`.
- */
+/** The PDF link signer of this installation, with a key of its own derived from the master key. */
 @Injectable()
 export class InvoicePdfLinks {
   private signer: PdfLinkSigner | undefined;
 
-  constructor(
-    @Inject(TALLY_CONFIG) private readonly config: TallyConfig,
-    readonly cells: CellRegistry,
-  ) {}
+  constructor(private readonly cells: CellRegistry) {}
 
   sign(context: Pick<RequestContext, 'tenantId' | 'environment'>, invoiceId: string, now: Date): SignedPdfLink {
     return this.keyed().sign(context, invoiceId, now);
@@ -105,17 +95,7 @@ export class InvoicePdfLinks {
   }
 
   private keyed(): PdfLinkSigner {
-    this.signer ??= PdfLinkSigner.derive(masterKeyOf(this.config));
+    this.signer ??= PdfLinkSigner.derive(this.cells.keys);
     return this.signer;
   }
 }
-
-function masterKeyOf(config: TallyConfig): Buffer {
-  if (config.masterKey) return Buffer.from(config.masterKey, 'base64');
-  if (config.profile !== 'embedded') throw new Error('Signing invoice PDF links needs TALLY_MASTER_KEY');
-  return Buffer.from(readFileSync(join(config.dataDir, 'master.key'), 'utf8').trim(), 'base64');
-}
-
-/** `pdf_url` for an invoice resource: a link signed now, for the presenter of invoices. */
-export const pdfUrlFor = (links: InvoicePdfLinks, context: Pick<RequestContext, 'tenantId' | 'environment'>, invoiceId: string, now: Date): string =>
-  links.sign(context, invoiceId, now).url;

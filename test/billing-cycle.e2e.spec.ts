@@ -223,4 +223,45 @@ describe('the billing cycle on test clocks', () => {
     expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?closed_at=2026-04-01`).expect(200)).body.period).toEqual(closed.body.period);
     expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?period=last`).expect(400)).body.problem).toBe('request.invalid_parameter');
   });
+
+  it('warns 30 days before a commitment ends, and ends the subscription there without renewal', async () => {
+    const timeline = await subscribe('2026-01-01T00:00:00.000Z', { plan_code: 'monthly', commitment: { periods: 3, renewal: 'none' } });
+    const created = (await api.get(`/v1/subscriptions/${timeline.subscription}`).expect(200)).body;
+    expect(created).toMatchObject({ commitment: { periods: 3, renewal: 'none' }, commitment_end_at: '2026-04-01T00:00:00.000Z' });
+    expect(await timeline.advance('2026-04-02T00:00:00.000Z')).toEqual([
+      ['subscription.created', '2026-01-01T00:00:00.000Z'],
+      ['subscription.activated', '2026-01-01T00:00:00.000Z'],
+      ...invoiced('2026-01-01T00:00:00.000Z'),
+      ...invoiced('2026-02-01T00:00:00.000Z'),
+      ['subscription.commitment_ending', '2026-03-02T00:00:00.000Z'],
+      ...invoiced('2026-03-01T00:00:00.000Z'),
+      ['subscription.updated', '2026-04-01T00:00:00.000Z'],
+    ].sort((a, b) => a[1].localeCompare(b[1])));
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}`).expect(200)).body).toMatchObject({ status: 'ended', ended_at: '2026-04-01T00:00:00.000Z' });
+    expect(await timeline.invoices()).toHaveLength(3);
+  });
+
+  it('renews a commitment with automatic renewal: a new term of the same length', async () => {
+    const timeline = await subscribe('2026-01-01T00:00:00.000Z', { plan_code: 'monthly', commitment: { periods: 2, renewal: 'auto' } });
+    const events = await timeline.advance('2026-03-15T00:00:00.000Z');
+    // The first term ends on 1 March (warned 30 days before, on 30 January); the second on 1 May, warned on 1 April.
+    expect(events.filter(([type]) => type === 'subscription.commitment_ending')).toEqual([['subscription.commitment_ending', '2026-01-30T00:00:00.000Z']]);
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}`).expect(200)).body).toMatchObject({ status: 'active', commitment_end_at: '2026-05-01T00:00:00.000Z' });
+    expect((await timeline.advance('2026-04-02T00:00:00.000Z')).filter(([type]) => type === 'subscription.commitment_ending')).toEqual([['subscription.commitment_ending', '2026-04-01T00:00:00.000Z']]);
+  });
+
+  it('keeps a pause’s invoices as drafts, or writes them off, as its behaviour says', async () => {
+    for (const [behavior, status] of [
+      ['keep_as_draft', 'draft'],
+      ['mark_uncollectible', 'uncollectible'],
+    ]) {
+      const timeline = await subscribe('2026-01-01T00:00:00.000Z', { plan_code: 'monthly' });
+      await api.post(`/v1/subscriptions/${timeline.subscription}/pause`, { until: null, behavior }).expect(200);
+      await timeline.advance('2026-02-02T00:00:00.000Z');
+      expect((await timeline.invoices()).map((invoice) => [invoice.period_start, invoice.status])).toEqual([
+        ['2026-01-01T00:00:00.000Z', 'open'],
+        ['2026-02-01T00:00:00.000Z', status],
+      ]);
+    }
+  });
 });

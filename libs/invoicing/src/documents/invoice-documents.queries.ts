@@ -126,7 +126,8 @@ export class GetRecognitionScheduleHandler implements IQueryHandler<GetRecogniti
     const schedule = recognitionSchedule(
       {
         currency: invoice.currency,
-        lines: recognised ? invoice.lines.map(({ id, amount, period_start, period_end }) => ({ id, amount, period_start, period_end })) : [],
+        // A line without a service period (added by hand) is revenue of the day the invoice was issued.
+        lines: recognised ? invoice.lines.map((line) => ({ id: line.id, amount: line.amount, ...servicePeriod(line, invoice.issued_at ?? invoice.created_at) })) : [],
         credit_notes: recognised ? invoice.credit_notes.map(({ id, amount, lines, created_at }) => ({ id, amount, lines, created_at })) : [],
       },
       now,
@@ -136,3 +137,9 @@ export class GetRecognitionScheduleHandler implements IQueryHandler<GetRecogniti
 }
 
 export const invoiceDocumentQueryHandlers = [GetInvoicePdfLinkHandler, RenderInvoicePdfHandler, GetRecognitionScheduleHandler];
+
+function servicePeriod(line: { period_start: string | null; period_end: string | null }, issuedAt: string): { period_start: string; period_end: string } {
+  if (line.period_start && line.period_end) return { period_start: line.period_start, period_end: line.period_end };
+  const day = `${issuedAt.slice(0, 10)}T00:00:00.000Z`;
+  return { period_start: day, period_end: new Date(Date.parse(day) + 86_400_000).toISOString() };
+}

@@ -34,13 +34,13 @@ describe('the invoice PDF', () => {
       'Storage, 120 GB',
       '2026-05-01 – 2026-06-01',
       '0.104166666667',
-      'WELCOME10 (subscription) -4.00',
+      'cpn_WELCOME10 (subscription) -4.00',
       'VAT 19%, DE, on 48.50 9.22',
       'Subtotal 52.50',
       'Total (EUR) 57.72',
       'Amount paid 20.00',
       'Amount due (EUR) 37.72',
-      'TALLY-000042-CN-01, 2026-05-10, service_outage -5.00',
+      'TALLY-000042-CN-01, 2026-05-10, order_change -5.00',
     ]) {
       expect(text).toContain(expected);
     }

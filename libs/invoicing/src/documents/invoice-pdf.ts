@@ -66,7 +66,7 @@ class InvoiceLayout {
       ['Status', invoice.status.replace('_', ' ')],
       ['Issued', invoice.issued_at ? day(invoice.issued_at) : 'not issued'],
       ['Due', invoice.due_at ? day(invoice.due_at) : 'on receipt'],
-      ['Period', `${day(invoice.period_start)} – ${day(invoice.period_end)}`],
+      ...(invoice.period_start && invoice.period_end ? [['Period', `${day(invoice.period_start)} – ${day(invoice.period_end)}`] as [string, string]] : []),
       ['Currency', invoice.currency],
     ];
     let y = MARGIN + 30;
@@ -98,7 +98,7 @@ class InvoiceLayout {
     this.tableHeader();
     for (const line of invoice.lines) {
       const description = printable(line.description ?? line.code ?? line.id) + (line.proration ? ' (proration)' : '');
-      const period = `${day(line.period_start)} – ${day(line.period_end)}`;
+      const period = line.period_start && line.period_end ? `${day(line.period_start)} – ${day(line.period_end)}` : '';
       doc.font(FONT).fontSize(10);
       const height = doc.heightOfString(description, { width: COLUMNS.description.width }) + 14;
       this.room(height);
@@ -107,7 +107,7 @@ class InvoiceLayout {
       doc.fontSize(8).fillColor(MUTED).text(period, COLUMNS.description.x, doc.y, { width: COLUMNS.description.width }).fillColor('black').fontSize(10);
       const after = doc.y;
       doc.text(line.quantity, COLUMNS.quantity.x, y, { width: COLUMNS.quantity.width, align: 'right' });
-      doc.text(line.unit_amount, COLUMNS.unit.x, y, { width: COLUMNS.unit.width, align: 'right' });
+      doc.text(line.unit_amount ?? '', COLUMNS.unit.x, y, { width: COLUMNS.unit.width, align: 'right' });
       doc.text(line.amount, COLUMNS.amount.x, y, { width: COLUMNS.amount.width, align: 'right' });
       doc.y = Math.max(after, y + 14) + 4;
     }
@@ -129,13 +129,10 @@ class InvoiceLayout {
   }
 
   private discounts(): void {
-    const discounts = this.invoice.discounts.filter((d) => d.amount !== undefined);
+    const { discounts } = this.invoice;
     if (discounts.length === 0) return;
     this.section('Discounts');
-    for (const discount of discounts) {
-      const name = discount.code ?? discount.coupon ?? discount.coupon_id ?? 'Discount';
-      this.pair(printable(discount.level ? `${name} (${discount.level})` : name), negative(discount.amount));
-    }
+    for (const discount of discounts) this.pair(printable(`${discount.coupon_id} (${discount.level})`), negative(discount.amount));
   }
 
   private taxes(): void {

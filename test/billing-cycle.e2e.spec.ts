@@ -78,10 +78,12 @@ describe('the billing cycle on test clocks', () => {
       ['seats', '19.35', '2026-04-04T00:00:00.000Z', '2026-04-19T00:00:00.000Z', 2, true],
     ]);
 
-    // Paused until 1 July voiding its invoices: May and June are issued and voided; the resume is automatic.
+    // Paused until 1 July voiding its invoices: the four open ones (nothing paid them: payments come later) are voided,
+    // May and June are issued and voided; the resume is automatic.
     await api.post(`/v1/subscriptions/${timeline.subscription}/pause`, { until: '2026-07-01T00:00:00.000Z', behavior: 'void_invoices' }).expect(200);
     expect(await timeline.advance('2026-07-20T00:00:00.000Z')).toEqual([
       ['subscription.paused', '2026-05-01T00:00:00.000Z'],
+      ...Array.from({ length: 4 }, () => ['invoice.voided', '2026-05-01T00:00:00.000Z']),
       ...invoiced('2026-05-19T00:00:00.000Z'),
       ['invoice.voided', '2026-05-19T00:00:00.000Z'],
       ...invoiced('2026-06-19T00:00:00.000Z'),
@@ -90,10 +92,10 @@ describe('the billing cycle on test clocks', () => {
       ...invoiced('2026-07-19T00:00:00.000Z'),
     ]);
     expect((await timeline.invoices()).map((invoice) => [invoice.period_start, invoice.status, invoice.total])).toEqual([
-      ['2026-01-19T00:00:00.000Z', 'open', '50.00'],
-      ['2026-02-19T00:00:00.000Z', 'open', '50.00'],
-      ['2026-03-19T00:00:00.000Z', 'open', '96.07'],
-      ['2026-04-19T00:00:00.000Z', 'open', '109.67'],
+      ['2026-01-19T00:00:00.000Z', 'void', '50.00'],
+      ['2026-02-19T00:00:00.000Z', 'void', '50.00'],
+      ['2026-03-19T00:00:00.000Z', 'void', '96.07'],
+      ['2026-04-19T00:00:00.000Z', 'void', '109.67'],
       ['2026-05-19T00:00:00.000Z', 'void', '100.00'],
       ['2026-06-19T00:00:00.000Z', 'void', '100.00'],
       ['2026-07-19T00:00:00.000Z', 'open', '100.00'],
@@ -250,16 +252,16 @@ describe('the billing cycle on test clocks', () => {
     expect((await timeline.advance('2026-04-02T00:00:00.000Z')).filter(([type]) => type === 'subscription.commitment_ending')).toEqual([['subscription.commitment_ending', '2026-04-01T00:00:00.000Z']]);
   });
 
-  it('keeps a pause’s invoices as drafts, or writes them off, as its behaviour says', async () => {
-    for (const [behavior, status] of [
-      ['keep_as_draft', 'draft'],
-      ['mark_uncollectible', 'uncollectible'],
+  it('keeps a pause’s invoices as drafts, or writes them off with the open ones, as its behaviour says', async () => {
+    for (const [behavior, open, status] of [
+      ['keep_as_draft', 'open', 'draft'],
+      ['mark_uncollectible', 'uncollectible', 'uncollectible'],
     ]) {
       const timeline = await subscribe('2026-01-01T00:00:00.000Z', { plan_code: 'monthly' });
       await api.post(`/v1/subscriptions/${timeline.subscription}/pause`, { until: null, behavior }).expect(200);
       await timeline.advance('2026-02-02T00:00:00.000Z');
       expect((await timeline.invoices()).map((invoice) => [invoice.period_start, invoice.status])).toEqual([
-        ['2026-01-01T00:00:00.000Z', 'open'],
+        ['2026-01-01T00:00:00.000Z', open],
         ['2026-02-01T00:00:00.000Z', status],
       ]);
     }

@@ -91,7 +91,7 @@ describe('subscriptions through the HTTP API', () => {
       [{ quantities: { seats: -1 } }, 400, 'subscription.invalid_quantity'],
       [{ quantities: { seats: 1.5 } }, 400, 'subscription.invalid_quantity'],
       [{ coupons: ['NOPE'] }, 404, 'coupon.not_found'],
-      [{ coupons: ['FIVE-USD'] }, 400, 'coupon.currency_mismatch'],
+      [{ coupons: ['FIVE-USD'] }, 422, 'subscription.coupon_currency_mismatch'],
       [{ trial_days: 731 }, 400, 'request.invalid_body'],
       [{ billing_cycle_anchor: '2020-01-01T00:00:00Z' }, 422, 'subscription.invalid_billing_cycle_anchor'],
       [{ metadata: { ['k'.repeat(41)]: 'v' } }, 400, 'request.invalid_metadata'],

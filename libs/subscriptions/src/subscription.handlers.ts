@@ -76,7 +76,9 @@ export type LifecycleIntent =
   | { type: 'WarnTrialEnding'; data: Record<string, never> }
   | { type: 'ClosePeriod'; data: { period_end: string } }
   | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
-  | { type: 'RecordInvoicePaid'; data: { invoice_id: string } };
+  | { type: 'RecordInvoicePaid'; data: { invoice_id: string } }
+  /** Sent by the payments flow when an invoice's payment fails: dunning begins. */
+  | { type: 'MarkPastDue'; data: { invoice_id: string } };
 
 export class ApplySubscriptionLifecycleCommand extends Command<SubscriptionWritten> {
   constructor(
@@ -155,7 +157,9 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
         const refusal = unredeemableReason(coupon, at);
         if (refusal) throw refusal;
         if (coupon.terms.amount_off !== null && coupon.terms.currency !== plan.currency) {
-          throw DomainError.invalid('coupon.currency_mismatch', `Coupon ${coupon.code} takes ${coupon.terms.currency} off; the plan bills in ${plan.currency}`);
+          throw DomainError.unprocessable('subscription.coupon_currency_mismatch', `Coupon ${coupon.code} takes ${coupon.terms.currency} off; the plan bills in ${plan.currency}`, [
+            { field: `coupons[${i}]`, code: 'subscription.coupon_currency_mismatch', message: `an amount off in ${plan.currency}, or a percentage` },
+          ]);
         }
         return { id: coupon.id, code: coupon.code };
       }),

@@ -36,10 +36,10 @@ export class SubscriptionsController {
   @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
-    400: ['request.invalid_metadata', 'subscription.invalid_trial_days', 'subscription.invalid_quantity', 'subscription.duplicate_coupon', 'coupon.currency_mismatch'],
+    400: ['request.invalid_metadata', 'subscription.invalid_trial_days', 'subscription.invalid_quantity', 'subscription.duplicate_coupon'],
     404: ['customer.not_found', 'plan.not_found', 'coupon.not_found'],
     409: ['plan.archived', 'plan.deleted', 'coupon.expired', 'coupon.max_redemptions_reached', 'request.concurrent_update'],
-    422: ['subscription.unknown_meter', 'subscription.invalid_billing_cycle_anchor'],
+    422: ['subscription.unknown_meter', 'subscription.invalid_billing_cycle_anchor', 'subscription.coupon_currency_mismatch'],
   })
   async create(@Ctx() context: RequestContext, @Body() body: CreateSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
     const input = {

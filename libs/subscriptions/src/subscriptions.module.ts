@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { InvoicingModule } from '@tally/invoicing';
 import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
 import { GetUsageSummaryHandler } from './billing/usage-summary';
+import { ApplyPauseToOpenInvoicesHandler } from './billing/pause-open-invoices.handler';
 import { InvoiceSubscriptionHandler } from './billing/invoice-subscription.handler';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
@@ -17,6 +18,7 @@ import { SubscriptionsController } from './subscriptions.controller';
     ...subscriptionCommandHandlers,
     ...subscriptionQueryHandlers,
     InvoiceSubscriptionHandler,
+    ApplyPauseToOpenInvoicesHandler,
     GetUpcomingInvoiceHandler,
     GetUsageSummaryHandler,
     SubscriptionInvoiceBuilder,

@@ -96,7 +96,10 @@ describe('the subscription cycle', () => {
 
   it('collects the invoices of a paused subscription as the pause says, and sets the automatic resume', () => {
     const paused = input({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-10T00:00:00.000Z', until: '2026-04-01T00:00:00.000Z', behavior: 'void_invoices' } }, '2026-02-10T00:00:00.000Z');
-    spec.given([created, activated]).when(paused).then([{ kind: 'schedule', timerId: 'resume:2026-02-10T00:00:00.000Z', dueAt: '2026-04-01T00:00:00.000Z' }]);
+    spec.given([created, activated]).when(paused).then([
+      { kind: 'command', command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id: id, behavior: 'void_invoices', current_invoice_key: `period:${T0}` } } },
+      { kind: 'schedule', timerId: 'resume:2026-02-10T00:00:00.000Z', dueAt: '2026-04-01T00:00:00.000Z' },
+    ]);
     spec.given([created, activated, paused]).when(fire('resume:2026-02-10T00:00:00.000Z')).then([advance({ type: 'ResumeSubscription', data: { automatic: true } })]);
     const [command] = subscriptionCycleDecider.decide(renewed(), [created, activated, paused].reduce((state, message) => subscriptionCycleDecider.evolve(state, { kind: 'input', input: message }), subscriptionCycleDecider.initialState()));
     expect(command).toMatchObject({ kind: 'command', command: { data: { collection: 'void_invoices' } } });

@@ -44,7 +44,10 @@ export type LifecycleStep =
   | { type: 'ResumeSubscription'; data: { automatic: true } }
   | { type: 'RecordInvoicePaid'; data: { invoice_id: string } };
 
-export type CycleCommand = { type: 'AdvanceSubscription'; data: { subscription_id: string; step: LifecycleStep } } | { type: 'IssueInvoice'; data: InvoiceRequest };
+export type CycleCommand =
+  | { type: 'AdvanceSubscription'; data: { subscription_id: string; step: LifecycleStep } }
+  | { type: 'IssueInvoice'; data: InvoiceRequest }
+  | { type: 'ApplyPauseToOpenInvoices'; data: { subscription_id: string; behavior: 'void_invoices' | 'mark_uncollectible'; current_invoice_key: string } };
 
 type Output = { kind: 'command'; command: CycleCommand } | { kind: 'schedule'; timerId: string; dueAt: string };
 
@@ -138,8 +141,16 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
         if (commitment_end !== null && commitment_end !== state.commitmentEnd) outputs.push({ kind: 'schedule', timerId: `commitment_ending:${commitment_end}`, dueAt: latest(period_start, before(commitment_end, COMMITMENT_NOTICE_MS)) });
         return outputs;
       }
-      case 'SubscriptionPaused':
-        return event.data.until === null ? [] : [{ kind: 'schedule', timerId: `resume:${event.data.paused_at}`, dueAt: event.data.until }];
+      case 'SubscriptionPaused': {
+        const { subscription_id, behavior, until, paused_at } = event.data;
+        const outputs: Output[] = [];
+        // Open invoices follow the pause's behaviour too; `keep_as_draft` leaves them be.
+        if (behavior !== 'keep_as_draft' && state.period) {
+          outputs.push({ kind: 'command', command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id, behavior, current_invoice_key: `period:${state.period.start}` } } });
+        }
+        if (until !== null) outputs.push({ kind: 'schedule', timerId: `resume:${paused_at}`, dueAt: until });
+        return outputs;
+      }
       case 'SubscriptionPlanChanged': {
         if (!event.data.invoice_now || !state.period || !state.terms) return [];
         return [issue(state, `proration:${event.data.changed_at}`, 'subscription_update', null, event.data.prorations)];

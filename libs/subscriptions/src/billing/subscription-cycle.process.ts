@@ -6,6 +6,7 @@ import type { RequestContext } from '@tally/cells';
 import type { SubscriptionEvent } from '../domain/subscription.events';
 import { ApplySubscriptionLifecycleCommand } from '../subscription.handlers';
 import { InvoiceSubscriptionCommand } from './invoice-subscription.handler';
+import { ApplyPauseToOpenInvoicesCommand } from './pause-open-invoices.handler';
 import { subscriptionCycleDecider, type CycleCommand, type CycleInput, type CycleState } from './subscription-cycle.decider';
 
 /** The subscription events the cycle acts on. */
@@ -46,6 +47,11 @@ export class SubscriptionCycleProcess implements ProcessManager<CycleState, Cycl
   async dispatch(command: CycleCommand, context: RequestContext): Promise<void> {
     if (command.type === 'AdvanceSubscription') {
       await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, command.data.subscription_id, command.data.step));
+      return;
+    }
+    if (command.type === 'ApplyPauseToOpenInvoices') {
+      const { subscription_id, behavior, current_invoice_key } = command.data;
+      await this.commands.execute(new ApplyPauseToOpenInvoicesCommand(context, subscription_id, behavior, current_invoice_key));
       return;
     }
     await this.commands.execute(new InvoiceSubscriptionCommand(context, command.data));

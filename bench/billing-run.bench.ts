@@ -289,6 +289,8 @@ export async function runBillingRunBench(sizes: readonly number[] = SIZES): Prom
         ),
       );
       notes.push(`${size.toLocaleString('en-US')}: ${rounds} round${rounds > 1 ? 's' : ''} (baseline, then full run)`);
+      // A large size runs for many minutes: each size's rows as soon as they are measured.
+      console.error(rows.slice(-2).join('\n'));
     } finally {
       rmSync(seeded.dataDir, { recursive: true, force: true });
     }

@@ -4,6 +4,7 @@
  *   npm run bench
  */
 import { runAppendBench } from './append.bench';
+import { runBillingRunBench } from './billing-run.bench';
 import { runCatchUpBench } from './catch-up.bench';
 import { runEdgeOverheadBench } from './edge-overhead.bench';
 import { runHttpBench } from './http.bench';
@@ -15,6 +16,7 @@ const BENCHES: { title: string; run: () => Promise<string> }[] = [
   { title: 'HTTP: create and retrieve customers', run: runHttpBench },
   { title: 'Per-request cost of authentication, rate limits and idempotency', run: () => runEdgeOverheadBench() },
   { title: 'Pricing engine', run: runPricingBench },
+  { title: 'Billing run: due timers to finalised invoices', run: () => runBillingRunBench() },
 ];
 
 export async function runAll(): Promise<void> {

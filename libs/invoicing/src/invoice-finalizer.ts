@@ -9,7 +9,7 @@ import { invoiceDecider, type FinalizeInvoice, type InvoiceFacts, type InvoiceSt
 import type { InvoiceTotalsData } from './domain/invoice.events';
 import { reservedNumberOf } from './domain/invoice-number-sequence';
 import { invoiceAggregate, invoiceNumberPrefix, invoiceNumberSequenceAggregate, invoiceNumberSequenceIdOf } from './invoice.aggregate';
-import { InvoiceTaxation } from './invoice-totals';
+import { InvoiceTaxation, type ComputedInvoiceTotals } from './invoice-totals';
 import type { InvoiceResource } from './invoice.view';
 
 export type InvoiceOutcome = CommandOutcome<InvoiceState, InvoiceResource>;
@@ -121,32 +121,37 @@ export class InvoiceFinalizer {
     }));
     const customer = await this.taxation.taxCustomer(context, state.customerId);
     const computed = await this.taxation.totals(context, { currency: state.currency, behavior: state.taxBehavior, date: state.periodStart ?? now, customer, lines, discounts });
-    const totals: InvoiceTotalsData = {
-      lines: computed.lines.map((line, i) => ({
-        line_id: state.lines[i].line_id,
-        discount_amount: line.discount_amount.toFixed(),
-        tax_amount: line.tax_amount.toFixed(),
-        tax_rate: line.tax_rate.toFixed(),
-        total: line.total.toFixed(),
-      })),
-      subtotal: computed.subtotal.toFixed(),
-      discount: computed.discount.toFixed(),
-      tax: computed.tax.toFixed(),
-      total: computed.total.toFixed(),
-      tax_breakdown: computed.tax_breakdown.map((entry) => ({
-        jurisdiction: entry.jurisdiction,
-        country: entry.country,
-        region: entry.region,
-        tax_type: entry.tax_type,
-        rate: entry.rate.toFixed(),
-        taxability_reason: entry.taxability_reason,
-        taxable_amount: entry.taxable_amount.toFixed(),
-        tax_amount: entry.tax_amount.toFixed(),
-      })),
-      discounts: computed.discounts.map((applied) => ({ coupon_id: applied.coupon_id, level: applied.level, amount: applied.amount.toFixed() })),
-      tax_table_version: computed.tax_table_version,
-      reverse_charge: computed.reverse_charge,
-    };
+    const totals = totalsData(state.lines.map((line) => line.line_id), computed);
     return { line_ids: state.lines.map((line) => line.line_id), totals };
   }
+}
+
+/** Computed totals as the finalisation's event stores them, for lines with these ids (in order). */
+export function totalsData(lineIds: readonly string[], computed: ComputedInvoiceTotals): InvoiceTotalsData {
+  return {
+    lines: computed.lines.map((line, i) => ({
+      line_id: lineIds[i],
+      discount_amount: line.discount_amount.toFixed(),
+      tax_amount: line.tax_amount.toFixed(),
+      tax_rate: line.tax_rate.toFixed(),
+      total: line.total.toFixed(),
+    })),
+    subtotal: computed.subtotal.toFixed(),
+    discount: computed.discount.toFixed(),
+    tax: computed.tax.toFixed(),
+    total: computed.total.toFixed(),
+    tax_breakdown: computed.tax_breakdown.map((entry) => ({
+      jurisdiction: entry.jurisdiction,
+      country: entry.country,
+      region: entry.region,
+      tax_type: entry.tax_type,
+      rate: entry.rate.toFixed(),
+      taxability_reason: entry.taxability_reason,
+      taxable_amount: entry.taxable_amount.toFixed(),
+      tax_amount: entry.tax_amount.toFixed(),
+    })),
+    discounts: computed.discounts.map((applied) => ({ coupon_id: applied.coupon_id, level: applied.level, amount: applied.amount.toFixed() })),
+    tax_table_version: computed.tax_table_version,
+    reverse_charge: computed.reverse_charge,
+  };
 }

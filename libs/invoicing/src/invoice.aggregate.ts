@@ -35,8 +35,9 @@ export const invoiceNumberSequenceAggregate: AggregateDefinition<InvoiceNumberSe
   type: 'invoice_number_sequence',
   decider: invoiceNumberSequenceDecider,
   notFound: (id) => DomainError.notFound('invoice.number_sequence_not_found', `No invoice number sequence ${id}`),
-  // The stream grows by one event per invoice; its state stays small (no personal data).
-  snapshot: { every: 100, version: 1 },
+  // The stream grows by one event per invoice and every finalisation loads it: a snapshot every 10
+  // reservations keeps the read short (its state stays small: no personal data).
+  snapshot: { every: 10, version: 1 },
 };
 
 export const INVOICE_NUMBER_SEQUENCE_PREFIX = 'invseq';

@@ -1,5 +1,5 @@
 import { TIMER_FIRED, type Clock, type TimerFired } from '@tally/kernel';
-import type { ReadStore } from '@tally/readstore';
+import type { After, ReadStore } from '@tally/readstore';
 import type { RunnerLog } from '../runners/supervise';
 import type { ProcessRuntime } from './process-runtime';
 import { SYSTEM_CLOCK } from './process-manager';
@@ -16,6 +16,7 @@ const BATCH = 100;
 export class TimerPoller {
   private handle: NodeJS.Timeout | undefined;
   private ticking: Promise<number> | undefined;
+  private stopped = false;
 
   constructor(
     private readonly timers: ReadStore,
@@ -29,14 +30,40 @@ export class TimerPoller {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.handle);
     await this.ticking;
   }
 
   /** Fires every system-clock timer due now; returns how many were delivered. */
   tick(): Promise<number> {
-    this.ticking ??= this.fireDue(SYSTEM_CLOCK, this.clock.now().toISOString()).finally(() => (this.ticking = undefined));
+    if (!this.ticking) {
+      // stop() ends a tick between pages; a tick asked for after it (tests, a lease regained) runs.
+      this.stopped = false;
+      this.ticking = this.fireAllDue(this.clock.now().toISOString()).finally(() => (this.ticking = undefined));
+    }
     return this.ticking;
+  }
+
+  /**
+   * Every pending timer due at `upTo`, a page at a time in (due_at, id) order: the pages go on
+   * past the timers just delivered, which the timers read model still shows pending until it
+   * catches up. A tick is not limited to one page, so a burst of due timers (every subscription's
+   * period ending at midnight) fires at the pace of its processes rather than a page per interval.
+   */
+  private async fireAllDue(upTo: string): Promise<number> {
+    let fired = 0;
+    let after: After | undefined;
+    while (!this.stopped) {
+      const due = await this.pending(SYSTEM_CLOCK, upTo, BATCH, after);
+      fired += await this.deliver(SYSTEM_CLOCK, due);
+      if (due.length < BATCH) break;
+      const last = due[due.length - 1];
+      after = { value: last.due_at, id: last.id };
+      // The stores answer synchronously: let the runners (and requests, in process) in between pages.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return fired;
   }
 
   /** The earliest due time of a pending timer of `clock` at or before `upTo`, if any. */
@@ -47,18 +74,21 @@ export class TimerPoller {
 
   /** Delivers every pending timer of `clock` due at or before `upTo`, earliest first. */
   async fireDue(clock: string, upTo: string): Promise<number> {
-    const due = await this.pending(clock, upTo, BATCH);
+    return this.deliver(clock, await this.pending(clock, upTo, BATCH));
+  }
+
+  private async deliver(clock: string, due: readonly TimerDoc[]): Promise<number> {
     for (const timer of due) {
       const runtime = this.runtimes.get(timer.process);
       if (!runtime) continue;
-      const input: TimerFired = { id: `timer:${timer.id}`, type: TIMER_FIRED, data: { timer_id: timer.id } };
+      const input: TimerFired = { id: `timer:${timer.timer_id}`, type: TIMER_FIRED, data: { timer_id: timer.timer_id } };
       const owner = { tenant_id: timer.tenant_id, environment: timer.environment as 'live' | 'sandbox', correlation_id: null };
       await runtime.deliver(timer.process_id, input, clock === SYSTEM_CLOCK ? owner : { ...owner, clock_id: clock });
     }
     return due.length;
   }
 
-  private async pending(clock: string, upTo: string, limit: number): Promise<TimerDoc[]> {
+  private async pending(clock: string, upTo: string, limit: number, after?: After): Promise<TimerDoc[]> {
     const { items } = await this.timers.find<TimerDoc>(TIMERS, {
       where: [
         { field: 'clock', op: 'eq', value: clock },
@@ -66,6 +96,7 @@ export class TimerPoller {
         { field: 'due_at', op: 'lte', value: upTo },
       ],
       sort: { field: 'due_at', direction: 'asc' },
+      after,
       limit,
     });
     return items;

@@ -5,8 +5,11 @@ import { ProcessEvents, splitProcessStream, type InputReceivedData, type TimerSc
 export const TIMERS = 'timers';
 
 export interface TimerDoc {
+  /** The process stream and the timer's name (see timerDocId): names repeat across processes. */
   id: string;
   [key: string]: unknown;
+  /** The name its process gave it, e.g. `period_end:2026-02-01T00:00:00.000Z`. */
+  timer_id: string;
   process: string;
   process_id: string;
   due_at: string;
@@ -27,7 +30,8 @@ export const timersProjection: Projection = {
       const { timer_id, due_at, clock } = event.data as TimerScheduledData;
       const { name, processId } = splitProcessStream(event.stream);
       writer.upsert(TIMERS, {
-        id: timer_id,
+        id: timerDocId(event.stream, timer_id),
+        timer_id,
         process: name,
         process_id: processId,
         due_at,
@@ -40,10 +44,16 @@ export const timersProjection: Projection = {
     }
     const timerId = endedTimer(event);
     if (!timerId) return;
-    const timer = await writer.get<TimerDoc>(TIMERS, timerId.id);
+    const timer = await writer.get<TimerDoc>(TIMERS, timerDocId(event.stream, timerId.id));
     if (timer?.status === 'pending') writer.upsert(TIMERS, { ...timer, status: timerId.status });
   },
 };
+
+/**
+ * A timer's document: timers are named by their process (every subscription's cycle has its
+ * `period_end:<instant>`), so the document is keyed by the process stream as well.
+ */
+export const timerDocId = (processStream: string, timerId: string): string => `${processStream}/${timerId}`;
 
 /** The timer a process event ends: fired (its input was handled) or cancelled. */
 function endedTimer(event: { type: string; data: unknown }): { id: string; status: 'fired' | 'cancelled' } | undefined {

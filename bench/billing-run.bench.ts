@@ -1,0 +1,327 @@
+/**
+ * A billing run: N monthly subscriptions of one tenant (a plan of three components) whose periods
+ * all end at the same moment; the clock moves past it, and the run lasts until every due timer has
+ * fired and each period's invoice is finalised and in the invoices read model, all through the
+ * worker as production runs it (timer poller, subscription cycle, command dispatcher, subscription
+ * and invoice aggregates, number sequence, projections). Against a baseline of only the essential
+ * work per invoice on the same seeded data: read the subscription document, price it (the same
+ * pricing and tax functions), append the invoice's events, upsert its document, in batches.
+ *
+ *   npm run build && node -r ./scripts/register-paths.js dist/bench/billing-run.bench.js [subscriptions…]
+ *
+ * Each case runs in a child process of its own on a fresh copy of the seeded folder, so that its
+ * peak RSS (VmHWM, reset when the clock moves) is its own.
+ */
+import { fork } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Big from 'big.js';
+import { derivedId, ManualClock, UlidGenerator, type IdGenerator } from '@tally/kernel';
+import type { After, Doc, ReadStore } from '@tally/readstore';
+import { CellRegistry, ID_GENERATOR, readConfig, type RequestContext } from '@tally/cells';
+import { CommandRuntime, type HistoryEvent, Worker } from '@tally/runtime';
+import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine } from '@tally/tax';
+import { applyDiscounts, INVOICE_LINE_ID_PREFIX, invoiceDecider, invoiceView, subscriptionInvoiceId, totalInvoice, totalsData, type InvoiceLine, type InvoiceState } from '@tally/invoicing';
+import { boundary } from '../libs/subscriptions/src/domain/billing-cycle';
+import { licensedLines, loadPlan, usageLines } from '../libs/subscriptions/src/plan-terms';
+import { createApp } from '../apps/api/src/create-app';
+import { PERIOD_END, PLAN_CODE, SEEDED_AT, seedBillingRun, startTallyAt } from './support/billing-seed';
+
+const SIZES = [10_000, 100_000];
+/** The target (issue 11): ≥ 2,000 invoices/s, and ≥ 60% of the baseline's rate measured in the same run. */
+const TARGET_RATE = 2_000;
+const TARGET_SHARE = 0.6;
+/** Rounds of the smaller size (alternating baseline and full run); the largest runs once each. */
+const ROUNDS = 3;
+const PAGE = 1_000;
+
+interface CaseResult {
+  invoices: number;
+  ms: number;
+  /** Peak resident set during the measured part (VmHWM after a reset), and before it, in MiB. */
+  peakRssMiB: number;
+  startRssMiB: number;
+}
+
+// ——— measured in a child process ———
+
+/** Peak RSS of this process from now on: Linux resets VmHWM when 5 is written to clear_refs. */
+function resetPeakRss(): void {
+  writeFileSync('/proc/self/clear_refs', '5');
+}
+
+function peakRssMiB(): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return match ? Number(match[1]) / 1024 : process.memoryUsage().rss / 2 ** 20;
+}
+
+const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
+
+/** The full run: the worker of the embedded profile fires the due timers and bills each period. */
+async function fullRun(dataDir: string, subscriptions: number): Promise<CaseResult> {
+  const clock = new ManualClock(SEEDED_AT);
+  const app = await startTallyAt(dataDir, clock);
+  const worker = app.get(Worker);
+  const reads = app.get(CellRegistry).cell('eu').readModels;
+  await worker.settle();
+  global.gc?.();
+  const startRssMiB = rssMiB();
+  resetPeakRss();
+  const started = performance.now();
+  // The timer poller (every 250 ms, as in production) finds the timers due.
+  clock.set(PERIOD_END);
+  // Settling asks every follower how far it is, which costs reads: only once no due timer is left.
+  for (;;) {
+    await sleep(100);
+    if ((await dueTimers(reads)) > 0) continue;
+    await worker.settle();
+    if ((await dueTimers(reads)) === 0) break;
+  }
+  const ms = performance.now() - started;
+  const peak = peakRssMiB();
+  const invoices = await checkInvoices(reads, subscriptions);
+  await app.close();
+  return { invoices, ms, peakRssMiB: peak, startRssMiB };
+}
+
+const dueTimers = async (reads: ReadStore): Promise<number> =>
+  (
+    await reads.find('timers', {
+      where: [
+        { field: 'clock', op: 'eq', value: 'system' },
+        { field: 'status', op: 'eq', value: 'pending' },
+        { field: 'due_at', op: 'lte', value: PERIOD_END },
+      ],
+      limit: 1,
+    })
+  ).items.length;
+
+/** Every subscription's second period has one open invoice, numbered from a gap-free sequence. */
+async function checkInvoices(reads: ReadStore, subscriptions: number): Promise<number> {
+  const numbers = new Set<string>();
+  const bySubscription = new Set<string>();
+  await eachPage(reads, 'invoices', [{ field: 'period_start', op: 'eq', value: PERIOD_END }], (page) => {
+    for (const invoice of page) {
+      if (invoice.status !== 'open') throw new Error(`invoice ${invoice.id} is ${String(invoice.status)}`);
+      bySubscription.add(invoice.subscription_id as string);
+      numbers.add(invoice.number as string);
+    }
+  });
+  if (bySubscription.size !== subscriptions) throw new Error(`${bySubscription.size} subscriptions invoiced of ${subscriptions}`);
+  if (numbers.size !== subscriptions) throw new Error(`${numbers.size} distinct numbers for ${subscriptions} invoices`);
+  return bySubscription.size;
+}
+
+async function eachPage(reads: ReadStore, collection: string, where: Parameters<ReadStore['find']>[1]['where'], each: (page: Doc[]) => Promise<void> | void): Promise<void> {
+  let after: After | undefined;
+  for (;;) {
+    const { items, hasMore } = await reads.find<Doc>(collection, { where, after, limit: PAGE });
+    await each(items);
+    if (!hasMore || items.length === 0) return;
+    after = { value: items[items.length - 1].id, id: items[items.length - 1].id };
+  }
+}
+
+/**
+ * The baseline: for each subscription document, price its next period (licensed in advance, the
+ * closed period's usage in arrears, tax through the engine), decide the invoice's events with the
+ * invoice decider (created, then finalised with the next number), append them to the invoice's
+ * stream, and upsert the invoice's document, a page of 1,000 subscriptions at a time. The plan and
+ * the tax origin are read once; each page reads its customers' documents in one query.
+ */
+async function baseline(dataDir: string, subscriptions: number): Promise<CaseResult> {
+  const clock = new ManualClock(PERIOD_END);
+  const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
+  const app = await createApp({ config, worker: false, clock }, { logger: false });
+  await app.init();
+  const cell = app.get(CellRegistry).cell('eu');
+  const runtime = app.get(CommandRuntime);
+  const taxes = app.get<TaxEngine>(TAX_ENGINE);
+  const ids = app.get<IdGenerator>(ID_GENERATOR);
+  const reads = cell.readModels;
+  global.gc?.();
+  const startRssMiB = rssMiB();
+  resetPeakRss();
+  const started = performance.now();
+
+  const first = (await reads.find<Doc>('subscriptions', { limit: 1 })).items[0];
+  const context: RequestContext = { tenantId: first.tenant_id as string, environment: 'sandbox', region: 'eu', actor: 'bench', requestId: null, correlationId: null, causationId: null };
+  const plan = await loadPlan(runtime, context, PLAN_CODE);
+  const { origin } = (await runtime.load(cell, taxSettingsAggregate, taxSettingsIdOf(context), context)).state;
+  if (!origin) throw new Error('the seeded tenant has no tax origin');
+  let number = 0;
+  let invoices = 0;
+  await eachPage(reads, 'subscriptions', [{ field: 'current_period_end', op: 'eq', value: PERIOD_END }], async (page) => {
+    const customers = await reads.find<Doc>('customers', { where: [{ field: 'id', op: 'in', value: page.map((s) => s.customer_id as string) }], limit: PAGE });
+    const countryOf = new Map(customers.items.map((c) => [c.id, (c.billing_address as { country: string | null } | null)?.country ?? null]));
+    const writes = [];
+    for (const subscription of page) {
+      const closed = { start: subscription.current_period_start as string, end: PERIOD_END };
+      const next = { start: PERIOD_END, end: boundary(PERIOD_END, { interval: 'month', count: 1 }, 1) };
+      const lines: InvoiceLine[] = [...licensedLines(plan, subscription.quantities as Record<string, number>, next), ...usageLines(plan, new Map(), closed)];
+      const country = countryOf.get(subscription.customer_id as string) ?? null;
+      const customer: TaxCustomer = { location: country ? { country, region: null } : null, tax_ids: [], tax_id_invalid: false };
+      const discounted = applyDiscounts(lines, [], plan.currency);
+      const tax = await taxes.calculate({ currency: plan.currency, date: next.start, behavior: plan.taxBehavior, seller: origin, customer, lines: lines.map((line, i) => ({ key: line.code, amount: discounted.lines[i].amount_after, tax_code: line.tax_code })) });
+      const computed = { ...totalInvoice({ behavior: plan.taxBehavior, lines, discounted, tax, taxBeforeDiscounts: null }), tax_table_version: tax.table_version, reverse_charge: tax.reverse_charge };
+
+      const invoiceId = subscriptionInvoiceId(subscription.id, next.start);
+      const lineIds = lines.map((_, i) => derivedId(INVOICE_LINE_ID_PREFIX, [invoiceId, String(i)]));
+      const now = clock.now().toISOString();
+      const create = {
+        type: 'CreateInvoice' as const,
+        data: {
+          invoice_id: invoiceId,
+          customer_id: subscription.customer_id as string,
+          subscription_id: subscription.id,
+          billing_reason: 'subscription_cycle' as const,
+          currency: plan.currency,
+          tax_behavior: plan.taxBehavior,
+          auto_charge: true,
+          description: null,
+          due_at: null,
+          days_until_due: null,
+          period_start: next.start,
+          period_end: next.end,
+          metadata: {},
+          lines: lines.map((line, i) => ({
+            line_id: lineIds[i],
+            code: line.code,
+            description: line.description,
+            quantity: new Big(line.quantity).toFixed(),
+            unit_amount: line.unit_amount,
+            amount: new Big(line.amount).toFixed(),
+            period_start: line.period_start,
+            period_end: line.period_end,
+            proration: false,
+            price_version: line.price_version,
+            tax_code: line.tax_code,
+            metadata: {},
+          })),
+          discounts: [],
+          now,
+        },
+      };
+      let state: InvoiceState = invoiceDecider.initialState();
+      const decided = [...invoiceDecider.decide(create, state)];
+      state = decided.reduce(invoiceDecider.evolve, state);
+      const finalize = { type: 'FinalizeInvoice' as const, data: { invoice_id: invoiceId, number: `BENCH-${String(++number).padStart(6, '0')}`, now, line_ids: lineIds, totals: totalsData(lineIds, computed) } };
+      decided.push(...invoiceDecider.decide(finalize, state));
+      const stream = `invoice-${invoiceId}`;
+      const metadata = { tenant_id: context.tenantId, environment: context.environment, actor: 'process:subscription_cycle', request_id: null, causation_id: null, correlation_id: null, occurred_at: now };
+      const events: HistoryEvent[] = decided.map((event, revision) => ({ id: ids.ulid(), type: event.type, data: event.data, metadata: { ...metadata, schema_version: cell.upcasters.currentVersion(event.type) }, stream, revision }));
+      const { position } = await cell.events.append(stream, await Promise.all(events.map(async (event) => ({ id: event.id, type: event.type, metadata: event.metadata, data: await cell.pii.encode(event.type, event.data) }))), { expectedRevision: 'no_stream' });
+      const doc = events.reduce(invoiceView.apply, undefined)!;
+      writes.push({ op: 'upsert' as const, collection: 'invoices', doc: { ...doc, tenant_id: context.tenantId, environment: context.environment, stream_revision: events.length - 1 }, position });
+      invoices++;
+    }
+    await reads.commit(writes);
+  });
+  const ms = performance.now() - started;
+  const peak = peakRssMiB();
+  if (invoices !== subscriptions) throw new Error(`the baseline invoiced ${invoices} subscriptions of ${subscriptions}`);
+  await app.close();
+  return { invoices, ms, peakRssMiB: peak, startRssMiB };
+}
+
+// ——— the driver ———
+
+type Mode = 'seed' | 'full' | 'baseline';
+
+/** Runs one case in a fresh Node process (this file, the same options), and answers what it sends back. */
+function inChild<T>(mode: Mode, args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = fork(__filename, ['--child', mode, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let answer: T | undefined;
+    child.on('message', (message) => (answer = message as T));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 && answer !== undefined ? resolve(answer) : reject(new Error(`bench child ${mode} exited with ${code}`))));
+  });
+}
+
+async function child(mode: Mode, args: string[]): Promise<unknown> {
+  const [dir, n] = [args[0], Number(args[1])];
+  if (mode === 'seed') return seedBillingRun(n);
+  if (process.env.BENCH_IN_PLACE) return mode === 'full' ? fullRun(dir, n) : baseline(dir, n);
+  const copy = mkdtempSync(join(tmpdir(), 'tally-bench-billing-round-'));
+  try {
+    cpSync(dir, copy, { recursive: true });
+    return await (mode === 'full' ? fullRun(copy, n) : baseline(copy, n));
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const rate = (r: CaseResult) => (r.invoices / r.ms) * 1000;
+const mib = (value: number) => `${value.toFixed(0)}`;
+
+export async function runBillingRunBench(sizes: readonly number[] = SIZES): Promise<string> {
+  const rows: string[] = [];
+  const notes: string[] = [];
+  for (const size of sizes) {
+    const seeded = await inChild<{ dataDir: string; seedMs: number; catchUpMs: number }>('seed', ['', String(size)]);
+    try {
+      notes.push(`${size.toLocaleString('en-US')} subscriptions seeded in ${(seeded.seedMs / 1000).toFixed(0)} s, read models caught up in ${(seeded.catchUpMs / 1000).toFixed(0)} s`);
+      const rounds = size === Math.max(...sizes) && sizes.length > 1 ? 1 : ROUNDS;
+      const baselines: CaseResult[] = [];
+      const fulls: CaseResult[] = [];
+      for (let i = 0; i < rounds; i++) {
+        baselines.push(await inChild<CaseResult>('baseline', [seeded.dataDir, String(size)]));
+        fulls.push(await inChild<CaseResult>('full', [seeded.dataDir, String(size)]));
+      }
+      const share = median(fulls.map((full, i) => rate(full) / rate(baselines[i])));
+      const row = (name: string, runs: CaseResult[], goal: string, shareCell: string) => {
+        const mid = [...runs].sort((a, b) => rate(a) - rate(b))[Math.floor((runs.length - 1) / 2)];
+        return `| ${name} | ${size.toLocaleString('en-US')} | ${mid.ms.toFixed(0)} | ${Math.round(rate(mid)).toLocaleString('en-US')} | ${shareCell} | ${mib(median(runs.map((r) => r.startRssMiB)))} | ${mib(median(runs.map((r) => r.peakRssMiB)))} | ${goal} |`;
+      };
+      const fullRate = rate([...fulls].sort((a, b) => rate(a) - rate(b))[Math.floor((fulls.length - 1) / 2)]);
+      rows.push(row('baseline: read, price, append, upsert; pages of 1000', baselines, '', ''));
+      rows.push(
+        row(
+          'billing run: due timers → finalised invoices and read models',
+          fulls,
+          `≥ ${TARGET_RATE.toLocaleString('en-US')} ${fullRate >= TARGET_RATE ? '✓' : '✗'}, ≥ ${(TARGET_SHARE * 100).toFixed(0)}% ${share >= TARGET_SHARE ? '✓' : '✗'}`,
+          `${(share * 100).toFixed(0)}%`,
+        ),
+      );
+      notes.push(`${size.toLocaleString('en-US')}: ${rounds} round${rounds > 1 ? 's' : ''} (baseline, then full run)`);
+      // A large size runs for many minutes: each size's rows as soon as they are measured.
+      console.error(rows.slice(-2).join('\n'));
+    } finally {
+      rmSync(seeded.dataDir, { recursive: true, force: true });
+    }
+  }
+  return [
+    `${notes.join('; ')}. Each case in a fresh process on a fresh copy of the seeded folder; peak RSS is VmHWM reset when the measured part starts.`,
+    '',
+    '| Case | Invoices | Time (ms) | Invoices/s | % of baseline | RSS before (MiB) | Peak RSS (MiB) | Target |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n');
+}
+
+if (require.main === module) {
+  const childAt = process.argv.indexOf('--child');
+  if (childAt >= 0) {
+    child(process.argv[childAt + 1] as Mode, process.argv.slice(childAt + 2)).then(
+      (result) => (process.send ? process.send(result, () => process.exit(0)) : console.log(JSON.stringify(result))),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  } else {
+    const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+    runBillingRunBench(sizes.length > 0 ? sizes : SIZES).then(
+      (markdown) => console.log(markdown),
+      (error: unknown) => {
+        console.error(error);
+        process.exitCode = 1;
+      },
+    );
+  }
+}

@@ -39,7 +39,7 @@ export type LifecycleStep =
   | { type: 'WarnTrialEnding'; data: Record<string, never> }
   | { type: 'ClosePeriod'; data: { period_end: string } }
   | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
-  | { type: 'ResumeSubscription'; data: { automatic: true } };
+  | { type: 'ResumeSubscription'; data: { automatic: true; until: string } };
 
 export type CycleCommand = { type: 'AdvanceSubscription'; data: { subscription_id: string; step: LifecycleStep } } | { type: 'IssueInvoice'; data: InvoiceRequest };
 
@@ -134,10 +134,12 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
         return outputs;
       }
       case 'SubscriptionPaused':
-        return event.data.until === null ? [] : [{ kind: 'schedule', timerId: `resume:${event.data.paused_at}`, dueAt: event.data.until }];
+        // Named by the end it is due for: two pauses at one instant (a frozen test clock) with other ends are two timers.
+        return event.data.until === null ? [] : [{ kind: 'schedule', timerId: `resume:${event.data.until}`, dueAt: event.data.until }];
       case 'SubscriptionPlanChanged': {
         if (!event.data.invoice_now || !state.period || !state.terms) return [];
-        return [issue(state, `proration:${event.data.changed_at}`, 'subscription_update', null, event.data.prorations)];
+        // Keyed by the change's event too: two changes at one instant (a frozen test clock) are two invoices.
+        return [issue(state, `proration:${event.data.changed_at}:${input.id}`, 'subscription_update', null, event.data.prorations)];
       }
       case 'SubscriptionCanceled':
         return state.period ? [issue(state, `final:${event.data.canceled_at}`, 'subscription_cancel', { start: state.period.start, end: event.data.canceled_at }, event.data.prorations)] : [];
@@ -185,7 +187,7 @@ function fired(timerId: string, state: CycleState): Output[] {
     case 'commitment_ending':
       return [advance(state.subscriptionId, { type: 'WarnCommitmentEnding', data: { commitment_end: at } })];
     case 'resume':
-      return [advance(state.subscriptionId, { type: 'ResumeSubscription', data: { automatic: true } })];
+      return [advance(state.subscriptionId, { type: 'ResumeSubscription', data: { automatic: true, until: at } })];
     default:
       return [];
   }

@@ -51,7 +51,8 @@ export class TimerPoller {
     for (const timer of due) {
       const runtime = this.runtimes.get(timer.process);
       if (!runtime) continue;
-      const input: TimerFired = { id: `timer:${timer.id}`, type: TIMER_FIRED, data: { timer_id: timer.id } };
+      const timerId = timer.timer_id ?? timer.id;
+      const input: TimerFired = { id: `timer:${timerId}`, type: TIMER_FIRED, data: { timer_id: timerId } };
       const owner = { tenant_id: timer.tenant_id, environment: timer.environment as 'live' | 'sandbox', correlation_id: null };
       await runtime.deliver(timer.process_id, input, clock === SYSTEM_CLOCK ? owner : { ...owner, clock_id: clock });
     }

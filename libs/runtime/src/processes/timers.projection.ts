@@ -5,8 +5,11 @@ import { ProcessEvents, splitProcessStream, type InputReceivedData, type TimerSc
 export const TIMERS = 'timers';
 
 export interface TimerDoc {
+  /** `timerDocId`: a timer id names a timer within its process only. */
   id: string;
   [key: string]: unknown;
+  /** The id the process gave it (absent in documents written before it was recorded: then `id`). */
+  timer_id?: string;
   process: string;
   process_id: string;
   due_at: string;
@@ -16,6 +19,12 @@ export interface TimerDoc {
   tenant_id: string;
   environment: string;
 }
+
+/**
+ * A process names its timers for itself (`trial_end`, `period_end:<when>`): two processes, or two
+ * instances of one, may use the same name, so the document's id adds whose timer it is.
+ */
+export const timerDocId = (process: string, processId: string, timerId: string): string => `${process}/${processId}/${timerId}`;
 
 /** Every timer a process manager set, ordered by clock and due time; rebuilt from the process streams like any read model. */
 export const timersProjection: Projection = {
@@ -27,7 +36,8 @@ export const timersProjection: Projection = {
       const { timer_id, due_at, clock } = event.data as TimerScheduledData;
       const { name, processId } = splitProcessStream(event.stream);
       writer.upsert(TIMERS, {
-        id: timer_id,
+        id: timerDocId(name, processId, timer_id),
+        timer_id,
         process: name,
         process_id: processId,
         due_at,
@@ -40,7 +50,8 @@ export const timersProjection: Projection = {
     }
     const timerId = endedTimer(event);
     if (!timerId) return;
-    const timer = await writer.get<TimerDoc>(TIMERS, timerId.id);
+    const { name, processId } = splitProcessStream(event.stream);
+    const timer = await writer.get<TimerDoc>(TIMERS, timerDocId(name, processId, timerId.id));
     if (timer?.status === 'pending') writer.upsert(TIMERS, { ...timer, status: timerId.status });
   },
 };

@@ -4,6 +4,7 @@ import type { CellRegistry } from '@tally/cells';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
 import { Worker } from '../worker';
 import type { ProcessManager } from './process-manager';
+import { timerDocId } from './timers.projection';
 
 /** A reminder per `reminder-<id>` stream: a timer at `due_at`, one SendReminder when it fires, none after a cancel. */
 type ReminderState = { reminderId?: string; timerId?: string; done: boolean };
@@ -17,12 +18,12 @@ const remindersDecider: ProcessDecider<ReminderState> = {
     return state;
   },
   decide(input: ProcessInput, state: ReminderState): ProcessOutput[] {
-    const data = input.data as { reminder_id: string; due_at?: string; timer_id?: string };
+    const data = input.data as { reminder_id: string; due_at?: string; timer_id?: string; timer_name?: string };
     switch (input.type) {
       case 'ReminderRequested':
         return [
           { kind: 'event', type: 'ReminderScheduled', data: { reminder_id: data.reminder_id } },
-          { kind: 'schedule', timerId: `${data.reminder_id}:due`, dueAt: data.due_at! },
+          { kind: 'schedule', timerId: data.timer_name ?? `${data.reminder_id}:due`, dueAt: data.due_at! },
         ];
       case 'ReminderCancelled':
         return state.timerId && !state.done ? [{ kind: 'cancel', timerId: state.timerId }] : [];
@@ -111,7 +112,7 @@ describe('process managers with durable timers', () => {
     clock.set('2026-05-01T10:30:00.000Z');
     const [first, second] = await Promise.all([worker.fireDueTimers(), worker.fireDueTimers()]);
     expect(first + second).toBeGreaterThanOrEqual(1);
-    await cells.cell('eu').readModels.commit([{ op: 'upsert', collection: 'timers', doc: { ...(await cells.cell('eu').readModels.get('timers', 'r2:due'))!, status: 'pending' }, position: 0n }]);
+    await cells.cell('eu').readModels.commit([{ op: 'upsert', collection: 'timers', doc: { ...(await cells.cell('eu').readModels.get('timers', timerDocId('reminders', 'r2', 'r2:due')))!, status: 'pending' }, position: 0n }]);
     await restart();
     await worker.fireDueTimers();
     await worker.settle();
@@ -119,6 +120,18 @@ describe('process managers with durable timers', () => {
     const stream = await cells.cell('eu').events.readStream('pm.reminders-r2');
     expect(stream.filter((e) => e.metadata.input_id === 'timer:r2:due')).toHaveLength(3);
     expect(stream.filter((e) => e.type === 'ProcessCommandIssued')).toHaveLength(1);
+  });
+
+  it('keeps the timers of two processes apart when they give them the same name', async () => {
+    await request('r5', 'ReminderRequested', { due_at: '2026-05-01T10:20:00.000Z', timer_name: 'due' });
+    await request('r6', 'ReminderRequested', { due_at: '2026-05-01T10:40:00.000Z', timer_name: 'due' });
+    clock.set('2026-05-01T10:20:00.000Z');
+    expect(await worker.fireDueTimers()).toBe(1);
+    await worker.settle();
+    clock.set('2026-05-01T10:40:00.000Z');
+    expect(await worker.fireDueTimers()).toBe(1);
+    await worker.settle();
+    expect(reminders.sent).toEqual(['r5', 'r6']);
   });
 
   it('ignores a cancelled timer', async () => {

@@ -173,6 +173,7 @@ interface Expected {
 interface Subscription {
   id: string;
   status: string;
+  trial_end: string | null;
   current_period_start: string;
   current_period_end: string;
 }
@@ -269,6 +270,10 @@ describe('billing properties: random command sequences on test clocks', () => {
     for (const [key, ids] of byPeriod) if (ids.length > 1) faults.push(`${key} has ${ids.length} invoices: ${ids.join(', ')}`);
     for (const subscription of subscriptions) {
       const expected = model.get(subscription.id)!;
+      // Its timers fired: no trial or period is left behind the clock.
+      const live = !['canceled', 'ended'].includes(subscription.status);
+      if (live && subscription.status === 'trialing' && Date.parse(subscription.trial_end!) <= Date.parse(now)) faults.push(`${subscription.id} is still trialing after ${subscription.trial_end}`);
+      if (live && Date.parse(subscription.current_period_end) <= Date.parse(now)) faults.push(`${subscription.id} is still in its period ending ${subscription.current_period_end}`);
       // Each plan change invoiced at once has an invoice of its own: no proration is lost.
       const updates = invoices.filter((i) => i.subscription_id === subscription.id && i.billing_reason === 'subscription_update').length;
       if (updates !== expected.invoicedChanges) faults.push(`${subscription.id} has ${updates} subscription_update invoices for ${expected.invoicedChanges} plan changes invoiced at once`);

@@ -70,7 +70,7 @@ export class ChangeQuantityCommand extends Command<SubscriptionWritten> {
 /** Pause, resume and cancel: commands decided by the time of the subscription's clock, with nothing to look up. */
 export type LifecycleIntent =
   | { type: 'PauseSubscription'; data: { until: string | null; behavior: PauseBehavior } }
-  | { type: 'ResumeSubscription'; data: { automatic: boolean } }
+  | { type: 'ResumeSubscription'; data: { automatic: false } | { automatic: true; until: string } }
   | { type: 'CancelSubscription'; data: { when: 'now' | 'period_end'; reason: string | null } }
   | { type: 'EndTrial'; data: Record<string, never> }
   | { type: 'WarnTrialEnding'; data: Record<string, never> }

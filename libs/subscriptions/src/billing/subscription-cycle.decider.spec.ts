@@ -98,9 +98,9 @@ describe('the subscription cycle', () => {
     const paused = input({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-10T00:00:00.000Z', until: '2026-04-01T00:00:00.000Z', behavior: 'void_invoices' } }, '2026-02-10T00:00:00.000Z');
     spec.given([created, activated]).when(paused).then([
       { kind: 'command', command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id: id, behavior: 'void_invoices', current_invoice_key: `period:${T0}` } } },
-      { kind: 'schedule', timerId: 'resume:2026-02-10T00:00:00.000Z', dueAt: '2026-04-01T00:00:00.000Z' },
+      { kind: 'schedule', timerId: 'resume:2026-04-01T00:00:00.000Z', dueAt: '2026-04-01T00:00:00.000Z' },
     ]);
-    spec.given([created, activated, paused]).when(fire('resume:2026-02-10T00:00:00.000Z')).then([advance({ type: 'ResumeSubscription', data: { automatic: true } })]);
+    spec.given([created, activated, paused]).when(fire('resume:2026-04-01T00:00:00.000Z')).then([advance({ type: 'ResumeSubscription', data: { automatic: true, until: '2026-04-01T00:00:00.000Z' } })]);
     const [command] = subscriptionCycleDecider.decide(renewed(), [created, activated, paused].reduce((state, message) => subscriptionCycleDecider.evolve(state, { kind: 'input', input: message }), subscriptionCycleDecider.initialState()));
     expect(command).toMatchObject({ kind: 'command', command: { data: { collection: 'void_invoices' } } });
   });
@@ -109,8 +109,19 @@ describe('the subscription cycle', () => {
     const prorations = [{ code: 'base', description: 'Remaining time on base', amount: '14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: FEB, price_version: 2 }];
     const changed = (invoice_now: boolean) =>
       input({ type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'max', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations, invoice_now } }, '2026-02-14T10:00:00.000Z');
-    spec.given([created, activated]).when(changed(true)).then([issue({ key: 'proration:2026-02-14T10:00:00.000Z', billing_reason: 'subscription_update', licensed: null, prorations })]);
+    const now = changed(true);
+    spec.given([created, activated]).when(now).then([issue({ key: `proration:2026-02-14T10:00:00.000Z:${now.id}`, billing_reason: 'subscription_update', licensed: null, prorations })]);
     spec.given([created, activated]).when(changed(false)).thenNothingHappens();
+  });
+
+  it('invoices two `always_invoice` changes at one instant (a frozen test clock) as two invoices', () => {
+    const prorations = [{ code: 'base', description: 'Remaining time on base', amount: '14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: FEB, price_version: 2 }];
+    const changed = () =>
+      input({ type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'max', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations, invoice_now: true } }, '2026-02-14T10:00:00.000Z');
+    const [first, second] = [changed(), changed()];
+    const keyOf = (outputs: ReturnType<typeof subscriptionCycleDecider.decide>) => (outputs[0] as { command: { data: InvoiceRequest } }).command.data.key;
+    const state = [created, activated, first].reduce((s, message) => subscriptionCycleDecider.evolve(s, { kind: 'input', input: message }), subscriptionCycleDecider.initialState());
+    expect(keyOf(subscriptionCycleDecider.decide(second, state))).not.toBe(keyOf(subscriptionCycleDecider.decide(first, state)));
   });
 
   it('closes with a final invoice at cancellation: the usage up to then, and the credit for unused time', () => {

@@ -41,7 +41,7 @@ export type LifecycleStep =
   | { type: 'WarnTrialEnding'; data: Record<string, never> }
   | { type: 'ClosePeriod'; data: { period_end: string } }
   | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
-  | { type: 'ResumeSubscription'; data: { automatic: true } }
+  | { type: 'ResumeSubscription'; data: { automatic: true; until: string } }
   | { type: 'RecordInvoicePaid'; data: { invoice_id: string } };
 
 export type CycleCommand =
@@ -142,18 +142,20 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
         return outputs;
       }
       case 'SubscriptionPaused': {
-        const { subscription_id, behavior, until, paused_at } = event.data;
+        const { subscription_id, behavior, until } = event.data;
         const outputs: Output[] = [];
         // Open invoices follow the pause's behaviour too; `keep_as_draft` leaves them be.
         if (behavior !== 'keep_as_draft' && state.period) {
           outputs.push({ kind: 'command', command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id, behavior, current_invoice_key: `period:${state.period.start}` } } });
         }
-        if (until !== null) outputs.push({ kind: 'schedule', timerId: `resume:${paused_at}`, dueAt: until });
+        // Named by the end it is due for: two pauses at one instant (a frozen test clock) with other ends are two timers.
+        if (until !== null) outputs.push({ kind: 'schedule', timerId: `resume:${until}`, dueAt: until });
         return outputs;
       }
       case 'SubscriptionPlanChanged': {
         if (!event.data.invoice_now || !state.period || !state.terms) return [];
-        return [issue(state, `proration:${event.data.changed_at}`, 'subscription_update', null, event.data.prorations)];
+        // Keyed by the change's event too: two changes at one instant (a frozen test clock) are two invoices.
+        return [issue(state, `proration:${event.data.changed_at}:${input.id}`, 'subscription_update', null, event.data.prorations)];
       }
       case 'SubscriptionCanceled':
         return state.period ? [issue(state, `final:${event.data.canceled_at}`, 'subscription_cancel', { start: state.period.start, end: event.data.canceled_at }, event.data.prorations)] : [];
@@ -201,7 +203,7 @@ function fired(timerId: string, state: CycleState): Output[] {
     case 'commitment_ending':
       return [advance(state.subscriptionId, { type: 'WarnCommitmentEnding', data: { commitment_end: at } })];
     case 'resume':
-      return [advance(state.subscriptionId, { type: 'ResumeSubscription', data: { automatic: true } })];
+      return [advance(state.subscriptionId, { type: 'ResumeSubscription', data: { automatic: true, until: at } })];
     default:
       return [];
   }

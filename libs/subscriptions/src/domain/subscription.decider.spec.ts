@@ -107,11 +107,21 @@ describe('subscription decider', () => {
     });
 
     it('resumes by hand, and the automatic resume after a manual one changes nothing', () => {
-      const resume = (automatic: boolean) => ({ type: 'ResumeSubscription' as const, data: { subscription_id: id, at: '2026-02-10T00:00:00.000Z', automatic } });
+      const resume = (automatic: boolean) => ({ type: 'ResumeSubscription' as const, data: automatic ? { subscription_id: id, at: '2026-03-01T00:00:00.000Z', automatic, until: '2026-03-01T00:00:00.000Z' } : { subscription_id: id, at: '2026-02-10T00:00:00.000Z', automatic } });
       const resumed: SubscriptionEvent = { type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: '2026-02-10T00:00:00.000Z', automatic: false } };
       spec.given([created, paused]).when(resume(false)).then([resumed]);
+      const pausedUntil: SubscriptionEvent = { type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-05T00:00:00.000Z', until: '2026-03-01T00:00:00.000Z', behavior: 'keep_as_draft' } };
+      spec.given([created, pausedUntil]).when(resume(true)).then([{ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: '2026-03-01T00:00:00.000Z', automatic: true } }]);
       spec.given([created, paused, resumed]).when(resume(true)).thenNothingHappens();
       spec.given([created]).when(resume(false)).thenFails('subscription.not_paused');
+    });
+
+    it('lets the automatic resume of an earlier pause leave a later pause alone', () => {
+      const automatic = { type: 'ResumeSubscription' as const, data: { subscription_id: id, at: '2026-03-01T00:00:00.000Z', automatic: true as const, until: '2026-03-01T00:00:00.000Z' } };
+      const resumed: SubscriptionEvent = { type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: '2026-02-10T00:00:00.000Z', automatic: false } };
+      const pausedAgain = (until: string | null): SubscriptionEvent => ({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-10T00:00:00.000Z', until, behavior: 'void_invoices' } });
+      spec.given([created, paused, resumed, pausedAgain(null)]).when(automatic).thenNothingHappens();
+      spec.given([created, paused, resumed, pausedAgain('2026-04-01T00:00:00.000Z')]).when(automatic).thenNothingHappens();
     });
   });
 

@@ -77,8 +77,11 @@ export type ChangeQuantity = Command<
   { subscription_id: string; at: string; meter: string; quantity: number; effective_at: 'now' | 'next_period'; before: LicensedCharge[]; after: LicensedCharge[] }
 >;
 export type PauseSubscription = Command<'PauseSubscription', { subscription_id: string; at: string; until: string | null; behavior: PauseBehavior }>;
-/** A manual resume, or the automatic one at `paused_until` (which does nothing when a manual one came first). */
-export type ResumeSubscription = Command<'ResumeSubscription', { subscription_id: string; at: string; automatic: boolean }>;
+/**
+ * A manual resume, or the automatic one at the `until` of the pause it was set for: it does nothing
+ * when a manual resume came first, nor to a later pause (its own `until`, or none, decides).
+ */
+export type ResumeSubscription = Command<'ResumeSubscription', { subscription_id: string; at: string } & ({ automatic: false } | { automatic: true; until: string })>;
 /** `charges`: what the licensed components cost for the current period, for the credit of a cancellation `now`. */
 export type CancelSubscription = Command<'CancelSubscription', { subscription_id: string; at: string; when: 'now' | 'period_end'; reason: string | null; charges: LicensedCharge[] }>;
 export type MarkPastDue = Command<'MarkPastDue', { subscription_id: string; invoice_id: string }>;
@@ -139,8 +142,11 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         return [{ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: at, until, behavior } }];
       }
       case 'ResumeSubscription': {
-        if (state.status === 'paused') return [{ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: command.data.at, automatic: command.data.automatic } }];
-        if (command.data.automatic) return [];
+        if (command.data.automatic) {
+          // The timer of an earlier pause, resumed by hand and paused again since, resumes nothing.
+          return state.status === 'paused' && state.pausedUntil === command.data.until ? [{ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: command.data.at, automatic: true } }] : [];
+        }
+        if (state.status === 'paused') return [{ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: command.data.at, automatic: false } }];
         throw DomainError.conflict('subscription.not_paused', `Subscription ${id} is ${state.status}, not paused`);
       }
       case 'CancelSubscription': {

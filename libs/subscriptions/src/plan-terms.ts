@@ -63,5 +63,5 @@ export function usageLines(plan: Plan, usage: ReadonlyMap<string, Big>, period: 
 
 /** What each licensed component costs for the whole period: what a change or a cancellation prorates. */
 export function licensedCharges(plan: Plan, quantities: Record<string, number>, period: Period): LicensedCharge[] {
-  return licensedLines(plan, quantities, period).map((line) => ({ code: line.code, description: line.description, amount: formatAmount(line.amount, plan.currency), price_version: line.price_version }));
+  return licensedLines(plan, quantities, period).map((line) => ({ code: line.code, description: line.description, amount: formatAmount(line.amount, plan.currency), price_version: line.price_version, tax_code: line.tax_code }));
 }

@@ -92,7 +92,7 @@ describe('the subscription view', () => {
   });
 
   it('shows changes scheduled for the next period, and prorations waiting for the next invoice', () => {
-    const prorations = [{ code: 'seats', description: 'Remaining time on seats', amount: '5.00', period_start: '2026-02-20T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z', price_version: 1 }];
+    const prorations = [{ code: 'seats', description: 'Remaining time on seats', amount: '5.00', period_start: '2026-02-20T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z', price_version: 1, tax_code: 'standard' }];
     const resource = fold([
       stored(created, '2026-01-31T00:00:00.000Z'),
       stored({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z', terms, commitment_end: null } }, '2026-02-14T00:00:00.000Z'),

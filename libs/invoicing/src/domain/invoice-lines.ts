@@ -5,7 +5,7 @@ import type { TaxCode } from '@tally/tax/published';
 
 /** One priced line of an invoice, before discounts and tax. */
 export interface InvoiceLine {
-  /** The component's code: unique within the invoice. */
+  /** The component's code (a proration line repeats the code of the component it prorates). */
   code: string;
   description: string;
   quantity: Big;

@@ -77,7 +77,7 @@ describe('the subscription cycle', () => {
   it('closes the period when its timer fires', () => spec.given([created, activated]).when(fire(`period_end:${FEB}`)).then([advance({ type: 'ClosePeriod', data: { period_end: FEB } })]));
 
   it('on renewal, bills the new period in advance, the closed one’s usage in arrears, and the prorations', () => {
-    const prorations = [{ code: 'seats', description: 'Remaining time on seats', amount: '5.00', period_start: '2026-02-20T10:00:00.000Z', period_end: FEB, price_version: 1 }];
+    const prorations = [{ code: 'seats', description: 'Remaining time on seats', amount: '5.00', period_start: '2026-02-20T10:00:00.000Z', period_end: FEB, price_version: 1, tax_code: 'standard' }];
     spec
       .given([created, activated])
       .when(renewed(prorations))
@@ -106,7 +106,7 @@ describe('the subscription cycle', () => {
   });
 
   it('invoices `always_invoice` prorations at once, and leaves other plan changes to the next period', () => {
-    const prorations = [{ code: 'base', description: 'Remaining time on base', amount: '14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: FEB, price_version: 2 }];
+    const prorations = [{ code: 'base', description: 'Remaining time on base', amount: '14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: FEB, price_version: 2, tax_code: 'standard' }];
     const changed = (invoice_now: boolean) =>
       input({ type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'max', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations, invoice_now } }, '2026-02-14T10:00:00.000Z');
     const now = changed(true);
@@ -115,7 +115,7 @@ describe('the subscription cycle', () => {
   });
 
   it('invoices two `always_invoice` changes at one instant (a frozen test clock) as two invoices', () => {
-    const prorations = [{ code: 'base', description: 'Remaining time on base', amount: '14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: FEB, price_version: 2 }];
+    const prorations = [{ code: 'base', description: 'Remaining time on base', amount: '14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: FEB, price_version: 2, tax_code: 'standard' }];
     const changed = () =>
       input({ type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'max', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations, invoice_now: true } }, '2026-02-14T10:00:00.000Z');
     const [first, second] = [changed(), changed()];
@@ -125,7 +125,7 @@ describe('the subscription cycle', () => {
   });
 
   it('closes with a final invoice at cancellation: the usage up to then, and the credit for unused time', () => {
-    const credit = [{ code: 'base', description: 'Unused time on base', amount: '-10.00', period_start: '2026-02-18T10:00:00.000Z', period_end: FEB, price_version: 1 }];
+    const credit = [{ code: 'base', description: 'Unused time on base', amount: '-10.00', period_start: '2026-02-18T10:00:00.000Z', period_end: FEB, price_version: 1, tax_code: 'standard' }];
     spec
       .given([created, activated])
       .when(input({ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-18T10:00:00.000Z', reason: null, prorations: credit } }, '2026-02-18T10:00:00.000Z'))

@@ -4,7 +4,7 @@ import { derivedId } from '@tally/kernel';
 import { couponAggregate, couponIdOf, type Plan } from '@tally/catalog';
 import { componentsInForce, meterOf } from '@tally/catalog/published';
 import { INVOICE_ID_PREFIX, subscriptionInvoiceId, type Discount, type InvoiceLine, type SubscriptionInvoiceInput } from '@tally/invoicing';
-import type { TaxBehavior } from '@tally/tax';
+import type { TaxBehavior, TaxCode } from '@tally/tax';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { Period } from '../domain/billing-cycle';
@@ -43,7 +43,7 @@ export class SubscriptionInvoiceBuilder {
     const planOf = async (code: string) => (code === plan.code ? plan : loadPlan(this.runtime, context, code));
     const licensed = request.licensed ? licensedLines(await planOf(request.licensed.plan_code), request.licensed.quantities, request.licensed.period) : [];
     const usage = request.usage ? await this.usageLines(context, request.subscription_id, await planOf(request.usage.plan_code), request.usage.period) : [];
-    const prorations = request.prorations.map((item) => prorationLine(item, plan));
+    const prorations = request.prorations.map(prorationLine);
     const lines: PricedLine[] = [...licensed.map(notProrated), ...usage.map(notProrated), ...prorations];
     return {
       invoiceId: invoiceIdOf(request),
@@ -116,9 +116,8 @@ export function invoiceIdOf(request: Pick<InvoiceRequest, 'subscription_id' | 'k
 
 const notProrated = (line: InvoiceLine): PricedLine => ({ ...line, proration: false });
 
-function prorationLine(item: ProrationItem, plan: Plan): PricedLine {
+function prorationLine(item: ProrationItem): PricedLine {
   const amount = new Big(item.amount);
-  const component = componentsInForce(plan.priceVersions, item.period_start).find((c) => c.code === item.code);
   return {
     code: item.code,
     description: item.description,
@@ -126,7 +125,7 @@ function prorationLine(item: ProrationItem, plan: Plan): PricedLine {
     unit_amount: item.amount,
     amount,
     tiers: [],
-    tax_code: component?.tax_code ?? 'standard',
+    tax_code: item.tax_code as TaxCode,
     price_version: item.price_version,
     period_start: item.period_start,
     period_end: item.period_end,

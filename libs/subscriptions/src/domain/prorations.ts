@@ -10,6 +10,8 @@ export interface LicensedCharge {
   /** Decimal string, rounded to the currency. */
   amount: string;
   price_version: number;
+  /** The component's tax code: a proration is taxed as the component it prorates. */
+  tax_code: string;
 }
 
 /**
@@ -33,5 +35,5 @@ export function unusedTimeCredits(charges: readonly LicensedCharge[], period: Pe
 }
 
 function item(charge: LicensedCharge, description: string, amount: string, period: Period, at: string): ProrationItem {
-  return { code: charge.code, description, amount, period_start: at, period_end: period.end, price_version: charge.price_version };
+  return { code: charge.code, description, amount, period_start: at, period_end: period.end, price_version: charge.price_version, tax_code: charge.tax_code };
 }

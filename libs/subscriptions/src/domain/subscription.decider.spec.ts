@@ -25,8 +25,8 @@ const create: CreateSubscription = {
   },
 };
 /** The plan costs 28.00 EUR a period: canceled at midnight on 5 February, 23 days and 10 hours of the 28-day period are unused: 28 × 562 / 672 = 23.4166… */
-const CHARGES = [{ code: 'seat', description: 'seat', amount: '28.00', price_version: 1 }];
-const CREDIT = [{ code: 'seat', description: 'Unused time on seat', amount: '-23.42', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1 }];
+const CHARGES = [{ code: 'seat', description: 'seat', amount: '28.00', price_version: 1, tax_code: 'standard' }];
+const CREDIT = [{ code: 'seat', description: 'Unused time on seat', amount: '-23.42', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' }];
 const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, ...createdFields } = create.data;
 const created: SubscriptionCreated = {
   type: 'SubscriptionCreated',
@@ -208,8 +208,8 @@ describe('subscription decider', () => {
   });
 
   describe('plan changes', () => {
-    const BASIC = [{ code: 'base', description: 'base', amount: '28.00', price_version: 1 }];
-    const PREMIUM = [{ code: 'base', description: 'base', amount: '56.00', price_version: 4 }];
+    const BASIC = [{ code: 'base', description: 'base', amount: '28.00', price_version: 1, tax_code: 'standard' }];
+    const PREMIUM = [{ code: 'base', description: 'base', amount: '56.00', price_version: 4, tax_code: 'standard' }];
     const planChange = (proration_behavior: 'create_prorations' | 'none' | 'always_invoice'): PlanChange => ({
       plan_code: 'premium',
       currency: 'EUR',
@@ -224,8 +224,8 @@ describe('subscription decider', () => {
     });
     // Halfway through the 28-day period: half of 28.00 credited, half of 56.00 charged.
     const prorations = [
-      { code: 'base', description: 'Unused time on base', amount: '-14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1 },
-      { code: 'base', description: 'Remaining time on base', amount: '28.00', period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 4 },
+      { code: 'base', description: 'Unused time on base', amount: '-14.00', period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' },
+      { code: 'base', description: 'Remaining time on base', amount: '28.00', period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 4, tax_code: 'standard' },
     ];
     const changed = (invoice_now: boolean): SubscriptionEvent => ({
       type: 'SubscriptionPlanChanged',
@@ -268,8 +268,8 @@ describe('subscription decider', () => {
   });
 
   describe('quantities', () => {
-    const before = [{ code: 'seats', description: 'seats', amount: '28.00', price_version: 1 }];
-    const after = [{ code: 'seats', description: 'seats', amount: '84.00', price_version: 1 }];
+    const before = [{ code: 'seats', description: 'seats', amount: '28.00', price_version: 1, tax_code: 'standard' }];
+    const after = [{ code: 'seats', description: 'seats', amount: '84.00', price_version: 1, tax_code: 'standard' }];
     const quantity = (effective_at: 'now' | 'next_period') => ({ type: 'ChangeQuantity' as const, data: { subscription_id: id, at: '2026-02-21T10:00:00.000Z', meter: 'seats', quantity: 3, effective_at, before, after } });
 
     it('changes now with prorations for the rest of the period (a quarter of it)', () =>
@@ -283,8 +283,8 @@ describe('subscription decider', () => {
             previous_quantity: null,
             changed_at: '2026-02-21T10:00:00.000Z',
             prorations: [
-              { code: 'seats', description: 'Unused time on seats', amount: '-7.00', period_start: '2026-02-21T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1 },
-              { code: 'seats', description: 'Remaining time on seats', amount: '21.00', period_start: '2026-02-21T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1 },
+              { code: 'seats', description: 'Unused time on seats', amount: '-7.00', period_start: '2026-02-21T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' },
+              { code: 'seats', description: 'Remaining time on seats', amount: '21.00', period_start: '2026-02-21T10:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' },
             ],
           },
         },

@@ -30,6 +30,8 @@ export interface ProrationItem {
   period_start: string;
   period_end: string;
   price_version: number;
+  /** The prorated component's tax code. */
+  tax_code: string;
 }
 
 /**

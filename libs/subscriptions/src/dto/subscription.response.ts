@@ -15,6 +15,7 @@ export class ProrationItemResponse implements ProrationItem {
   @ApiProperty({ format: 'date-time' }) period_start!: string;
   @ApiProperty({ format: 'date-time' }) period_end!: string;
   @ApiProperty({ type: 'integer', description: 'The price-book version the amount was priced with' }) price_version!: number;
+  @ApiProperty({ example: 'standard', description: 'The prorated component’s tax code' }) tax_code!: string;
 }
 
 export class PendingUpdateResponse {

@@ -115,14 +115,17 @@ export class CommandRuntime {
         await sleep(attempt * 5 + Math.floor(Math.random() * 10));
         continue;
       }
-      const after = foldEvents(aggregate, loaded, appended);
+      // Without personal data, the events as a load reads them back (through JSON): the outcome and
+      // the kept fold are then exactly what the next load would find.
+      const stored = this.holdsPersonalData(cell, encoded) ? undefined : asStored(appended, encoded);
+      const after = foldEvents(aggregate, loaded, stored ?? appended);
       let snapshotRevision = loaded.snapshotRevision;
       if (aggregate.snapshot && after.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
         const commandIds = [...loaded.commandIds, ...(context.commandId ? [context.commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
         await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...after, commandIds, clockId }, context);
         snapshotRevision = after.revision;
       }
-      this.keepAppended(cell, aggregate, stream, loaded, encoded, appended, { snapshotRevision, context });
+      this.keepAppended(cell, stream, loaded, after, stored, { snapshotRevision, context });
       return { ...after, appended };
     }
   }
@@ -218,35 +221,37 @@ export class CommandRuntime {
   }
 
   /**
-   * After a successful append: the fold of the stream as a load would read it back (the events
-   * as stored, through JSON), kept when the fold before the append was the one kept (or the stream
-   * was new) and nothing appended holds personal data.
+   * After a successful append: the fold the append left (of the events as stored), kept when the
+   * fold before the append was the one kept (or the stream was new); with personal data in the
+   * appended events (`stored` undefined) the stream is no longer kept.
    */
-  private keepAppended<S, C extends Command, E extends Event, R extends ResourceDoc>(
+  private keepAppended<S, R>(
     cell: Cell,
-    aggregate: AggregateDefinition<S, C, E, R>,
     stream: string,
     loaded: Loaded<S, R>,
-    encoded: readonly NewEvent[],
-    appended: readonly HistoryEvent[],
+    after: FoldedAggregate<S, R>,
+    stored: readonly HistoryEvent[] | undefined,
     at: { snapshotRevision: number; context: RequestContext },
   ): void {
     const folds = this.foldsOf(cell);
-    const cached = loaded.revision < 0 ? unbornFold<S, R>(loaded.state, at.context) : folds.get<S, R>(stream);
-    if (!cached || cached.revision !== loaded.revision) return;
-    if (this.holdsPersonalData(cell, encoded)) {
+    if (!stored) {
       folds.delete(stream);
       return;
     }
-    const stored: HistoryEvent[] = appended.map((event, i) => ({
-      ...event,
-      data: JSON.parse(JSON.stringify(encoded[i].data ?? null)),
-      metadata: JSON.parse(JSON.stringify(event.metadata)),
-    }));
-    const next = this.extended(aggregate, cached, stored);
+    const cached = loaded.revision < 0 ? unbornFold<S, R>(loaded.state, at.context) : folds.get<S, R>(stream);
+    if (!cached || cached.revision !== loaded.revision) return;
+    const added = stored.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []));
     // A new stream's clock is the one its first event names, as a load would tell.
-    const clockId = loaded.revision < 0 ? stored[0].metadata.clock_id : next.clockId;
-    folds.set(stream, { ...next, snapshotRevision: at.snapshotRevision, ...(clockId && { clockId }) });
+    const clockId = loaded.revision < 0 ? stored[0].metadata.clock_id : cached.clockId;
+    folds.set(stream, {
+      owner: cached.owner,
+      state: after.state,
+      resource: after.resource,
+      revision: after.revision,
+      snapshotRevision: at.snapshotRevision,
+      commandIds: added.length === 0 ? cached.commandIds : new Set([...cached.commandIds, ...added]),
+      ...(clockId && { clockId }),
+    });
   }
 
   private holdsPersonalData(cell: Cell, events: readonly { type: string; data: unknown }[]): boolean {
@@ -290,6 +295,10 @@ const preconditionFailed = (expected: number, actual: number | 'no_stream'): Dom
     'precondition',
     `If-Match names revision ${expected}, but the resource is at revision ${actual === 'no_stream' ? 'none' : actual}`,
   );
+
+/** Appended events as a read gives them back: data and metadata through JSON (encoded holds no personal data). */
+const asStored = (appended: readonly HistoryEvent[], encoded: readonly NewEvent[]): HistoryEvent[] =>
+  appended.map((event, i) => ({ ...event, data: JSON.parse(JSON.stringify(encoded[i].data ?? null)), metadata: JSON.parse(JSON.stringify(event.metadata)) }));
 
 const loadedOf = <S, R>({ owner: _owner, ...loaded }: CachedFold<S, R>): Loaded<S, R> => loaded;
 

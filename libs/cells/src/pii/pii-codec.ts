@@ -113,6 +113,15 @@ export class PiiCodec {
     return subjects;
   }
 
+  /**
+   * Whether the event (sealed or already decoded) may carry personal data: its type has personal
+   * fields and it names a subject. What must not be kept in the clear beside the store.
+   */
+  mayHoldPersonalData(type: string, data: unknown): boolean {
+    const spec = this.specs.get(type);
+    return spec !== undefined && isRecord(data) && spec.subject(data) !== null;
+  }
+
   /** Drops the subject's key from the cache (after it was destroyed in the store). */
   forget(subjectId: string): void {
     this.keys.forget(subjectId);

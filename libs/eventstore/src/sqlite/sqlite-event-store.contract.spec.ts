@@ -117,6 +117,29 @@ describe('SqliteEventStore specifics', () => {
     expect(gap).toBeLessThan(100);
   });
 
+  it('a read past the end of a stream sees what other connections and other stores of the connection appended since', async () => {
+    const store = new SqliteEventStore(temp.db);
+    const event = (id: string) => ({ id, type: 'Opened', data: {}, metadata });
+    await store.append('order-1', [event('01JAAAAAAAAAAAAAAAAAAAAAB1')], { expectedRevision: 'no_stream' });
+    expect(await store.readStream('order-1', { fromRevision: 1 })).toEqual([]);
+    expect(await store.readStream('order-2')).toEqual([]);
+
+    // Another process's connection, through a store and through raw SQL.
+    const other = openSqliteDatabase(temp.file);
+    await new SqliteEventStore(other).append('order-1', [event('01JAAAAAAAAAAAAAAAAAAAAAB2')], { expectedRevision: 0 });
+    expect((await store.readStream('order-1', { fromRevision: 1 })).map((e) => e.revision)).toEqual([1]);
+    other
+      .prepare('INSERT INTO es_events (stream, revision, event_id, type, data, metadata) VALUES (?, 0, ?, ?, ?, ?)')
+      .run('order-2', '01JAAAAAAAAAAAAAAAAAAAAAB3', 'Opened', '{}', JSON.stringify(metadata));
+    expect((await store.readStream('order-2')).map((e) => e.revision)).toEqual([0]);
+    other.close();
+
+    // A second store on the same connection.
+    await new SqliteEventStore(temp.db).append('order-1', [event('01JAAAAAAAAAAAAAAAAAAAAAB4')], { expectedRevision: 1 });
+    expect((await store.readStream('order-1', { fromRevision: 2 })).map((e) => e.revision)).toEqual([2]);
+    expect(await store.readStream('order-1', { fromRevision: 3 })).toEqual([]);
+  });
+
   it('a failure in the middle of a batch rolls the whole batch back', async () => {
     const store = new SqliteEventStore(temp.db);
     const taken = '01JAAAAAAAAAAAAAAAAAAAAAAC';

@@ -16,6 +16,7 @@ import { AppendNotifier } from './append-notifier';
 import type { AppendParticipant } from './append-participant';
 import type { SqliteDatabase } from './sqlite-database';
 import { SqliteSubscription, type CatchUpBatch } from './sqlite-subscription';
+import { StreamEnds } from './stream-ends';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS es_events (
@@ -58,6 +59,8 @@ const START = 0n;
  */
 export class SqliteEventStore implements EventStore {
   private readonly notifier: AppendNotifier;
+  /** Where streams end, while no other connection writes: a read past the end needs no query. */
+  private readonly ends: StreamEnds;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly lastRevisionOf: Statement<[string], { revision: number }>;
   /** INSERTs of 1 to ROWS_PER_INSERT rows, by row count, prepared on first use. */
@@ -75,6 +78,7 @@ export class SqliteEventStore implements EventStore {
   ) {
     db.exec(SCHEMA);
     this.notifier = AppendNotifier.for(db);
+    this.ends = StreamEnds.for(db);
     this.lastRevisionOf = db.prepare('SELECT revision FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
     this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`);
     this.selectStreamBackwards = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`);
@@ -96,6 +100,7 @@ export class SqliteEventStore implements EventStore {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(stream);
       throw error;
     }
+    this.ends.remember(stream, result.revision + 1);
     for (const participant of this.participants) participant.committed();
     this.notifier.notify(stream);
     return result;
@@ -103,10 +108,12 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.limit ?? NO_LIMIT;
-    const rows =
-      options.direction === 'backwards'
-        ? this.selectStreamBackwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
-        : this.selectStream.all(stream, options.fromRevision ?? 0, limit);
+    if (options.direction === 'backwards') return this.selectStreamBackwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit).map(toRecordedEvent);
+    const from = options.fromRevision ?? 0;
+    const toTheEnd = options.limit === undefined;
+    if (toTheEnd && this.ends.hasNoneFrom(stream, from)) return [];
+    const rows = this.selectStream.all(stream, from, limit);
+    if (toTheEnd) this.ends.remember(stream, rows.length > 0 ? rows[rows.length - 1].revision + 1 : from);
     return rows.map(toRecordedEvent);
   }
 

@@ -4,6 +4,13 @@ import type { AppendNotifier } from './append-notifier';
 /** Appends by other processes on the same file are seen after at most this delay. */
 const FALLBACK_POLL_MS = 250;
 const BATCH_SIZE = 500;
+/**
+ * Under a stream of appends a caught-up subscription reads again at most this long after its last
+ * read began, so the appends of that time are read in one query rather than one each (every
+ * follower of a cell scans for each append it wants). A subscription woken after a quiet spell
+ * reads at once.
+ */
+const MIN_READ_INTERVAL_MS = 8;
 
 export interface CatchUpBatch {
   events: RecordedEvent[];
@@ -24,6 +31,9 @@ export class SqliteSubscription implements EventSubscription {
   private iterated = false;
   private appendedSinceRead = false;
   private wake: (() => void) | undefined;
+  /** Ends the pause between two reads (see MIN_READ_INTERVAL_MS); only close() calls it. */
+  private endPause: (() => void) | undefined;
+  private lastReadAt = 0;
   private readonly stopListening: () => void;
 
   constructor(
@@ -52,6 +62,7 @@ export class SqliteSubscription implements EventSubscription {
     this.closed = true;
     this.stopListening();
     this.wake?.();
+    this.endPause?.();
     this.onClose(this);
   }
 
@@ -59,6 +70,7 @@ export class SqliteSubscription implements EventSubscription {
     try {
       while (!this.closed) {
         this.appendedSinceRead = false;
+        this.lastReadAt = performance.now();
         const batch = this.readBatch(this.position, BATCH_SIZE);
         for (const event of batch.events) {
           this.position = event.position;
@@ -67,11 +79,28 @@ export class SqliteSubscription implements EventSubscription {
         }
         this.position = batch.scannedTo;
         const caughtUp = batch.events.length < BATCH_SIZE;
-        if (caughtUp && !this.appendedSinceRead) await this.nextAppendOrPoll();
+        if (!caughtUp) continue;
+        if (!this.appendedSinceRead) await this.nextAppendOrPoll();
+        await this.pauseSinceLastRead();
       }
     } finally {
       await this.close();
     }
+  }
+
+  /** Waits until MIN_READ_INTERVAL_MS after the last read began (appends meanwhile are read together after it). */
+  private pauseSinceLastRead(): Promise<void> {
+    const wait = this.lastReadAt + MIN_READ_INTERVAL_MS - performance.now();
+    if (wait <= 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.endPause = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, wait);
+      this.endPause = done;
+    });
   }
 
   private nextAppendOrPoll(): Promise<void> {

@@ -161,6 +161,28 @@ describe('CommandRuntime', () => {
     expect(appended.map((event) => event.metadata.occurred_at)).toEqual([frozen]);
   });
 
+  it('keeps the last fold of a stream and reads only the events appended after it, also by another writer', async () => {
+    const cell = cells.cell('eu');
+    const reads = spyOnReads(cell.events);
+    await runtime.execute(counterAggregate, 'c9', { type: 'Count', data: { by: 1 } }, context, { newStream: true });
+    await runtime.execute(counterAggregate, 'c9', { type: 'Count', data: { by: 2 } }, context);
+    // The fold the first append left was kept: the second command read no event.
+    expect(reads.lastLength).toBe(0);
+
+    // Another process (a runtime of its own) appends; this runtime's next load reads just that event.
+    const other = new CommandRuntime(cells, new Clocks(clock), ids);
+    await other.execute(counterAggregate, 'c9', { type: 'Count', data: { by: 4 } }, context);
+    const loaded = await runtime.load(cell, counterAggregate, 'c9', context);
+    expect(reads.lastLength).toBe(1);
+    expect(loaded).toMatchObject({ revision: 2, state: { total: 7 }, resource: { total: 7 } });
+
+    // A decision on the kept fold still appends at the right revision, and no update is lost.
+    await Promise.all([runtime, other, runtime].map((writer) => writer.execute(counterAggregate, 'c9', { type: 'Count', data: { by: 1 } }, context)));
+    expect((await runtime.load(cell, counterAggregate, 'c9', context)).state.total).toBe(10);
+    expect((await other.load(cell, counterAggregate, 'c9', context)).revision).toBe(5);
+    await expect(runtime.load(cell, counterAggregate, 'c9', { ...context, tenantId: 'ten_other' })).rejects.toMatchObject({ code: 'counter.not_found' });
+  });
+
   it("treats another tenant's aggregate as missing", async () => {
     await runtime.execute(counterAggregate, 'c5', { type: 'Count', data: { by: 1 } }, context);
     const stranger = { ...context, tenantId: 'ten_other' };

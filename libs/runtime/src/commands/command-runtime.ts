@@ -7,6 +7,7 @@ import type { ResourceDoc } from '../public-events/resource-view';
 import { streamName, type AggregateDefinition } from './aggregate-definition';
 import { eventMetadata } from './event-metadata';
 import { foldEvents, type FoldedAggregate } from './folded-aggregate';
+import { FoldCache, type CachedFold } from './folded-cache';
 import type { HistoryEvent } from './history-event';
 
 export interface CommandOptions {
@@ -55,6 +56,9 @@ const MAX_ATTEMPTS = 8;
  * times, so no update is lost. With a pinned revision (If-Match) it fails with 412 instead.
  */
 export class CommandRuntime {
+  /** The last folds of each cell's streams (see FoldCache): a load reads only what was appended since. */
+  private readonly folds = new WeakMap<Cell, FoldCache>();
+
   constructor(
     private readonly cells: CellRegistry,
     private readonly clocks: Clocks,
@@ -99,8 +103,9 @@ export class CommandRuntime {
         stream,
         revision: loaded.revision + 1 + i,
       }));
+      const encoded = await this.encode(cell, appended);
       try {
-        await cell.events.append(stream, await this.encode(cell, appended), {
+        await cell.events.append(stream, encoded, {
           expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
         });
       } catch (error) {
@@ -110,11 +115,17 @@ export class CommandRuntime {
         await sleep(attempt * 5 + Math.floor(Math.random() * 10));
         continue;
       }
-      const after = foldEvents(aggregate, loaded, appended);
+      // Without personal data, the events as a load reads them back (through JSON): the outcome and
+      // the kept fold are then exactly what the next load would find.
+      const stored = this.holdsPersonalData(cell, encoded) ? undefined : asStored(appended, encoded);
+      const after = foldEvents(aggregate, loaded, stored ?? appended);
+      let snapshotRevision = loaded.snapshotRevision;
       if (aggregate.snapshot && after.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
         const commandIds = [...loaded.commandIds, ...(context.commandId ? [context.commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
         await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...after, commandIds, clockId }, context);
+        snapshotRevision = after.revision;
       }
+      this.keepAppended(cell, stream, loaded, after, stored, { snapshotRevision, context });
       return { ...after, appended };
     }
   }
@@ -132,6 +143,14 @@ export class CommandRuntime {
     options: LoadOptions = {},
   ): Promise<Loaded<S, R>> {
     const stream = streamName(aggregate.type, id);
+    if (!options.asOf) {
+      const cached = this.foldsOf(cell).get<S, R>(stream);
+      if (cached) {
+        if (!ownedBy(cached.owner, context)) throw aggregate.notFound(id);
+        const tail = await this.continued(cell, aggregate, stream, cached);
+        if (tail) return tail;
+      }
+    }
     const snapshot = aggregate.snapshot && !options.asOf ? await cell.snapshots.load<Snapshotted<S, R>>(stream, aggregate.snapshot.version) : undefined;
     if (snapshot && !ownedBy(snapshot.state.owner, context)) throw aggregate.notFound(id);
     const stored = await cell.events.readStream(stream, { fromRevision: snapshot ? snapshot.revision + 1 : 0 });
@@ -146,7 +165,97 @@ export class CommandRuntime {
       : { state: aggregate.decider.initialState(), resource: undefined, revision: -1 };
     const commandIds = new Set([...(snapshot?.state.command_ids ?? []), ...events.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []))]);
     const clockId = snapshot ? snapshot.state.clock_id : stored[0]?.metadata.clock_id;
-    return { ...foldEvents(aggregate, from, events), snapshotRevision: snapshot?.revision ?? -1, commandIds, ...(clockId && { clockId }) };
+    const loaded: Loaded<S, R> = { ...foldEvents(aggregate, from, events), snapshotRevision: snapshot?.revision ?? -1, commandIds, ...(clockId && { clockId }) };
+    const owner = snapshot ? snapshot.state.owner : stored[0]?.metadata;
+    if (!options.asOf && owner && loaded.revision >= 0 && !this.holdsPersonalData(cell, stored)) {
+      this.foldsOf(cell).set(stream, { ...loaded, owner: { tenant_id: owner.tenant_id, environment: owner.environment } });
+    }
+    return loaded;
+  }
+
+  private foldsOf(cell: Cell): FoldCache {
+    let folds = this.folds.get(cell);
+    if (!folds) {
+      folds = new FoldCache();
+      this.folds.set(cell, folds);
+    }
+    return folds;
+  }
+
+  /**
+   * The cached fold brought up to date with the events appended after it (by anyone), or
+   * undefined when they may hold personal data (the stream is then no longer cached, and is read
+   * from the start).
+   */
+  private async continued<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    stream: string,
+    cached: CachedFold<S, R>,
+  ): Promise<Loaded<S, R> | undefined> {
+    const stored = await cell.events.readStream(stream, { fromRevision: cached.revision + 1 });
+    if (stored.length === 0) return loadedOf(cached);
+    if (this.holdsPersonalData(cell, stored)) {
+      this.foldsOf(cell).delete(stream);
+      return undefined;
+    }
+    const events: HistoryEvent[] = [];
+    for (const { position: _position, ...event } of stored) events.push({ ...event, data: await cell.pii.decode(event.type, event.data) });
+    const next = this.extended(aggregate, cached, events);
+    this.foldsOf(cell).set(stream, next);
+    return loadedOf(next);
+  }
+
+  /** The fold with these events (which follow it) folded in. */
+  private extended<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    aggregate: AggregateDefinition<S, C, E, R>,
+    cached: CachedFold<S, R>,
+    events: readonly HistoryEvent[],
+  ): CachedFold<S, R> {
+    const added = events.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []));
+    return {
+      ...cached,
+      ...foldEvents(aggregate, cached, events),
+      commandIds: added.length === 0 ? cached.commandIds : new Set([...cached.commandIds, ...added]),
+    };
+  }
+
+  /**
+   * After a successful append: the fold the append left (of the events as stored), kept when the
+   * fold before the append was the one kept (or the stream was new); with personal data in the
+   * appended events (`stored` undefined) the stream is no longer kept.
+   */
+  private keepAppended<S, R>(
+    cell: Cell,
+    stream: string,
+    loaded: Loaded<S, R>,
+    after: FoldedAggregate<S, R>,
+    stored: readonly HistoryEvent[] | undefined,
+    at: { snapshotRevision: number; context: RequestContext },
+  ): void {
+    const folds = this.foldsOf(cell);
+    if (!stored) {
+      folds.delete(stream);
+      return;
+    }
+    const cached = loaded.revision < 0 ? unbornFold<S, R>(loaded.state, at.context) : folds.get<S, R>(stream);
+    if (!cached || cached.revision !== loaded.revision) return;
+    const added = stored.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []));
+    // A new stream's clock is the one its first event names, as a load would tell.
+    const clockId = loaded.revision < 0 ? stored[0].metadata.clock_id : cached.clockId;
+    folds.set(stream, {
+      owner: cached.owner,
+      state: after.state,
+      resource: after.resource,
+      revision: after.revision,
+      snapshotRevision: at.snapshotRevision,
+      commandIds: added.length === 0 ? cached.commandIds : new Set([...cached.commandIds, ...added]),
+      ...(clockId && { clockId }),
+    });
+  }
+
+  private holdsPersonalData(cell: Cell, events: readonly { type: string; data: unknown }[]): boolean {
+    return events.some((event) => cell.pii.mayHoldPersonalData(event.type, event.data));
   }
 
   private async encode(cell: Cell, events: readonly HistoryEvent[]): Promise<NewEvent[]> {
@@ -186,6 +295,22 @@ const preconditionFailed = (expected: number, actual: number | 'no_stream'): Dom
     'precondition',
     `If-Match names revision ${expected}, but the resource is at revision ${actual === 'no_stream' ? 'none' : actual}`,
   );
+
+/** Appended events as a read gives them back: data and metadata through JSON (encoded holds no personal data). */
+const asStored = (appended: readonly HistoryEvent[], encoded: readonly NewEvent[]): HistoryEvent[] =>
+  appended.map((event, i) => ({ ...event, data: JSON.parse(JSON.stringify(encoded[i].data ?? null)), metadata: JSON.parse(JSON.stringify(event.metadata)) }));
+
+const loadedOf = <S, R>({ owner: _owner, ...loaded }: CachedFold<S, R>): Loaded<S, R> => loaded;
+
+/** The fold of a stream about to get its first events, owned by the context's tenant and environment. */
+const unbornFold = <S, R>(state: S, context: RequestContext): CachedFold<S, R> => ({
+  state,
+  resource: undefined,
+  revision: -1,
+  snapshotRevision: -1,
+  commandIds: new Set(),
+  owner: { tenant_id: context.tenantId, environment: context.environment },
+});
 
 /** An aggregate before its first event. */
 const unborn = <S, R>(state: S): Loaded<S, R> => ({

@@ -6,6 +6,15 @@ import { eventMetadata } from '../commands/event-metadata';
 import { ProcessEvents, processStream, SYSTEM_CLOCK, type CommandIssuedData, type InputReceivedData, type IssuedCommand, type ProcessManager, type TimerScheduledData } from './process-manager';
 
 const MAX_ATTEMPTS = 5;
+/** Process streams whose fold is kept in memory; the least recently used leaves first. */
+const KEPT_STREAMS = 10_000;
+
+/** A process stream folded up to `revision`, and the ids of the inputs it has handled. */
+interface KeptProcess<S> {
+  revision: number;
+  state: S;
+  inputIds: ReadonlySet<string>;
+}
 
 /** Whose flow an input belongs to: taken from the event that started it, and kept by everything the flow does. */
 export type ProcessOwner = Pick<EventMetadata, 'tenant_id' | 'environment' | 'correlation_id' | 'clock_id'>;
@@ -17,6 +26,13 @@ export type ProcessOwner = Pick<EventMetadata, 'tenant_id' | 'environment' | 'co
  * follows the process streams and executes what they issued.
  */
 export class ProcessRuntime<S> {
+  /**
+   * The last fold of each process stream, so that a delivery reads only the events appended after
+   * it (a stream's events never change once appended, so the fold of revisions 0…r stays valid).
+   * Only streams without personal data are kept (erasure must leave nothing readable behind).
+   */
+  private readonly kept = new Map<string, KeptProcess<S>>();
+
   constructor(
     readonly manager: ProcessManager<S>,
     private readonly cell: Cell,
@@ -27,14 +43,13 @@ export class ProcessRuntime<S> {
   async deliver(processId: string, input: ProcessInput, owner: ProcessOwner): Promise<void> {
     const stream = processStream(this.manager.name, processId);
     for (let attempt = 1; ; attempt++) {
-      const history = await this.read(stream);
-      if (history.some((event) => event.metadata.input_id === input.id)) return;
-      const state = history.flatMap(messageOf).reduce(this.manager.decider.evolve, this.manager.decider.initialState());
+      const { revision, state, inputIds } = await this.fold(stream);
+      if (inputIds.has(input.id)) return;
       const outputs = this.manager.decider.decide(input as never, state);
       const events = await this.toEvents(stream, input, outputs, owner);
       try {
-        const revision = history.length - 1;
         await this.cell.events.append(stream, events, { expectedRevision: revision < 0 ? 'no_stream' : revision });
+        this.keepAppended(stream, { revision, state, inputIds }, events);
         return;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
@@ -42,9 +57,50 @@ export class ProcessRuntime<S> {
     }
   }
 
+  /** The process's state as its stream is now: the kept fold and the events after it, or the whole stream. */
+  private async fold(stream: string): Promise<KeptProcess<S>> {
+    const kept = this.kept.get(stream);
+    const from: KeptProcess<S> = kept ?? { revision: -1, state: this.manager.decider.initialState(), inputIds: new Set() };
+    const tail = await this.read(stream, from.revision + 1);
+    const next = this.folded(from, tail);
+    if (tail.some((event) => this.cell.pii.mayHoldPersonalData(event.type, event.data))) this.kept.delete(stream);
+    else if (next.revision >= 0) this.keep(stream, next);
+    return next;
+  }
+
+  private folded(from: KeptProcess<S>, events: readonly { type: string; data: unknown; metadata: EventMetadata }[]): KeptProcess<S> {
+    if (events.length === 0) return from;
+    const inputIds = events.flatMap((event) => (event.metadata.input_id === undefined ? [] : [event.metadata.input_id]));
+    return {
+      revision: from.revision + events.length,
+      state: events.flatMap(messageOf).reduce(this.manager.decider.evolve, from.state),
+      inputIds: inputIds.length === 0 ? from.inputIds : new Set([...from.inputIds, ...inputIds]),
+    };
+  }
+
+  /** After an append: the fold as a delivery would read it back (the events as stored, through JSON), unless they may hold personal data. */
+  private keepAppended(stream: string, before: KeptProcess<S>, appended: readonly NewEvent[]): void {
+    if (appended.some((event) => this.cell.pii.mayHoldPersonalData(event.type, event.data))) {
+      this.kept.delete(stream);
+      return;
+    }
+    const kept = this.kept.get(stream);
+    if (before.revision >= 0 && kept?.revision !== before.revision) return;
+    const stored = appended.map((event) => ({ type: event.type, data: JSON.parse(JSON.stringify(event.data ?? null)), metadata: JSON.parse(JSON.stringify(event.metadata)) as EventMetadata }));
+    this.keep(stream, this.folded(before, stored));
+  }
+
+  private keep(stream: string, fold: KeptProcess<S>): void {
+    const kept = this.kept.get(stream);
+    if (kept && kept.revision > fold.revision) return;
+    this.kept.delete(stream);
+    this.kept.set(stream, fold);
+    if (this.kept.size > KEPT_STREAMS) this.kept.delete(this.kept.keys().next().value!);
+  }
+
   /** The process's stream with personal data decrypted. */
-  async read(stream: string): Promise<RecordedEvent[]> {
-    const stored = await this.cell.events.readStream(stream);
+  async read(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    const stored = await this.cell.events.readStream(stream, { fromRevision });
     return Promise.all(stored.map(async (event) => ({ ...event, data: await this.cell.pii.decode(event.type, event.data) })));
   }
 

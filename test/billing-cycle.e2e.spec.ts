@@ -266,4 +266,14 @@ describe('the billing cycle on test clocks', () => {
       ]);
     }
   });
+
+  it('cancels the subscriptions of a deleted test clock’s customers, without a final invoice', async () => {
+    const timeline = await subscribe('2026-01-01T00:00:00.000Z', { plan_code: 'monthly' });
+    await timeline.advance('2026-01-15T00:00:00.000Z');
+    await api.delete(`/v1/test-clocks/${timeline.clock}`).expect(200);
+    await tally.settle();
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}`).expect(200)).body).toMatchObject({ status: 'canceled', cancellation_reason: 'customer_deleted' });
+    expect((await timeline.invoices()).map((invoice) => invoice.billing_reason)).toEqual(['subscription_create']);
+    expect((await timeline.newEvents()).map(([type]) => type)).toEqual(['subscription.canceled']);
+  });
 });

@@ -13,5 +13,6 @@ export * from './billing/pause-open-invoices.handler';
 export * from './billing/subscription-cycle.process';
 export * from './billing/upcoming-invoice';
 export * from './billing/usage-summary';
+export * from './customer-subscriptions.process';
 export * from './subscriptions.module';
 export * from './subscriptions.context';

@@ -71,7 +71,7 @@ export class ChangeQuantityCommand extends Command<SubscriptionWritten> {
 export type LifecycleIntent =
   | { type: 'PauseSubscription'; data: { until: string | null; behavior: PauseBehavior } }
   | { type: 'ResumeSubscription'; data: { automatic: false } | { automatic: true; until: string } }
-  | { type: 'CancelSubscription'; data: { when: 'now' | 'period_end'; reason: string | null } }
+  | { type: 'CancelSubscription'; data: { when: 'now' | 'period_end'; reason: string | null; final_invoice?: false } }
   | { type: 'EndTrial'; data: Record<string, never> }
   | { type: 'WarnTrialEnding'; data: Record<string, never> }
   | { type: 'ClosePeriod'; data: { period_end: string } }

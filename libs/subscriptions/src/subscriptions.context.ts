@@ -1,5 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
+import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { subscriptionProjection } from './subscription.projection';
 import { SubscriptionsModule } from './subscriptions.module';
 
@@ -8,6 +9,6 @@ export const subscriptionsContext: ContextManifest = {
   name: 'subscriptions',
   module: SubscriptionsModule,
   projections: [subscriptionProjection],
-  processes: [SubscriptionCycleProcess],
+  processes: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
   aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],
 };

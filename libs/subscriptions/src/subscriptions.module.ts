@@ -7,6 +7,7 @@ import { InvoiceSubscriptionHandler } from './billing/invoice-subscription.handl
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { NoUsageMetered, USAGE_READINGS } from './billing/usage-readings.port';
+import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { subscriptionCommandHandlers } from './subscription.handlers';
 import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -23,8 +24,9 @@ import { SubscriptionsController } from './subscriptions.controller';
     GetUsageSummaryHandler,
     SubscriptionInvoiceBuilder,
     SubscriptionCycleProcess,
+    CustomerSubscriptionsProcess,
     { provide: USAGE_READINGS, useClass: NoUsageMetered },
   ],
-  exports: [SubscriptionCycleProcess],
+  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
 })
 export class SubscriptionsModule {}

@@ -138,5 +138,11 @@ describe('the subscription cycle', () => {
       .when({ id: 'e-paid', type: 'InvoicePaid', data: { invoice_id: 'inv_1', subscription_id: id, occurred_at: FEB } })
       .then([advance({ type: 'RecordInvoicePaid', data: { invoice_id: 'inv_1' } })]));
 
+  it('issues no final invoice for a subscription canceled because its customer was deleted', () =>
+    spec
+      .given([created, activated])
+      .when(input({ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: FEB, reason: 'customer_deleted', prorations: [], final_invoice: false } }, FEB))
+      .thenNothingHappens());
+
   it('ignores timers before the subscription is known', () => spec.given([]).when(fire(`period_end:${FEB}`)).thenNothingHappens());
 });

@@ -158,6 +158,7 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
         return [issue(state, `proration:${event.data.changed_at}:${input.id}`, 'subscription_update', null, event.data.prorations)];
       }
       case 'SubscriptionCanceled':
+        if (event.data.final_invoice === false) return [];
         return state.period ? [issue(state, `final:${event.data.canceled_at}`, 'subscription_cancel', { start: state.period.start, end: event.data.canceled_at }, event.data.prorations)] : [];
       case 'SubscriptionEnded':
         return state.period ? [issue(state, `final:${event.data.ended_at}`, 'subscription_cycle', { start: state.period.start, end: event.data.ended_at }, [])] : [];

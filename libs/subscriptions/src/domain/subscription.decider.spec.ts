@@ -156,6 +156,12 @@ describe('subscription decider', () => {
         .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-14T10:00:00.000Z', reason: 'too expensive', prorations: [] } }]);
     });
 
+    it('cancels without crediting or a final invoice when its customer was deleted', () =>
+      spec
+        .given([created])
+        .when({ type: 'CancelSubscription', data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when: 'now', reason: 'customer_deleted', charges: CHARGES, final_invoice: false } })
+        .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'customer_deleted', prorations: [], final_invoice: false } }]));
+
     it('refuses to cancel twice', () => spec.given([created, canceled]).when(cancel('now')).thenFails('subscription.already_canceled'));
   });
 

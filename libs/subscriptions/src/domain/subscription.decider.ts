@@ -83,7 +83,10 @@ export type PauseSubscription = Command<'PauseSubscription', { subscription_id: 
  */
 export type ResumeSubscription = Command<'ResumeSubscription', { subscription_id: string; at: string } & ({ automatic: false } | { automatic: true; until: string })>;
 /** `charges`: what the licensed components cost for the current period, for the credit of a cancellation `now`. */
-export type CancelSubscription = Command<'CancelSubscription', { subscription_id: string; at: string; when: 'now' | 'period_end'; reason: string | null; charges: LicensedCharge[] }>;
+export type CancelSubscription = Command<
+  'CancelSubscription',
+  { subscription_id: string; at: string; when: 'now' | 'period_end'; reason: string | null; charges: LicensedCharge[]; final_invoice?: false }
+>;
 export type MarkPastDue = Command<'MarkPastDue', { subscription_id: string; invoice_id: string }>;
 export type RecordInvoicePaid = Command<'RecordInvoicePaid', { subscription_id: string; invoice_id: string }>;
 
@@ -150,7 +153,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         throw DomainError.conflict('subscription.not_paused', `Subscription ${id} is ${state.status}, not paused`);
       }
       case 'CancelSubscription': {
-        const { at, when, reason, charges } = command.data;
+        const { at, when, reason, charges, final_invoice } = command.data;
         assertLive(state);
         if (when === 'period_end') {
           if (state.scheduledCancellation) return [];
@@ -158,6 +161,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
           return [{ type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: cancelAt, reason } }];
         }
         // Unused time is credited only where a period was invoiced: not in a trial, nor in a pause.
+        if (final_invoice === false) return [{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: at, reason, prorations: [], final_invoice } }];
         const credits = PAID.includes(state.status) ? unusedTimeCredits(charges, state.period, at, state.currency) : [];
         return [canceled(state, at, reason, credits)];
       }

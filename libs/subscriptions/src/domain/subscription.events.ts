@@ -116,9 +116,13 @@ export type SubscriptionCancellationScheduled = Event<'SubscriptionCancellationS
 
 /**
  * Canceled. `prorations`: the credit for the unused time of a paid period (a cancellation `now`),
- * billed on the subscription's final invoice; empty otherwise.
+ * billed on the subscription's final invoice; empty otherwise. `final_invoice: false` (a
+ * cancellation because its customer was deleted) issues no final invoice.
  */
-export type SubscriptionCanceled = Event<'SubscriptionCanceled', { subscription_id: string; canceled_at: string; reason: string | null; prorations: ProrationItem[] }>;
+export type SubscriptionCanceled = Event<
+  'SubscriptionCanceled',
+  { subscription_id: string; canceled_at: string; reason: string | null; prorations: ProrationItem[]; final_invoice?: false }
+>;
 
 /** 30 days before the commitment ends (`subscription.commitment_ending`). */
 export type SubscriptionCommitmentEnding = Event<'SubscriptionCommitmentEnding', { subscription_id: string; commitment_end: string; renewal: Commitment['renewal'] }>;

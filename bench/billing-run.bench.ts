@@ -18,13 +18,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Big from 'big.js';
-import { derivedId, ManualClock, UlidGenerator, type IdGenerator } from '@tally/kernel';
+import { ManualClock, UlidGenerator, type IdGenerator } from '@tally/kernel';
 import type { After, Doc, ReadStore } from '@tally/readstore';
 import { CellRegistry, ID_GENERATOR, readConfig, type RequestContext } from '@tally/cells';
 import { CommandRuntime, type HistoryEvent, Worker } from '@tally/runtime';
 import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine } from '@tally/tax';
-import { applyDiscounts, INVOICE_LINE_ID_PREFIX, invoiceDecider, invoiceView, subscriptionInvoiceId, totalInvoice, totalsData, type InvoiceLine, type InvoiceState } from '@tally/invoicing';
+import { applyDiscounts, invoiceDecider, invoiceView, subscriptionInvoiceCreation, subscriptionInvoiceId, totalInvoice, totalsData, type InvoiceLine, type InvoiceState } from '@tally/invoicing';
 import { boundary } from '../libs/subscriptions/src/domain/billing-cycle';
 import { licensedLines, loadPlan, usageLines } from '../libs/subscriptions/src/plan-terms';
 import { createApp } from '../apps/api/src/create-app';
@@ -169,42 +168,25 @@ async function baseline(dataDir: string, subscriptions: number): Promise<CaseRes
       const computed = { ...totalInvoice({ behavior: plan.taxBehavior, lines, discounted, tax, taxBeforeDiscounts: null }), tax_table_version: tax.table_version, reverse_charge: tax.reverse_charge };
 
       const invoiceId = subscriptionInvoiceId(subscription.id, next.start);
-      const lineIds = lines.map((_, i) => derivedId(INVOICE_LINE_ID_PREFIX, [invoiceId, String(i)]));
       const now = clock.now().toISOString();
-      const create = {
-        type: 'CreateInvoice' as const,
-        data: {
+      const create = subscriptionInvoiceCreation(
+        {
           invoice_id: invoiceId,
           customer_id: subscription.customer_id as string,
           subscription_id: subscription.id,
-          billing_reason: 'subscription_cycle' as const,
           currency: plan.currency,
           tax_behavior: plan.taxBehavior,
-          auto_charge: true,
-          description: null,
-          due_at: null,
-          days_until_due: null,
+          billing_reason: 'subscription_cycle',
           period_start: next.start,
           period_end: next.end,
-          metadata: {},
-          lines: lines.map((line, i) => ({
-            line_id: lineIds[i],
-            code: line.code,
-            description: line.description,
-            quantity: new Big(line.quantity).toFixed(),
-            unit_amount: line.unit_amount,
-            amount: new Big(line.amount).toFixed(),
-            period_start: line.period_start,
-            period_end: line.period_end,
-            proration: false,
-            price_version: line.price_version,
-            tax_code: line.tax_code,
-            metadata: {},
-          })),
+          lines: lines.map((line) => ({ ...line, proration: false })),
           discounts: [],
-          now,
+          auto_charge: true,
+          finalize: true,
         },
-      };
+        now,
+      );
+      const lineIds = create.data.lines.map((line) => line.line_id);
       let state: InvoiceState = invoiceDecider.initialState();
       const decided = [...invoiceDecider.decide(create, state)];
       state = decided.reduce(invoiceDecider.evolve, state);

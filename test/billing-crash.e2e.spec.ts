@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Big from 'big.js';
 import { BILLING_CRASH_CUSTOMERS, BILLING_CRASH_SUBSCRIPTIONS_PER_CUSTOMER, BILLING_CRASH_T0, BILLING_CRASH_TARGET } from './support/billing-crash-child';
+import type { InvoiceResource } from '@tally/invoicing';
+import type { SubscriptionResource } from '@tally/subscriptions';
+import { listAll } from './support/list-all';
 import { TallyUnderTest } from './support/tally';
 import { startTsChild } from './support/ts-child-process';
 
@@ -37,28 +40,6 @@ async function runChild(args: string[], killWhen: (line: string) => boolean = ()
   return { lines, signal, code, stderr: victim.stderr() };
 }
 
-interface Invoice {
-  id: string;
-  number: string | null;
-  status: string;
-  subscription_id: string | null;
-  billing_reason: string;
-  period_start: string;
-  period_end: string;
-  subtotal: string;
-  discount: string;
-  tax: string;
-  total: string;
-}
-
-interface Subscription {
-  id: string;
-  status: string;
-  trial_end: string | null;
-  current_period_start: string;
-  current_period_end: string;
-}
-
 describe('a billing run killed with SIGKILL', () => {
   const dataDirs: string[] = [];
 
@@ -85,26 +66,16 @@ describe('a billing run killed with SIGKILL', () => {
     try {
       await tally.settle();
       const api = tally.as(key);
-      const listAll = async <T>(path: string): Promise<T[]> => {
-        const items: T[] = [];
-        for (let cursor: string | null = null; ; ) {
-          const page: { data: T[]; has_more: boolean; next_cursor: string | null } = (await api.get(`${path}?limit=100${cursor ? `&cursor=${cursor}` : ''}`).expect(200)).body;
-          items.push(...page.data);
-          if (!page.has_more) return items;
-          cursor = page.next_cursor;
-        }
-      };
-
       expect((await api.get(`/v1/test-clocks/${clock}`).expect(200)).body).toMatchObject({ status: 'ready', frozen_time: BILLING_CRASH_TARGET });
       expect((await api.get('/v1/admin/parked-commands').expect(200)).body.data).toEqual([]);
 
-      const subscriptions = await listAll<Subscription>('/v1/subscriptions');
-      const invoices = await listAll<Invoice>('/v1/invoices');
+      const subscriptions = await listAll<SubscriptionResource>(api, '/v1/subscriptions');
+      const invoices = await listAll<InvoiceResource>(api, '/v1/invoices');
       expect(subscriptions).toHaveLength(BILLING_CRASH_CUSTOMERS * BILLING_CRASH_SUBSCRIPTIONS_PER_CUSTOMER);
 
       const faults: string[] = [];
       for (const subscription of subscriptions) {
-        const own = invoices.filter((invoice) => invoice.subscription_id === subscription.id).sort((a, b) => Date.parse(a.period_start) - Date.parse(b.period_start));
+        const own = invoices.filter((invoice) => invoice.subscription_id === subscription.id).sort((a, b) => Date.parse(a.period_start!) - Date.parse(b.period_start!));
         const starts = own.map((invoice) => invoice.period_start);
         const duplicated = starts.filter((start, i) => starts.indexOf(start) !== i);
         if (duplicated.length > 0) faults.push(`${subscription.id}: more than one invoice for the periods from ${duplicated.join(', ')}`);
@@ -115,7 +86,7 @@ describe('a billing run killed with SIGKILL', () => {
           if (own[i].period_start !== own[i - 1].period_end) faults.push(`${subscription.id}: a gap or an overlap between ${own[i - 1].period_end} and ${own[i].period_start}`);
         }
         const last = own.at(-1);
-        if (subscription.status !== 'active' || last?.period_start !== subscription.current_period_start || !(Date.parse(last.period_end) > Date.parse(BILLING_CRASH_TARGET))) {
+        if (subscription.status !== 'active' || last?.period_start !== subscription.current_period_start || !(Date.parse(last.period_end!) > Date.parse(BILLING_CRASH_TARGET))) {
           faults.push(`${subscription.id}: ${subscription.status} in the period from ${subscription.current_period_start}, last invoiced ${last?.period_start} → ${last?.period_end}`);
         }
       }

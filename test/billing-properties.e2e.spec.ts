@@ -1,5 +1,8 @@
 import Big from 'big.js';
 import fc from 'fast-check';
+import type { InvoiceResource } from '@tally/invoicing';
+import type { SubscriptionResource } from '@tally/subscriptions';
+import { listAll } from './support/list-all';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /**
@@ -131,51 +134,12 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
   steps: fc.tuple(fc.array(step, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 60 * 24 })).map(([steps, hours]) => [...steps, { kind: 'advance' as const, hours }]),
 });
 
-interface Line {
-  code: string | null;
-  quantity: string;
-  unit_amount: string | null;
-  amount: string;
-  period_start: string | null;
-  period_end: string | null;
-  proration: boolean;
-  discount_amount: string;
-  tax_amount: string;
-  tax_rate: string;
-}
-
-interface Invoice {
-  id: string;
-  number: string | null;
-  status: 'draft' | 'open' | 'partially_paid' | 'paid' | 'void' | 'uncollectible';
-  subscription_id: string | null;
-  billing_reason: string;
-  tax_behavior: string;
-  period_start: string | null;
-  period_end: string | null;
-  lines: Line[];
-  subtotal: string;
-  discount: string;
-  tax: string;
-  total: string;
-  amount_paid: string;
-  amount_due: string;
-}
-
 /** What the commands sent so far imply for a subscription. */
 interface Expected {
   /** Set by a pause (null: until resumed), cleared by a resume; undefined when not paused. */
   pausedUntil: string | null | undefined;
   /** Plan changes with `always_invoice` accepted while the subscription was active. */
   invoicedChanges: number;
-}
-
-interface Subscription {
-  id: string;
-  status: string;
-  trial_end: string | null;
-  current_period_start: string;
-  current_period_end: string;
 }
 
 const MONEY = /^-?\d+\.\d{2}$/;
@@ -185,7 +149,7 @@ const cents = (amount: Big) => amount.round(2, Big.roundHalfEven);
 const HALF_CENT = new Big('0.005');
 
 /** What is wrong with one invoice, as readable strings (empty when nothing is). */
-function invoiceFaults(invoice: Invoice): string[] {
+function invoiceFaults(invoice: InvoiceResource): string[] {
   const faults: string[] = [];
   const fault = (what: string) => faults.push(`${invoice.id} (${invoice.billing_reason}, ${invoice.status}): ${what}`);
   for (const field of ['subtotal', 'discount', 'tax', 'total', 'amount_paid', 'amount_due'] as const) {
@@ -246,20 +210,10 @@ describe('billing properties: random command sequences on test clocks', () => {
   afterAll(() => tally.stop());
 
   /** Every page of a list. */
-  const listAll = async <T>(path: string): Promise<T[]> => {
-    const items: T[] = [];
-    for (let cursor: string | null = null; ; ) {
-      const page: { data: T[]; has_more: boolean; next_cursor: string | null } = (await api.get(`${path}${path.includes('?') ? '&' : '?'}limit=100${cursor ? `&cursor=${cursor}` : ''}`).expect(200)).body;
-      items.push(...page.data);
-      if (!page.has_more) return items;
-      cursor = page.next_cursor;
-    }
-  };
-
   /** The invariants over one customer's invoices and subscriptions, after the worker settled. */
   const expectBillingInvariants = async (customer: string, now: string, model: Map<string, Expected>, history: string[]) => {
-    const invoices = await listAll<Invoice>(`/v1/invoices?customer_id=${customer}`);
-    const subscriptions = await listAll<Subscription>(`/v1/subscriptions?customer_id=${customer}`);
+    const invoices = await listAll<InvoiceResource>(api, `/v1/invoices?customer_id=${customer}`);
+    const subscriptions = await listAll<SubscriptionResource>(api, `/v1/subscriptions?customer_id=${customer}`);
     const faults = invoices.flatMap(invoiceFaults);
     // No two invoices of a subscription cover the same period.
     const byPeriod = new Map<string, string[]>();
@@ -294,7 +248,7 @@ describe('billing properties: random command sequences on test clocks', () => {
 
   /** Numbers of one tenant and environment: one prefix, and 1…n without a gap or a duplicate. */
   const expectGapFreeNumbers = async () => {
-    const numbers = (await listAll<Invoice>('/v1/invoices')).map((i) => i.number).filter((n): n is string => n !== null);
+    const numbers = (await listAll<InvoiceResource>(api, '/v1/invoices')).map((i) => i.number).filter((n): n is string => n !== null);
     expect(new Set(numbers.map((n) => n.split('-')[0])).size).toBeLessThanOrEqual(1);
     const sequence = numbers.map((n) => Number(n.split('-')[1])).sort((a, b) => a - b);
     expect(sequence).toEqual(Array.from({ length: sequence.length }, (_, i) => i + 1));

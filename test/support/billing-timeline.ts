@@ -1,3 +1,5 @@
+import type { InvoiceResource } from '@tally/invoicing';
+import { listAll } from './list-all';
 import type { TallyUnderTest } from './tally';
 
 type Api = ReturnType<TallyUnderTest['as']>;
@@ -6,27 +8,6 @@ export interface TimelineEvent {
   type: string;
   created_at: string;
   aggregate_id: string;
-}
-
-export interface InvoiceLineSeen {
-  code: string | null;
-  description: string;
-  amount: string;
-  period_start: string;
-  period_end: string;
-  price_version: number | null;
-  proration: boolean;
-}
-
-export interface InvoiceSeen {
-  id: string;
-  status: string;
-  billing_reason: string;
-  period_start: string;
-  period_end: string;
-  total: string;
-  created_at: string;
-  lines: InvoiceLineSeen[];
 }
 
 /**
@@ -60,9 +41,8 @@ export class BillingTimeline {
     return fresh.map((event) => [event.type, event.created_at]);
   }
 
-  async invoices(): Promise<InvoiceSeen[]> {
-    const page = await this.api.get(`/v1/invoices?subscription_id=${this.subscription}&limit=100&sort=created_at:asc`).expect(200);
-    return page.body.data as InvoiceSeen[];
+  invoices(): Promise<InvoiceResource[]> {
+    return listAll<InvoiceResource>(this.api, `/v1/invoices?subscription_id=${this.subscription}&sort=created_at:asc`);
   }
 
   /** The last invoice, as [code, amount, period_start, period_end, price_version, proration] per line. */
@@ -73,13 +53,6 @@ export class BillingTimeline {
 
   private async events(): Promise<TimelineEvent[]> {
     const ids = [this.subscription, ...(await this.invoices()).map((invoice) => invoice.id)];
-    const events: TimelineEvent[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { body: { data: unknown[]; next_cursor: string | null } } = await this.api.get(`/v1/events?aggregate_id=${ids.join(',')}&sort=created_at:asc&limit=100${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
-      events.push(...(page.body.data as TimelineEvent[]));
-      cursor = page.body.next_cursor;
-    } while (cursor);
-    return events;
+    return listAll<TimelineEvent>(this.api, `/v1/events?aggregate_id=${ids.join(',')}&sort=created_at:asc`);
   }
 }

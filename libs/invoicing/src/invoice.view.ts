@@ -5,20 +5,10 @@ import type { TaxBehavior } from '@tally/tax/published';
 import type { DiscountLevel } from './domain/discounts';
 import type { BillingReason, CreditNoteReason, InvoiceEvent, InvoiceLineData, InvoiceStatus, InvoiceTotalsData, TaxBreakdownData } from './domain/invoice.events';
 
-/** A type rather than an interface, so that it is a read-store document. */
-export type InvoiceLineResource = {
+/** A line as the API shows it: as the draft holds it, with its id, discount and tax (a type, so it is a read-store document). */
+export type InvoiceLineResource = Omit<InvoiceLineData, 'line_id' | 'tax_code' | 'metadata'> & {
   id: string;
   object: 'line_item';
-  /** The plan component's code; null for a line added by hand. */
-  code: string | null;
-  description: string;
-  quantity: string;
-  unit_amount: string | null;
-  amount: string;
-  period_start: string | null;
-  period_end: string | null;
-  proration: boolean;
-  price_version: number | null;
   discount_amount: string;
   tax_amount: string;
   tax_rate: string;

@@ -1,5 +1,5 @@
 import { DomainError } from './domain-error';
-import { checkMetadata, keyedObject, mergeMetadata } from './metadata';
+import { checkMetadata, keyedObject, mergeMetadata, sameMetadata } from './metadata';
 
 /** Keys a user may choose that are also members of every plain JavaScript object. */
 const BUILT_IN_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
@@ -35,5 +35,12 @@ describe('metadata', () => {
     const current = keyedObject([['plan', 'gold']]);
     expect(() => mergeMetadata(current, keyedObject([['k'.repeat(41), '']]))).toThrow(/limits/);
     expect(() => mergeMetadata(current, keyedObject(Array.from({ length: 51 }, (_, i) => [`k${i}`, ''] as const)))).toThrow(/limits/);
+  });
+
+  it('compares metadata by keys and values, whatever their order', () => {
+    expect(sameMetadata({ a: '1', b: '2' }, { b: '2', a: '1' })).toBe(true);
+    expect(sameMetadata({ a: '1' }, { a: '2' })).toBe(false);
+    expect(sameMetadata({ a: '1' }, { a: '1', b: '2' })).toBe(false);
+    expect(sameMetadata(keyedObject([['constructor', 'x']]), {})).toBe(false);
   });
 });

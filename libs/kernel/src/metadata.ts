@@ -52,3 +52,9 @@ export function keyedObject<V>(entries: Iterable<readonly [string, V]> = []): Re
   for (const [key, value] of entries) object[key] = value;
   return object;
 }
+
+/** The same keys with the same values, whatever their order. */
+export function sameMetadata(a: Metadata, b: Metadata): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+}

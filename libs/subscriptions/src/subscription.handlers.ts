@@ -5,7 +5,6 @@ import { couponAggregate, couponIdOf, planAggregate, unredeemableReason, type Pl
 import { customerAggregate } from '@tally/customers';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
-import type { Period } from './domain/billing-cycle';
 import { subscriptionDecider, type CreateSubscription, type Subscription, type SubscriptionCommand, type SubscriptionState } from './domain/subscription.decider';
 import type { Commitment, PauseBehavior, ProrationBehavior } from './domain/subscription.events';
 import { cadenceOf, checkQuantities, licensedCharges, loadPlan, subscribablePlan } from './plan-terms';
@@ -256,9 +255,9 @@ export class ApplySubscriptionLifecycleHandler implements ICommandHandler<ApplyS
 
   /** What the current period was billed for: the credit of a cancellation `now` is its unused part. */
   private async currentCharges(context: RequestContext, state: SubscriptionState) {
-    if (state.status === 'none' || !['active', 'past_due'].includes(state.status)) return [];
+    if (state.status !== 'active' && state.status !== 'past_due') return [];
     const plan = await loadPlan(this.runtime, context, state.planCode);
-    return licensedCharges(plan, state.quantities, state.period as Period);
+    return licensedCharges(plan, state.quantities, state.period);
   }
 }
 

@@ -1,4 +1,4 @@
-import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
+import { assertNever, checkMetadata, DomainError, mergeMetadata, sameMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
 import { mergeAddress, type AddressPatch } from './address';
 import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerDeleted, CustomerTaxIdDeleted, CustomerUpdated } from './customer.events';
 import { isSupportedTaxIdType } from './tax-ids/tax-id';
@@ -158,7 +158,7 @@ function changedFields(state: Extract<CustomerState, { status: 'active' }>, patc
   }
   if (patch.metadata !== undefined) {
     const merged = mergeMetadata(state.metadata, patch.metadata);
-    if (!sameJson(merged, state.metadata)) changes.metadata = merged;
+    if (!sameMetadata(merged, state.metadata)) changes.metadata = merged;
   }
   return changes as Omit<CustomerUpdated['data'], 'customer_id'>;
 }

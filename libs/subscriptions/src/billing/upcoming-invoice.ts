@@ -4,7 +4,7 @@ import { InvoiceDryRun, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime } from '@tally/runtime';
 import { periodAt } from '../domain/billing-cycle';
-import { firstPeriod, type Subscription } from '../domain/subscription.decider';
+import { firstPeriod, TERMINAL, type Subscription } from '../domain/subscription.decider';
 import { subscriptionAggregate } from '../subscription.aggregate';
 import type { InvoiceRequest } from './subscription-cycle.decider';
 import { issueInput, SubscriptionInvoiceBuilder } from './subscription-invoice.builder';
@@ -48,7 +48,7 @@ export class GetUpcomingInvoiceHandler implements IQueryHandler<GetUpcomingInvoi
 
 /** What the subscription's cycle will ask for at the next boundary, as if the current period closed at `now`. */
 export function upcomingRequest(subscription: Subscription, now: string): InvoiceRequest {
-  if (['canceled', 'ended', 'incomplete_expired', 'pending_activation'].includes(subscription.status)) {
+  if (TERMINAL.includes(subscription.status) || subscription.status === 'pending_activation') {
     throw DomainError.notFound('subscription.no_upcoming_invoice', `Subscription ${subscription.id} is ${subscription.status}: it will issue no more invoices`);
   }
   const base = { subscription_id: subscription.id, customer_id: subscription.customerId, prorations: [...subscription.pendingProrations], coupons: [...subscription.coupons], collection: 'charge' as const };

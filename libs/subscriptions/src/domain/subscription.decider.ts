@@ -1,4 +1,4 @@
-import { checkMetadata, DomainError, keyedObject, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
+import { checkMetadata, DomainError, keyedObject, mergeMetadata, sameMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
 import { boundary, periodAt, type Cadence, type Period } from './billing-cycle';
 import { prorationItems, unusedTimeCredits, type LicensedCharge } from './prorations';
 import type { Commitment, PauseBehavior, PeriodTerms, ProrationBehavior, ProrationItem, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus } from './subscription.events';
@@ -105,7 +105,8 @@ export type SubscriptionCommand =
   | RecordInvoicePaid;
 
 const notFound = (id: string) => DomainError.notFound('subscription.not_found', `No subscription ${id}`);
-const TERMINAL: readonly SubscriptionStatus[] = ['canceled', 'ended', 'incomplete_expired'];
+/** Final statuses: nothing changes a subscription in them, and it issues no more invoices. */
+export const TERMINAL: readonly SubscriptionStatus[] = ['canceled', 'ended', 'incomplete_expired'];
 /** A period was invoiced and paid for (or is being collected): its unused time is worth a credit. */
 const PAID: readonly SubscriptionStatus[] = ['active', 'past_due'];
 
@@ -385,8 +386,3 @@ function invalidState(state: Subscription, target: string, why: string): DomainE
 }
 
 const withQuantity = (quantities: Record<string, number>, meter: string, quantity: number): Record<string, number> => keyedObject([...Object.entries(quantities), [meter, quantity]]);
-
-const sameMetadata = (a: Metadata, b: Metadata): boolean => {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
-};

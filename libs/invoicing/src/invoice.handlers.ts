@@ -4,7 +4,7 @@ import Big from 'big.js';
 import { derivedId, type IdGenerator, type Metadata } from '@tally/kernel';
 import { customerAggregate } from '@tally/customers';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
-import { Clocks, CommandRuntime } from '@tally/runtime';
+import { Clocks, CommandRuntime, commandStep } from '@tally/runtime';
 import type { TaxBehavior, TaxCode } from '@tally/tax';
 import type { Discount } from './domain/discounts';
 import { manualLine, type LineInput } from './domain/invoice-line-input';
@@ -374,7 +374,7 @@ export class IssueSubscriptionInvoiceHandler implements ICommandHandler<IssueSub
     const created = await this.runtime.execute(invoiceAggregate, id, command, context);
     if (!input.finalize) return written(created);
     // The same stream again: a command id of its own, or the runtime would take it for the create's.
-    const finalizing = context.commandId ? { ...context, commandId: derivedId('cmd', [context.commandId, 'finalize']) } : context;
+    const finalizing = commandStep(context, 'finalize');
     return written(await this.finalizer.finalize(finalizing, id, { whenFinal: 'accept' }));
   }
 }

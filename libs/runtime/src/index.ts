@@ -4,6 +4,7 @@ export * from './clocks/test-clock.view';
 export * from './clocks/test-clocks';
 export * from './commands/aggregate-definition';
 export * from './commands/command-runtime';
+export * from './commands/command-step';
 export * from './commands/history-event';
 export * from './contexts/aggregate-types';
 export * from './contexts/context-manifest';

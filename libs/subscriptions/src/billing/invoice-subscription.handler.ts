@@ -1,9 +1,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { derivedId } from '@tally/kernel';
 import { IssueSubscriptionInvoiceCommand, MarkInvoiceUncollectibleCommand, VoidInvoiceCommand, type InvoiceWritten } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
-import { CommandRuntime } from '@tally/runtime';
-import { subscriptionAggregate } from '../subscription.aggregate';
+import { commandStep } from '@tally/runtime';
 import type { InvoiceRequest } from './subscription-cycle.decider';
 import { issueInput, SubscriptionInvoiceBuilder } from './subscription-invoice.builder';
 
@@ -25,22 +23,18 @@ export class InvoiceSubscriptionCommand extends Command<void> {
 @CommandHandler(InvoiceSubscriptionCommand)
 export class InvoiceSubscriptionHandler implements ICommandHandler<InvoiceSubscriptionCommand, void> {
   constructor(
-    private readonly runtime: CommandRuntime,
     private readonly builder: SubscriptionInvoiceBuilder,
     private readonly commands: CommandBus,
   ) {}
 
   async execute({ context, request }: InvoiceSubscriptionCommand): Promise<void> {
-    const { clockId } = await this.runtime.load(this.runtime.cellOf(context), subscriptionAggregate, request.subscription_id, context);
-    const onClock = clockId ? { ...context, clockId } : context;
-    const draft = await this.builder.build(onClock, request);
+    // The dispatcher gives the context the clock of the cycle's input, the subscription's own: the invoice lives on it too.
+    const draft = await this.builder.build(context, request);
     if (draft.lines.length === 0) return;
-    const { invoice }: InvoiceWritten = await this.commands.execute(new IssueSubscriptionInvoiceCommand(onClock, issueInput(draft, request)));
+    const { invoice }: InvoiceWritten = await this.commands.execute(new IssueSubscriptionInvoiceCommand(context, issueInput(draft, request)));
     if (invoice.status !== 'open') return;
     // Further commands on the invoice's stream, each with a command id of its own (a stream applies an id once).
-    if (request.collection === 'void_invoices') await this.commands.execute(new VoidInvoiceCommand(step(onClock, 'void'), invoice.id));
-    if (request.collection === 'mark_uncollectible') await this.commands.execute(new MarkInvoiceUncollectibleCommand(step(onClock, 'uncollectible'), invoice.id));
+    if (request.collection === 'void_invoices') await this.commands.execute(new VoidInvoiceCommand(commandStep(context, 'void'), invoice.id));
+    if (request.collection === 'mark_uncollectible') await this.commands.execute(new MarkInvoiceUncollectibleCommand(commandStep(context, 'uncollectible'), invoice.id));
   }
 }
-
-const step = (context: RequestContext, name: string): RequestContext => (context.commandId ? { ...context, commandId: derivedId('cmd', [context.commandId, name]) } : context);

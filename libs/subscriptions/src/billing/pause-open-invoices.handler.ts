@@ -1,8 +1,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { derivedId } from '@tally/kernel';
 import { INVOICE_LIST, invoiceAggregate, invoiceView, MarkInvoiceUncollectibleCommand, VoidInvoiceCommand, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
-import { CommandRuntime, ScopedReads } from '@tally/runtime';
+import { CommandRuntime, commandStep, ScopedReads } from '@tally/runtime';
 import { invoiceIdOf } from './subscription-invoice.builder';
 
 /** Sent by the cycle when a subscription is paused voiding its invoices or writing them off: its open invoices follow. */
@@ -36,7 +35,7 @@ export class ApplyPauseToOpenInvoicesHandler implements ICommandHandler<ApplyPau
     const cell = this.runtime.cellOf(context);
     for (const id of ids) {
       const { state } = await this.runtime.load(cell, invoiceAggregate, id, context);
-      const step = { ...context, ...(context.commandId && { commandId: derivedId('cmd', [context.commandId, id]) }) };
+      const step = commandStep(context, id);
       if (behavior === 'void_invoices' && state.status === 'open') await this.commands.execute(new VoidInvoiceCommand(step, id));
       if (behavior === 'mark_uncollectible' && (state.status === 'open' || state.status === 'partially_paid')) await this.commands.execute(new MarkInvoiceUncollectibleCommand(step, id));
     }

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { DomainError, formatAmount, type FieldError } from '@tally/kernel';
 import { planAggregate, planIdOf, type Plan } from '@tally/catalog';
-import { componentsInForce, meterOf } from '@tally/catalog/published';
+import { componentsInForce, meterOf, type ComponentInForce } from '@tally/catalog/published';
 import { priceLines, type InvoiceLine } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import type { CommandRuntime } from '@tally/runtime';
@@ -25,15 +25,19 @@ export async function loadPlan(runtime: CommandRuntime, context: RequestContext,
 
 export const cadenceOf = (plan: Plan): Cadence => ({ interval: plan.interval, count: plan.intervalCount });
 
-/** The meters of the plan's licensed components (flat, per_unit, tiered, volume, package) in force at `at`. */
-export function licensedMeters(plan: Plan, at: string): Set<string> {
-  return new Set(
-    componentsInForce(plan.priceVersions, at)
-      .filter((component) => component.pricing.model !== 'usage')
-      .map((component) => meterOf(component.pricing))
-      .filter((meter): meter is string => meter !== null),
-  );
+/** The plan's components in force at `at`: licensed (flat, per_unit, tiered, volume, package, billed in advance) or usage (in arrears). */
+function componentsOf(plan: Plan, at: string, kind: 'licensed' | 'usage'): ComponentInForce[] {
+  return componentsInForce(plan.priceVersions, at).filter((component) => (component.pricing.model === 'usage') === (kind === 'usage'));
 }
+
+const metersOf = (components: readonly ComponentInForce[]): Set<string> =>
+  new Set(components.map((component) => meterOf(component.pricing)).filter((meter): meter is string => meter !== null));
+
+/** The meters of the plan's licensed components in force at `at`. */
+export const licensedMeters = (plan: Plan, at: string): Set<string> => metersOf(componentsOf(plan, at, 'licensed'));
+
+/** The meters of the plan's usage components in force at `at`: what a period's usage is read for. */
+export const usageMeters = (plan: Plan, at: string): string[] => [...metersOf(componentsOf(plan, at, 'usage'))];
 
 /** Every quantity names a meter of a licensed component of the plan (a typo never bills as one unit). */
 export function checkQuantities(plan: Plan, quantities: ReadonlyMap<string, number>, at: string, field = 'quantities'): void {
@@ -49,16 +53,15 @@ export function checkQuantities(plan: Plan, quantities: ReadonlyMap<string, numb
  * period's start: billed in advance. Quantities of meters the plan no longer has are left out.
  */
 export function licensedLines(plan: Plan, quantities: Record<string, number>, period: Period): InvoiceLine[] {
-  const components = componentsInForce(plan.priceVersions, period.start).filter((component) => component.pricing.model !== 'usage');
-  const meters = licensedMeters(plan, period.start);
+  const components = componentsOf(plan, period.start, 'licensed');
+  const meters = metersOf(components);
   const known = new Map(Object.entries(quantities).filter(([meter]) => meters.has(meter)));
   return priceLines(components, { quantities: known, usage: new Map() }, plan.currency, period);
 }
 
 /** The usage lines of a closed period, priced with the components in force at its start: billed in arrears. */
 export function usageLines(plan: Plan, usage: ReadonlyMap<string, Big>, period: Period): InvoiceLine[] {
-  const components = componentsInForce(plan.priceVersions, period.start).filter((component) => component.pricing.model === 'usage');
-  return priceLines(components, { quantities: new Map(), usage }, plan.currency, period);
+  return priceLines(componentsOf(plan, period.start, 'usage'), { quantities: new Map(), usage }, plan.currency, period);
 }
 
 /** What each licensed component costs for the whole period: what a change or a cancellation prorates. */

@@ -2,14 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { derivedId } from '@tally/kernel';
 import { couponAggregate, couponIdOf, type Plan } from '@tally/catalog';
-import { componentsInForce, meterOf } from '@tally/catalog/published';
 import { INVOICE_ID_PREFIX, subscriptionInvoiceId, type Discount, type InvoiceLine, type SubscriptionInvoiceInput } from '@tally/invoicing';
 import type { TaxBehavior, TaxCode } from '@tally/tax';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { Period } from '../domain/billing-cycle';
 import type { ProrationItem } from '../domain/subscription.events';
-import { licensedLines, loadPlan, usageLines } from '../plan-terms';
+import { licensedLines, loadPlan, usageLines, usageMeters } from '../plan-terms';
 import type { InvoiceRequest } from './subscription-cycle.decider';
 import { USAGE_READINGS, type UsageReadings } from './usage-readings.port';
 
@@ -56,9 +55,7 @@ export class SubscriptionInvoiceBuilder {
   }
 
   private async usageLines(context: RequestContext, subscriptionId: string, plan: Plan, period: Period): Promise<InvoiceLine[]> {
-    const meters = componentsInForce(plan.priceVersions, period.start)
-      .filter((component) => component.pricing.model === 'usage')
-      .map((component) => meterOf(component.pricing)!);
+    const meters = usageMeters(plan, period.start);
     if (meters.length === 0) return [];
     const readings = await this.usage.read(context, subscriptionId, meters, period);
     return usageLines(plan, new Map([...readings].map(([meter, reading]) => [meter, reading.quantity])), period);

@@ -1,12 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError, formatAmount } from '@tally/kernel';
-import { componentsInForce, meterOf } from '@tally/catalog/published';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, instantParameter, invalidParameter } from '@tally/runtime';
 import { periodAt, type Period } from '../domain/billing-cycle';
 import type { Subscription } from '../domain/subscription.decider';
-import { loadPlan } from '../plan-terms';
+import { loadPlan, usageMeters } from '../plan-terms';
 import { subscriptionAggregate } from '../subscription.aggregate';
 import { USAGE_READINGS, type UsageReadings } from './usage-readings.port';
 
@@ -56,10 +55,7 @@ export class GetUsageSummaryHandler implements IQueryHandler<GetUsageSummaryQuer
     if (state.status === 'none') throw subscriptionAggregate.notFound(subscriptionId);
     const period = which.period === 'current' ? state.period : closedPeriod(state, which.closedAt);
     const plan = await loadPlan(this.runtime, context, state.planCode);
-    const meters = componentsInForce(plan.priceVersions, period.start)
-      .filter((component) => component.pricing.model === 'usage')
-      .map((component) => meterOf(component.pricing)!);
-    const readings = await this.usage.read(clockId ? { ...context, clockId } : context, subscriptionId, meters, period);
+    const readings = await this.usage.read(clockId ? { ...context, clockId } : context, subscriptionId, usageMeters(plan, period.start), period);
     return {
       object: 'usage_summary',
       subscription_id: subscriptionId,

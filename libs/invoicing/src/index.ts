@@ -13,6 +13,7 @@ export * from './invoice.queries';
 export * from './invoice.projection';
 export * from './invoice-totals';
 export * from './invoice-finalizer';
+export * from './invoice-numbering';
 export * from './invoice-dry-run';
 export * from './invoice-numbering.process';
 export * from './invoice-preview';

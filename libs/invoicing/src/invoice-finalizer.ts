@@ -1,64 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
-import { DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
 import type { Discount } from './domain/discounts';
 import type { InvoiceLine } from './domain/invoice-lines';
 import { invoiceDecider, type FinalizeInvoice, type InvoiceFacts, type InvoiceState } from './domain/invoice.decider';
 import type { InvoiceTotalsData } from './domain/invoice.events';
-import { reservedNumberOf } from './domain/invoice-number-sequence';
-import { invoiceAggregate, invoiceNumberPrefix, invoiceNumberSequenceAggregate, invoiceNumberSequenceIdOf } from './invoice.aggregate';
+import { invoiceAggregate } from './invoice.aggregate';
+import { InvoiceNumbering } from './invoice-numbering';
 import { InvoiceTaxation, type ComputedInvoiceTotals } from './invoice-totals';
 import type { InvoiceResource } from './invoice.view';
 
 export type InvoiceOutcome = CommandOutcome<InvoiceState, InvoiceResource>;
-
-/** How many times a reservation is retried when other finalisations keep taking the next number first. */
-const RESERVE_ATTEMPTS = 25;
-
-/**
- * Takes numbers from the tenant's gap-free sequence. Reservations of one sequence run one at a
- * time in this process (the expected revision still guards against other processes), so a burst
- * of finalisations does not spend its retries racing for the same revision.
- */
-@Injectable()
-export class InvoiceNumbering {
-  private readonly queues = new Map<string, Promise<unknown>>();
-
-  constructor(private readonly runtime: CommandRuntime) {}
-
-  /** The invoice's number: the one it reserved before if the sequence remembers it, else the next. */
-  async reserve(context: RequestContext, invoiceId: string): Promise<string> {
-    // The sequence belongs to the tenant, not to a test clock; invoices are reserved once each by id.
-    const { clockId: _clock, commandId: _command, ...sequenceContext } = context;
-    const sequenceId = invoiceNumberSequenceIdOf(context);
-    const command = { type: 'ReserveInvoiceNumber' as const, data: { invoice_id: invoiceId, prefix: invoiceNumberPrefix(context) } };
-    return this.oneAtATime(`${context.region}:${sequenceId}`, async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const { state } = await this.runtime.execute(invoiceNumberSequenceAggregate, sequenceId, command, sequenceContext);
-          const number = reservedNumberOf(state, invoiceId);
-          if (!number) throw new Error(`The invoice number sequence forgot the reservation of ${invoiceId}`);
-          return number;
-        } catch (error) {
-          if (!(error instanceof DomainError && error.code === 'request.concurrent_update') || attempt >= RESERVE_ATTEMPTS) throw error;
-        }
-      }
-    });
-  }
-
-  private oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(key) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const settled = next.catch(() => undefined);
-    this.queues.set(key, settled);
-    void settled.then(() => {
-      if (this.queues.get(key) === settled) this.queues.delete(key);
-    });
-    return next;
-  }
-}
 
 export interface FinalizeOptions {
   /** A number reserved before (by a finalisation that crashed): finalise with it. */

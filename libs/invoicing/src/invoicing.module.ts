@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TaxModule } from '@tally/tax';
 import { PreviewInvoiceHandler } from './invoice-preview';
-import { InvoiceFinalizer, InvoiceNumbering } from './invoice-finalizer';
+import { InvoiceFinalizer } from './invoice-finalizer';
+import { InvoiceNumbering } from './invoice-numbering';
 import { invoiceCommandHandlers } from './invoice.handlers';
 import { InvoiceNumberingProcess } from './invoice-numbering.process';
 import { invoiceQueryHandlers } from './invoice.queries';

@@ -15,7 +15,7 @@ import type { SqliteDataKeyStore } from './sqlite-data-key-store';
  */
 export class DataKeysWrittenWithAppend implements DataKeyStore {
   private readonly pending = new Map<string, Buffer>();
-  /** The subjects whose keys the append in progress stored. */
+  /** The subjects whose keys the appends of the transaction in progress stored. */
   private joined: string[] = [];
 
   constructor(private readonly keys: SqliteDataKeyStore) {}
@@ -48,11 +48,14 @@ export class DataKeysWrittenWithAppend implements DataKeyStore {
         for (const subjectId of this.joined) this.pending.delete(subjectId);
         this.joined = [];
       },
+      // The keys stay pending: the writes retried seal with them again and store them then.
+      abandoned: () => (this.joined = []),
     };
   }
 
+  /** A failed append's savepoint takes back the keys it stored, so they stay pending until one commits. */
   private storeKeysOf(codec: PiiCodec, events: readonly NewEvent[]): void {
-    this.joined = [];
+    const stored: string[] = [];
     for (const subjectId of codec.subjectsOf(events)) {
       const key = this.pending.get(subjectId);
       if (!key) continue;
@@ -63,7 +66,8 @@ export class DataKeysWrittenWithAppend implements DataKeyStore {
         codec.forget(subjectId);
         throw new Error(`another data key was stored for ${subjectId} while this append was sealed; retry the write`);
       }
-      this.joined.push(subjectId);
+      stored.push(subjectId);
     }
+    this.joined.push(...stored);
   }
 }

@@ -154,6 +154,28 @@ describe('SqliteEventStore specifics', () => {
     expect((await store.readAll({ limit: 10 })).map((e) => e.type)).toEqual(['Opened']);
   });
 
+  it('appends made in one turn of the event loop commit in one transaction, a failing one in its savepoint alone', async () => {
+    const store = new SqliteEventStore(temp.db);
+    const taken = '01JAAAAAAAAAAAAAAAAAAAAAAE';
+    await store.append('order-1', [{ id: taken, type: 'Opened', data: {}, metadata }], { expectedRevision: 'no_stream' });
+    const other = openSqliteDatabase(temp.file);
+    const versionSeenByOther = () => other.pragma('data_version', { simple: true }) as number;
+    const before = versionSeenByOther();
+
+    const results = await Promise.allSettled([
+      store.append('order-2', [{ id: '01JAAAAAAAAAAAAAAAAAAAAAAF', type: 'A', data: {}, metadata }], { expectedRevision: 'no_stream' }),
+      store.append('order-3', [{ id: '01JAAAAAAAAAAAAAAAAAAAAAAG', type: 'B', data: {}, metadata }, { id: taken, type: 'DuplicateId', data: {}, metadata }], { expectedRevision: 'no_stream' }),
+      store.append('order-4', [{ id: '01JAAAAAAAAAAAAAAAAAAAAAAH', type: 'C', data: {}, metadata }], { expectedRevision: 'no_stream' }),
+    ]);
+
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateEventIdError);
+    expect((await store.readAll({ limit: 10 })).map((e) => `${e.stream}:${e.type}`)).toEqual(['order-1:Opened', 'order-2:A', 'order-4:C']);
+    // Another connection sees one commit for the three appends (data_version moves once per commit it did not make).
+    expect(versionSeenByOther()).toBe(before + 1);
+    other.close();
+  });
+
   it('rejects an empty append', async () => {
     const store = new SqliteEventStore(temp.db);
     await expect(store.append('order-1', [], { expectedRevision: 'any' })).rejects.toThrow(RangeError);

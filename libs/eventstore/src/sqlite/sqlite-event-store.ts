@@ -13,6 +13,8 @@ import {
 } from '../event-store.port';
 import { matchesStreamPrefixes, streamPrefixesOf } from '../stream-filter';
 import { AppendNotifier } from './append-notifier';
+import type { EventRow } from './event-row';
+import { LogTail } from './log-tail';
 import type { AppendParticipant } from './append-participant';
 import type { SqliteDatabase } from './sqlite-database';
 import { SqliteSubscription, type CatchUpBatch } from './sqlite-subscription';
@@ -38,22 +40,24 @@ const INSERTED_COLUMNS = 6;
 /** Rows per INSERT of a batch: one statement writes them all, sparing a call into SQLite per event. */
 const ROWS_PER_INSERT = 50;
 
-interface EventRow {
-  position: number;
-  stream: string;
-  revision: number;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
 /** Positions start at 1 (AUTOINCREMENT), so "after 0" is "from the start". */
 const START = 0n;
 
+/** An append waiting for the group it will commit with. */
+interface QueuedAppend {
+  stream: string;
+  events: readonly NewEvent[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: Error) => void;
+}
+
 /**
- * The embedded event store: one table in the region's SQLite file. Every append is one
- * IMMEDIATE transaction, so concurrent writers (also in other processes) serialize and the global
+ * The embedded event store: one table in the region's SQLite file. Appends commit in groups: the
+ * appends made while the event loop runs one turn are written in one IMMEDIATE transaction at the
+ * end of it (group commit), each in a savepoint of its own, so each is still all or nothing, its
+ * revision check and its failure its own, and a burst of concurrent appends pays for one commit.
+ * Concurrent writers (also in other processes) serialize on the transaction, and the global
  * position order is the commit order. close() ends the subscriptions; the connection belongs to
  * whoever opened it.
  */
@@ -62,6 +66,8 @@ export class SqliteEventStore implements EventStore {
   /** Where streams end, while no other connection writes: a read past the end needs no query. */
   private readonly ends: StreamEnds;
   private readonly subscriptions = new Set<SqliteSubscription>();
+  /** The latest rows, read once for every subscription of this store. */
+  private readonly tail = new LogTail((after, upTo, limit) => this.readRange(after, upTo, limit, undefined));
   private readonly lastRevisionOf: Statement<[string], { revision: number }>;
   /** INSERTs of 1 to ROWS_PER_INSERT rows, by row count, prepared on first use. */
   private readonly inserts: Statement<unknown[]>[] = [];
@@ -70,7 +76,9 @@ export class SqliteEventStore implements EventStore {
   private readonly selectHead: Statement<[], { position: number | null }>;
   /** Prepared range reads, by number of stream prefixes (0 = no filter). */
   private readonly rangeReads = new Map<number, Statement<Record<string, unknown>, EventRow>>();
-  private readonly appendInTransaction: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
+  /** Appends in one transaction, each in a savepoint: what each appended, or why it did not. */
+  private readonly appendGroup: (group: readonly QueuedAppend[]) => (AppendResult | Error)[];
+  private queued: QueuedAppend[] = [];
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -83,27 +91,52 @@ export class SqliteEventStore implements EventStore {
     this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`);
     this.selectStreamBackwards = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`);
     this.selectHead = db.prepare('SELECT MAX(position) AS position FROM es_events');
-    const transaction = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
+    // A transaction function called inside another runs in a savepoint (better-sqlite3).
+    const appendOne = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
       const result = this.appendChecked(stream, events, expected);
       for (const participant of this.participants) participant.join(stream, events);
       return result;
     });
-    this.appendInTransaction = (stream, events, expected) => transaction.immediate(stream, events, expected);
+    const group = db.transaction((appends: readonly QueuedAppend[]) =>
+      appends.map(({ stream, events, expected }) => {
+        try {
+          return appendOne(stream, events, expected);
+        } catch (error) {
+          return appendError(stream, error);
+        }
+      }),
+    );
+    this.appendGroup = (appends) => group.immediate(appends);
   }
 
-  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
-    if (events.length === 0) throw new RangeError(`Append to ${stream} needs at least one event`);
-    let result: AppendResult;
+  append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new RangeError(`Append to ${stream} needs at least one event`));
+    return new Promise((resolve, reject) => {
+      this.queued.push({ stream, events, expected: options.expectedRevision, resolve, reject });
+      if (this.queued.length === 1) setImmediate(() => this.commitQueued());
+    });
+  }
+
+  /** Commits the appends queued since the last group; a failure of the transaction itself fails them all. */
+  private commitQueued(): void {
+    const appends = this.queued;
+    this.queued = [];
+    let outcomes: (AppendResult | Error)[];
     try {
-      result = this.appendInTransaction(stream, events, options.expectedRevision);
+      outcomes = this.appendGroup(appends);
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(stream);
-      throw error;
+      for (const participant of this.participants) participant.abandoned();
+      for (const queued of appends) queued.reject(error as Error);
+      return;
     }
-    this.ends.remember(stream, result.revision + 1);
     for (const participant of this.participants) participant.committed();
-    this.notifier.notify(stream);
-    return result;
+    appends.forEach((queued, i) => {
+      const outcome = outcomes[i];
+      if (outcome instanceof Error) return queued.reject(outcome);
+      this.ends.remember(queued.stream, outcome.revision + 1);
+      this.notifier.notify(queued.stream);
+      queued.resolve(outcome);
+    });
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -180,6 +213,8 @@ export class SqliteEventStore implements EventStore {
   /** A filtered catch-up remembers how far it scanned, so rare matches do not rescan the tail. */
   private catchUpBatch(from: bigint, limit: number, prefixes: readonly string[] | undefined): CatchUpBatch {
     const head = this.head() ?? START;
+    const kept = this.tail.read(from, head, limit, (stream) => matchesStreamPrefixes(stream, prefixes));
+    if (kept) return { events: kept.rows.map(toRecordedEvent), scannedTo: kept.scannedTo };
     const events = this.readRange(from, head, limit, prefixes).map(toRecordedEvent);
     const full = events.length === limit;
     const scannedTo = full ? events[events.length - 1].position : head > from ? head : from;
@@ -204,6 +239,11 @@ export class SqliteEventStore implements EventStore {
     }
     return statement;
   }
+}
+
+function appendError(stream: string, error: unknown): Error {
+  if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return new DuplicateEventIdError(stream);
+  return error as Error;
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {

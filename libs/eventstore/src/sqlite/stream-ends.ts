@@ -11,7 +11,9 @@ const REMEMBERED_STREAMS = 100_000;
  * other connection has committed to the file: `PRAGMA data_version` changes exactly when another
  * connection (of this process or another) commits, and then everything is forgotten. The
  * connection's own commits to `es_events` all go through SqliteEventStore.append, which tells
- * this. Shared by the event stores of one connection.
+ * this. The version is looked at once per turn of the event loop: a read then answers the log as
+ * it was when the turn began, as if it had run a moment earlier (a command deciding on it is still
+ * checked by its append's expected revision). Shared by the event stores of one connection.
  */
 export class StreamEnds {
   private static readonly byConnection = new WeakMap<SqliteDatabase, StreamEnds>();
@@ -20,6 +22,7 @@ export class StreamEnds {
   private readonly ends = new Map<string, number>();
   private readonly dataVersion: Statement<[], number>;
   private version: number;
+  private lookedThisTurn = false;
 
   private constructor(db: SqliteDatabase) {
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -53,6 +56,9 @@ export class StreamEnds {
   }
 
   private forgetIfOthersCommitted(): void {
+    if (this.lookedThisTurn) return;
+    this.lookedThisTurn = true;
+    setImmediate(() => (this.lookedThisTurn = false));
     const version = this.dataVersion.get()!;
     if (version === this.version) return;
     this.version = version;

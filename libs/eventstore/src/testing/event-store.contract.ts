@@ -214,6 +214,22 @@ export function describeEventStoreContract(
         const read = await store.readStream(stream);
         expect(read.map((e) => e.id)).toEqual([read[0].id, won[0].id]);
       });
+      it('concurrent appends to several streams are each their own: a stale one fails alone, the others commit whole', async () => {
+        const [fresh, other, stale] = [streamOf('order'), streamOf('order'), streamOf('order')];
+        await store.append(stale, [event('Opened')], { expectedRevision: 'no_stream' });
+
+        const results = await Promise.allSettled([
+          store.append(fresh, [event('A0'), event('A1')], { expectedRevision: 'no_stream' }),
+          store.append(stale, [event('Late')], { expectedRevision: 'no_stream' }),
+          store.append(other, [event('B0')], { expectedRevision: 'no_stream' }),
+        ]);
+
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect((await store.readStream(fresh)).map((e) => e.type)).toEqual(['A0', 'A1']);
+        expect((await store.readStream(other)).map((e) => e.type)).toEqual(['B0']);
+        expect((await store.readStream(stale)).map((e) => e.type)).toEqual(['Opened']);
+      });
     });
 
     describe('global order', () => {

@@ -9,9 +9,12 @@ import { assertNever, type Command, type Decider, type Event } from '@tally/kern
 export type InvoiceNumberReserved = Event<'InvoiceNumberReserved', { invoice_id: string; sequence: number; number: string }>;
 export type InvoiceNumberSequenceEvent = InvoiceNumberReserved;
 
-/** `prefix`: the tenant's invoice prefix (see invoiceNumberPrefix). */
-export type ReserveInvoiceNumber = Command<'ReserveInvoiceNumber', { invoice_id: string; prefix: string }>;
-export type InvoiceNumberSequenceCommand = ReserveInvoiceNumber;
+/**
+ * The next numbers, in the order given, for the invoices that have none reserved yet (a burst of
+ * finalisations reserves together). `prefix`: the tenant's invoice prefix (see invoiceNumberPrefix).
+ */
+export type ReserveInvoiceNumbers = Command<'ReserveInvoiceNumbers', { invoice_ids: readonly string[]; prefix: string }>;
+export type InvoiceNumberSequenceCommand = ReserveInvoiceNumbers;
 
 /**
  * Small whatever the number of invoices: the last number, and the last reservations, so that a
@@ -23,7 +26,7 @@ export interface InvoiceNumberSequenceState {
   recent: readonly { invoice_id: string; number: string }[];
 }
 
-/** How many recent reservations the sequence remembers. */
+/** How many recent reservations the sequence remembers: more than one reservation takes at once (MAX_RESERVED_AT_ONCE). */
 export const RECENT_RESERVATIONS = 256;
 
 /** `<prefix>-000042`: the sequence zero-padded to 6 digits (more digits after 999999). */
@@ -34,11 +37,17 @@ export const invoiceNumberSequenceDecider: Decider<InvoiceNumberSequenceState, I
 
   decide(command, state) {
     switch (command.type) {
-      case 'ReserveInvoiceNumber': {
-        const { invoice_id, prefix } = command.data;
-        if (state.recent.some((reservation) => reservation.invoice_id === invoice_id)) return [];
-        const sequence = state.last + 1;
-        return [{ type: 'InvoiceNumberReserved', data: { invoice_id, sequence, number: formatInvoiceNumber(prefix, sequence) } }];
+      case 'ReserveInvoiceNumbers': {
+        const { invoice_ids, prefix } = command.data;
+        const reserved = new Set(state.recent.map((reservation) => reservation.invoice_id));
+        const events: InvoiceNumberReserved[] = [];
+        for (const invoice_id of invoice_ids) {
+          if (reserved.has(invoice_id)) continue;
+          reserved.add(invoice_id);
+          const sequence = state.last + events.length + 1;
+          events.push({ type: 'InvoiceNumberReserved', data: { invoice_id, sequence, number: formatInvoiceNumber(prefix, sequence) } });
+        }
+        return events;
       }
       default:
         return assertNever(command.type);

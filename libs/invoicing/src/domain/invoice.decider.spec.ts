@@ -219,11 +219,13 @@ describe('invoice decider', () => {
 
 describe('invoice number sequence', () => {
   const sequence = DeciderSpecification.for(invoiceNumberSequenceDecider);
-  const reserve = (invoice_id: string) => ({ type: 'ReserveInvoiceNumber' as const, data: { invoice_id, prefix: 'ABC' } });
+  const reserve = (...invoice_ids: string[]) => ({ type: 'ReserveInvoiceNumbers' as const, data: { invoice_ids, prefix: 'ABC' } });
   const reserved = (invoice_id: string, n: number) => ({ type: 'InvoiceNumberReserved' as const, data: { invoice_id, sequence: n, number: `ABC-${String(n).padStart(6, '0')}` } });
 
   it('takes the next number', () => sequence.given([reserved('inv_a', 1)]).when(reserve('inv_b')).then([reserved('inv_b', 2)]));
   it('gives a retried invoice the number it reserved', () => sequence.given([reserved('inv_a', 1), reserved('inv_b', 2)]).when(reserve('inv_a')).thenNothingHappens());
+  it('reserves for several invoices at once, in order, skipping those reserved before and repeated ones', () =>
+    sequence.given([reserved('inv_a', 1)]).when(reserve('inv_b', 'inv_a', 'inv_c', 'inv_b')).then([reserved('inv_b', 2), reserved('inv_c', 3)]));
   it('keeps a bounded state', () => {
     const events = Array.from({ length: 1000 }, (_, i) => reserved(`inv_${i}`, i + 1));
     const state = events.reduce(invoiceNumberSequenceDecider.evolve, invoiceNumberSequenceDecider.initialState());

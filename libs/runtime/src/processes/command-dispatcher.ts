@@ -13,6 +13,8 @@ import { issuedCommandId, ownerOf, type ProcessRuntime } from './process-runtime
 /** Attempts before a command is parked, and the pause before the first retry (doubling each time). */
 export const DISPATCH_ATTEMPTS = 5;
 const FIRST_RETRY_MS = 100;
+/** How many ready commands (of different processes) run at once. */
+const DISPATCH_LANES = 100;
 
 export const PARKED_EVENT = 'ProcessCommandParked';
 /** An operator asked for a parked command to be dispatched again. */
@@ -30,8 +32,9 @@ export interface CommandRetriedData {
 }
 
 /**
- * Executes the commands process managers issued, in the order they were stored, by following
- * the process streams from its own checkpoint (never inline, so an outage or a crash between a
+ * Executes the commands process managers issued, each process's in the order it stored them
+ * (those of different processes at the same time, so that their appends commit together), by
+ * following the process streams from its own checkpoint (never inline, so an outage or a crash between a
  * process's append and the command loses nothing). Each command carries its id, which its target
  * stream applies once, so a command dispatched again changes nothing. A refusal (a domain error)
  * goes back to its process as a `CommandRejected` input; any other failure is retried with a
@@ -49,7 +52,12 @@ export class CommandDispatcher extends LogFollower {
     private readonly log: RunnerLog,
     private readonly firstRetryMs = FIRST_RETRY_MS,
   ) {
-    super({ name: 'command dispatcher', events: cell.events, checkpoints, checkpoint: 'dispatcher', filter: { streamPrefixes: ['pm.'] }, log });
+    super({ name: 'command dispatcher', events: cell.events, checkpoints, checkpoint: 'dispatcher', filter: { streamPrefixes: ['pm.'] }, log, width: DISPATCH_LANES });
+  }
+
+  /** A process's commands run in the order it issued them; different processes' at the same time. */
+  protected override laneOf(event: RecordedEvent): string {
+    return event.stream;
   }
 
   protected async handle(event: RecordedEvent): Promise<void> {

@@ -5,10 +5,15 @@ import { LogFollower } from '../runners/log-follower';
 import type { RunnerLog } from '../runners/supervise';
 import { ownerOf, type ProcessRuntime } from './process-runtime';
 
+/** How many ready input events a process manager handles at once (of different processes). */
+export const PROCESS_LANES = 100;
+
 /**
  * Feeds a process manager its input events, personal data decrypted, from the manager's own
- * checkpoint. Inputs after the checkpoint are delivered again after a crash, and the manager's
- * stream answers them as done.
+ * checkpoint: the inputs of one process in log order, those of different processes (up to
+ * PROCESS_LANES ready events) at the same time, so that their appends commit together. Inputs
+ * after the checkpoint are delivered again after a crash, and the manager's stream answers them
+ * as done.
  */
 export class ProcessRunner extends LogFollower {
   constructor(
@@ -19,11 +24,19 @@ export class ProcessRunner extends LogFollower {
     log: RunnerLog,
   ) {
     const manager = runtime.manager;
-    super({ name: `process manager ${manager.name}`, events, checkpoints, checkpoint: `pm:${manager.name}`, filter: { streamPrefixes: manager.streamPrefixes }, log });
+    super({ name: `process manager ${manager.name}`, events, checkpoints, checkpoint: `pm:${manager.name}`, filter: { streamPrefixes: manager.streamPrefixes }, log, width: PROCESS_LANES });
   }
 
   protected async handle(event: RecordedEvent): Promise<void> {
-    const routed = this.runtime.manager.route({ ...event, data: await this.pii.decode(event.type, event.data) });
+    const routed = await this.routed(event);
     if (routed) await this.runtime.deliver(routed.processId, routed.input, ownerOf(event));
+  }
+
+  protected override async laneOf(event: RecordedEvent): Promise<string> {
+    return (await this.routed(event))?.processId ?? '';
+  }
+
+  private async routed(event: RecordedEvent) {
+    return this.runtime.manager.route({ ...event, data: await this.pii.decode(event.type, event.data) });
   }
 }

@@ -1,5 +1,6 @@
 import { TIMER_FIRED, type Clock, type TimerFired } from '@tally/kernel';
 import type { After, ReadStore } from '@tally/readstore';
+import { inLanes } from '../runners/lanes';
 import type { RunnerLog } from '../runners/supervise';
 import type { ProcessRuntime } from './process-runtime';
 import { SYSTEM_CLOCK } from './process-manager';
@@ -77,14 +78,15 @@ export class TimerPoller {
     return this.deliver(clock, await this.pending(clock, upTo, BATCH));
   }
 
+  /** The timers of one process in due order; those of different processes at the same time. */
   private async deliver(clock: string, due: readonly TimerDoc[]): Promise<number> {
-    for (const timer of due) {
+    await inLanes(due, (timer) => `${timer.process}:${timer.process_id}`, async (timer) => {
       const runtime = this.runtimes.get(timer.process);
-      if (!runtime) continue;
+      if (!runtime) return;
       const input: TimerFired = { id: `timer:${timer.timer_id}`, type: TIMER_FIRED, data: { timer_id: timer.timer_id } };
       const owner = { tenant_id: timer.tenant_id, environment: timer.environment as 'live' | 'sandbox', correlation_id: null };
       await runtime.deliver(timer.process_id, input, clock === SYSTEM_CLOCK ? owner : { ...owner, clock_id: clock });
-    }
+    });
     return due.length;
   }
 

@@ -27,4 +27,19 @@ describe('CatchUp', () => {
     await waiting;
     expect(reached).toBe(true);
   });
+
+  it('asks the log about each stretch once: a later look starts where the last one found nothing pending', async () => {
+    const asked: (bigint | undefined)[] = [];
+    const events = {
+      async readAll({ fromPosition }: { fromPosition?: bigint }) {
+        asked.push(fromPosition);
+        return [];
+      },
+    } as unknown as EventStore;
+    const progress = new CatchUp(events, { streamPrefixes: ['x-'] }, 3n);
+    await progress.reached(100n);
+    await progress.reached(100n);
+    await progress.reached(250n);
+    expect(asked).toEqual([3n, 100n]);
+  });
 });

@@ -1,4 +1,5 @@
 import type { EventSubscription, RecordedEvent } from '@tally/eventstore';
+import { inLanes } from './lanes';
 
 const MAX_BATCH_EVENTS = 500;
 /** Under a steady stream of appends the subscription never waits; flush at least this often anyway. */
@@ -6,15 +7,29 @@ const MAX_BATCH_MS = 50;
 const NOT_READY = Symbol('not ready');
 
 /**
- * Hands each event of a subscription to `handle`, one at a time and in order, and calls
- * `flush(lastHandled)` when the subscription has nothing immediately available (so a live event is
- * committed within milliseconds), or every 500 events or 50 ms (so catch-up commits in batches).
- * A flush never covers an event that was not handled.
+ * Which events may be handled at the same time: those of different lanes, up to `width` events
+ * that the subscription has ready. Events of one lane are handled in log order.
+ */
+export interface Lanes {
+  laneOf(event: RecordedEvent): string | Promise<string>;
+  width: number;
+}
+
+/** One event at a time. */
+export const ONE_LANE: Lanes = { laneOf: () => '', width: 1 };
+
+/**
+ * Hands each event of a subscription to `handle`, in order (or, with lanes, in order within each
+ * lane, the ready events of different lanes concurrently), and calls `flush(lastHandled)` when the
+ * subscription has nothing immediately available (so a live event is committed within
+ * milliseconds), or every 500 events or 50 ms (so catch-up commits in batches). A flush never
+ * covers an event that was not handled.
  */
 export async function followInBatches(
   subscription: EventSubscription,
   handle: (event: RecordedEvent) => Promise<void>,
   flush: (handledUpTo: bigint) => Promise<void>,
+  lanes: Lanes = ONE_LANE,
 ): Promise<void> {
   const iterator = subscription[Symbol.asyncIterator]();
   let handledUpTo: bigint | undefined;
@@ -25,18 +40,32 @@ export async function followInBatches(
     batched = 0;
     batchStarted = performance.now();
   };
+  const ready = (next: Promise<IteratorResult<RecordedEvent>>) => Promise.race([next, new Promise<typeof NOT_READY>((resolve) => setImmediate(resolve, NOT_READY))]);
   let next = iterator.next();
-  for (;;) {
-    let result = await Promise.race([next, new Promise<typeof NOT_READY>((resolve) => setImmediate(resolve, NOT_READY))]);
+  let ended = false;
+  while (!ended) {
+    let result = await ready(next);
     if (result === NOT_READY) {
       await flushBatch();
       result = await next;
     }
     if (result.done) break;
-    await handle(result.value);
-    handledUpTo = result.value.position;
-    if (++batched >= MAX_BATCH_EVENTS || performance.now() - batchStarted > MAX_BATCH_MS) await flushBatch();
+    const window = [result.value];
     next = iterator.next();
+    while (window.length < lanes.width) {
+      const more = await ready(next);
+      if (more === NOT_READY) break;
+      if (more.done) {
+        ended = true;
+        break;
+      }
+      window.push(more.value);
+      next = iterator.next();
+    }
+    await inLanes(window, lanes.laneOf, handle);
+    handledUpTo = window[window.length - 1].position;
+    batched += window.length;
+    if (batched >= MAX_BATCH_EVENTS || performance.now() - batchStarted > MAX_BATCH_MS) await flushBatch();
   }
   await flushBatch();
 }

@@ -13,6 +13,8 @@ export interface LogFollowerOptions {
   checkpoint: string;
   filter: SubscriptionFilter;
   log: RunnerLog;
+  /** How many ready events of different lanes (see laneOf) are handled at once; 1 by default. */
+  width?: number;
 }
 
 /**
@@ -32,6 +34,11 @@ export abstract class LogFollower {
 
   /** Handles one event; the checkpoint never moves past an event whose handling did not finish. */
   protected abstract handle(event: RecordedEvent): Promise<void>;
+
+  /** Events of one lane are handled in log order; of different lanes, possibly at the same time. */
+  protected laneOf(_event: RecordedEvent): string | Promise<string> {
+    return '';
+  }
 
   protected get isStopped(): boolean {
     return this.stopped;
@@ -59,10 +66,15 @@ export abstract class LogFollower {
     this.close = () => subscription.close();
     if (this.stopped) await subscription.close();
     try {
-      await followInBatches(subscription, (event) => this.handle(event), async (handledUpTo) => {
-        await checkpoints.commit([], { name: checkpoint, position: handledUpTo });
-        this.progress.advance(handledUpTo);
-      });
+      await followInBatches(
+        subscription,
+        (event) => this.handle(event),
+        async (handledUpTo) => {
+          await checkpoints.commit([], { name: checkpoint, position: handledUpTo });
+          this.progress.advance(handledUpTo);
+        },
+        { laneOf: (event) => this.laneOf(event), width: this.options.width ?? 1 },
+      );
     } finally {
       await subscription.close();
     }

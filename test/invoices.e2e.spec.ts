@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { RequestContext } from '@tally/cells';
 import { InvoiceNumbering, IssueSubscriptionInvoiceCommand, subscriptionInvoiceId } from '@tally/invoicing';
+import { CommandRuntime } from '@tally/runtime';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /** Invoices through the HTTP API: drafts, lines, finalisation with gap-free numbers, the locked states, credit notes. */
@@ -223,6 +224,24 @@ describe('invoices through the HTTP API', () => {
       const next = await draft();
       const seq = (n: string) => Number(n.split('-')[1]);
       expect(seq((await api.post(`/v1/invoices/${next.id}/finalize`).expect(200)).body.number)).toBe(seq(number) + 1);
+    });
+
+    it('reserves the numbers of a burst of finalisations together, in one append, each invoice its own consecutive number', async () => {
+      const invoices = await Promise.all(Array.from({ length: 5 }, () => draft()));
+      const sequenceWrites = jest.spyOn(tally.app.get(CommandRuntime), 'execute');
+      try {
+        const numbering = tally.app.get(InvoiceNumbering);
+        const numbers = await Promise.all(invoices.map((invoice) => numbering.reserve(context(), invoice.id)));
+        const sequence = numbers.map((number) => Number(number.split('-')[1]));
+        expect(sequence).toEqual(Array.from({ length: 5 }, (_, i) => sequence[0] + i));
+        const reservations = sequenceWrites.mock.calls.filter(([aggregate]) => aggregate.type === 'invoice_number_sequence');
+        expect(reservations.map(([, , command]) => (command as unknown as { data: { invoice_ids: string[] } }).data.invoice_ids)).toEqual([invoices.map((invoice) => invoice.id)]);
+      } finally {
+        sequenceWrites.mockRestore();
+      }
+      // Nothing finalised them after reserving: the numbering reaction does, each with its own.
+      await tally.settle();
+      for (const invoice of invoices) expect((await api.get(`/v1/invoices/${invoice.id}`).expect(200)).body.status).toBe('open');
     });
 
     it('issues one invoice per (subscription, period), finalised with discounts and tax, however often it is sent', async () => {

@@ -15,7 +15,7 @@ export * from './invoice-totals';
 export * from './invoice-finalizer';
 export * from './invoice-numbering';
 export * from './invoice-dry-run';
-export * from './invoice-numbering.process';
+export * from './invoice-numbering.reaction';
 export * from './invoice-preview';
 export * from './domain/recognition-schedule';
 export * from './documents/invoice-document';

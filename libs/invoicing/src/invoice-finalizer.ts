@@ -23,7 +23,7 @@ export interface FinalizeOptions {
 /**
  * Draft → open: the totals computed with the tax engine, the rules checked, then a number taken
  * from the sequence, then the invoice finalised with it. A crash between the last two leaves a
- * reservation that the invoice-numbering process finalises; a retry meanwhile reuses it.
+ * reservation that the invoice-numbering reaction finalises; a retry meanwhile reuses it.
  */
 @Injectable()
 export class InvoiceFinalizer {

@@ -76,7 +76,7 @@ export class RemoveInvoiceLineCommand extends Command<InvoiceWritten> {
   }
 }
 
-/** Draft → open. With `number`: the number a crashed finalisation reserved (the invoice-numbering process sends it). */
+/** Draft → open. With `number`: the number a crashed finalisation reserved (the invoice-numbering reaction sends it). */
 export class FinalizeInvoiceCommand extends Command<InvoiceWritten> {
   constructor(
     readonly context: RequestContext,

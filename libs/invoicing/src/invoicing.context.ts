@@ -1,6 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { INVOICE_ID_PREFIX, INVOICE_NUMBER_SEQUENCE_PREFIX } from './invoice.aggregate';
-import { InvoiceNumberingProcess } from './invoice-numbering.process';
+import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
 import { invoiceProjection } from './invoice.projection';
 import { InvoicingModule } from './invoicing.module';
 
@@ -9,7 +9,7 @@ export const invoicingContext: ContextManifest = {
   name: 'invoicing',
   module: InvoicingModule,
   projections: [invoiceProjection],
-  processes: [InvoiceNumberingProcess],
+  reactions: [InvoiceNumberingReaction],
   aggregateTypes: [
     { idPrefix: INVOICE_ID_PREFIX, type: 'invoice' },
     { idPrefix: INVOICE_NUMBER_SEQUENCE_PREFIX, type: 'invoice_number_sequence' },

@@ -4,7 +4,7 @@ import { PreviewInvoiceHandler } from './invoice-preview';
 import { InvoiceFinalizer } from './invoice-finalizer';
 import { InvoiceNumbering } from './invoice-numbering';
 import { invoiceCommandHandlers } from './invoice.handlers';
-import { InvoiceNumberingProcess } from './invoice-numbering.process';
+import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
 import { invoiceQueryHandlers } from './invoice.queries';
 import { InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
@@ -25,11 +25,11 @@ import { InvoiceTaxation } from './invoice-totals';
     InvoiceDryRun,
     ...invoiceCommandHandlers,
     ...invoiceQueryHandlers,
-    InvoiceNumberingProcess,
+    InvoiceNumberingReaction,
     InvoicePdfLinks,
     InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingProcess, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun],
+  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun],
 })
 export class InvoicingModule {}

@@ -11,6 +11,7 @@ export * from './contexts/context-manifest';
 export * from './processes/parked-commands';
 export * from './processes/parked-commands.projection';
 export * from './processes/process-manager';
+export * from './processes/reaction';
 export * from './projections/projection';
 export * from './projections/projection-lag';
 export * from './projections/projection-runner';

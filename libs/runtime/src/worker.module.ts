@@ -6,6 +6,7 @@ import { Clocks } from './clocks/clocks';
 import { CommandRuntime } from './commands/command-runtime';
 import type { ComposedContexts } from './contexts/context-manifest';
 import type { ProcessManager } from './processes/process-manager';
+import type { Reaction } from './processes/reaction';
 import type { RunnerLog } from './runners/supervise';
 import { Worker } from './worker';
 
@@ -16,7 +17,8 @@ const log: RunnerLog = { error: (message, error) => logger.error(message, (error
 @Module({})
 export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
   /** `extraProcesses`: process managers of tests, beside every context's. */
-  static forRoot(contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes'>, extraProcesses: readonly Type<ProcessManager>[] = []): DynamicModule {
+  static forRoot(contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes' | 'reactions'>, extraProcesses: readonly Type<ProcessManager>[] = []): DynamicModule {
+    const processCount = contexts.processes.length + extraProcesses.length;
     return {
       module: WorkerModule,
       imports: [...contexts.modules],
@@ -24,9 +26,20 @@ export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdo
         ...extraProcesses,
         {
           provide: Worker,
-          useFactory: (config: TallyConfig, cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...processes: ProcessManager[]) =>
-            new Worker({ cells, projections: contexts.projections, processes, clocks, commands, ids, metrics, log, leaseTtlMs: config.leaseTtlMs }),
-          inject: [TALLY_CONFIG, CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, ...contexts.processes, ...extraProcesses],
+          useFactory: (config: TallyConfig, cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...flows: (ProcessManager | Reaction)[]) =>
+            new Worker({
+              cells,
+              projections: contexts.projections,
+              processes: flows.slice(0, processCount) as ProcessManager[],
+              reactions: flows.slice(processCount) as Reaction[],
+              clocks,
+              commands,
+              ids,
+              metrics,
+              log,
+              leaseTtlMs: config.leaseTtlMs,
+            }),
+          inject: [TALLY_CONFIG, CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, ...contexts.processes, ...extraProcesses, ...contexts.reactions],
         },
       ],
       exports: [Worker],

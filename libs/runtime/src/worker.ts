@@ -14,6 +14,8 @@ import { parkedCommandsProjection } from './processes/parked-commands.projection
 import type { ProcessManager } from './processes/process-manager';
 import { ProcessRunner } from './processes/process-runner';
 import { ProcessRuntime } from './processes/process-runtime';
+import type { Reaction } from './processes/reaction';
+import { ReactionRunner } from './processes/reaction-runner';
 import { TimerPoller } from './processes/timer-poller';
 import { timersProjection } from './processes/timers.projection';
 import { LeasedRunner, leaseTermsOfThisProcess, type LeaseTerms, type Runner } from './runners/leased-runner';
@@ -44,6 +46,7 @@ interface WorkerDependencies {
   cells: CellRegistry;
   projections: readonly Projection[];
   processes: readonly ProcessManager[];
+  reactions: readonly Reaction[];
   clocks: Clocks;
   commands: CommandRuntime;
   ids: IdGenerator;
@@ -56,7 +59,8 @@ type Leased<R extends Runner> = { cell: Cell; runner: LeasedRunner<R> };
 
 /**
  * Everything that happens after a write, for every cell this process serves: projections,
- * process managers, the dispatcher of the commands they issue, timers, and test clock advances.
+ * process managers, the dispatcher of the commands they issue, reactions, timers, and test clock
+ * advances.
  * Each runs under a lease of its cell, so that among several workers on one cell one instance of
  * each runs; settle and fireDueTimers act on those this process holds.
  */
@@ -71,14 +75,17 @@ export class Worker {
   }
 
   /** A worker outside Nest (tools, tests): its own command runtime and metrics over `cells`. */
-  static over(cells: CellRegistry, options: { projections: readonly Projection[]; processes?: readonly ProcessManager[]; clock: Clock; ids: IdGenerator; log: RunnerLog; leaseTtlMs?: number }): Worker {
+  static over(
+    cells: CellRegistry,
+    options: { projections: readonly Projection[]; processes?: readonly ProcessManager[]; reactions?: readonly Reaction[]; clock: Clock; ids: IdGenerator; log: RunnerLog; leaseTtlMs?: number },
+  ): Worker {
     const clocks = new Clocks(options.clock);
     const commands = new CommandRuntime(cells, clocks, options.ids);
-    return new Worker({ ...options, cells, processes: options.processes ?? [], clocks, commands, metrics: new TallyMetrics() });
+    return new Worker({ ...options, cells, processes: options.processes ?? [], reactions: options.reactions ?? [], clocks, commands, metrics: new TallyMetrics() });
   }
 
   async start(options: { pollTimers?: boolean } = {}): Promise<void> {
-    const { cells, projections, processes, clocks, commands, ids, metrics, log } = this.deps;
+    const { cells, projections, processes, reactions, clocks, commands, ids, metrics, log } = this.deps;
     for (const cell of cells.all()) {
       const runtimes = new Map(processes.map((manager) => [manager.name, new ProcessRuntime(manager, cell, clocks, ids)]));
       const fenced = (fence: LeaseFence) => new FencedReadStore(cell.readModels, fence);
@@ -87,6 +94,9 @@ export class Worker {
       }
       for (const runtime of runtimes.values()) {
         this.followers.push(await this.leased(cell, `process/${runtime.manager.name}`, (fence) => new ProcessRunner(runtime, fenced(fence), cell.events, cell.pii, log)));
+      }
+      for (const reaction of reactions) {
+        this.followers.push(await this.leased(cell, `reaction/${reaction.name}`, (fence) => new ReactionRunner(reaction, cell, fenced(fence), metrics, log)));
       }
       this.followers.push(await this.leased(cell, 'dispatcher', (fence) => new CommandDispatcher(cell, runtimes, fenced(fence), metrics, ids, log)));
       const timers = new TimerPoller(cell.readModels, runtimes, clocks.system, log);

@@ -1,8 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './sqlite-database';
 
-/** Streams whose end is remembered per connection; past it, all are forgotten at once. */
-const REMEMBERED_STREAMS = 100_000;
+/** Streams whose end is remembered per connection; past it, all are forgotten at once (a forgotten end costs one query). */
+const REMEMBERED_STREAMS = 10_000;
 
 /**
  * Where the streams a connection lately read to their end, or appended to, end: a read from a

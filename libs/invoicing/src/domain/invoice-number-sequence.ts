@@ -4,7 +4,7 @@ import { assertNever, type Command, type Decider, type Event } from '@tally/kern
  * The gap-free invoice numbers of one tenant and environment: one stream whose events each take
  * the next number for one invoice, appended with the expected revision, so two finalisations never
  * take the same number and none is skipped. Every reservation ends on its invoice: the finaliser
- * that reserved it finalises with it, or the invoice-numbering process does (docs/decisions.md).
+ * that reserved it finalises with it, or the invoice-numbering reaction does (docs/decisions.md).
  */
 export type InvoiceNumberReserved = Event<'InvoiceNumberReserved', { invoice_id: string; sequence: number; number: string }>;
 export type InvoiceNumberSequenceEvent = InvoiceNumberReserved;

@@ -3,6 +3,7 @@ import type { Upcaster } from '@tally/kernel';
 import type { PiiFieldSpec } from '@tally/cells';
 import type { AggregateType } from './aggregate-types';
 import type { ProcessManager } from '../processes/process-manager';
+import type { Reaction } from '../processes/reaction';
 import { processPii } from '../processes/process-pii';
 import type { Projection } from '../projections/projection';
 
@@ -17,6 +18,8 @@ export interface ContextManifest {
   projections?: readonly Projection[];
   /** Provided (and exported) by `module`; the worker runs them. */
   processes?: readonly Type<ProcessManager>[];
+  /** Provided (and exported) by `module`, as the process managers; the worker runs them. */
+  reactions?: readonly Type<Reaction>[];
   /** The personal-data fields of the context's events. */
   pii?: readonly PiiFieldSpec[];
   upcasters?: readonly Upcaster[];
@@ -29,6 +32,7 @@ export interface ComposedContexts {
   modules: readonly Type[];
   projections: readonly Projection[];
   processes: readonly Type<ProcessManager>[];
+  reactions: readonly Type<Reaction>[];
   pii: readonly PiiFieldSpec[];
   upcasters: readonly Upcaster[];
   aggregateTypes: readonly AggregateType[];
@@ -39,6 +43,7 @@ export function composeContexts(contexts: readonly ContextManifest[]): ComposedC
     modules: contexts.map((context) => context.module),
     projections: contexts.flatMap((context) => context.projections ?? []),
     processes: contexts.flatMap((context) => context.processes ?? []),
+    reactions: contexts.flatMap((context) => context.reactions ?? []),
     pii: [...processPii, ...contexts.flatMap((context) => context.pii ?? [])],
     upcasters: contexts.flatMap((context) => context.upcasters ?? []),
     aggregateTypes: [...contexts.flatMap((context) => context.aggregateTypes ?? []), { idPrefix: 'clock', type: 'test_clock' }],

@@ -1,4 +1,4 @@
-import { COMMAND_REJECTED, DomainError, ManualClock, UlidGenerator, type ProcessDecider, type ProcessInput } from '@tally/kernel';
+import { COMMAND_REJECTED, ManualClock, UlidGenerator, type ProcessDecider, type ProcessInput } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { CellRegistry, RequestContext } from '@tally/cells';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
@@ -9,6 +9,7 @@ import { ParkedCommands } from './parked-commands';
 import { PARKED_COMMANDS } from './parked-commands.projection';
 import { processPii } from './process-pii';
 import type { ProcessManager } from './process-manager';
+import { ScriptedDispatches } from './testing/scripted-dispatches';
 
 type Order = { type: 'Deliver'; data: { order_id: string; email: string } };
 
@@ -23,13 +24,10 @@ const ordersDecider: ProcessDecider<{ asked: boolean }> = {
   },
 };
 
-class Orders implements ProcessManager<{ asked: boolean }> {
+class Orders extends ScriptedDispatches implements ProcessManager<{ asked: boolean }> {
   readonly name = 'orders';
   readonly streamPrefixes = ['order-'];
   readonly decider = ordersDecider;
-  readonly calls: { commandId: string | undefined; orderId: string }[] = [];
-  /** What each dispatch does: throw an outage, refuse, or succeed. */
-  behaviour: (attempt: number) => 'ok' | 'outage' | 'refuse' = () => 'ok';
 
   route(event: RecordedEvent) {
     return { processId: event.stream.slice('order-'.length), input: { id: event.id, type: event.type, data: event.data } };
@@ -38,10 +36,7 @@ class Orders implements ProcessManager<{ asked: boolean }> {
     return (message.data as { order_id?: string }).order_id ?? null;
   }
   async dispatch(command: Order, context: RequestContext) {
-    this.calls.push({ commandId: context.commandId, orderId: command.data.order_id });
-    const outcome = this.behaviour(this.calls.length);
-    if (outcome === 'outage') throw new Error('connect ECONNREFUSED');
-    if (outcome === 'refuse') throw DomainError.conflict('order.closed', 'The order is closed');
+    this.receive(command.data.order_id, context);
   }
 }
 

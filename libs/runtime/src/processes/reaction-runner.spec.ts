@@ -1,0 +1,96 @@
+import { ManualClock, UlidGenerator } from '@tally/kernel';
+import type { RecordedEvent } from '@tally/eventstore';
+import type { CellRegistry, RequestContext } from '@tally/cells';
+import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
+import { Worker } from '../worker';
+import { processPii } from './process-pii';
+import type { Reaction } from './reaction';
+import { reactionCommandId } from './reaction-runner';
+import { ScriptedDispatches } from './testing/scripted-dispatches';
+
+type Ship = { type: 'Ship'; data: { order_id: string } };
+
+/** Ships every paid order; what each dispatch does is up to the test. */
+class Shipping extends ScriptedDispatches implements Reaction<Ship> {
+  readonly name = 'shipping';
+  readonly streamPrefixes = ['order-'];
+
+  commandOf(event: RecordedEvent) {
+    if (event.type !== 'OrderPaid') return undefined;
+    const orderId = (event.data as { order_id: string }).order_id;
+    return { lane: orderId, command: { type: 'Ship' as const, data: { order_id: orderId } } };
+  }
+
+  async dispatch(command: Ship, context: RequestContext) {
+    this.receive(command.data.order_id, context);
+  }
+}
+
+describe('a reaction', () => {
+  const clock = new ManualClock('2026-05-01T10:00:00.000Z');
+  const ids = new UlidGenerator(clock);
+  const errors: string[] = [];
+  let temp: TempCells;
+  let cells: CellRegistry;
+  let shipping: Shipping;
+  let worker: Worker;
+
+  const start = async () => {
+    cells = temp.open();
+    worker = Worker.over(cells, { projections: [], reactions: [shipping as Reaction], clock, ids, log: { error: (message) => errors.push(message) } });
+    await worker.start({ pollTimers: false });
+  };
+  const record = async (orderId: string, type: string) => {
+    const id = ids.ulid();
+    await cells.cell('eu').events.append(`order-${orderId}`, [{ id, type, data: { order_id: orderId }, metadata: testMetadata(clock.now().toISOString()) }], { expectedRevision: 'any' });
+    await worker.settle();
+    return id;
+  };
+
+  beforeEach(async () => {
+    temp = new TempCells(clock, processPii);
+    shipping = new Shipping();
+    errors.length = 0;
+    await start();
+  });
+
+  afterEach(async () => {
+    await worker.stop();
+    await cells.close();
+    temp.remove();
+  });
+
+  it('dispatches the command an event calls for, with an id derived from the event, and writes nothing of its own', async () => {
+    const headBefore = await cells.cell('eu').events.headPosition();
+    await record('o1', 'OrderPlaced');
+    const paid = await record('o1', 'OrderPaid');
+    expect(shipping.calls).toEqual([{ commandId: reactionCommandId('shipping', paid), orderId: 'o1' }]);
+    expect(await cells.cell('eu').events.headPosition()).toBe((headBefore ?? 0n) + 2n);
+  });
+
+  it('dispatches an event read again (a crash before its checkpoint) with the same command id', async () => {
+    await record('o2', 'OrderPaid');
+    await cells.cell('eu').readModels.commit([], { name: 'reaction:shipping', position: 0n });
+    await worker.stop();
+    await start();
+    await worker.settle();
+    expect(shipping.calls.map((call) => call.orderId)).toEqual(['o2', 'o2']);
+    expect(new Set(shipping.calls.map((call) => call.commandId)).size).toBe(1);
+  });
+
+  it('takes a refusal as final and goes on', async () => {
+    shipping.behaviour = (attempt) => (attempt === 1 ? 'refuse' : 'ok');
+    await record('o3', 'OrderPaid');
+    await record('o4', 'OrderPaid');
+    expect(shipping.calls.map((call) => call.orderId)).toEqual(['o3', 'o4']);
+    expect(errors).toEqual([]);
+  });
+
+  it('stops at a failing command and runs it again until it succeeds, skipping nothing', async () => {
+    shipping.behaviour = (attempt) => (attempt < 3 ? 'outage' : 'ok');
+    await record('o5', 'OrderPaid');
+    await record('o6', 'OrderPaid');
+    expect(shipping.calls.map((call) => call.orderId)).toEqual(['o5', 'o5', 'o5', 'o6']);
+    expect(errors).toHaveLength(2);
+  });
+});

@@ -41,6 +41,11 @@ describe('derivedId', () => {
   it('keeps the parts apart: ("ab", "c") and ("a", "bc") differ', () => {
     expect(derivedId('x', ['ab', 'c'])).not.toBe(derivedId('x', ['a', 'bc']));
   });
+
+  it('never changes: stored streams, commands and resources are named by these ids', () => {
+    expect(derivedId('plan', ['ten_1', 'live', 'gold'])).toBe('plan_ZD0K8DRMJ7P7HWYQ48J38GW3AC');
+    expect(derivedId('cmd', ['pm.subscription_cycle-sub_1', 'timer:period_end', '0'])).toBe('cmd_49EXCJX7SCBZWZC9YPXXKGH7T2');
+  });
 });
 
 describe('isIdOf', () => {

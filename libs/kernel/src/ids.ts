@@ -47,15 +47,18 @@ export class UlidGenerator implements IdGenerator {
  */
 export function derivedId(prefix: string, parts: readonly string[]): string {
   const digest = createHash('sha256').update(JSON.stringify(parts)).digest();
-  let bits = 0n;
-  for (const byte of digest.subarray(0, 17)) bits = (bits << 8n) | BigInt(byte);
-  let out = '';
-  for (let i = 0; i < TIME_CHARS + RANDOM_CHARS; i++) {
-    out = CROCKFORD[Number(bits & 31n)] + out;
-    bits >>= 5n;
+  // The low 130 bits of the digest's first 17 bytes (136 bits), 5 at a time from the most significant.
+  let out = `${prefix}_`;
+  for (let offset = DIGEST_BITS - ID_BITS; offset < DIGEST_BITS; offset += 5) {
+    const byte = offset >> 3;
+    out += CROCKFORD[(((digest[byte] << 8) | digest[byte + 1]) >> (11 - (offset & 7))) & 31];
   }
-  return `${prefix}_${out}`;
+  return out;
 }
+
+/** The bits of the digest an id is taken from (its first 17 bytes), and the 26 characters' worth of them it keeps. */
+const DIGEST_BITS = 17 * 8;
+const ID_BITS = (TIME_CHARS + RANDOM_CHARS) * 5;
 
 /** True for `prefix_` followed by 26 Crockford characters, as `next` and `derivedId` mint them. */
 export function isIdOf(prefix: string, value: string): boolean {

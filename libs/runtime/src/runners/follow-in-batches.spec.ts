@@ -37,11 +37,13 @@ describe('followInBatches with lanes', () => {
 
   it('never flushes past a window that did not finish', async () => {
     const flushed: bigint[] = [];
+    let flushedOnce!: () => void;
+    const firstFlush = new Promise<void>((resolve) => (flushedOnce = resolve));
     const pausing: EventSubscription = {
       async *[Symbol.asyncIterator]() {
         yield eventAt(1, 'a');
-        // Nothing ready for a moment: the follower flushes what it handled.
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Nothing more is ready until the follower has flushed what it handled.
+        await firstFlush;
         yield* [eventAt(2, 'a'), eventAt(3, 'b'), eventAt(4, 'c')];
       },
       close: async () => undefined,
@@ -51,7 +53,10 @@ describe('followInBatches with lanes', () => {
       async (event) => {
         if (event.position === 3n) throw new Error('handler failed');
       },
-      async (upTo) => void flushed.push(upTo),
+      async (upTo) => {
+        flushed.push(upTo);
+        flushedOnce();
+      },
       { laneOf: (event) => event.stream, width: 10 },
     );
     await expect(following).rejects.toThrow('handler failed');

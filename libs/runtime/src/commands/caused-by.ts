@@ -11,3 +11,10 @@ export const causedBy = (event: RecordedEvent, region: Region, actor: string): R
   correlationId: event.metadata.correlation_id,
   causationId: event.id,
 });
+
+/** The context of a command the runtime dispatches because of a stored event: its id, and the event's clock, which the command's new streams take. */
+export const commandCausedBy = (event: RecordedEvent, region: Region, actor: string, commandId: string): RequestContext => ({
+  ...causedBy(event, region, actor),
+  commandId,
+  ...(event.metadata.clock_id && { clockId: event.metadata.clock_id }),
+});

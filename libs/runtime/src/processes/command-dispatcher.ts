@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { COMMAND_REJECTED, DomainError, type CommandRejected, type IdGenerator } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
-import type { Cell, RequestContext } from '@tally/cells';
+import type { Cell } from '@tally/cells';
 import type { TallyMetrics } from '@tally/observability';
-import { causedBy } from '../commands/caused-by';
+import { commandCausedBy } from '../commands/caused-by';
 import { LogFollower } from '../runners/log-follower';
 import type { RunnerLog } from '../runners/supervise';
 import { ProcessEvents, splitProcessStream, type CommandIssuedData } from './process-manager';
@@ -78,7 +78,7 @@ export class CommandDispatcher extends LogFollower {
     if (!runtime) return;
     const issued = (await this.cell.pii.decode(event.type, event.data)) as CommandIssuedData;
     const commandId = commandIdOf(event);
-    const context = this.contextOf(event, name, commandId);
+    const context = commandCausedBy(event, this.cell.region, `process:${name}`, commandId);
     for (let attempt = 1; ; attempt++) {
       try {
         await runtime.manager.dispatch({ type: issued.type, data: issued.data }, context);
@@ -109,10 +109,6 @@ export class CommandDispatcher extends LogFollower {
     const metadata = { ...event.metadata, input_id: `parked:${parked.command_id}` };
     await this.cell.events.append(event.stream, [{ id: this.ids.ulid(), type: PARKED_EVENT, data: parked, metadata }], { expectedRevision: 'any' });
     this.metrics.commandsDispatched.inc({ process: splitProcessStream(event.stream).name, outcome: 'parked' });
-  }
-
-  private contextOf(event: RecordedEvent, name: string, commandId: string): RequestContext {
-    return { ...causedBy(event, this.cell.region, `process:${name}`), commandId, ...(event.metadata.clock_id && { clockId: event.metadata.clock_id }) };
   }
 }
 

@@ -2,11 +2,12 @@ import type { EventStore, RecordedEvent } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
 import type { PiiCodec } from '@tally/cells';
 import { LogFollower } from '../runners/log-follower';
+import { oncePerEvent } from '../runners/once-per-event';
 import type { RunnerLog } from '../runners/supervise';
 import { ownerOf, type ProcessRuntime } from './process-runtime';
 
 /** How many ready input events a process manager handles at once (of different processes). */
-export const PROCESS_LANES = 100;
+const PROCESS_LANES = 100;
 
 /**
  * Feeds a process manager its input events, personal data decrypted, from the manager's own
@@ -36,7 +37,6 @@ export class ProcessRunner extends LogFollower {
     return (await this.routed(event))?.processId ?? '';
   }
 
-  private async routed(event: RecordedEvent) {
-    return this.runtime.manager.route({ ...event, data: await this.pii.decode(event.type, event.data) });
-  }
+  /** The event as an input, and for which process, if it is one (decrypted and routed once for its lane and its handling). */
+  private readonly routed = oncePerEvent(async (event) => this.runtime.manager.route({ ...event, data: await this.pii.decode(event.type, event.data) }));
 }

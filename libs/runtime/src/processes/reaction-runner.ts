@@ -3,8 +3,9 @@ import type { RecordedEvent } from '@tally/eventstore';
 import type { Cell } from '@tally/cells';
 import type { TallyMetrics } from '@tally/observability';
 import type { ReadStore } from '@tally/readstore';
-import { causedBy } from '../commands/caused-by';
+import { commandCausedBy } from '../commands/caused-by';
 import { LogFollower } from '../runners/log-follower';
+import { oncePerEvent } from '../runners/once-per-event';
 import type { RunnerLog } from '../runners/supervise';
 import type { Reaction } from './reaction';
 
@@ -36,7 +37,7 @@ export class ReactionRunner extends LogFollower {
     const called = await this.commandOf(event);
     if (!called) return;
     const { name } = this.reaction;
-    const context = { ...causedBy(event, this.cell.region, `reaction:${name}`), commandId: reactionCommandId(name, event.id), ...(event.metadata.clock_id && { clockId: event.metadata.clock_id }) };
+    const context = commandCausedBy(event, this.cell.region, `reaction:${name}`, reactionCommandId(name, event.id));
     try {
       await this.reaction.dispatch(called.command, context);
       this.metrics.commandsDispatched.inc({ process: name, outcome: 'applied' });
@@ -46,9 +47,8 @@ export class ReactionRunner extends LogFollower {
     }
   }
 
-  private async commandOf(event: RecordedEvent) {
-    return this.reaction.commandOf({ ...event, data: await this.cell.pii.decode(event.type, event.data) });
-  }
+  /** The command the event calls for, if any (decrypted and asked once for its lane and its handling). */
+  private readonly commandOf = oncePerEvent(async (event) => this.reaction.commandOf({ ...event, data: await this.cell.pii.decode(event.type, event.data) }));
 }
 
 /** The same event always issues the same command id, however often it is read. */

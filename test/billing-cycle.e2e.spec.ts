@@ -225,6 +225,7 @@ describe('the billing cycle on test clocks', () => {
     expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?period=closed`).expect(200)).body.period).toEqual(closed.body.period);
     expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?closed_at=2026-04-01`).expect(200)).body.period).toEqual(closed.body.period);
     expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?period=last`).expect(400)).body.problem).toBe('request.invalid_parameter');
+    expect((await api.get(`/v1/subscriptions/${timeline.subscription}/usage?period=current&closed_at=garbage`).expect(400)).body.problem).toBe('request.invalid_parameter');
   });
 
   it('warns 30 days before a commitment ends, and ends the subscription there without renewal', async () => {

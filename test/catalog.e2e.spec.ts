@@ -57,6 +57,12 @@ describe('plans and coupons through the HTTP API', () => {
       });
     });
 
+    it('bills once per interval when interval_count is left out', async () => {
+      const { interval_count: _omitted, ...body } = planBody('every-month');
+      const plan = (await api.post('/v1/plans', body).expect(200)).body;
+      expect(plan).toMatchObject({ interval: 'month', interval_count: 1 });
+    });
+
     it('retrieves a plan by code and by id, from the read model', async () => {
       const plan = await createPlan('basic');
       await tally.settle();

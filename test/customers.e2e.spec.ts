@@ -56,6 +56,7 @@ describe('customers through the HTTP API', () => {
       ['malformed JSON', () => api.post('/v1/customers').set('Content-Type', 'application/json').send('{"email":'), 400, 'request.malformed_json'],
       ['an unknown field', () => api.post('/v1/customers', { email: 'a@example.com', nickname: 'x' }), 400, 'request.invalid_body'],
       ['a mistyped field', () => api.post('/v1/customers', { email: 42 }), 400, 'request.invalid_body'],
+      ['a null test clock (leave it out instead)', () => api.post('/v1/customers', { email: 'a@example.com', test_clock: null }), 400, 'request.invalid_body'],
       ['a nested mistyped field', () => api.post('/v1/customers', { billing_address: { country: 'germany' } }), 400, 'request.invalid_body'],
       ['an unassigned country code', () => api.post('/v1/customers', { billing_address: { country: 'XX' } }), 400, 'request.invalid_body'],
       ['an unassigned country code in an update', () => api.patch('/v1/customers/cus_01JNOPE000000000000000000', { billing_address: { country: 'XX' } }), 400, 'request.invalid_body'],

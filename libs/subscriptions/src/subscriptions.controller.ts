@@ -174,7 +174,7 @@ export class SubscriptionsController {
   })
   @ApiOkResponse({ type: UsageSummaryResponse })
   @ApiQuery({ name: 'period', required: false, schema: { type: 'string', enum: ['current', 'closed'], default: 'current' } })
-  @ApiQuery({ name: 'closed_at', required: false, schema: INSTANT_SCHEMA, description: 'The date the period closed (ignored with `period=current`)' })
+  @ApiQuery({ name: 'closed_at', required: false, schema: INSTANT_SCHEMA, description: 'The date the period closed (with `period=current` it is checked, then ignored)' })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter', 'subscription.period_not_closed'], 404: ['subscription.not_found'] })
   usage(@Ctx() context: RequestContext, @Param('id') id: string, @Query('period') period: unknown, @Query('closed_at') closedAt: unknown): Promise<UsageSummary> {
     return this.queries.execute(new GetUsageSummaryQuery(context, id, parseUsagePeriod(period, closedAt)));

@@ -57,6 +57,11 @@ describe('plan decider', () => {
       spec.given([]).when(create).then([created]);
     });
 
+    it('bills every interval when interval_count is left out, as Stripe does', () => {
+      const { interval_count: _omitted, ...fields } = create.data;
+      spec.given([]).when({ type: 'CreatePlan', data: fields }).then([created]);
+    });
+
     it('refuses a code that is taken', () => {
       spec.given([created]).when(create).thenFails('plan.code_taken');
     });

@@ -45,7 +45,8 @@ export interface ImmutableFields {
 /** Every command carries `at`: the moment it is handled (ISO 8601 UTC). */
 export type CreatePlan = Command<
   'CreatePlan',
-  Omit<PlanCreated['data'], 'price_versions' | 'trial_days' | 'tax_behavior' | 'dunning_policy' | 'metadata'> & {
+  Omit<PlanCreated['data'], 'price_versions' | 'interval_count' | 'trial_days' | 'tax_behavior' | 'dunning_policy' | 'metadata'> & {
+    interval_count?: number;
     trial_days?: number;
     tax_behavior?: TaxBehavior;
     dunning_policy?: DunningPolicy | null;
@@ -156,7 +157,8 @@ function create(data: CreatePlan['data'], state: PlanState): PlanEvent[] {
   if (state.status !== 'none') throw DomainError.conflict('plan.code_taken', `A plan with code ${data.code} already exists`);
   const { components, at, ...fields } = data;
   checkCurrency(fields.currency);
-  checkInterval(fields.interval, fields.interval_count);
+  const interval_count = fields.interval_count ?? 1;
+  checkInterval(fields.interval, interval_count);
   checkDunningPolicy(fields.dunning_policy ?? null);
   checkMetadata(fields.metadata ?? {});
   const duplicate = components.find((c, i) => components.findIndex((other) => other.code === c.code) !== i);
@@ -179,6 +181,7 @@ function create(data: CreatePlan['data'], state: PlanState): PlanEvent[] {
       type: 'PlanCreated',
       data: {
         ...fields,
+        interval_count,
         trial_days: fields.trial_days ?? 0,
         tax_behavior: fields.tax_behavior ?? 'exclusive',
         dunning_policy: fields.dunning_policy ?? null,

@@ -104,8 +104,8 @@ export class CreatePlanDto extends MutablePlanFieldsDto {
   @ApiProperty(FIXED.interval)
   @IsIn(INTERVALS) interval!: PlanInterval;
 
-  @ApiProperty(FIXED.interval_count)
-  @IsInt() @Min(1) interval_count!: number;
+  @ApiPropertyOptional({ ...FIXED.interval_count, description: `${FIXED.interval_count.description}; default 1` })
+  @IsOmittable() @IsInt() @Min(1) interval_count?: number;
 
   @ApiPropertyOptional({ type: () => [ComponentDto], maxItems: 50, description: 'The priced parts of the plan, each with a code unique within it' })
   @IsOmittable() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => ComponentDto) components?: ComponentDto[];

@@ -20,7 +20,7 @@ class CustomerFieldsDto {
 
 export class CreateCustomerDto extends CustomerFieldsDto {
   @ApiPropertyOptional({ type: String, pattern: '^clock_[0-9A-Z]+$', example: 'clock_01JD8X5Z3Q4W2R6T8Y0V1B3N5M', description: 'Sandbox only: the test clock the customer lives on, fixed for life' })
-  @IsOptional() @IsString() @Matches(/^clock_[0-9A-Z]+$/, { message: 'test_clock is a test clock id (clock_…)' }) test_clock?: string;
+  @IsOmittable() @IsString() @Matches(/^clock_[0-9A-Z]+$/, { message: 'test_clock is a test clock id (clock_…)' }) test_clock?: string;
 }
 
 export class UpdateCustomerDto extends CustomerFieldsDto {

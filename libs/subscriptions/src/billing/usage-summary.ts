@@ -30,14 +30,15 @@ export class GetUsageSummaryQuery extends Query<UsageSummary> {
 }
 
 /**
- * `period=current` (the default, which ignores `closed_at`), or `period=closed` with `closed_at`
- * (the default when `closed_at` is given); `period=closed` alone is the last period that closed.
+ * `period=current` (the default, which ignores a well-formed `closed_at`), or `period=closed` with
+ * `closed_at` (the default when `closed_at` is given); `period=closed` alone is the last period
+ * that closed. A malformed `closed_at` is refused whatever the period.
  */
 export function parseUsagePeriod(period: unknown, closedAt: unknown): UsagePeriod {
   if (period !== undefined && period !== 'current' && period !== 'closed') throw invalidParameter('period', 'period is current or closed');
+  const closedAtInstant = closedAt === undefined ? null : instantParameter('closed_at', closedAt);
   const closed = period === 'closed' || (period === undefined && closedAt !== undefined);
-  if (!closed) return { period: 'current' };
-  return { period: 'closed', closedAt: closedAt === undefined ? null : instantParameter('closed_at', closedAt) };
+  return closed ? { period: 'closed', closedAt: closedAtInstant } : { period: 'current' };
 }
 
 /** What the subscription used of each meter of its plan's usage components in a period (the spec's usage summary). */

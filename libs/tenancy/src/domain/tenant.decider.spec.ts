@@ -1,5 +1,5 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
-import { tenantDecider } from './tenant.decider';
+import { MAX_RATE_LIMIT, tenantDecider } from './tenant.decider';
 import type { ApiKeyCreated, TenantApiVersionPinned, TenantCreated } from './tenant.events';
 
 const spec = DeciderSpecification.for(tenantDecider);
@@ -50,6 +50,15 @@ describe('tenant decider', () => {
 
     it('refuses a limit that is not a whole number, or of an unknown group', () =>
       spec.given(tenant).when({ type: 'UpdateTenant', data: { tenant_id: 'ten_1', rate_limits: { read: 1.5, bogus: 3 } as never } }).thenFails('tenant.invalid_rate_limits'));
+
+    it('refuses a limit above the ceiling, which a number or a header could not carry exactly', () => {
+      spec.given(tenant).when({ type: 'UpdateTenant', data: { tenant_id: 'ten_1', rate_limits: { read: 1e300 } } }).thenFails('tenant.invalid_rate_limits');
+      spec.given(tenant).when({ type: 'UpdateTenant', data: { tenant_id: 'ten_1', rate_limits: { write: MAX_RATE_LIMIT + 1 } } }).thenFails('tenant.invalid_rate_limits');
+      spec
+        .given(tenant)
+        .when({ type: 'UpdateTenant', data: { tenant_id: 'ten_1', rate_limits: { write: MAX_RATE_LIMIT } } })
+        .then([{ type: 'TenantRateLimitsSet', data: { tenant_id: 'ten_1', rate_limits: { write: MAX_RATE_LIMIT }, reason: null } }]);
+    });
 
     it('does nothing when nothing changes', () =>
       spec.given(tenant).when({ type: 'UpdateTenant', data: { tenant_id: 'ten_1', name: 'Acme', api_version: '2026-04-01' } }).thenNothingHappens());

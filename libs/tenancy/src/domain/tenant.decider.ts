@@ -140,15 +140,18 @@ function validName(raw: string): string {
   return name;
 }
 
-/** Limits in a stable key order, each a whole number of requests per second of at least 1. */
+/** The highest raised limit: far beyond any one tenant's traffic, and exact as a number and in a header. */
+export const MAX_RATE_LIMIT = 1_000_000;
+
+/** Limits in a stable key order, each a whole number of requests per second from 1 to MAX_RATE_LIMIT. */
 function validLimits(limits: RateLimits): RateLimits {
   const entries = Object.entries(limits);
-  const bad = entries.filter(([group, limit]) => !RATE_LIMIT_GROUPS.includes(group) || !Number.isInteger(limit) || (limit as number) < 1);
+  const bad = entries.filter(([group, limit]) => !RATE_LIMIT_GROUPS.includes(group) || !Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_RATE_LIMIT);
   if (bad.length > 0) {
     throw DomainError.invalid(
       'tenant.invalid_rate_limits',
-      `Rate limits are whole numbers ≥ 1 per group (${RATE_LIMIT_GROUPS.join(', ')})`,
-      bad.map(([group]) => ({ field: `rate_limits.${group}`, code: 'tenant.invalid_rate_limits', message: 'a whole number ≥ 1 for a known group' })),
+      `Rate limits are whole numbers from 1 to ${MAX_RATE_LIMIT} per group (${RATE_LIMIT_GROUPS.join(', ')})`,
+      bad.map(([group]) => ({ field: `rate_limits.${group}`, code: 'tenant.invalid_rate_limits', message: `a whole number from 1 to ${MAX_RATE_LIMIT} for a known group` })),
     );
   }
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { API_VERSIONS, IsKeyedObject, IsOmittable } from '@tally/http';
 import { REGIONS } from '@tally/cells';
-import { RATE_LIMIT_GROUPS } from '../domain/tenant.decider';
+import { MAX_RATE_LIMIT, RATE_LIMIT_GROUPS } from '../domain/tenant.decider';
 
 /** Some character that `trim()` keeps, and no NUL: a name the tenant decider accepts. */
 const NAME = {
@@ -36,7 +36,7 @@ export class UpdateTenantDto extends ReasonDto {
   @IsOmittable() @IsIn(API_VERSIONS) api_version?: string;
   @ApiPropertyOptional({
     type: 'object',
-    properties: Object.fromEntries(RATE_LIMIT_GROUPS.map((group) => [group, { type: 'integer', minimum: 1, example: 5000 }])),
+    properties: Object.fromEntries(RATE_LIMIT_GROUPS.map((group) => [group, { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT, example: 5000 }])),
     example: { read: 5000, write: 1000 },
     description: 'Live requests per second by group; sandbox gets one tenth',
   })

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock, UlidGenerator, type IdGenerator } from '@tally/kernel';
-import type { After, Doc, ReadStore } from '@tally/readstore';
+import type { After, Doc, ReadStore, Write } from '@tally/readstore';
 import { CellRegistry, ID_GENERATOR, readConfig, type RequestContext } from '@tally/cells';
 import { CommandRuntime, type HistoryEvent, Worker } from '@tally/runtime';
 import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine } from '@tally/tax';
@@ -144,8 +144,9 @@ async function eachPage(reads: ReadStore, collection: string, where: Parameters<
  * The baseline: for each subscription document, price its next period (licensed in advance, the
  * closed period's usage in arrears, tax through the engine), decide the invoice's events with the
  * invoice decider (created, then finalised with the next number), append them to the invoice's
- * stream, and upsert the invoice's document, a page of 1,000 subscriptions at a time. The plan and
- * the tax origin are read once; each page reads its customers' documents in one query.
+ * stream, and upsert the invoice's document, a page of 1,000 subscriptions at a time: the page's
+ * appends commit together (group commit) and its upserts in one commit. The plan and the tax
+ * origin are read once; each page reads its customers' documents in one query.
  */
 async function baseline(dataDir: string, subscriptions: number): Promise<CaseResult> {
   const clock = new ManualClock(PERIOD_END);
@@ -172,7 +173,8 @@ async function baseline(dataDir: string, subscriptions: number): Promise<CaseRes
   await eachPage(reads, 'subscriptions', [{ field: 'current_period_end', op: 'eq', value: PERIOD_END }], async (page) => {
     const customers = await reads.find<Doc>('customers', { where: [{ field: 'id', op: 'in', value: page.map((s) => s.customer_id as string) }], limit: PAGE });
     const countryOf = new Map(customers.items.map((c) => [c.id, (c.billing_address as { country: string | null } | null)?.country ?? null]));
-    const writes = [];
+    const writes: Write[] = [];
+    const appends: Promise<void>[] = [];
     for (const subscription of page) {
       const closed = { start: subscription.current_period_start as string, end: PERIOD_END };
       const next = { start: PERIOD_END, end: boundary(PERIOD_END, { interval: 'month', count: 1 }, 1) };
@@ -211,11 +213,17 @@ async function baseline(dataDir: string, subscriptions: number): Promise<CaseRes
       const stream = `invoice-${invoiceId}`;
       const metadata = { tenant_id: context.tenantId, environment: context.environment, actor: 'process:subscription_cycle', request_id: null, causation_id: null, correlation_id: null, occurred_at: now };
       const events: HistoryEvent[] = decided.map((event, revision) => ({ id: ids.ulid(), type: event.type, data: event.data, metadata: { ...metadata, schema_version: cell.upcasters.currentVersion(event.type) }, stream, revision }));
-      const { position } = await cell.events.append(stream, await Promise.all(events.map(async (event) => ({ id: event.id, type: event.type, metadata: event.metadata, data: await cell.pii.encode(event.type, event.data) }))), { expectedRevision: 'no_stream' });
+      const stored = await Promise.all(events.map(async (event) => ({ id: event.id, type: event.type, metadata: event.metadata, data: await cell.pii.encode(event.type, event.data) })));
       const doc = events.reduce(invoiceView.apply, undefined)!;
-      writes.push({ op: 'upsert' as const, collection: 'invoices', doc: { ...doc, tenant_id: context.tenantId, environment: context.environment, stream_revision: events.length - 1 }, position });
+      // Not awaited one by one: the page's appends commit together, as its upserts do.
+      appends.push(
+        cell.events.append(stream, stored, { expectedRevision: 'no_stream' }).then(({ position }) => {
+          writes.push({ op: 'upsert' as const, collection: 'invoices', doc: { ...doc, tenant_id: context.tenantId, environment: context.environment, stream_revision: events.length - 1 }, position });
+        }),
+      );
       invoices++;
     }
+    await Promise.all(appends);
     await reads.commit(writes);
   });
   const ms = performance.now() - started;

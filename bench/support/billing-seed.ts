@@ -72,7 +72,7 @@ export async function seedBillingRun(subscriptions: number): Promise<SeededTally
   const worker = app.get(Worker);
   const tenants = new TenantAdministration(app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR));
   const { tenantId, keys } = await tenants.createTenant('Bench', 'eu');
-  await tenants.updateTenant(tenantId, 'eu', { rate_limits: { read: 100_000_000, write: 100_000_000 } }, { actor: 'operator', requestId: null, reason: 'benchmark' });
+  await tenants.updateTenant(tenantId, 'eu', { rate_limits: { read: 1_000_000, write: 1_000_000 } }, { actor: 'operator', requestId: null, reason: 'benchmark' });
   await worker.settle();
   const key = keys.find((k) => k.environment === 'sandbox')!.secret;
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -30,7 +30,7 @@ export async function startTally(worker: Exclude<WorkerPlacement, false> = 'thre
   const tenants = new TenantAdministration(app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR));
   const { tenantId, keys } = await tenants.createTenant('Bench', 'eu');
   // The load runs far past the sandbox rate limits, which would answer 429.
-  const unlimited = { read: 100_000_000, write: 100_000_000 };
+  const unlimited = { read: 1_000_000, write: 1_000_000 };
   await tenants.updateTenant(tenantId, 'eu', { rate_limits: unlimited }, { actor: 'operator', requestId: null, reason: 'benchmark' });
   await settle();
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -61,6 +61,13 @@ export interface ProcessManager<S = unknown, I extends ProcessInput = ProcessInp
   dispatch(command: C, context: RequestContext): Promise<void>;
   /** Whose personal data an input or command holds, if any; it is then sealed in the process stream with that subject's key. */
   subjectOf?(message: { type: string; data: unknown }): string | null;
+  /**
+   * Save the fold every `every` events, so that a long-lived process loads from its snapshot and
+   * the events after it. Only for states that survive JSON as they are (no Maps, no null-prototype
+   * objects) and streams without personal data (a stream that holds some is never snapshotted).
+   * `version` changes with the state's shape; a snapshot of another version is ignored.
+   */
+  snapshot?: { every: number; version: number };
 }
 
 export const processStream = (name: string, processId: string): string => `pm.${name}-${processId}`;

@@ -8,12 +8,26 @@ import { ProcessEvents, processStream, SYSTEM_CLOCK, type CommandIssuedData, typ
 const MAX_ATTEMPTS = 5;
 /** Process streams whose fold is kept in memory; the least recently used leaves first. */
 const KEPT_STREAMS = 10_000;
+/**
+ * How many of its latest input ids a fold (and a snapshot) remembers. An input is delivered again
+ * only when a runner resumes from its checkpoint, which trails what it handled by at most a batch
+ * (500 events and a window, see followInBatches), or when a fired timer is fired again before the
+ * timers read model saw it fire: recent inputs, far fewer than this.
+ */
+export const KEPT_INPUT_IDS = 1_000;
 
-/** A process stream folded up to `revision`, and the ids of the inputs it has handled. */
+/** A process stream folded up to `revision`, the ids of its latest inputs, and the revision of its latest snapshot (-1: none). */
 interface KeptProcess<S> {
   revision: number;
   state: S;
   inputIds: ReadonlySet<string>;
+  snapshotRevision: number;
+}
+
+/** What a process snapshot holds: the fold of its stream and the ids of its latest inputs. */
+interface ProcessSnapshot<S> {
+  state: S;
+  input_ids: string[];
 }
 
 /** Whose flow an input belongs to: taken from the event that started it, and kept by everything the flow does. */
@@ -43,24 +57,25 @@ export class ProcessRuntime<S> {
   async deliver(processId: string, input: ProcessInput, owner: ProcessOwner): Promise<void> {
     const stream = processStream(this.manager.name, processId);
     for (let attempt = 1; ; attempt++) {
-      const { revision, state, inputIds } = await this.fold(stream);
-      if (inputIds.has(input.id)) return;
-      const outputs = this.manager.decider.decide(input as never, state);
+      const folded = await this.fold(stream);
+      if (folded.inputIds.has(input.id)) return;
+      const outputs = this.manager.decider.decide(input as never, folded.state);
       const events = await this.toEvents(stream, input, outputs, owner);
       try {
-        await this.cell.events.append(stream, events, { expectedRevision: revision < 0 ? 'no_stream' : revision });
-        this.keepAppended(stream, { revision, state, inputIds }, events);
-        return;
+        await this.cell.events.append(stream, events, { expectedRevision: folded.revision < 0 ? 'no_stream' : folded.revision });
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+        continue;
       }
+      const after = this.keepAppended(stream, folded, events);
+      if (after) await this.snapshotIfDue(stream, after);
+      return;
     }
   }
 
-  /** The process's state as its stream is now: the kept fold and the events after it, or the whole stream. */
+  /** The process's state as its stream is now: the kept fold, else its snapshot, and the events after it. */
   private async fold(stream: string): Promise<KeptProcess<S>> {
-    const kept = this.kept.get(stream);
-    const from: KeptProcess<S> = kept ?? { revision: -1, state: this.manager.decider.initialState(), inputIds: new Set() };
+    const from = this.kept.get(stream) ?? (await this.snapshotOf(stream)) ?? { revision: -1, state: this.manager.decider.initialState(), inputIds: new Set<string>(), snapshotRevision: -1 };
     const tail = await this.read(stream, from.revision + 1);
     const next = this.folded(from, tail);
     if (tail.some((event) => this.cell.pii.mayHoldPersonalData(event.type, event.data))) this.kept.delete(stream);
@@ -74,20 +89,43 @@ export class ProcessRuntime<S> {
     return {
       revision: from.revision + events.length,
       state: events.flatMap(messageOf).reduce(this.manager.decider.evolve, from.state),
-      inputIds: inputIds.length === 0 ? from.inputIds : new Set([...from.inputIds, ...inputIds]),
+      inputIds: inputIds.length === 0 ? from.inputIds : latest(new Set([...from.inputIds, ...inputIds])),
+      snapshotRevision: from.snapshotRevision,
     };
   }
 
-  /** After an append: the fold as a delivery would read it back (the events as stored, through JSON), unless they may hold personal data. */
-  private keepAppended(stream: string, before: KeptProcess<S>, appended: readonly NewEvent[]): void {
+  /**
+   * After an append: the fold as a delivery would read it back (the events as stored, through
+   * JSON), kept and answered, unless they may hold personal data or another delivery moved on.
+   */
+  private keepAppended(stream: string, before: KeptProcess<S>, appended: readonly NewEvent[]): KeptProcess<S> | undefined {
     if (appended.some((event) => this.cell.pii.mayHoldPersonalData(event.type, event.data))) {
       this.kept.delete(stream);
-      return;
+      return undefined;
     }
     const kept = this.kept.get(stream);
-    if (before.revision >= 0 && kept?.revision !== before.revision) return;
+    if (before.revision >= 0 && kept?.revision !== before.revision) return undefined;
     const stored = appended.map((event) => ({ type: event.type, data: JSON.parse(JSON.stringify(event.data ?? null)), metadata: JSON.parse(JSON.stringify(event.metadata)) as EventMetadata }));
-    this.keep(stream, this.folded(before, stored));
+    const after = this.folded(before, stored);
+    this.keep(stream, after);
+    return after;
+  }
+
+  /** The stream's snapshot as a fold to go on from, for a manager that takes snapshots. */
+  private async snapshotOf(stream: string): Promise<KeptProcess<S> | undefined> {
+    const policy = this.manager.snapshot;
+    const snapshot = policy && (await this.cell.snapshots.load<ProcessSnapshot<S>>(stream, policy.version));
+    if (!snapshot) return undefined;
+    return { revision: snapshot.revision, state: snapshot.state.state, inputIds: new Set(snapshot.state.input_ids), snapshotRevision: snapshot.revision };
+  }
+
+  /** Saves the fold as the stream's snapshot once `every` events have followed the last one. */
+  private async snapshotIfDue(stream: string, fold: KeptProcess<S>): Promise<void> {
+    const policy = this.manager.snapshot;
+    if (!policy || fold.revision - fold.snapshotRevision < policy.every) return;
+    const state: ProcessSnapshot<S> = { state: fold.state, input_ids: [...fold.inputIds] };
+    await this.cell.snapshots.save({ stream, revision: fold.revision, version: policy.version, state });
+    this.keep(stream, { ...fold, snapshotRevision: fold.revision });
   }
 
   private keep(stream: string, fold: KeptProcess<S>): void {
@@ -142,6 +180,9 @@ export class ProcessRuntime<S> {
     return this.manager.subjectOf?.(message) ?? null;
   }
 }
+
+/** The ids of the latest KEPT_INPUT_IDS inputs (a set keeps the order they were added in). */
+const latest = (inputIds: Set<string>): ReadonlySet<string> => (inputIds.size <= KEPT_INPUT_IDS ? inputIds : new Set([...inputIds].slice(-KEPT_INPUT_IDS)));
 
 /** The same input of the same process issues the same command ids, however often it is delivered. */
 export const issuedCommandId = (stream: string, inputId: string, index: number): string => derivedId('cmd', [stream, inputId, String(index)]);

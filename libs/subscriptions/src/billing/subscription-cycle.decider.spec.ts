@@ -1,4 +1,4 @@
-import type { TimerFired } from '@tally/kernel';
+import { runProcess, type TimerFired } from '@tally/kernel';
 import { ProcessSpecification } from '@tally/kernel/testing/process-spec';
 import type { PeriodTerms, SubscriptionEvent } from '../domain/subscription.events';
 import { subscriptionCycleDecider, type CycleInput, type InvoiceRequest, type LifecycleStep } from './subscription-cycle.decider';
@@ -145,4 +145,11 @@ describe('the subscription cycle', () => {
       .thenNothingHappens());
 
   it('ignores timers before the subscription is known', () => spec.given([]).when(fire(`period_end:${FEB}`)).thenNothingHappens());
+
+  it('keeps a state that a snapshot (JSON) gives back unchanged, as the process snapshots it', () => {
+    const paused = input({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: FEB, until: null, behavior: 'keep_as_draft' } }, FEB);
+    const state = runProcess(subscriptionCycleDecider, [trialing, activated, renewed(), paused, fire(`period_end:${MAR}`)]);
+    expect(state.period).toEqual({ start: FEB, end: MAR });
+    expect(JSON.parse(JSON.stringify(state))).toStrictEqual(state);
+  });
 });

@@ -1,15 +1,15 @@
 import { COMMAND_REJECTED, ManualClock, UlidGenerator, type ProcessDecider, type ProcessInput } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
-import type { CellRegistry, RequestContext } from '@tally/cells';
+import type { RequestContext } from '@tally/cells';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
 import { Clocks } from '../clocks/clocks';
 import { ScopedReads } from '../queries/scoped-reads';
-import { Worker } from '../worker';
 import { ParkedCommands } from './parked-commands';
 import { PARKED_COMMANDS } from './parked-commands.projection';
 import { processPii } from './process-pii';
 import type { ProcessManager } from './process-manager';
 import { ScriptedDispatches } from './testing/scripted-dispatches';
+import { TempWorker } from './testing/temp-worker';
 
 type Order = { type: 'Deliver'; data: { order_id: string; email: string } };
 
@@ -44,44 +44,32 @@ describe('the command dispatcher', () => {
   const clock = new ManualClock('2026-05-01T10:00:00.000Z');
   const ids = new UlidGenerator(clock);
   const errors: string[] = [];
-  let temp: TempCells;
-  let cells: CellRegistry;
   let orders: Orders;
-  let worker: Worker;
+  let running: TempWorker;
 
-  const start = async () => {
-    cells = temp.open();
-    worker = Worker.over(cells, { projections: [], processes: [orders as ProcessManager], clock, ids, log: { error: (message) => errors.push(message) } });
-    await worker.start({ pollTimers: false });
-  };
   const place = async (orderId: string) => {
-    await cells.cell('eu').events.append(`order-${orderId}`, [{ id: ids.ulid(), type: 'OrderPlaced', data: { order_id: orderId, email: 'ada@example.com' }, metadata: testMetadata(clock.now().toISOString()) }], { expectedRevision: 'no_stream' });
-    await worker.settle();
+    await running.cells.cell('eu').events.append(`order-${orderId}`, [{ id: ids.ulid(), type: 'OrderPlaced', data: { order_id: orderId, email: 'ada@example.com' }, metadata: testMetadata(clock.now().toISOString()) }], { expectedRevision: 'no_stream' });
+    await running.worker.settle();
   };
-  const processEvents = (orderId: string) => cells.cell('eu').events.readStream(`pm.orders-${orderId}`);
+  const processEvents = (orderId: string) => running.cells.cell('eu').events.readStream(`pm.orders-${orderId}`);
 
   beforeEach(async () => {
-    temp = new TempCells(clock, processPii);
     orders = new Orders();
     errors.length = 0;
-    await start();
+    running = new TempWorker(new TempCells(clock, processPii), { projections: [], processes: [orders as ProcessManager], clock, ids, log: { error: (message) => errors.push(message) } });
+    await running.start();
   });
 
-  afterEach(async () => {
-    await worker.stop();
-    await cells.close();
-    temp.remove();
-  });
+  afterEach(() => running.end());
 
   it('dispatches an issued command once, with the command id stored in the process stream', async () => {
     await place('o1');
     const issued = (await processEvents('o1')).find((event) => event.type === 'ProcessCommandIssued')!;
     expect(orders.calls).toHaveLength(1);
     expect(orders.calls[0].commandId).toMatch(/^cmd_/);
-    await cells.cell('eu').readModels.commit([], { name: 'dispatcher', position: 0n });
-    await worker.stop();
-    await start();
-    await worker.settle();
+    await running.cells.cell('eu').readModels.commit([], { name: 'dispatcher', position: 0n });
+    await running.restart();
+    await running.worker.settle();
     expect(orders.calls.map((call) => call.commandId)).toEqual([orders.calls[0].commandId, orders.calls[0].commandId]);
     expect(issued.metadata.input_id).toBeDefined();
   });
@@ -100,7 +88,7 @@ describe('the command dispatcher', () => {
     await place('o4');
     expect(orders.calls.map((call) => call.orderId)).toEqual(['o3', 'o3', 'o3', 'o3', 'o3', 'o4']);
     expect((await processEvents('o3')).map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued', 'ProcessCommandParked']);
-    const parked = await cells.cell('eu').readModels.find(PARKED_COMMANDS, { where: [{ field: 'process_id', op: 'eq', value: 'o3' }], limit: 10 });
+    const parked = await running.cells.cell('eu').readModels.find(PARKED_COMMANDS, { where: [{ field: 'process_id', op: 'eq', value: 'o3' }], limit: 10 });
     expect(parked.items).toEqual([expect.objectContaining({ id: orders.calls[0].commandId, object: 'parked_command', process: 'orders', type: 'Deliver', attempts: 5, last_error: 'connect ECONNREFUSED' })]);
   });
 
@@ -108,13 +96,13 @@ describe('the command dispatcher', () => {
     orders.behaviour = (attempt) => (attempt <= 5 || attempt >= 7 ? 'outage' : 'ok');
     await place('o7');
     await place('o8');
-    const parkedIds = async () => (await cells.cell('eu').readModels.find(PARKED_COMMANDS, { limit: 10 })).items.map((doc) => doc.id);
+    const parkedIds = async () => (await running.cells.cell('eu').readModels.find(PARKED_COMMANDS, { limit: 10 })).items.map((doc) => doc.id);
     const [o7Command] = await parkedIds();
-    const parked = new ParkedCommands(cells, new ScopedReads(cells), new Clocks(clock), ids);
+    const parked = new ParkedCommands(running.cells, new ScopedReads(running.cells), new Clocks(clock), ids);
     const operator: RequestContext = { tenantId: 'ten_test', environment: 'sandbox', region: 'eu', actor: 'api_key:key_1', requestId: 'req_1', correlationId: null, causationId: null };
 
     await parked.retry(operator, o7Command);
-    await worker.settle();
+    await running.worker.settle();
     expect(orders.calls.map((call) => call.orderId)).toEqual(['o7', 'o7', 'o7', 'o7', 'o7', 'o8', 'o7', 'o7', 'o7', 'o7', 'o7']);
     expect(new Set(orders.calls.filter((call) => call.orderId === 'o7').map((call) => call.commandId))).toEqual(new Set([o7Command]));
     expect((await processEvents('o7')).map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued', 'ProcessCommandParked', 'ProcessCommandRetried', 'ProcessCommandParked']);
@@ -122,7 +110,7 @@ describe('the command dispatcher', () => {
 
     orders.behaviour = () => 'ok';
     await parked.retry(operator, o7Command);
-    await worker.settle();
+    await running.worker.settle();
     expect(orders.calls).toHaveLength(12);
     expect(await parkedIds()).toEqual([]);
     await expect(parked.retry(operator, o7Command)).rejects.toMatchObject({ code: 'parked_command.not_found' });
@@ -141,7 +129,7 @@ describe('the command dispatcher', () => {
     await place('o6');
     const stored = await processEvents('o6');
     expect(JSON.stringify(stored.map((event) => event.data))).not.toContain('ada@example.com');
-    const cell = cells.cell('eu');
+    const cell = running.cells.cell('eu');
     await cell.dataKeys.destroy('o6');
     cell.pii.forget('o6');
     const issued = stored.find((event) => event.type === 'ProcessCommandIssued')!;

@@ -1,12 +1,12 @@
 import { ManualClock, UlidGenerator } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
-import type { CellRegistry, RequestContext } from '@tally/cells';
+import type { RequestContext } from '@tally/cells';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
-import { Worker } from '../worker';
 import { processPii } from './process-pii';
 import type { Reaction } from './reaction';
 import { reactionCommandId } from './reaction-runner';
 import { ScriptedDispatches } from './testing/scripted-dispatches';
+import { TempWorker } from './testing/temp-worker';
 
 type Ship = { type: 'Ship'; data: { order_id: string } };
 
@@ -30,50 +30,38 @@ describe('a reaction', () => {
   const clock = new ManualClock('2026-05-01T10:00:00.000Z');
   const ids = new UlidGenerator(clock);
   const errors: string[] = [];
-  let temp: TempCells;
-  let cells: CellRegistry;
   let shipping: Shipping;
-  let worker: Worker;
+  let running: TempWorker;
 
-  const start = async () => {
-    cells = temp.open();
-    worker = Worker.over(cells, { projections: [], reactions: [shipping as Reaction], clock, ids, log: { error: (message) => errors.push(message) } });
-    await worker.start({ pollTimers: false });
-  };
   const record = async (orderId: string, type: string) => {
     const id = ids.ulid();
-    await cells.cell('eu').events.append(`order-${orderId}`, [{ id, type, data: { order_id: orderId }, metadata: testMetadata(clock.now().toISOString()) }], { expectedRevision: 'any' });
-    await worker.settle();
+    await running.cells.cell('eu').events.append(`order-${orderId}`, [{ id, type, data: { order_id: orderId }, metadata: testMetadata(clock.now().toISOString()) }], { expectedRevision: 'any' });
+    await running.worker.settle();
     return id;
   };
 
   beforeEach(async () => {
-    temp = new TempCells(clock, processPii);
     shipping = new Shipping();
     errors.length = 0;
-    await start();
+    running = new TempWorker(new TempCells(clock, processPii), { projections: [], reactions: [shipping as Reaction], clock, ids, log: { error: (message) => errors.push(message) } });
+    await running.start();
   });
 
-  afterEach(async () => {
-    await worker.stop();
-    await cells.close();
-    temp.remove();
-  });
+  afterEach(() => running.end());
 
   it('dispatches the command an event calls for, with an id derived from the event, and writes nothing of its own', async () => {
-    const headBefore = await cells.cell('eu').events.headPosition();
+    const headBefore = await running.cells.cell('eu').events.headPosition();
     await record('o1', 'OrderPlaced');
     const paid = await record('o1', 'OrderPaid');
     expect(shipping.calls).toEqual([{ commandId: reactionCommandId('shipping', paid), orderId: 'o1' }]);
-    expect(await cells.cell('eu').events.headPosition()).toBe((headBefore ?? 0n) + 2n);
+    expect(await running.cells.cell('eu').events.headPosition()).toBe((headBefore ?? 0n) + 2n);
   });
 
   it('dispatches an event read again (a crash before its checkpoint) with the same command id', async () => {
     await record('o2', 'OrderPaid');
-    await cells.cell('eu').readModels.commit([], { name: 'reaction:shipping', position: 0n });
-    await worker.stop();
-    await start();
-    await worker.settle();
+    await running.cells.cell('eu').readModels.commit([], { name: 'reaction:shipping', position: 0n });
+    await running.restart();
+    await running.worker.settle();
     expect(shipping.calls.map((call) => call.orderId)).toEqual(['o2', 'o2']);
     expect(new Set(shipping.calls.map((call) => call.commandId)).size).toBe(1);
   });

@@ -1,9 +1,8 @@
 import { ManualClock, UlidGenerator, type ProcessDecider, type ProcessInput, type ProcessOutput } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
-import type { CellRegistry } from '@tally/cells';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
-import { Worker } from '../worker';
 import type { ProcessManager } from './process-manager';
+import { TempWorker } from './testing/temp-worker';
 
 /** A reminder per `reminder-<id>` stream: a timer at `due_at`, one SendReminder when it fires, none after a cancel. */
 type ReminderState = { reminderId?: string; timerId?: string; done: boolean };
@@ -57,66 +56,50 @@ describe('process managers with durable timers', () => {
   const clock = new ManualClock('2026-05-01T10:00:00.000Z');
   const ids = new UlidGenerator(clock);
   const log = { error: (message: string, error: unknown) => console.error(message, error) };
-  let temp: TempCells;
-  let cells: CellRegistry;
   let reminders: Reminders;
-  let worker: Worker;
+  let running: TempWorker;
 
-  const startWorker = async () => {
-    cells = temp.open();
-    worker = Worker.over(cells, { projections: [], processes: [reminders as ProcessManager], clock, ids, log });
-    await worker.start({ pollTimers: false });
-  };
-  const restart = async () => {
-    await worker.stop();
-    await cells.close();
-    await startWorker();
-  };
   const request = async (id: string, type: string, data: object) => {
     const stream = `reminder-${id}`;
-    const existing = await cells.cell('eu').events.readStream(stream);
-    await cells.cell('eu').events.append(stream, [{ id: ids.ulid(), type, data, metadata: testMetadata(clock.now().toISOString()) }], {
+    const existing = await running.cells.cell('eu').events.readStream(stream);
+    await running.cells.cell('eu').events.append(stream, [{ id: ids.ulid(), type, data, metadata: testMetadata(clock.now().toISOString()) }], {
       expectedRevision: existing.length === 0 ? 'no_stream' : existing.length - 1,
     });
-    await worker.settle();
+    await running.worker.settle();
   };
 
   beforeEach(async () => {
-    temp = new TempCells(clock);
     reminders = new Reminders();
-    await startWorker();
+    running = new TempWorker(new TempCells(clock), { projections: [], processes: [reminders as ProcessManager], clock, ids, log });
+    await running.start();
   });
 
-  afterEach(async () => {
-    await worker.stop();
-    await cells.close();
-    temp.remove();
-  });
+  afterEach(() => running.end());
 
   it('keeps a timer across a restart and fires it when the clock reaches it', async () => {
     await request('r1', 'ReminderRequested', { due_at: '2026-05-01T11:00:00.000Z' });
-    await restart();
-    expect(await worker.fireDueTimers()).toBe(0);
+    await running.restart();
+    expect(await running.worker.fireDueTimers()).toBe(0);
     clock.set('2026-05-01T11:00:00.000Z');
-    expect(await worker.fireDueTimers()).toBe(1);
-    await worker.settle();
+    expect(await running.worker.fireDueTimers()).toBe(1);
+    await running.worker.settle();
     expect(reminders.sent).toEqual(['r1']);
-    await restart();
-    expect(await worker.fireDueTimers()).toBe(0);
+    await running.restart();
+    expect(await running.worker.fireDueTimers()).toBe(0);
     expect(reminders.sent).toEqual(['r1']);
   });
 
   it('fires a timer once even when it is delivered again before the timers read model caught up', async () => {
     await request('r2', 'ReminderRequested', { due_at: '2026-05-01T10:30:00.000Z' });
     clock.set('2026-05-01T10:30:00.000Z');
-    const [first, second] = await Promise.all([worker.fireDueTimers(), worker.fireDueTimers()]);
+    const [first, second] = await Promise.all([running.worker.fireDueTimers(), running.worker.fireDueTimers()]);
     expect(first + second).toBeGreaterThanOrEqual(1);
-    await cells.cell('eu').readModels.commit([{ op: 'upsert', collection: 'timers', doc: { ...(await cells.cell('eu').readModels.get('timers', 'pm.reminders-r2/r2:due'))!, status: 'pending' }, position: 0n }]);
-    await restart();
-    await worker.fireDueTimers();
-    await worker.settle();
+    await running.cells.cell('eu').readModels.commit([{ op: 'upsert', collection: 'timers', doc: { ...(await running.cells.cell('eu').readModels.get('timers', 'pm.reminders-r2/r2:due'))!, status: 'pending' }, position: 0n }]);
+    await running.restart();
+    await running.worker.fireDueTimers();
+    await running.worker.settle();
     expect(reminders.sent).toEqual(['r2']);
-    const stream = await cells.cell('eu').events.readStream('pm.reminders-r2');
+    const stream = await running.cells.cell('eu').events.readStream('pm.reminders-r2');
     expect(stream.filter((e) => e.metadata.input_id === 'timer:r2:due')).toHaveLength(3);
     expect(stream.filter((e) => e.type === 'ProcessCommandIssued')).toHaveLength(1);
   });
@@ -125,8 +108,8 @@ describe('process managers with durable timers', () => {
     await request('r5', 'ReminderRequested', { due_at: '2026-05-01T10:20:00.000Z', timer: 'due' });
     await request('r6', 'ReminderRequested', { due_at: '2026-05-01T10:20:00.000Z', timer: 'due' });
     clock.set('2026-05-01T10:20:00.000Z');
-    expect(await worker.fireDueTimers()).toBe(2);
-    await worker.settle();
+    expect(await running.worker.fireDueTimers()).toBe(2);
+    await running.worker.settle();
     expect(reminders.sent.sort()).toEqual(['r5', 'r6']);
   });
 
@@ -134,16 +117,16 @@ describe('process managers with durable timers', () => {
     await request('r3', 'ReminderRequested', { due_at: '2026-05-01T10:10:00.000Z' });
     await request('r3', 'ReminderCancelled', {});
     clock.set('2026-05-02T00:00:00.000Z');
-    expect(await worker.fireDueTimers()).toBe(0);
+    expect(await running.worker.fireDueTimers()).toBe(0);
     expect(reminders.sent).toEqual([]);
   });
 
   it('handles a redelivered input once: the process stream records which inputs it answered', async () => {
     await request('r4', 'ReminderRequested', { due_at: '2026-05-01T12:00:00.000Z' });
-    await cells.cell('eu').readModels.commit([], { name: 'pm:reminders', position: 0n });
-    await restart();
-    await worker.settle();
-    const stream = await cells.cell('eu').events.readStream('pm.reminders-r4');
+    await running.cells.cell('eu').readModels.commit([], { name: 'pm:reminders', position: 0n });
+    await running.restart();
+    await running.worker.settle();
+    const stream = await running.cells.cell('eu').events.readStream('pm.reminders-r4');
     expect(stream.map((e) => e.type)).toEqual(['ProcessInputReceived', 'ReminderScheduled', 'ProcessTimerScheduled']);
   });
 });

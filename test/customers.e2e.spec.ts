@@ -123,10 +123,20 @@ describe('customers through the HTTP API', () => {
   describe('PATCH /v1/customers/{id}', () => {
     it('updates non-financial fields and merges metadata', async () => {
       const customer = await create({ email: 'linus@example.com', metadata: { a: '1', b: '2' } });
+      const method = (await api.post(`/v1/customers/${customer.id}/payment-methods`, { type: 'card', token: 'tok_visa' }).expect(200)).body as { id: string };
       tally.clock.advance(1_000);
-      const response = await api.patch(`/v1/customers/${customer.id}`, { name: 'Linus', metadata: { a: '', c: '3' }, default_payment_method_id: 'pm_123' }).expect(200);
-      expect(response.body).toMatchObject({ name: 'Linus', metadata: { b: '2', c: '3' }, default_payment_method_id: 'pm_123', updated_at: tally.clock.now().toISOString() });
-      expect(response.headers['etag']).toBe('W/"1"');
+      const response = await api.patch(`/v1/customers/${customer.id}`, { name: 'Linus', metadata: { a: '', c: '3' }, default_payment_method_id: method.id }).expect(200);
+      expect(response.body).toMatchObject({ name: 'Linus', metadata: { b: '2', c: '3' }, default_payment_method_id: method.id, updated_at: tally.clock.now().toISOString() });
+      // Created, the method attached, the fields updated, the default changed.
+      expect(response.headers['etag']).toBe('W/"3"');
+    });
+
+    it('refuses a default payment method the customer does not have, and changes nothing', async () => {
+      const customer = await create({ name: 'Pat' });
+      const head = await tally.head();
+      const response = await api.patch(`/v1/customers/${customer.id}`, { name: 'Patricia', default_payment_method_id: 'pm_01JD8X5Z3Q4W2R6T8Y0V1B3N5M' }).expect(422);
+      expect(response.body).toMatchObject({ problem: 'customer.payment_method_not_attached', errors: [{ field: 'default_payment_method_id', code: 'customer.payment_method_not_attached' }] });
+      expect(await tally.head()).toBe(head);
     });
 
     it('answers 412 when If-Match names an old revision, and applies nothing', async () => {

@@ -1,10 +1,11 @@
 import { catalogContext } from '@tally/catalog';
 import { customersContext } from '@tally/customers';
 import { invoicingContext } from '@tally/invoicing';
+import { paymentsContext } from '@tally/payments';
 import { subscriptionsContext } from '@tally/subscriptions';
 import { composeContexts } from '@tally/runtime';
 import { taxContext } from '@tally/tax';
 import { tenancyContext } from '@tally/tenancy';
 
 /** The bounded contexts whose projections and process managers this worker runs: one line each. */
-export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, subscriptionsContext]);
+export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext]);

@@ -81,6 +81,11 @@ export const customerView: ResourceView<CustomerResource> = {
         return { ...customer, ...withTaxIds(customer.tax_ids.filter((t) => t.id !== event.data.tax_id_id)), updated_at: at };
       case 'CustomerDeleted':
         return undefined;
+      case 'CustomerPaymentMethodAttached':
+      case 'CustomerPaymentMethodDetached':
+        return { ...customer, updated_at: at };
+      case 'CustomerDefaultPaymentMethodChanged':
+        return { ...customer, default_payment_method_id: event.data.payment_method_id, updated_at: at };
       default:
         return assertNever(event);
     }
@@ -94,6 +99,10 @@ export const customerView: ResourceView<CustomerResource> = {
         return 'customer.tax_id_invalidated';
       case 'CustomerDeleted':
         return 'customer.deleted';
+      case 'CustomerPaymentMethodAttached':
+        return 'customer.payment_method_attached';
+      case 'CustomerPaymentMethodDetached':
+        return 'customer.payment_method_detached';
       default:
         return 'customer.updated';
     }

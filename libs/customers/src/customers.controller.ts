@@ -75,6 +75,7 @@ export class CustomersController {
     404: ['customer.not_found'],
     409: ['request.concurrent_update'],
     412: ['request.precondition_failed'],
+    422: ['customer.payment_method_not_attached'],
   })
   async update(
     @Ctx() context: RequestContext,

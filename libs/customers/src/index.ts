@@ -11,3 +11,5 @@ export * from './tax-id-validation.process';
 export * from './test-clock-customers.process';
 export * from './customers.module';
 export * from './customers.context';
+export { AddressDto, toAddress } from './dto/address.dto';
+export { AddressResponse } from './dto/customer.response';

@@ -10,3 +10,4 @@ export * from './countries';
 export * from './process';
 export * from './instants';
 export * from './random-pool';
+export * from './address';

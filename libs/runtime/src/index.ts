@@ -12,6 +12,7 @@ export * from './processes/parked-commands';
 export * from './processes/parked-commands.projection';
 export * from './processes/process-manager';
 export * from './processes/reaction';
+export { reactionCommandId } from './processes/reaction-runner';
 export * from './projections/projection';
 export * from './projections/projection-lag';
 export * from './projections/projection-runner';

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, keyedObject, type FieldError, type IdGenerator, type Metadata } from '@tally/kernel';
 import { couponAggregate, couponIdOf, planAggregate, unredeemableReason, type Plan } from '@tally/catalog';
-import { customerAggregate } from '@tally/customers';
+import { assertAttachedPaymentMethod, customerAggregate } from '@tally/customers';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
 import { subscriptionDecider, type CreateSubscription, type Subscription, type SubscriptionCommand, type SubscriptionState } from './domain/subscription.decider';
@@ -109,6 +109,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     const cell = this.runtime.cellOf(context);
     const customer = await this.runtime.load(cell, customerAggregate, input.customer_id, context);
     if (customer.state.status !== 'active') throw customerAggregate.notFound(input.customer_id);
+    assertAttachedPaymentMethod(customer.state, input.default_payment_method_id);
     const onClock = customer.clockId ? { ...context, clockId: customer.clockId } : context;
     const at = (await this.clocks.now(cell, customer.clockId)).toISOString();
 
@@ -178,6 +179,10 @@ export class UpdateSubscriptionHandler implements ICommandHandler<UpdateSubscrip
         subscriptionId,
         async (at, state): Promise<SubscriptionCommand> => {
           const plan = newPlan && state.status !== 'none' ? await this.planChange(context, live(state, subscriptionId), newPlan, patch.proration_behavior ?? 'create_prorations') : undefined;
+          if (patch.default_payment_method_id && state.status !== 'none') {
+            const customer = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, live(state, subscriptionId).customerId, context);
+            assertAttachedPaymentMethod(customer.state, patch.default_payment_method_id);
+          }
           return {
             type: 'UpdateSubscription',
             data: {

@@ -39,7 +39,7 @@ export class SubscriptionsController {
     400: ['request.invalid_metadata', 'subscription.invalid_trial_days', 'subscription.invalid_quantity', 'subscription.duplicate_coupon'],
     404: ['customer.not_found', 'plan.not_found', 'coupon.not_found'],
     409: ['plan.archived', 'plan.deleted', 'coupon.expired', 'coupon.max_redemptions_reached', 'request.concurrent_update'],
-    422: ['subscription.unknown_meter', 'subscription.invalid_billing_cycle_anchor', 'subscription.coupon_currency_mismatch'],
+    422: ['subscription.unknown_meter', 'subscription.invalid_billing_cycle_anchor', 'subscription.coupon_currency_mismatch', 'customer.payment_method_not_attached'],
   })
   async create(@Ctx() context: RequestContext, @Body() body: CreateSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
     const input = {
@@ -86,6 +86,7 @@ export class SubscriptionsController {
     404: ['subscription.not_found', 'plan.not_found'],
     409: ['request.concurrent_update', 'subscription.already_canceled', 'subscription.plan_currency_mismatch', 'subscription.plan_interval_mismatch', 'plan.archived', 'plan.deleted'],
     412: ['request.precondition_failed'],
+    422: ['customer.payment_method_not_attached'],
   })
   async update(
     @Ctx() context: RequestContext,

@@ -48,13 +48,28 @@ describe('customer decider', () => {
     it('does nothing when nothing changes', () =>
       spec.given([created]).when({ type: 'UpdateCustomer', data: { customer_id: id, name: 'Ada', metadata: { plan: 'gold' } } }).thenNothingHappens());
 
-    it('sets and clears the default payment method', () => {
-      const set = { type: 'CustomerUpdated', data: { customer_id: id, default_payment_method_id: 'pm_1' } } as const;
-      spec.given([created]).when({ type: 'UpdateCustomer', data: { customer_id: id, default_payment_method_id: 'pm_1' } }).then([set]);
+    it('sets and clears the default payment method, naming the one it replaces', () => {
+      const attached: CustomerEvent = { type: 'CustomerPaymentMethodAttached', data: { customer_id: id, payment_method_id: 'pm_1' } };
+      const set: CustomerEvent = { type: 'CustomerDefaultPaymentMethodChanged', data: { customer_id: id, payment_method_id: 'pm_1', previous_payment_method_id: null } };
+      spec.given([created, attached]).when({ type: 'UpdateCustomer', data: { customer_id: id, default_payment_method_id: 'pm_1' } }).then([set]);
       spec
-        .given([created, set])
+        .given([created, attached, set])
         .when({ type: 'UpdateCustomer', data: { customer_id: id, default_payment_method_id: null } })
-        .then([{ type: 'CustomerUpdated', data: { customer_id: id, default_payment_method_id: null } }]);
+        .then([{ type: 'CustomerDefaultPaymentMethodChanged', data: { customer_id: id, payment_method_id: null, previous_payment_method_id: 'pm_1' } }]);
+    });
+
+    it('refuses a default payment method that is not attached to the customer', () =>
+      spec.given([created]).when({ type: 'UpdateCustomer', data: { customer_id: id, default_payment_method_id: 'pm_other' } }).thenFails('customer.payment_method_not_attached'));
+
+    it('records other changes and the new default together', () => {
+      const attached: CustomerEvent = { type: 'CustomerPaymentMethodAttached', data: { customer_id: id, payment_method_id: 'pm_1' } };
+      spec
+        .given([created, attached])
+        .when({ type: 'UpdateCustomer', data: { customer_id: id, name: 'Ada L.', default_payment_method_id: 'pm_1' } })
+        .then([
+          { type: 'CustomerUpdated', data: { customer_id: id, name: 'Ada L.' } },
+          { type: 'CustomerDefaultPaymentMethodChanged', data: { customer_id: id, payment_method_id: 'pm_1', previous_payment_method_id: null } },
+        ]);
     });
 
     it('fails for a customer that does not exist', () =>
@@ -155,5 +170,38 @@ describe('customer decider', () => {
         .given([created, taxIdAdded, { type: 'CustomerTaxIdVerified', data: { customer_id: id, tax_id_id: 'txi_1', country: 'DE' } }])
         .when({ type: 'RecordTaxIdValidation', data: { customer_id: id, tax_id_id: 'txi_1', result: { valid: false, reason: 'x' } } })
         .thenNothingHappens());
+  });
+
+  describe('payment methods', () => {
+    const attached = (pm: string): CustomerEvent => ({ type: 'CustomerPaymentMethodAttached', data: { customer_id: id, payment_method_id: pm } });
+    const attach = (pm: string, set_as_default = false) => ({ type: 'RecordPaymentMethodAttached' as const, data: { customer_id: id, payment_method_id: pm, set_as_default } });
+    const detach = (pm: string) => ({ type: 'RecordPaymentMethodDetached' as const, data: { customer_id: id, payment_method_id: pm } });
+    const defaultTo = (pm: string | null, previous: string | null): CustomerEvent => ({
+      type: 'CustomerDefaultPaymentMethodChanged',
+      data: { customer_id: id, payment_method_id: pm, previous_payment_method_id: previous },
+    });
+
+    it('attaches a method', () => spec.given([created]).when(attach('pm_1')).then([attached('pm_1')]));
+
+    it('attaches a method as the new default, demoting the old one', () =>
+      spec.given([created, attached('pm_1'), defaultTo('pm_1', null)]).when(attach('pm_2', true)).then([attached('pm_2'), defaultTo('pm_2', 'pm_1')]));
+
+    it('does nothing when the method is attached already (a redelivered attach)', () => spec.given([created, attached('pm_1')]).when(attach('pm_1', true)).thenNothingHappens());
+
+    it('refuses to attach to a customer that does not exist', () => spec.given([]).when(attach('pm_1')).thenFails('customer.not_found'));
+
+    it('detaches the default method and clears the default', () =>
+      spec.given([created, attached('pm_1'), defaultTo('pm_1', null)]).when(detach('pm_1')).then([
+        { type: 'CustomerPaymentMethodDetached', data: { customer_id: id, payment_method_id: 'pm_1' } },
+        defaultTo(null, 'pm_1'),
+      ]));
+
+    it('detaches a method that is not the default and keeps the default', () =>
+      spec
+        .given([created, attached('pm_1'), attached('pm_2'), defaultTo('pm_1', null)])
+        .when(detach('pm_2'))
+        .then([{ type: 'CustomerPaymentMethodDetached', data: { customer_id: id, payment_method_id: 'pm_2' } }]));
+
+    it('does nothing for a method it does not have', () => spec.given([created]).when(detach('pm_1')).thenNothingHappens());
   });
 });

@@ -1,6 +1,14 @@
-import { assertNever, checkMetadata, DomainError, mergeMetadata, sameMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
-import { mergeAddress, type AddressPatch } from './address';
-import type { Address, CustomerCreated, CustomerEvent, CustomerTaxIdAdded, CustomerDeleted, CustomerTaxIdDeleted, CustomerUpdated } from './customer.events';
+import { assertNever, checkMetadata, DomainError, mergeAddress, mergeMetadata, sameMetadata, type AddressPatch, type Command, type Decider, type Metadata } from '@tally/kernel';
+import type {
+  Address,
+  CustomerCreated,
+  CustomerDeleted,
+  CustomerEvent,
+  CustomerPaymentMethodDetached,
+  CustomerTaxIdAdded,
+  CustomerTaxIdDeleted,
+  CustomerUpdated,
+} from './customer.events';
 import { isSupportedTaxIdType } from './tax-ids/tax-id';
 
 export type TaxIdStatus = 'pending' | 'verified' | 'invalid';
@@ -16,6 +24,8 @@ export type CustomerState =
       billingAddress: Address | null;
       metadata: Metadata;
       defaultPaymentMethodId: string | null;
+      /** The payment methods attached to the customer: the default must be one of them. */
+      paymentMethodIds: readonly string[];
       taxIds: readonly { id: string; type: string; value: string; status: TaxIdStatus }[];
     };
 
@@ -37,10 +47,34 @@ export type DeleteTaxId = Command<'DeleteTaxId', CustomerTaxIdDeleted['data']>;
 /** Deletes a sandbox customer whose test clock was deleted (Stripe deletes them with the clock). */
 export type DeleteCustomer = Command<'DeleteCustomer', CustomerDeleted['data']>;
 
-export type CustomerCommand = CreateCustomer | UpdateCustomer | AddTaxId | RecordTaxIdValidation | DeleteTaxId | DeleteCustomer;
+/** Sent by the payments context once it has attached a method to the customer. */
+export type RecordPaymentMethodAttached = Command<'RecordPaymentMethodAttached', { customer_id: string; payment_method_id: string; set_as_default: boolean }>;
+export type RecordPaymentMethodDetached = Command<'RecordPaymentMethodDetached', CustomerPaymentMethodDetached['data']>;
+
+export type CustomerCommand =
+  | CreateCustomer
+  | UpdateCustomer
+  | AddTaxId
+  | RecordTaxIdValidation
+  | DeleteTaxId
+  | DeleteCustomer
+  | RecordPaymentMethodAttached
+  | RecordPaymentMethodDetached;
 
 const notFound = (id: string) => DomainError.notFound('customer.not_found', `No customer ${id}`);
 const taxIdNotFound = (id: string) => DomainError.notFound('tax_id.not_found', `No tax ID ${id}`);
+/** A default payment method (the customer's, or a subscription's own) must be one the customer has attached. */
+export function assertAttachedPaymentMethod(state: CustomerState, paymentMethodId: string | null | undefined): void {
+  if (!paymentMethodId || (state.status === 'active' && state.paymentMethodIds.includes(paymentMethodId))) return;
+  throw DomainError.unprocessable('customer.payment_method_not_attached', `Payment method ${paymentMethodId} is not attached to this customer`, [
+    { field: 'default_payment_method_id', code: 'customer.payment_method_not_attached', message: 'attach the payment method to the customer first' },
+  ]);
+}
+
+const defaultChanged = (state: Extract<CustomerState, { status: 'active' }>, paymentMethodId: string | null): CustomerEvent => ({
+  type: 'CustomerDefaultPaymentMethodChanged',
+  data: { customer_id: state.id, payment_method_id: paymentMethodId, previous_payment_method_id: state.defaultPaymentMethodId },
+});
 
 export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEvent> = {
   initialState: () => ({ status: 'none' }),
@@ -54,10 +88,31 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       }
       case 'UpdateCustomer': {
         if (state.status !== 'active') throw notFound(command.data.customer_id);
-        const changes = changedFields(state, command.data);
-        if (Object.keys(changes).length === 0) return [];
+        const { default_payment_method_id: defaultId, ...changes } = changedFields(state, command.data);
         if (changes.metadata) checkMetadata(changes.metadata);
-        return [{ type: 'CustomerUpdated', data: { customer_id: state.id, ...changes } }];
+        assertAttachedPaymentMethod(state, defaultId);
+        return [
+          ...(Object.keys(changes).length > 0 ? [{ type: 'CustomerUpdated' as const, data: { customer_id: state.id, ...changes } }] : []),
+          ...(defaultId !== undefined ? [defaultChanged(state, defaultId)] : []),
+        ];
+      }
+      case 'RecordPaymentMethodAttached': {
+        if (state.status !== 'active') throw notFound(command.data.customer_id);
+        const { payment_method_id, set_as_default } = command.data;
+        if (state.paymentMethodIds.includes(payment_method_id)) return [];
+        return [
+          { type: 'CustomerPaymentMethodAttached', data: { customer_id: state.id, payment_method_id } },
+          ...(set_as_default && state.defaultPaymentMethodId !== payment_method_id ? [defaultChanged(state, payment_method_id)] : []),
+        ];
+      }
+      case 'RecordPaymentMethodDetached': {
+        if (state.status !== 'active') return [];
+        const { payment_method_id } = command.data;
+        if (!state.paymentMethodIds.includes(payment_method_id)) return [];
+        return [
+          { type: 'CustomerPaymentMethodDetached', data: { customer_id: state.id, payment_method_id } },
+          ...(state.defaultPaymentMethodId === payment_method_id ? [defaultChanged(state, null)] : []),
+        ];
       }
       case 'AddTaxId': {
         if (state.status !== 'active') throw notFound(command.data.customer_id);
@@ -101,7 +156,7 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
     switch (event.type) {
       case 'CustomerCreated': {
         const { customer_id, email, name, billing_address, metadata } = event.data;
-        return { status: 'active', id: customer_id, email, name, billingAddress: billing_address, metadata, defaultPaymentMethodId: null, taxIds: [] };
+        return { status: 'active', id: customer_id, email, name, billingAddress: billing_address, metadata, defaultPaymentMethodId: null, paymentMethodIds: [], taxIds: [] };
       }
       case 'CustomerUpdated': {
         if (state.status !== 'active') return state;
@@ -132,6 +187,15 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       }
       case 'CustomerDeleted':
         return { status: 'deleted', id: event.data.customer_id };
+      case 'CustomerPaymentMethodAttached':
+        if (state.status !== 'active') return state;
+        return { ...state, paymentMethodIds: [...state.paymentMethodIds, event.data.payment_method_id] };
+      case 'CustomerPaymentMethodDetached':
+        if (state.status !== 'active') return state;
+        return { ...state, paymentMethodIds: state.paymentMethodIds.filter((id) => id !== event.data.payment_method_id) };
+      case 'CustomerDefaultPaymentMethodChanged':
+        if (state.status !== 'active') return state;
+        return { ...state, defaultPaymentMethodId: event.data.payment_method_id };
       default:
         return assertNever(event);
     }

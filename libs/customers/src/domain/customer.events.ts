@@ -1,13 +1,6 @@
-import type { Event } from '@tally/kernel';
-import type { Metadata } from '@tally/kernel';
+import type { Address, Event, Metadata } from '@tally/kernel';
 
-export interface Address {
-  line1: string | null;
-  city: string | null;
-  region: string | null;
-  country: string | null;
-  postal_code: string | null;
-}
+export type { Address } from '@tally/kernel';
 
 /** Personal data (email, name, address, metadata, tax ID values) is encrypted in the store; see customer.pii.ts. */
 export type CustomerCreated = Event<
@@ -40,4 +33,29 @@ export type CustomerTaxIdDeleted = Event<'CustomerTaxIdDeleted', { customer_id: 
 /** The customer is gone (its sandbox test clock was deleted); its id is never used again. */
 export type CustomerDeleted = Event<'CustomerDeleted', { customer_id: string }>;
 
-export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerTaxIdAdded | CustomerTaxIdVerified | CustomerTaxIdInvalidated | CustomerTaxIdDeleted | CustomerDeleted;
+/** A payment method of the payments context now belongs to the customer, so it may become the default. */
+export type CustomerPaymentMethodAttached = Event<'CustomerPaymentMethodAttached', { customer_id: string; payment_method_id: string }>;
+
+export type CustomerPaymentMethodDetached = Event<'CustomerPaymentMethodDetached', { customer_id: string; payment_method_id: string }>;
+
+/**
+ * The default payment method changed (null: none). It names the one it replaces, so that a read model of
+ * payment methods can flip both flags without asking anyone. Older logs carry the default inside
+ * CustomerUpdated instead.
+ */
+export type CustomerDefaultPaymentMethodChanged = Event<
+  'CustomerDefaultPaymentMethodChanged',
+  { customer_id: string; payment_method_id: string | null; previous_payment_method_id: string | null }
+>;
+
+export type CustomerEvent =
+  | CustomerCreated
+  | CustomerUpdated
+  | CustomerTaxIdAdded
+  | CustomerTaxIdVerified
+  | CustomerTaxIdInvalidated
+  | CustomerTaxIdDeleted
+  | CustomerDeleted
+  | CustomerPaymentMethodAttached
+  | CustomerPaymentMethodDetached
+  | CustomerDefaultPaymentMethodChanged;

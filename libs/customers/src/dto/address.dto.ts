@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { COUNTRY_CODE_SCHEMA, IsCountryCode } from '@tally/http';
-import { mergeAddress } from '../domain/address';
-import type { Address } from '../domain/customer.events';
+import { mergeAddress, type Address } from '@tally/kernel';
 
 /** On an update, a field left out keeps its value and null clears it. */
 export class AddressDto {

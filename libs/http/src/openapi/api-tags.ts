@@ -8,6 +8,7 @@ export const API_TAGS = [
   { name: 'subscriptions', description: 'A customer on a plan: trials, periods, changes with prorations, pauses, cancellations and commitments' },
   { name: 'tax', description: 'Where you sell from, which decides the tax on your invoices' },
   { name: 'invoices', description: 'What a plan bills a customer: previews with lines, discounts and tax' },
+  { name: 'payment methods', description: 'How a customer pays: cards, bank accounts and wallets, attached by provider token, verified, with one default' },
   { name: 'events', description: 'The public event log: every change, as webhooks deliver it' },
   { name: 'test clocks', description: 'Sandbox clocks that customers live on: advance one to see months of billing in seconds' },
   { name: 'admin', description: 'For auditors and operators of a tenant: the audit log, the stored events of any resource, commands that failed every attempt' },

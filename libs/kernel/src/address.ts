@@ -1,4 +1,11 @@
-import type { Address } from './customer.events';
+/** A postal address as the API shows it (a customer's, a payment method's billing address). */
+export interface Address {
+  line1: string | null;
+  city: string | null;
+  region: string | null;
+  country: string | null;
+  postal_code: string | null;
+}
 
 /** A change of an address, as Stripe takes one: a field left out keeps its value, null clears it. */
 export type AddressPatch = Partial<Address>;

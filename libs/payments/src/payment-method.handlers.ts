@@ -1,0 +1,231 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DomainError, type Address, type AddressPatch, type IdGenerator, type Metadata } from '@tally/kernel';
+import { Clocks, CommandRuntime, reactionCommandId, ScopedReads } from '@tally/runtime';
+import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { customerAggregate, type CustomerState } from '@tally/customers';
+import { attachedMethod, confirmableMethod, verifiableMethod, type PaymentMethodState } from './domain/payment-method.decider';
+import type { PaymentMethodType } from './domain/payment-method.events';
+import { cardExpiry } from './domain/card-expiry';
+import { paymentMethodAggregate } from './payment-method.aggregate';
+import { ATTACHMENT_REACTION } from './payment-method-attachment.reaction';
+import type { PaymentMethodResource } from './payment-method.view';
+import { looksLikeCardNumber } from './provider/card-number';
+import { PAYMENT_PROVIDER, type PaymentProvider, type VerifyOutcome } from './provider/payment-provider.port';
+
+/** A payment method as a command left it, its `is_default` read from its customer, with the revision for its ETag. */
+export interface PaymentMethodWritten {
+  method: PaymentMethodResource;
+  revision: number;
+}
+
+export class AttachPaymentMethodCommand extends Command<PaymentMethodWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly customerId: string,
+    readonly input: { type: PaymentMethodType; token: string; set_as_default: boolean; billing_address: Address | null; metadata: Metadata },
+  ) {
+    super();
+  }
+}
+
+export class UpdatePaymentMethodCommand extends Command<PaymentMethodWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly paymentMethodId: string,
+    readonly patch: { billing_address?: AddressPatch | null; metadata?: Metadata; is_default?: boolean },
+    readonly expectedRevision: number | undefined,
+  ) {
+    super();
+  }
+}
+
+export class VerifyPaymentMethodCommand extends Command<PaymentMethodWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly paymentMethodId: string,
+    /** The two micro-deposit amounts, to confirm a bank account whose verification started. */
+    readonly microDeposits?: [string, string],
+  ) {
+    super();
+  }
+}
+
+export class DetachPaymentMethodCommand extends Command<PaymentMethodWritten> {
+  constructor(
+    readonly context: RequestContext,
+    readonly paymentMethodId: string,
+  ) {
+    super();
+  }
+}
+
+/** Subscriptions that charge a method of their own keep it in use while they may still bill. */
+const BILLING_STATUSES = ['trialing', 'active', 'past_due', 'paused', 'pending_activation'];
+
+@CommandHandler(AttachPaymentMethodCommand)
+export class AttachPaymentMethodHandler implements ICommandHandler<AttachPaymentMethodCommand, PaymentMethodWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly clocks: Clocks,
+    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  /**
+   * The provider tokenised the method; it is attached to its own stream, then recorded on the
+   * customer under the command id the attachment reaction would use, so that a crash between the
+   * two appends is completed by the reaction and a finished attach is not repeated by it.
+   */
+  async execute({ context, customerId, input }: AttachPaymentMethodCommand): Promise<PaymentMethodWritten> {
+    if (looksLikeCardNumber(input.token)) throw cardNumberRefused();
+    const cell = this.runtime.cellOf(context);
+    const customer = await this.runtime.load(cell, customerAggregate, customerId, context);
+    if (customer.state.status !== 'active') throw customerAggregate.notFound(customerId);
+    const onClock = customer.clockId ? { ...context, clockId: customer.clockId } : context;
+    const now = (await this.clocks.now(cell, customer.clockId)).toISOString();
+
+    const id = this.ids.next('pm');
+    const tokenised = await this.provider.attach({ type: input.type, token: input.token, now, idempotencyKey: `attach:${id}` });
+    if (!tokenised.ok) throw tokenRefused(tokenised.code, tokenised.message);
+    const data = {
+      payment_method_id: id,
+      customer_id: customerId,
+      type: input.type,
+      provider: this.provider.name,
+      provider_ref: tokenised.providerRef,
+      card: tokenised.card,
+      bank_account: tokenised.bank_account,
+      wallet: tokenised.wallet,
+      verified: tokenised.verified,
+      expires_at: tokenised.card && cardExpiry(tokenised.card),
+      billing_address: input.billing_address,
+      metadata: input.metadata,
+      set_as_default: input.set_as_default,
+    };
+    const attached = await this.runtime.execute(paymentMethodAggregate, id, { type: 'AttachPaymentMethod', data }, onClock, { newStream: true });
+    const recorded = await this.runtime.execute(
+      customerAggregate,
+      customerId,
+      { type: 'RecordPaymentMethodAttached', data: { customer_id: customerId, payment_method_id: id, set_as_default: input.set_as_default } },
+      { ...onClock, commandId: reactionCommandId(ATTACHMENT_REACTION, attached.appended[0].id) },
+    );
+    return withDefault(attached, recorded.state);
+  }
+}
+
+@CommandHandler(UpdatePaymentMethodCommand)
+export class UpdatePaymentMethodHandler implements ICommandHandler<UpdatePaymentMethodCommand, PaymentMethodWritten> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  /** The method's own fields change on its stream; `is_default` is the customer's to change. */
+  async execute({ context, paymentMethodId, patch, expectedRevision }: UpdatePaymentMethodCommand): Promise<PaymentMethodWritten> {
+    const { is_default, ...fields } = patch;
+    const updated = await this.runtime.execute(paymentMethodAggregate, paymentMethodId, { type: 'UpdatePaymentMethod', data: { payment_method_id: paymentMethodId, ...fields } }, context, { expectedRevision });
+    const method = attachedMethod(updated.state, paymentMethodId);
+    const cell = this.runtime.cellOf(context);
+    const customer = await this.runtime.load(cell, customerAggregate, method.customerId, context);
+    if (is_default === undefined || customer.state.status !== 'active' || (customer.state.defaultPaymentMethodId === paymentMethodId) === is_default) {
+      return withDefault(updated, customer.state);
+    }
+    const defaultId = is_default ? paymentMethodId : null;
+    const changed = await this.runtime.execute(customerAggregate, method.customerId, { type: 'UpdateCustomer', data: { customer_id: method.customerId, default_payment_method_id: defaultId } }, context);
+    return withDefault(updated, changed.state);
+  }
+}
+
+@CommandHandler(VerifyPaymentMethodCommand)
+export class VerifyPaymentMethodHandler implements ICommandHandler<VerifyPaymentMethodCommand, PaymentMethodWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+  ) {}
+
+  /**
+   * Cards get a zero-amount authorisation and its reversal, bank accounts micro-deposits (then the
+   * customer confirms their amounts), wallets were verified when attached. The provider's
+   * idempotency key names the method and the step, so a retried verification asks it once.
+   */
+  async execute({ context, paymentMethodId, microDeposits }: VerifyPaymentMethodCommand): Promise<PaymentMethodWritten> {
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, paymentMethodAggregate, paymentMethodId, context);
+    const method = microDeposits ? confirmableMethod(loaded.state, paymentMethodId) : verifiableMethod(loaded.state, paymentMethodId);
+    if (method.verification === 'verified' || (!microDeposits && method.verification === 'verifying')) return this.answer(context, loaded, method.customerId);
+    const outcome: VerifyOutcome = microDeposits
+      ? await this.provider.confirmMicroDeposits({ providerRef: method.providerRef, amounts: microDeposits, idempotencyKey: `confirm:${paymentMethodId}:${microDeposits.join(':')}` })
+      : await this.provider.verify({ providerRef: method.providerRef, type: method.type, idempotencyKey: `verify:${paymentMethodId}` });
+    if (outcome.status === 'failed') throw verificationFailed(outcome.code, outcome.message);
+    const recorded = await this.runtime.execute(paymentMethodAggregate, paymentMethodId, { type: 'RecordVerification', data: { payment_method_id: paymentMethodId, outcome: outcome.status } }, context);
+    return this.answer(context, recorded, method.customerId);
+  }
+
+  private async answer(context: RequestContext, outcome: { state: PaymentMethodState; resource?: PaymentMethodResource; revision: number }, customerId: string): Promise<PaymentMethodWritten> {
+    const customer = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, customerId, context);
+    return withDefault(outcome, customer.state);
+  }
+}
+
+@CommandHandler(DetachPaymentMethodCommand)
+export class DetachPaymentMethodHandler implements ICommandHandler<DetachPaymentMethodCommand, PaymentMethodWritten> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly reads: ScopedReads,
+  ) {}
+
+  /**
+   * Refused while a subscription that may still bill names the method as its own. That check reads
+   * the subscriptions read model, so a subscription created in the last moments may slip through;
+   * its payment then falls back to the customer's default, as one without a method does.
+   */
+  async execute({ context, paymentMethodId }: DetachPaymentMethodCommand): Promise<PaymentMethodWritten> {
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, paymentMethodAggregate, paymentMethodId, context);
+    if (loaded.state.status === 'none') throw paymentMethodAggregate.notFound(paymentMethodId);
+    const customerId = loaded.state.customerId;
+    const users = await this.reads.list(context, 'subscriptions', {
+      where: [
+        { field: 'customer_id', op: 'eq', value: customerId },
+        { field: 'status', op: 'in', value: BILLING_STATUSES },
+      ],
+      limit: 100,
+    });
+    const user = users.items.find((subscription) => subscription.default_payment_method_id === paymentMethodId);
+    if (user && loaded.state.status !== 'detached') throw inUse(paymentMethodId, user.id);
+    const detached = await this.runtime.execute(paymentMethodAggregate, paymentMethodId, { type: 'DetachPaymentMethod', data: { payment_method_id: paymentMethodId } }, context);
+    const event = detached.appended[0];
+    const customer = event
+      ? await this.runtime.execute(
+          customerAggregate,
+          customerId,
+          { type: 'RecordPaymentMethodDetached', data: { customer_id: customerId, payment_method_id: paymentMethodId } },
+          { ...context, commandId: reactionCommandId(ATTACHMENT_REACTION, event.id) },
+        )
+      : await this.runtime.load(cell, customerAggregate, customerId, context);
+    return withDefault(detached, customer.state);
+  }
+}
+
+function withDefault(outcome: { state: PaymentMethodState; resource?: PaymentMethodResource; revision: number }, customer: CustomerState): PaymentMethodWritten {
+  const method = outcome.resource!;
+  const isDefault = customer.status === 'active' && method.status !== 'detached' && customer.defaultPaymentMethodId === method.id;
+  return { method: { ...method, is_default: isDefault }, revision: outcome.revision };
+}
+
+/** The detail never repeats the token: it may be a card number, which is never stored or logged. */
+const cardNumberRefused = () =>
+  DomainError.invalid('payment_method.card_number_refused', 'The token looks like a card number. Tokenise the card with the provider first; card numbers are never accepted.', [
+    { field: 'token', code: 'payment_method.card_number_refused', message: 'a provider token, not a card number' },
+  ]);
+
+const tokenRefused = (code: string, message: string) =>
+  DomainError.unprocessable(`payment_method.${code === 'token_type_mismatch' ? 'token_type_mismatch' : 'token_invalid'}`, message, [
+    { field: 'token', code: `payment_method.${code === 'token_type_mismatch' ? 'token_type_mismatch' : 'token_invalid'}`, message },
+  ]);
+
+const verificationFailed = (code: string, message: string) =>
+  DomainError.unprocessable(code === 'microdeposit_amounts_mismatch' ? 'payment_method.microdeposits_mismatch' : 'payment_method.verification_failed', message);
+
+const inUse = (id: string, subscriptionId: string) =>
+  DomainError.conflict('payment_method.in_use', `Payment method ${id} is the payment method of subscription ${subscriptionId}; give the subscription another method first`);
+
+export const paymentMethodCommandHandlers = [AttachPaymentMethodHandler, UpdatePaymentMethodHandler, VerifyPaymentMethodHandler, DetachPaymentMethodHandler];

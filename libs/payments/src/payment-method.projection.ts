@@ -1,0 +1,28 @@
+import type { CustomerDefaultPaymentMethodChanged } from '@tally/customers';
+import { resourceProjection, type Projection, type ProjectionWriter } from '@tally/runtime';
+import type { Doc } from '@tally/readstore';
+import { PAYMENT_METHOD_INDEXES } from './payment-method.queries';
+import { paymentMethodView } from './payment-method.view';
+
+const resources = resourceProjection(paymentMethodView, PAYMENT_METHOD_INDEXES);
+
+/**
+ * The payment methods read model and their public events, plus each method's `is_default`, which
+ * follows the customer's default: the customer's event names both the new default and the old one.
+ */
+export const paymentMethodProjection: Projection = {
+  ...resources,
+  streamPrefixes: [...resources.streamPrefixes, 'customer-'],
+  async handle(event, writer) {
+    if (!event.stream.startsWith('customer-')) return resources.handle(event, writer);
+    if (event.type !== 'CustomerDefaultPaymentMethodChanged') return;
+    const { payment_method_id, previous_payment_method_id } = (event as unknown as CustomerDefaultPaymentMethodChanged).data;
+    await flagDefault(writer, previous_payment_method_id, false);
+    await flagDefault(writer, payment_method_id, true);
+  },
+};
+
+async function flagDefault(writer: ProjectionWriter, id: string | null, isDefault: boolean): Promise<void> {
+  const method = id === null ? undefined : await writer.get<Doc>(paymentMethodView.collection, id);
+  if (method && method.is_default !== isDefault) writer.upsert(paymentMethodView.collection, { ...method, is_default: isDefault });
+}

@@ -1,0 +1,126 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { toAddress } from '@tally/customers';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import type { ListPage } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
+import { AttachPaymentMethodDto, ConfirmMicroDepositsDto, UpdatePaymentMethodDto } from './dto/payment-method.dto';
+import { PaymentMethodResponse } from './dto/payment-method.response';
+import { AttachPaymentMethodCommand, DetachPaymentMethodCommand, UpdatePaymentMethodCommand, VerifyPaymentMethodCommand, type PaymentMethodWritten } from './payment-method.handlers';
+import { GetPaymentMethodQuery, ListPaymentMethodsQuery, PAYMENT_METHOD_LIST } from './payment-method.queries';
+import type { PaymentMethodResource } from './payment-method.view';
+
+const ETAG = { ETag: { description: 'The payment method’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"1"' } } };
+const STATE_PROBLEMS = { 404: ['payment_method.not_found'], 409: ['payment_method.detached', 'request.concurrent_update'] };
+
+@Controller('v1')
+@ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('payment methods')
+export class PaymentMethodsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('customers/:id/payment-methods')
+  @ApiOperation({
+    summary: 'Attach a payment method to a customer',
+    description:
+      'Takes a token from client-side tokenisation (in the sandbox, a test token; see the testing guide) and answers the method with what the provider validated: brand, last four digits and expiry for cards. Only the object matching `type` is set. A token that looks like a card number is refused and never stored.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    400: ['payment_method.card_number_refused', 'request.invalid_metadata'],
+    404: ['customer.not_found'],
+    409: ['request.concurrent_update'],
+    422: ['payment_method.token_invalid', 'payment_method.token_type_mismatch'],
+  })
+  async attach(@Ctx() context: RequestContext, @Param('id') customerId: string, @Body() body: AttachPaymentMethodDto, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
+    const input = { type: body.type, token: body.token, set_as_default: body.set_as_default ?? false, billing_address: toAddress(body.billing_address), metadata: body.metadata ?? {} };
+    return withEtag(response, await this.commands.execute(new AttachPaymentMethodCommand(context, customerId, input)));
+  }
+
+  @Get('customers/:id/payment-methods')
+  @ApiOperation({ summary: 'List a customer’s payment methods', description: 'The methods attached to the customer, newest first by default; detached ones are not listed.' })
+  @ApiListResponse(PaymentMethodResponse, PAYMENT_METHOD_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
+  list(@Ctx() context: RequestContext, @Param('id') customerId: string, @Query() params: Record<string, unknown>): Promise<ListPage<PaymentMethodResource>> {
+    return this.queries.execute(new ListPaymentMethodsQuery(context, customerId, params));
+  }
+
+  @Get('payment-methods/:id')
+  @ApiOperation({ summary: 'Retrieve a payment method', description: 'An attached, expired or detached payment method, with `is_default` as its customer has it.' })
+  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment_method.not_found'] })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
+    return withEtag(response, await this.queries.execute(new GetPaymentMethodQuery(context, id)));
+  }
+
+  @Patch('payment-methods/:id')
+  @ApiOperation({
+    summary: 'Update a payment method',
+    description: 'The billing address is merged field by field and metadata key by key. `is_default: true` makes it the customer’s default and demotes the previous one; the customer’s `default_payment_method_id` follows.',
+  })
+  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
+  @ApiIfMatch('payment method')
+  @ApiProblemResponses(API_KEY_PROBLEMS, { ...STATE_PROBLEMS, 400: ['request.invalid_metadata', 'request.invalid_if_match'], 412: ['request.precondition_failed'] })
+  async update(
+    @Ctx() context: RequestContext,
+    @Param('id') id: string,
+    @Body() body: UpdatePaymentMethodDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PaymentMethodResource> {
+    const patch = {
+      ...(body.billing_address !== undefined && { billing_address: body.billing_address }),
+      ...(body.metadata !== undefined && { metadata: body.metadata }),
+      ...(body.is_default !== undefined && { is_default: body.is_default }),
+    };
+    return withEtag(response, await this.commands.execute(new UpdatePaymentMethodCommand(context, id, patch, parseIfMatch(ifMatch))));
+  }
+
+  @Delete('payment-methods/:id')
+  @ApiOperation({
+    summary: 'Detach a payment method',
+    description: 'The method leaves its customer (`status: detached`, `customer_id: null`); detaching the default leaves the customer without one. Refused while a subscription that may still bill charges this method.',
+  })
+  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment_method.not_found'], 409: ['payment_method.in_use', 'request.concurrent_update'] })
+  async detach(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
+    return withEtag(response, await this.commands.execute(new DetachPaymentMethodCommand(context, id)));
+  }
+
+  @Post('payment-methods/:id/verify')
+  @ApiOperation({
+    summary: 'Verify a payment method',
+    description:
+      'Cards: a zero-amount authorisation and its reversal, then `verified`. Bank accounts: two micro-deposits are sent and `bank_account.status` is `verifying` until their amounts are confirmed. Wallets were verified when attached. `payment_method.verified` fires once verified.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...STATE_PROBLEMS, 409: [...STATE_PROBLEMS[409], 'payment_method.expired'], 422: ['payment_method.verification_failed'] })
+  async verify(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
+    return withEtag(response, await this.commands.execute(new VerifyPaymentMethodCommand(context, id)));
+  }
+
+  @Post('payment-methods/:id/verify/confirm')
+  @ApiOperation({ summary: 'Confirm the micro-deposits of a bank account', description: 'The two amounts deposited on the account; right amounts verify it.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    ...STATE_PROBLEMS,
+    409: [...STATE_PROBLEMS[409], 'payment_method.expired', 'payment_method.not_verifying'],
+    422: ['payment_method.microdeposits_mismatch'],
+  })
+  async confirm(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: ConfirmMicroDepositsDto, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
+    return withEtag(response, await this.commands.execute(new VerifyPaymentMethodCommand(context, id, body.amounts)));
+  }
+}
+
+const withEtag = (response: Response, written: PaymentMethodWritten): PaymentMethodResource => withRevision(response, written).method;

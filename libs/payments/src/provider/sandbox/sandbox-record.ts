@@ -1,0 +1,18 @@
+/** Where the sandbox provider keeps what it answered and what it holds: methods, payments, card checks. */
+export interface SandboxRecord {
+  get(key: string): Promise<unknown | undefined>;
+  put(key: string, value: unknown): Promise<void>;
+}
+
+export class InMemorySandboxRecord implements SandboxRecord {
+  private readonly values = new Map<string, unknown>();
+
+  // Copies in and out, as a store would: a caller changing an answer cannot change what is recorded.
+  async get(key: string): Promise<unknown | undefined> {
+    return structuredClone(this.values.get(key));
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    this.values.set(key, structuredClone(value));
+  }
+}

@@ -4,7 +4,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Response } from 'supertest';
 
 /** Served outside the document: the Prometheus scrape and the API reference itself. */
-const UNDOCUMENTED = [/^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/];
+const UNDOCUMENTED = [/^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/payment-actions\//];
 
 /** What a path that no operation serves answers: no route at all, or not with this method. */
 const NO_OPERATION = { route: { status: 404, problem: 'route.not_found' }, method: { status: 405, problem: 'route.method_not_allowed' } };

@@ -19,3 +19,4 @@ export * from './mongo/is-duplicate-key';
 export * from './pii/pii-codec';
 export * from './tokens';
 export * from './derived-keys';
+export * from './signed-links/link-signer';

@@ -79,6 +79,9 @@ const PUBLIC_TYPES: Record<InvoiceEvent['type'], string> = {
   InvoiceTaxComputed: 'invoice.updated',
   InvoiceFinalized: 'invoice.finalized',
   InvoicePaymentApplied: 'invoice.updated',
+  InvoicePaymentStarted: 'invoice.updated',
+  InvoicePaymentFailed: 'invoice.payment_failed',
+  InvoicePaymentCanceled: 'invoice.updated',
   InvoicePaid: 'invoice.paid',
   InvoiceVoided: 'invoice.voided',
   InvoiceMarkedUncollectible: 'invoice.marked_uncollectible',
@@ -159,10 +162,15 @@ export const invoiceView: ResourceView<InvoiceResource> = {
           status: 'partially_paid',
           amount_paid: money(new Big(invoice.amount_paid).plus(amount)),
           amount_due: money(new Big(invoice.amount_due).minus(amount)),
-          payments: [...invoice.payments, payment_id],
+          payments: withPayment(invoice.payments, payment_id),
           updated_at: at,
         };
       }
+      case 'InvoicePaymentStarted':
+        return { ...invoice, payments: withPayment(invoice.payments, event.data.payment_id), updated_at: at };
+      case 'InvoicePaymentFailed':
+      case 'InvoicePaymentCanceled':
+        return { ...invoice, updated_at: at };
       case 'InvoicePaid':
         return { ...invoice, status: 'paid', amount_due: money(0), updated_at: at };
       case 'InvoiceVoided':
@@ -251,3 +259,6 @@ function withTotals(invoice: InvoiceResource, totals: InvoiceTotalsData): Invoic
     discounts: totals.discounts.map((applied) => ({ ...applied, amount: money(applied.amount) })),
   };
 }
+
+/** `payments` lists every attempt once, oldest first (docs/decisions.md, API versions). */
+const withPayment = (payments: string[], paymentId: string): string[] => (payments.includes(paymentId) ? payments : [...payments, paymentId]);

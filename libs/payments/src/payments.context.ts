@@ -3,15 +3,20 @@ import { CardExpiryProcess } from './card-expiry.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { paymentMethodPii } from './payment-method.pii';
 import { paymentMethodProjection } from './payment-method.projection';
+import { PaymentFlowReaction } from './payment-flow.reaction';
+import { paymentProjection } from './payment.projection';
 import { PaymentsModule } from './payments.module';
 
-/** Payment methods (attached by provider token, verified, expiring) and the payment provider port. */
+/** Payment methods (attached by provider token, verified, expiring), payments of invoices through the payment provider port, and the money flow between them. */
 export const paymentsContext: ContextManifest = {
   name: 'payments',
   module: PaymentsModule,
-  projections: [paymentMethodProjection],
+  projections: [paymentMethodProjection, paymentProjection],
   processes: [CardExpiryProcess],
-  reactions: [PaymentMethodAttachmentReaction],
+  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
   pii: paymentMethodPii,
-  aggregateTypes: [{ idPrefix: 'pm', type: 'payment_method' }],
+  aggregateTypes: [
+    { idPrefix: 'pm', type: 'payment_method' },
+    { idPrefix: 'pay', type: 'payment' },
+  ],
 };

@@ -1,24 +1,48 @@
+import { join } from 'node:path';
 import { Module } from '@nestjs/common';
+import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { CardExpiryProcess, MarkCardExpiryHandler } from './card-expiry.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { RecordPaymentMethodOnCustomerHandler } from './payment-method-on-customer.handler';
 import { paymentMethodCommandHandlers } from './payment-method.handlers';
 import { paymentMethodQueryHandlers } from './payment-method.queries';
 import { PaymentMethodsController } from './payment-methods.controller';
+import { PaymentsController } from './payments.controller';
+import { PaymentTestHelpersController } from './payment-test-helpers.controller';
+import { paymentCommandHandlers } from './payment.handlers';
+import { paymentOnInvoiceHandlers } from './payment-on-invoice.handlers';
+import { paymentQueryHandlers } from './payment.queries';
+import { PaymentCharger } from './payment-charger';
+import { PaymentActionLinks } from './payment-action-links';
+import { PaymentFlowReaction } from './payment-flow.reaction';
+import { PaymentActionPageController } from './action-page/action-page.controller';
+import { ActionPageHandler } from './action-page/action-page.query';
 import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
 import { SandboxPaymentProvider } from './provider/sandbox/sandbox-provider';
+import type { SandboxRecord } from './provider/sandbox/sandbox-record';
+import { SANDBOX_RECORD_FILE, SqliteSandboxRecord } from './provider/sandbox/sqlite-sandbox-record';
+
+const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
-  controllers: [PaymentMethodsController],
+  controllers: [PaymentMethodsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
+    ...paymentCommandHandlers,
+    ...paymentOnInvoiceHandlers,
+    ...paymentQueryHandlers,
+    PaymentCharger,
+    PaymentActionLinks,
+    PaymentFlowReaction,
+    ActionPageHandler,
     ...paymentMethodCommandHandlers,
     ...paymentMethodQueryHandlers,
     RecordPaymentMethodOnCustomerHandler,
     MarkCardExpiryHandler,
     PaymentMethodAttachmentReaction,
     CardExpiryProcess,
-    { provide: PAYMENT_PROVIDER, useClass: SandboxPaymentProvider },
+    { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
+    { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, CardExpiryProcess],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, CardExpiryProcess],
 })
 export class PaymentsModule {}

@@ -9,6 +9,7 @@ export const API_TAGS = [
   { name: 'tax', description: 'Where you sell from, which decides the tax on your invoices' },
   { name: 'invoices', description: 'What a plan bills a customer: previews with lines, discounts and tax' },
   { name: 'payment methods', description: 'How a customer pays: cards, bank accounts and wallets, attached by provider token, verified, with one default' },
+  { name: 'payments', description: 'Charges of invoices: 3DS actions, failures with their retry hints, cancellations; sandbox test helpers' },
   { name: 'events', description: 'The public event log: every change, as webhooks deliver it' },
   { name: 'test clocks', description: 'Sandbox clocks that customers live on: advance one to see months of billing in seconds' },
   { name: 'admin', description: 'For auditors and operators of a tenant: the audit log, the stored events of any resource, commands that failed every attempt' },

@@ -1,19 +1,19 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError, type Clock } from '@tally/kernel';
-import { CellRegistry, CLOCK, type Environment, type RequestContext } from '@tally/cells';
+import { CellRegistry, CLOCK, type Environment, type RequestContext, type SignedLink } from '@tally/cells';
 import { Clocks, ScopedReads } from '@tally/runtime';
 import { customerView, type CustomerResource } from '@tally/customers';
 import { TENANTS, type TenantEntry } from '@tally/http';
 import { recognitionSchedule, type RecognitionSchedule } from '../domain/recognition-schedule';
 import { INVOICES_COLLECTION, type InvoiceDocumentInput, type InvoiceParties } from './invoice-document';
 import { renderInvoicePdf } from './invoice-pdf';
-import { InvoicePdfLinks, type SignedPdfLink } from './pdf-links';
+import { InvoicePdfLinks } from './pdf-links';
 
 export const invoiceNotFound = (id: string): DomainError => DomainError.notFound('invoice.not_found', `No invoice ${id}`);
 
 /** A signed, short-lived link to the PDF of an invoice of the request's tenant and environment. */
-export class GetInvoicePdfLinkQuery extends Query<SignedPdfLink & { invoice_id: string }> {
+export class GetInvoicePdfLinkQuery extends Query<SignedLink & { invoice_id: string }> {
   constructor(
     readonly context: RequestContext,
     readonly invoiceId: string,
@@ -58,14 +58,14 @@ async function invoiceOf(reads: ScopedReads, context: RequestContext, invoiceId:
 }
 
 @QueryHandler(GetInvoicePdfLinkQuery)
-export class GetInvoicePdfLinkHandler implements IQueryHandler<GetInvoicePdfLinkQuery, SignedPdfLink & { invoice_id: string }> {
+export class GetInvoicePdfLinkHandler implements IQueryHandler<GetInvoicePdfLinkQuery, SignedLink & { invoice_id: string }> {
   constructor(
     private readonly reads: ScopedReads,
     private readonly links: InvoicePdfLinks,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ context, invoiceId }: GetInvoicePdfLinkQuery): Promise<SignedPdfLink & { invoice_id: string }> {
+  async execute({ context, invoiceId }: GetInvoicePdfLinkQuery): Promise<SignedLink & { invoice_id: string }> {
     const invoice = await invoiceOf(this.reads, context, invoiceId);
     // Link lifetimes are security, not billing: the system clock, even for a customer on a test clock.
     return { invoice_id: invoice.id, ...this.links.sign(context, invoice.id, this.clock.now()) };

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@tally/kernel';
-import { DerivedKeys } from '@tally/cells';
-import { PdfLinkSigner } from './pdf-links';
+import { DerivedKeys, LinkSigner } from '@tally/cells';
+import { PDF_LINKS } from './pdf-links';
 
-const signer = PdfLinkSigner.derive(new DerivedKeys(randomBytes(32)));
+const signer = LinkSigner.derive(new DerivedKeys(randomBytes(32)), PDF_LINKS);
 const acme = { tenantId: 'ten_ACME', environment: 'sandbox' as const };
 const NOW = new Date('2026-05-01T10:00:00.000Z');
 const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
@@ -29,7 +29,7 @@ describe('signed links to invoice PDFs', () => {
     expect(link.url).toMatch(/^\/invoice-pdfs\/inv_1\?tenant=ten_ACME&environment=sandbox&expires=1777629900&signature=[A-Za-z0-9_-]{43}$/);
     expect(link.expires_at).toBe('2026-05-01T10:05:00.000Z');
     const { invoiceId, query } = parse(link.url);
-    expect(signer.verify(invoiceId, query, later(299))).toEqual({ ...acme, invoiceId: 'inv_1', expires: 1777629900 });
+    expect(signer.verify(invoiceId, query, later(299))).toEqual({ ...acme, resourceId: 'inv_1', expires: 1777629900 });
   });
 
   it('refuses a link once it has expired', () => {
@@ -56,7 +56,7 @@ describe('signed links to invoice PDFs', () => {
   });
 
   it('refuses a link signed under another master key', () => {
-    const { invoiceId, query } = parse(PdfLinkSigner.derive(new DerivedKeys(randomBytes(32))).sign(acme, 'inv_1', NOW).url);
+    const { invoiceId, query } = parse(LinkSigner.derive(new DerivedKeys(randomBytes(32)), PDF_LINKS).sign(acme, 'inv_1', NOW).url);
     expect(refusal(() => signer.verify(invoiceId, query, NOW))).toBe('forbidden invoice_pdf.invalid_signature');
   });
 });

@@ -233,3 +233,41 @@ describe('invoice number sequence', () => {
     expect(state.recent.length).toBeLessThanOrEqual(256);
   });
 });
+
+describe('invoice payment attempts', () => {
+  const start = (payment_id: string) => ({ type: 'StartInvoicePayment' as const, data: { invoice_id: id, payment_id, payment_method_id: 'pm_1', reason: 'manual' as const } });
+  const started = (payment_id: string, amount = '178.50'): InvoiceEvent => ({
+    type: 'InvoicePaymentStarted',
+    data: { invoice_id: id, payment_id, customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount, currency: 'EUR', reason: 'manual' },
+  });
+  const error = { code: 'card_declined', decline_code: 'generic_decline', provider_message: 'declined', user_message: 'declined', is_retriable: false, retriable_after: null };
+  const close = (payment_id: string, outcome: 'failed' | 'canceled') => ({
+    type: 'CloseInvoicePayment' as const,
+    data: { invoice_id: id, payment_id, outcome, last_error: outcome === 'failed' ? error : null },
+  });
+
+  it('starts an attempt for what is due, in the currency’s minor units', () => spec.given([created, finalized]).when(start('pay_1')).then([started('pay_1')]));
+
+  it('starts the same attempt once', () => spec.given([created, finalized, started('pay_1')]).when(start('pay_1')).thenNothingHappens());
+
+  it('refuses a second attempt while the first is open, so racing requests charge once', () =>
+    spec.given([created, finalized, started('pay_1')]).when(start('pay_2')).thenFails('invoice.payment_in_progress'));
+
+  it('starts the next attempt after a failure, and records the failure once', () => {
+    const failed: InvoiceEvent = { type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id: 'pay_1', subscription_id: null, last_error: error } };
+    spec.given([created, finalized, started('pay_1')]).when(close('pay_1', 'failed')).then([failed]);
+    spec.given([created, finalized, started('pay_1'), failed]).when(close('pay_1', 'failed')).thenNothingHappens();
+    spec.given([created, finalized, started('pay_1'), failed]).when(start('pay_2')).then([started('pay_2')]);
+  });
+
+  it('closes a canceled attempt without a failure', () =>
+    spec.given([created, finalized, started('pay_1')]).when(close('pay_1', 'canceled')).then([{ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id: 'pay_1' } }]));
+
+  it('ends the attempt when its payment is applied, and starts the next for what is left', () =>
+    spec.given([created, finalized, started('pay_1'), applied('pay_1', '78.50')]).when(start('pay_2')).then([started('pay_2', '100.00')]));
+
+  it('refuses drafts and paid invoices: nothing is payable', () => {
+    spec.given([created]).when(start('pay_1')).thenFails('invoice.not_payable');
+    spec.given([created, finalized, applied('pay_0', '178.50'), paid]).when(start('pay_1')).thenFails('invoice.not_payable');
+  });
+});

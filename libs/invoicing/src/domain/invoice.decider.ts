@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { assertNever, checkMetadata, DomainError, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata } from '@tally/kernel';
+import { assertNever, checkMetadata, DomainError, formatAmount, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata } from '@tally/kernel';
 import type { TaxBehavior } from '@tally/tax/published';
 import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
 import type {
@@ -10,6 +10,8 @@ import type {
   InvoiceDraftUpdated,
   InvoiceEvent,
   InvoiceLineData,
+  InvoicePaymentError,
+  InvoicePaymentStarted,
   InvoiceStatus,
   InvoiceTotalsData,
 } from './invoice.events';
@@ -39,6 +41,10 @@ export interface InvoiceFacts {
   /** What all credit notes credited. */
   credited: string;
   payments: readonly string[];
+  /** The payment attempt awaiting its outcome, if any: no other starts meanwhile. */
+  openPayment: string | null;
+  /** Every attempt started, oldest first. */
+  attempts: readonly string[];
   creditNotes: number;
   /** After finalisation: each line's total (after discounts, with tax) and what credit notes credited of it. */
   lineTotals: readonly { line_id: string; total: string; credited: string }[];
@@ -55,6 +61,9 @@ export type RemoveInvoiceLine = Command<'RemoveInvoiceLine', { invoice_id: strin
 export type RecordInvoiceTax = Command<'RecordInvoiceTax', { invoice_id: string; line_ids: string[]; totals: InvoiceTotalsData }>;
 export type FinalizeInvoice = Command<'FinalizeInvoice', { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData }>;
 export type ApplyInvoicePayment = Command<'ApplyInvoicePayment', { invoice_id: string; payment_id: string; amount: string }>;
+export type StartInvoicePayment = Command<'StartInvoicePayment', { invoice_id: string; payment_id: string; payment_method_id: string; reason: InvoicePaymentStarted['data']['reason'] }>;
+/** The attempt's payment failed or was canceled; a success closes it through ApplyInvoicePayment. */
+export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: string; payment_id: string; outcome: 'failed' | 'canceled'; last_error: InvoicePaymentError | null }>;
 export type VoidInvoice = Command<'VoidInvoice', { invoice_id: string }>;
 export type MarkInvoiceUncollectible = Command<'MarkInvoiceUncollectible', { invoice_id: string }>;
 /** By `amount`, or by `lines` (each line's amount); exactly one of the two. */
@@ -71,6 +80,8 @@ export type InvoiceCommand =
   | RecordInvoiceTax
   | FinalizeInvoice
   | ApplyInvoicePayment
+  | StartInvoicePayment
+  | CloseInvoicePayment
   | VoidInvoice
   | MarkInvoiceUncollectible
   | IssueCreditNote;
@@ -188,6 +199,27 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         const applied: InvoiceEvent = { type: 'InvoicePaymentApplied', data: { invoice_id: id, payment_id, amount: amount.toFixed() } };
         return amount.eq(due) ? [applied, paid(state)] : [applied];
       }
+      case 'StartInvoicePayment': {
+        const { payment_id, payment_method_id, reason } = command.data;
+        if (state.attempts.includes(payment_id)) return [];
+        const due = amountDue(state);
+        if ((state.status !== 'open' && state.status !== 'partially_paid') || due.lte(0)) {
+          throw DomainError.conflict('invoice.not_payable', `Invoice ${id} is ${state.status}${state.status === 'open' ? ' with nothing left to pay' : ''}; only open invoices with an amount due can be paid`);
+        }
+        if (state.openPayment) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${state.openPayment} of invoice ${id} is still in progress; wait for its outcome or cancel it`);
+        const started: InvoiceEvent = {
+          type: 'InvoicePaymentStarted',
+          data: { invoice_id: id, payment_id, customer_id: state.customerId, subscription_id: state.subscriptionId, payment_method_id, amount: formatAmount(due, state.currency), currency: state.currency, reason },
+        };
+        return [started];
+      }
+      case 'CloseInvoicePayment': {
+        const { payment_id, outcome, last_error } = command.data;
+        if (state.openPayment !== payment_id) return [];
+        return outcome === 'failed' && last_error
+          ? [{ type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: state.subscriptionId, last_error } }]
+          : [{ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id } }];
+      }
       case 'VoidInvoice': {
         if (state.status === 'void') return [];
         if (state.status !== 'open') throw refusedIn(state, 'voiding');
@@ -231,6 +263,8 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         prePaymentCredit: '0',
         credited: '0',
         payments: [],
+        openPayment: null,
+        attempts: [],
         creditNotes: 0,
         lineTotals: [],
       };
@@ -266,7 +300,18 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         };
       }
       case 'InvoicePaymentApplied':
-        return { ...state, status: 'partially_paid', amountPaid: new Big(state.amountPaid).plus(event.data.amount).toFixed(), payments: [...state.payments, event.data.payment_id] };
+        return {
+          ...state,
+          status: 'partially_paid',
+          amountPaid: new Big(state.amountPaid).plus(event.data.amount).toFixed(),
+          payments: [...state.payments, event.data.payment_id],
+          openPayment: state.openPayment === event.data.payment_id ? null : state.openPayment,
+        };
+      case 'InvoicePaymentStarted':
+        return { ...state, openPayment: event.data.payment_id, attempts: [...state.attempts, event.data.payment_id] };
+      case 'InvoicePaymentFailed':
+      case 'InvoicePaymentCanceled':
+        return { ...state, openPayment: state.openPayment === event.data.payment_id ? null : state.openPayment };
       case 'InvoicePaid':
         return { ...state, status: 'paid' };
       case 'InvoiceVoided':

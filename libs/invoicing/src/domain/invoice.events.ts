@@ -104,6 +104,40 @@ export type InvoiceFinalized = Event<'InvoiceFinalized', { invoice_id: string; n
 
 export type InvoicePaymentApplied = Event<'InvoicePaymentApplied', { invoice_id: string; payment_id: string; amount: string }>;
 
+/** What a payment attempt's error says, as the payments context records it. */
+export interface InvoicePaymentError {
+  code: string;
+  decline_code: string | null;
+  provider_message: string;
+  user_message: string;
+  is_retriable: boolean;
+  retriable_after: string | null;
+}
+
+/**
+ * A payment attempt began for what was due: while it is open no other attempt starts, so two pay
+ * requests racing on one invoice charge once. It holds all the payment needs, so the payment is
+ * created from it even when the request that started it died.
+ */
+export type InvoicePaymentStarted = Event<
+  'InvoicePaymentStarted',
+  {
+    invoice_id: string;
+    payment_id: string;
+    customer_id: string;
+    subscription_id: string | null;
+    payment_method_id: string;
+    amount: string;
+    currency: string;
+    reason: 'manual' | 'automatic' | 'retry';
+  }
+>;
+
+/** The attempt failed (`invoice.payment_failed`): the invoice stays payable. */
+export type InvoicePaymentFailed = Event<'InvoicePaymentFailed', { invoice_id: string; payment_id: string; subscription_id: string | null; last_error: InvoicePaymentError }>;
+
+export type InvoicePaymentCanceled = Event<'InvoicePaymentCanceled', { invoice_id: string; payment_id: string }>;
+
 /** Nothing is left to pay: paid in full, a zero total, or credit notes took the rest off. */
 export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string; subscription_id: string | null }>;
 export type InvoiceVoided = Event<'InvoiceVoided', { invoice_id: string }>;
@@ -134,6 +168,9 @@ export type InvoiceEvent =
   | InvoiceTaxComputed
   | InvoiceFinalized
   | InvoicePaymentApplied
+  | InvoicePaymentStarted
+  | InvoicePaymentFailed
+  | InvoicePaymentCanceled
   | InvoicePaid
   | InvoiceVoided
   | InvoiceMarkedUncollectible

@@ -6,7 +6,7 @@ import type { PauseBehavior, PeriodTerms, ProrationItem, SubscriptionEvent } fro
 /** The subscription's events the cycle follows, as they were stored, with when they occurred; and its invoices' payment. */
 export type CycleInput =
   | ProcessInput<SubscriptionEvent['type'], SubscriptionEvent['data'] & { occurred_at: string }>
-  | ProcessInput<'InvoicePaid', { invoice_id: string; subscription_id: string; occurred_at: string }>;
+  | ProcessInput<'InvoicePaid' | 'InvoicePaymentFailed', { invoice_id: string; subscription_id: string; occurred_at: string }>;
 
 export type BillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'subscription_cancel';
 
@@ -42,7 +42,8 @@ export type LifecycleStep =
   | { type: 'ClosePeriod'; data: { period_end: string } }
   | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
   | { type: 'ResumeSubscription'; data: { automatic: true; until: string } }
-  | { type: 'RecordInvoicePaid'; data: { invoice_id: string } };
+  | { type: 'RecordInvoicePaid'; data: { invoice_id: string } }
+  | { type: 'MarkPastDue'; data: { invoice_id: string } };
 
 export type CycleCommand =
   | { type: 'AdvanceSubscription'; data: { subscription_id: string; step: LifecycleStep } }
@@ -109,6 +110,8 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
     if (input.type === 'CommandRejected') return [];
     // A past-due subscription is active again once the invoice that made it so is paid; the subscription knows which.
     if (input.type === 'InvoicePaid') return [advance(input.data.subscription_id, { type: 'RecordInvoicePaid', data: { invoice_id: input.data.invoice_id } })];
+    // A failed payment of one of its invoices makes an active subscription past due (dunning then retries it).
+    if (input.type === 'InvoicePaymentFailed') return [advance(input.data.subscription_id, { type: 'MarkPastDue', data: { invoice_id: input.data.invoice_id } })];
     const event = { type: input.type, data: input.data } as SubscriptionEvent;
     const at = input.data.occurred_at;
     switch (event.type) {

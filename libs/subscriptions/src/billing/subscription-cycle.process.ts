@@ -36,10 +36,10 @@ export class SubscriptionCycleProcess implements ProcessManager<CycleState, Cycl
   constructor(private readonly commands: CommandBus) {}
 
   route(event: RecordedEvent): { processId: string; input: CycleInput } | undefined {
-    if (event.type === 'InvoicePaid') {
+    if (event.type === 'InvoicePaid' || event.type === 'InvoicePaymentFailed') {
       const { invoice_id, subscription_id } = event.data as { invoice_id: string; subscription_id: string | null };
       if (subscription_id === null) return undefined;
-      return { processId: subscription_id, input: { id: event.id, type: 'InvoicePaid', data: { invoice_id, subscription_id, occurred_at: event.metadata.occurred_at } } };
+      return { processId: subscription_id, input: { id: event.id, type: event.type, data: { invoice_id, subscription_id, occurred_at: event.metadata.occurred_at } } };
     }
     if (!FOLLOWED.has(event.type as SubscriptionEvent['type'])) return undefined;
     const data = event.data as SubscriptionEvent['data'];

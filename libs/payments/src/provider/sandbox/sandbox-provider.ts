@@ -166,7 +166,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   // One operation at a time: a retry racing its original finds the original's answer instead of charging again.
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work);
+    const result = this.queue.then(() => this.record.exclusively(work));
     this.queue = result.catch(() => undefined);
     return result;
   }

@@ -2,6 +2,8 @@
 export interface SandboxRecord {
   get(key: string): Promise<unknown | undefined>;
   put(key: string, value: unknown): Promise<void>;
+  /** Runs `work` alone against the record, also against other connections to it (another thread, another process). */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export class InMemorySandboxRecord implements SandboxRecord {
@@ -14,5 +16,9 @@ export class InMemorySandboxRecord implements SandboxRecord {
 
   async put(key: string, value: unknown): Promise<void> {
     this.values.set(key, structuredClone(value));
+  }
+
+  exclusively<T>(work: () => Promise<T>): Promise<T> {
+    return work();
   }
 }

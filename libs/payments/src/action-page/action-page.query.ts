@@ -1,0 +1,57 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Clock } from '@tally/kernel';
+import { CellRegistry, CLOCK, type RequestContext } from '@tally/cells';
+import { TENANTS, type TenantEntry } from '@tally/http';
+import { CommandRuntime } from '@tally/runtime';
+import { paymentNotFound } from '../domain/payment.decider';
+import { paymentAggregate } from '../payment.aggregate';
+import { PaymentActionLinks } from '../payment-action-links';
+import type { PaymentResource } from '../payment.view';
+import { actionPageHtml } from './action-page.html';
+
+interface ActionPage {
+  html: string;
+  payment: PaymentResource;
+  context: RequestContext;
+}
+
+/** The payment a signed action link names, as its page shows it. `query` is the link's query string, carried onto the page's forms. */
+export class ActionPageQuery extends Query<ActionPage> {
+  constructor(
+    readonly paymentId: string,
+    readonly link: Record<string, unknown>,
+    readonly query: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ActionPageQuery)
+export class ActionPageHandler implements IQueryHandler<ActionPageQuery, ActionPage> {
+  constructor(
+    private readonly links: PaymentActionLinks,
+    private readonly cells: CellRegistry,
+    private readonly runtime: CommandRuntime,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Read from the payment's stream, not the read model, so the page shows an answer the moment it is recorded. */
+  async execute({ paymentId, link, query }: ActionPageQuery): Promise<ActionPage> {
+    const claims = this.links.verify(paymentId, link, this.clock.now());
+    const tenant = await this.cells.directory.get<TenantEntry>(TENANTS, claims.tenantId);
+    if (!tenant) throw paymentNotFound(paymentId);
+    const context: RequestContext = {
+      tenantId: claims.tenantId,
+      environment: claims.environment,
+      region: tenant.region,
+      actor: 'payment_action_page',
+      requestId: null,
+      correlationId: null,
+      causationId: null,
+    };
+    const { resource } = await this.runtime.load(this.runtime.cellOf(context), paymentAggregate, paymentId, context);
+    if (!resource) throw paymentNotFound(paymentId);
+    return { html: actionPageHtml(tenant.name, resource, query), payment: resource, context };
+  }
+}

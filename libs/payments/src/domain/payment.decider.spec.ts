@@ -1,0 +1,76 @@
+import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
+import { paymentDecider, type CreatePayment, type ProviderAnswer } from './payment.decider';
+import type { PaymentEvent } from './payment.events';
+
+const spec = DeciderSpecification.for(paymentDecider);
+const payment_id = 'pay_01JPAYMENT000000000000000';
+const AT = '2026-05-01T10:00:00.000Z';
+
+const create: CreatePayment = {
+  type: 'CreatePayment',
+  data: {
+    payment_id,
+    invoice_id: 'inv_1',
+    customer_id: 'cus_1',
+    subscription_id: null,
+    payment_method_id: 'pm_1',
+    provider: 'sandbox',
+    provider_ref: 'sbx_pm_1',
+    amount: '49.00',
+    currency: 'EUR',
+    reason: 'manual',
+  },
+};
+const created: PaymentEvent = { type: 'PaymentCreated', data: create.data };
+const answer = (given: ProviderAnswer) => ({ type: 'RecordProviderAnswer' as const, data: { payment_id, answer: given } });
+const succeededAnswer: ProviderAnswer = { status: 'succeeded', provider_id: 'sbx_py_1', captured_at: AT };
+const succeeded: PaymentEvent[] = [
+  { type: 'PaymentSucceeded', data: { payment_id, provider_id: 'sbx_py_1', captured_at: AT } },
+  { type: 'PaymentSettled', data: { payment_id, amount_settled: '49.00', settlement_currency: 'EUR', fx_rate: null, settled_at: AT } },
+];
+const error = { code: 'card_declined', decline_code: 'insufficient_funds', provider_message: 'no', user_message: 'no', is_retriable: true, retriable_after: '2026-05-02T10:00:00.000Z' };
+const action = { type: 'redirect_to_url' as const, url: '/payment-actions/pay_1?signature=x' };
+const requiresAction: PaymentEvent = { type: 'PaymentRequiresAction', data: { payment_id, provider_id: 'sbx_py_1', next_action: action } };
+const processing: PaymentEvent = { type: 'PaymentProcessing', data: { payment_id, provider_id: 'sbx_py_1' } };
+
+describe('payment decider', () => {
+  it('creates the payment once', () => {
+    spec.given([]).when(create).then([created]);
+    spec.given([created]).when(create).thenNothingHappens();
+  });
+
+  it('succeeds and settles when the provider captured it', () => spec.given([created]).when(answer(succeededAnswer)).then(succeeded));
+
+  it('fails with the provider’s error and its retry hint', () =>
+    spec.given([created]).when(answer({ status: 'failed', provider_id: 'sbx_py_1', last_error: error })).then([{ type: 'PaymentFailed', data: { payment_id, provider_id: 'sbx_py_1', last_error: error } }]));
+
+  it('waits for the customer’s action, then completes it and goes on to the outcome', () => {
+    spec.given([created]).when(answer({ status: 'requires_action', provider_id: 'sbx_py_1', next_action: action })).then([requiresAction]);
+    spec.given([created, requiresAction]).when(answer(succeededAnswer)).then([{ type: 'PaymentActionCompleted', data: { payment_id } }, ...succeeded]);
+  });
+
+  it('processes a bank debit until it settles', () => {
+    spec.given([created]).when(answer({ status: 'processing', provider_id: 'sbx_py_1' })).then([processing]);
+    spec.given([created, processing]).when(answer(succeededAnswer)).then(succeeded);
+  });
+
+  it('ignores an answer it already recorded or one that comes after the end (a redelivered charge)', () => {
+    spec.given([created, ...succeeded]).when(answer(succeededAnswer)).thenNothingHappens();
+    spec.given([created, ...succeeded]).when(answer({ status: 'failed', provider_id: 'sbx_py_1', last_error: error })).thenNothingHappens();
+    spec.given([created, requiresAction]).when(answer({ status: 'requires_action', provider_id: 'sbx_py_1', next_action: action })).thenNothingHappens();
+  });
+
+  it('cancels a pending payment or one waiting for its action, once', () => {
+    const canceled: PaymentEvent = { type: 'PaymentCanceled', data: { payment_id } };
+    spec.given([created]).when({ type: 'CancelPayment', data: { payment_id } }).then([canceled]);
+    spec.given([created, requiresAction]).when({ type: 'CancelPayment', data: { payment_id } }).then([canceled]);
+    spec.given([created, canceled]).when({ type: 'CancelPayment', data: { payment_id } }).thenNothingHappens();
+  });
+
+  it('refuses to cancel a payment that succeeded or is processing', () => {
+    spec.given([created, ...succeeded]).when({ type: 'CancelPayment', data: { payment_id } }).thenFails('payment.not_cancelable');
+    spec.given([created, processing]).when({ type: 'CancelPayment', data: { payment_id } }).thenFails('payment.not_cancelable');
+  });
+
+  it('refuses a payment that does not exist', () => spec.given([]).when(answer(succeededAnswer)).thenFails('payment.not_found'));
+});

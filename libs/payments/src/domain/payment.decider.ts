@@ -1,0 +1,116 @@
+import { assertNever, DomainError, type Command, type Decider } from '@tally/kernel';
+import type { PaymentCreated, PaymentError, PaymentEvent, PaymentNextAction, PaymentStatus } from './payment.events';
+
+export type PaymentState =
+  | { status: 'none' }
+  | {
+      status: PaymentStatus;
+      id: string;
+      invoiceId: string;
+      providerRef: string;
+      providerId: string | null;
+      amount: string;
+      currency: string;
+      settled: boolean;
+    };
+
+/** What the provider answered, as the payment records it (times and the action URL filled in by the caller). */
+export type ProviderAnswer =
+  | { status: 'succeeded'; provider_id: string; captured_at: string }
+  | { status: 'processing'; provider_id: string }
+  | { status: 'requires_action'; provider_id: string; next_action: PaymentNextAction }
+  | { status: 'failed'; provider_id: string | null; last_error: PaymentError };
+
+export type CreatePayment = Command<'CreatePayment', PaymentCreated['data']>;
+export type RecordProviderAnswer = Command<'RecordProviderAnswer', { payment_id: string; answer: ProviderAnswer }>;
+export type CancelPayment = Command<'CancelPayment', { payment_id: string }>;
+
+export type PaymentCommand = CreatePayment | RecordProviderAnswer | CancelPayment;
+
+export const paymentNotFound = (id: string) => DomainError.notFound('payment.not_found', `No payment ${id}`);
+
+/** States in which the provider's answer is still awaited, so the attempt is open. */
+export const OPEN_PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'processing', 'requires_action'];
+
+export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent> = {
+  initialState: () => ({ status: 'none' }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreatePayment':
+        return state.status === 'none' ? [{ type: 'PaymentCreated', data: command.data }] : [];
+      case 'RecordProviderAnswer': {
+        if (state.status === 'none') throw paymentNotFound(command.data.payment_id);
+        return answered(state, command.data.answer);
+      }
+      case 'CancelPayment': {
+        if (state.status === 'none') throw paymentNotFound(command.data.payment_id);
+        if (state.status === 'canceled') return [];
+        if (state.status !== 'pending' && state.status !== 'requires_action') {
+          throw DomainError.conflict('payment.not_cancelable', `Payment ${state.id} is ${state.status}; only pending payments and those waiting for the customer’s action can be canceled`);
+        }
+        return [{ type: 'PaymentCanceled', data: { payment_id: state.id } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+
+  evolve(state, event) {
+    if (event.type === 'PaymentCreated') {
+      const { payment_id, invoice_id, provider_ref, amount, currency } = event.data;
+      return { status: 'pending', id: payment_id, invoiceId: invoice_id, providerRef: provider_ref, providerId: null, amount, currency, settled: false };
+    }
+    if (state.status === 'none') return state;
+    switch (event.type) {
+      case 'PaymentProcessing':
+        return { ...state, status: 'processing', providerId: event.data.provider_id };
+      case 'PaymentRequiresAction':
+        return { ...state, status: 'requires_action', providerId: event.data.provider_id };
+      case 'PaymentActionCompleted':
+        return { ...state, status: 'processing' };
+      case 'PaymentSucceeded':
+        return { ...state, status: 'succeeded', providerId: event.data.provider_id };
+      case 'PaymentSettled':
+        return { ...state, settled: true };
+      case 'PaymentFailed':
+        return { ...state, status: 'failed', providerId: event.data.provider_id ?? state.providerId };
+      case 'PaymentCanceled':
+        return { ...state, status: 'canceled' };
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+type Existing = Exclude<PaymentState, { status: 'none' }>;
+
+/**
+ * The events a provider's answer leads to from where the payment stands. An answer for a payment
+ * that already moved past it (a redelivered charge, an action completed twice) changes nothing.
+ */
+function answered(state: Existing, answer: ProviderAnswer): PaymentEvent[] {
+  const payment_id = state.id;
+  const waiting = state.status === 'pending' || state.status === 'processing' || state.status === 'requires_action';
+  if (!waiting || answer.status === state.status) return [];
+  const actionDone: PaymentEvent[] = state.status === 'requires_action' && answer.status !== 'requires_action' ? [{ type: 'PaymentActionCompleted', data: { payment_id } }] : [];
+  switch (answer.status) {
+    case 'succeeded':
+      return [
+        ...actionDone,
+        { type: 'PaymentSucceeded', data: { payment_id, provider_id: answer.provider_id, captured_at: answer.captured_at } },
+        {
+          type: 'PaymentSettled',
+          data: { payment_id, amount_settled: state.amount, settlement_currency: state.currency, fx_rate: null, settled_at: answer.captured_at },
+        },
+      ];
+    case 'processing':
+      return state.status === 'pending' ? [{ type: 'PaymentProcessing', data: { payment_id, provider_id: answer.provider_id } }] : [];
+    case 'requires_action':
+      return state.status === 'pending' ? [{ type: 'PaymentRequiresAction', data: { payment_id, provider_id: answer.provider_id, next_action: answer.next_action } }] : [];
+    case 'failed':
+      return [...actionDone, { type: 'PaymentFailed', data: { payment_id, provider_id: answer.provider_id, last_error: answer.last_error } }];
+    default:
+      return assertNever(answer);
+  }
+}

@@ -1,0 +1,59 @@
+import type { Event } from '@tally/kernel';
+
+export type PaymentStatus = 'pending' | 'processing' | 'requires_action' | 'succeeded' | 'failed' | 'canceled' | 'refunded' | 'partially_refunded' | 'charged_back';
+
+/** The spec's two shapes; a redirect's `url` is Tally's hosted action page for the payment. */
+export type PaymentNextAction = { type: 'redirect_to_url'; url: string } | { type: 'use_provider_sdk'; provider: string; payment_intent_client_secret: string };
+
+export interface PaymentError {
+  code: string;
+  decline_code: string | null;
+  provider_message: string;
+  user_message: string;
+  is_retriable: boolean;
+  retriable_after: string | null;
+}
+
+/** Why a payment was attempted: a call of the pay operation, the invoice's automatic charge, or a dunning retry. */
+export type PaymentReason = 'manual' | 'automatic' | 'retry';
+
+export type PaymentCreated = Event<
+  'PaymentCreated',
+  {
+    payment_id: string;
+    invoice_id: string;
+    customer_id: string;
+    subscription_id: string | null;
+    payment_method_id: string;
+    provider: string;
+    provider_ref: string;
+    amount: string;
+    currency: string;
+    reason: PaymentReason;
+  }
+>;
+
+export type PaymentProcessing = Event<'PaymentProcessing', { payment_id: string; provider_id: string }>;
+
+export type PaymentRequiresAction = Event<'PaymentRequiresAction', { payment_id: string; provider_id: string; next_action: PaymentNextAction }>;
+
+export type PaymentActionCompleted = Event<'PaymentActionCompleted', { payment_id: string }>;
+
+export type PaymentSucceeded = Event<'PaymentSucceeded', { payment_id: string; provider_id: string; captured_at: string }>;
+
+/** The money reached the merchant's balance: cards at capture (the sandbox settles at once), bank debits later. */
+export type PaymentSettled = Event<'PaymentSettled', { payment_id: string; amount_settled: string; settlement_currency: string; fx_rate: string | null; settled_at: string }>;
+
+export type PaymentFailed = Event<'PaymentFailed', { payment_id: string; provider_id: string | null; last_error: PaymentError }>;
+
+export type PaymentCanceled = Event<'PaymentCanceled', { payment_id: string }>;
+
+export type PaymentEvent =
+  | PaymentCreated
+  | PaymentProcessing
+  | PaymentRequiresAction
+  | PaymentActionCompleted
+  | PaymentSucceeded
+  | PaymentSettled
+  | PaymentFailed
+  | PaymentCanceled;

@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
+import { CLOCK, type RequestContext } from '@tally/cells';
+import type { Clock } from '@tally/kernel';
+import type { InvoicePaymentStarted } from '@tally/invoicing';
+import type { PaymentState, ProviderAnswer } from './domain/payment.decider';
+import { attachedMethod } from './domain/payment-method.decider';
+import { paymentAggregate } from './payment.aggregate';
+import type { PaymentResource } from './payment.view';
+import { PaymentActionLinks } from './payment-action-links';
+import { paymentMethodAggregate } from './payment-method.aggregate';
+import { PAYMENT_PROVIDER, type ChargeOutcome, type PaymentProvider } from './provider/payment-provider.port';
+
+type Outcome = CommandOutcome<PaymentState, PaymentResource>;
+
+/**
+ * Creates a payment from its invoice's attempt and charges it through the provider. Both steps may
+ * run twice (the request that started them, then the payment flow reaction after a crash): the
+ * payment stream exists once, and the provider's idempotency key (`charge:<payment id>`) makes a
+ * second charge answer the first one's outcome without charging again.
+ */
+@Injectable()
+export class PaymentCharger {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly clocks: Clocks,
+    private readonly links: PaymentActionLinks,
+    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+    /** Links expire by the system clock, whatever clock the payment lives on. */
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async create(context: RequestContext, attempt: InvoicePaymentStarted['data']): Promise<Outcome> {
+    const cell = this.runtime.cellOf(context);
+    const method = attachedMethod((await this.runtime.load(cell, paymentMethodAggregate, attempt.payment_method_id, context)).state, attempt.payment_method_id);
+    const { invoice_id, payment_id, customer_id, subscription_id, payment_method_id, amount, currency, reason } = attempt;
+    const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason };
+    return this.runtime.execute(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
+  }
+
+  async charge(context: RequestContext, paymentId: string): Promise<Outcome> {
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, paymentAggregate, paymentId, context);
+    if (loaded.state.status !== 'pending') return { ...loaded, appended: [] };
+    const { providerRef, amount, currency } = loaded.state;
+    const now = (await this.clocks.now(cell, loaded.clockId)).toISOString();
+    const outcome = await this.provider.charge({ providerRef, amount, currency, now, idempotencyKey: `charge:${paymentId}` });
+    return this.record(context, paymentId, this.answerOf(context, paymentId, outcome));
+  }
+
+  /** Records what the provider answered later: an action the customer completed, a bank payment that settled. */
+  record(context: RequestContext, paymentId: string, answer: ProviderAnswer): Promise<Outcome> {
+    return this.runtime.execute(paymentAggregate, paymentId, { type: 'RecordProviderAnswer', data: { payment_id: paymentId, answer } }, context);
+  }
+
+  answerOf(context: RequestContext, paymentId: string, outcome: ChargeOutcome): ProviderAnswer {
+    switch (outcome.status) {
+      case 'succeeded':
+        return { status: 'succeeded', provider_id: outcome.providerPaymentId, captured_at: outcome.capturedAt };
+      case 'processing':
+        return { status: 'processing', provider_id: outcome.providerPaymentId };
+      case 'requires_action': {
+        const action = outcome.nextAction;
+        const next_action = action.type === 'redirect_to_url' ? { type: action.type, url: this.links.sign(context, paymentId, this.clock.now()).url } : action;
+        return { status: 'requires_action', provider_id: outcome.providerPaymentId, next_action };
+      }
+      case 'failed':
+        return { status: 'failed', provider_id: outcome.providerPaymentId, last_error: outcome.error };
+    }
+  }
+}

@@ -1,0 +1,228 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { derivedId, DomainError, type IdGenerator } from '@tally/kernel';
+import { Clocks, CommandRuntime } from '@tally/runtime';
+import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { customerAggregate } from '@tally/customers';
+import { amountDue, invoiceAggregate, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
+import { subscriptionAggregate } from '@tally/subscriptions';
+import type { PaymentReason } from './domain/payment.events';
+import { paymentAggregate } from './payment.aggregate';
+import type { PaymentResource } from './payment.view';
+import { PaymentCharger } from './payment-charger';
+import { paymentMethodAggregate } from './payment-method.aggregate';
+import { PAYMENT_PROVIDER, type PaymentProvider } from './provider/payment-provider.port';
+
+export class PayInvoiceCommand extends Command<PaymentResource> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+    readonly options: { paymentMethodId?: string; reason: PaymentReason },
+  ) {
+    super();
+  }
+}
+
+/** The payment flow's own steps, sent by its reaction (and by nothing else). */
+export class CreatePaymentFromAttemptCommand extends Command<void> {
+  constructor(
+    readonly context: RequestContext,
+    readonly attempt: InvoicePaymentStarted['data'],
+  ) {
+    super();
+  }
+}
+
+export class ChargePaymentCommand extends Command<void> {
+  constructor(
+    readonly context: RequestContext,
+    readonly paymentId: string,
+  ) {
+    super();
+  }
+}
+
+export class CancelPaymentCommand extends Command<PaymentResource> {
+  constructor(
+    readonly context: RequestContext,
+    readonly paymentId: string,
+  ) {
+    super();
+  }
+}
+
+/** The customer finished (or failed) the action a payment waited for: the hosted page, or the sandbox's test helper. */
+export class CompletePaymentActionCommand extends Command<PaymentResource> {
+  constructor(
+    readonly context: RequestContext,
+    readonly paymentId: string,
+    readonly outcome: 'succeeded' | 'failed',
+  ) {
+    super();
+  }
+}
+
+/** A processing bank payment settled (the sandbox's test helper stands for the bank). */
+export class SettlePaymentCommand extends Command<PaymentResource> {
+  constructor(
+    readonly context: RequestContext,
+    readonly paymentId: string,
+  ) {
+    super();
+  }
+}
+
+/** The payment an invoice's automatic charge makes: one per invoice, whoever asks. */
+export const automaticPaymentId = (invoiceId: string): string => derivedId('pay', [invoiceId, 'automatic']);
+
+@CommandHandler(PayInvoiceCommand)
+export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, PaymentResource> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly charger: PaymentCharger,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  /**
+   * The invoice starts the attempt (refused while another is open, so racing requests charge
+   * once), then the payment is created from the attempt and charged. Answers the payment as the
+   * provider left it: succeeded, processing, waiting for the customer's action, or failed.
+   */
+  async execute({ context, invoiceId, options }: PayInvoiceCommand): Promise<PaymentResource> {
+    const cell = this.runtime.cellOf(context);
+    const invoice = await this.runtime.load(cell, invoiceAggregate, invoiceId, context);
+    if (invoice.state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
+    assertPayable(invoice.state);
+    const methodId = await this.methodFor(context, invoice.state, options.paymentMethodId);
+    const paymentId = options.reason === 'automatic' ? automaticPaymentId(invoiceId) : this.ids.next('pay');
+    const onClock = invoice.clockId ? { ...context, clockId: invoice.clockId } : context;
+    const started = await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'StartInvoicePayment', data: { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason } }, onClock);
+    const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');
+    if (attempt) await this.charger.create(onClock, attempt.data as InvoicePaymentStarted['data']);
+    const charged = await this.charger.charge(onClock, paymentId);
+    if (!charged.resource) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${paymentId} of invoice ${invoiceId} is being created`);
+    return charged.resource;
+  }
+
+  /** The method named, else the subscription's own, else the customer's default. */
+  private async methodFor(context: RequestContext, invoice: InvoiceFacts, named: string | undefined): Promise<string> {
+    const cell = this.runtime.cellOf(context);
+    if (named) {
+      await assertUsable(this.runtime, context, named, invoice.customerId);
+      return named;
+    }
+    if (invoice.subscriptionId) {
+      const subscription = await this.runtime.load(cell, subscriptionAggregate, invoice.subscriptionId, context);
+      const own = subscription.state.status === 'none' ? null : subscription.state.defaultPaymentMethodId;
+      if (own) return own;
+    }
+    const customer = await this.runtime.load(cell, customerAggregate, invoice.customerId, context);
+    const fallback = customer.state.status === 'active' ? customer.state.defaultPaymentMethodId : null;
+    if (!fallback) {
+      throw DomainError.conflict('payment.no_payment_method', `Invoice ${invoice.id} names no payment method: give the customer a default payment method, or pass payment_method_id`);
+    }
+    return fallback;
+  }
+}
+
+function assertPayable(invoice: InvoiceFacts): void {
+  if ((invoice.status === 'open' || invoice.status === 'partially_paid') && amountDue(invoice).gt(0)) return;
+  throw DomainError.conflict('invoice.not_payable', `Invoice ${invoice.id} is ${invoice.status}${invoice.status === 'open' ? ' with nothing left to pay' : ''}; only open invoices with an amount due can be paid`);
+}
+
+/** A named method must be the invoice customer's, attached, not expired, and (a bank account) verified. */
+async function assertUsable(runtime: CommandRuntime, context: RequestContext, methodId: string, customerId: string): Promise<void> {
+  const { state } = await runtime.load(runtime.cellOf(context), paymentMethodAggregate, methodId, context);
+  const why =
+    state.status === 'none' || state.customerId !== customerId
+      ? 'is not a payment method of the invoice’s customer'
+      : state.status !== 'active'
+        ? `is ${state.status}`
+        : state.type === 'bank_account' && state.verification !== 'verified'
+          ? 'is a bank account that is not verified yet'
+          : undefined;
+  if (!why) return;
+  throw DomainError.unprocessable('payment.payment_method_unusable', `Payment method ${methodId} ${why}`, [
+    { field: 'payment_method_id', code: 'payment.payment_method_unusable', message: why },
+  ]);
+}
+
+@CommandHandler(CreatePaymentFromAttemptCommand)
+export class CreatePaymentFromAttemptHandler implements ICommandHandler<CreatePaymentFromAttemptCommand, void> {
+  constructor(private readonly charger: PaymentCharger) {}
+
+  async execute({ context, attempt }: CreatePaymentFromAttemptCommand): Promise<void> {
+    await this.charger.create(context, attempt);
+  }
+}
+
+@CommandHandler(ChargePaymentCommand)
+export class ChargePaymentHandler implements ICommandHandler<ChargePaymentCommand, void> {
+  constructor(private readonly charger: PaymentCharger) {}
+
+  async execute({ context, paymentId }: ChargePaymentCommand): Promise<void> {
+    await this.charger.charge(context, paymentId);
+  }
+}
+
+@CommandHandler(CancelPaymentCommand)
+export class CancelPaymentHandler implements ICommandHandler<CancelPaymentCommand, PaymentResource> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, paymentId }: CancelPaymentCommand): Promise<PaymentResource> {
+    return (await this.runtime.execute(paymentAggregate, paymentId, { type: 'CancelPayment', data: { payment_id: paymentId } }, context)).resource!;
+  }
+}
+
+@CommandHandler(CompletePaymentActionCommand)
+export class CompletePaymentActionHandler implements ICommandHandler<CompletePaymentActionCommand, PaymentResource> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly clocks: Clocks,
+    private readonly charger: PaymentCharger,
+    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+  ) {}
+
+  async execute({ context, paymentId, outcome }: CompletePaymentActionCommand): Promise<PaymentResource> {
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, paymentAggregate, paymentId, context);
+    if (loaded.state.status === 'none') throw paymentAggregate.notFound(paymentId);
+    if (loaded.state.status !== 'requires_action' || !loaded.state.providerId) {
+      throw DomainError.conflict('payment.no_action', `Payment ${paymentId} is ${loaded.state.status}; it waits for no action of the customer`);
+    }
+    const now = (await this.clocks.now(cell, loaded.clockId)).toISOString();
+    const answer = await this.provider.completeAction({ providerPaymentId: loaded.state.providerId, outcome, now, idempotencyKey: `action:${paymentId}` });
+    return (await this.charger.record(context, paymentId, this.charger.answerOf(context, paymentId, answer))).resource!;
+  }
+}
+
+@CommandHandler(SettlePaymentCommand)
+export class SettlePaymentHandler implements ICommandHandler<SettlePaymentCommand, PaymentResource> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly clocks: Clocks,
+    private readonly charger: PaymentCharger,
+    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+  ) {}
+
+  async execute({ context, paymentId }: SettlePaymentCommand): Promise<PaymentResource> {
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, paymentAggregate, paymentId, context);
+    if (loaded.state.status === 'none') throw paymentAggregate.notFound(paymentId);
+    if (loaded.state.status !== 'processing' || !loaded.state.providerId) {
+      throw DomainError.conflict('payment.not_processing', `Payment ${paymentId} is ${loaded.state.status}; only processing payments settle`);
+    }
+    const now = (await this.clocks.now(cell, loaded.clockId)).toISOString();
+    const answer = await this.provider.settle({ providerPaymentId: loaded.state.providerId, now, idempotencyKey: `settle:${paymentId}` });
+    return (await this.charger.record(context, paymentId, this.charger.answerOf(context, paymentId, answer))).resource!;
+  }
+}
+
+export const paymentCommandHandlers = [
+  PayInvoiceHandler,
+  CreatePaymentFromAttemptHandler,
+  ChargePaymentHandler,
+  CancelPaymentHandler,
+  CompletePaymentActionHandler,
+  SettlePaymentHandler,
+];

@@ -1,0 +1,77 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
+import type { ListPage } from '@tally/runtime';
+import type { RequestContext } from '@tally/cells';
+import { PayInvoiceDto } from './dto/payment.dto';
+import { PaymentActionUrlResponse, PaymentResponse, ProviderSdkActionResponse, RedirectActionResponse } from './dto/payment.response';
+import { CancelPaymentCommand, PayInvoiceCommand } from './payment.handlers';
+import { GetPaymentActionUrlQuery, GetPaymentQuery, ListPaymentsQuery, PAYMENT_LIST } from './payment.queries';
+import type { PaymentResource } from './payment.view';
+
+const ETAG = { ETag: { description: 'The payment’s revision', schema: { type: 'string', example: 'W/"2"' } } };
+
+@Controller('v1')
+@ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('payments')
+@ApiExtraModels(RedirectActionResponse, ProviderSdkActionResponse)
+export class PaymentsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('invoices/:id/pay')
+  @ApiOperation({
+    summary: 'Pay an invoice',
+    description:
+      'Charges what is due with `payment_method_id`, else the subscription’s own method, else the customer’s default, and answers the payment as the provider left it: `succeeded`, `processing` (bank debits), `requires_action` (3DS: send the customer to `next_action.url`) or `failed` (`last_error`). One attempt at a time: while one waits for its outcome, another answers 409.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: PaymentResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    404: ['invoice.not_found'],
+    409: ['invoice.not_payable', 'invoice.payment_in_progress', 'payment.no_payment_method', 'request.concurrent_update'],
+    422: ['payment.payment_method_unusable'],
+  })
+  pay(@Ctx() context: RequestContext, @Param('id') invoiceId: string, @Body() body: PayInvoiceDto): Promise<PaymentResource> {
+    return this.commands.execute(new PayInvoiceCommand(context, invoiceId, { paymentMethodId: body.payment_method_id, reason: 'manual' }));
+  }
+
+  @Get('payments')
+  @ApiOperation({ summary: 'List payments', description: 'Newest first by default; filter by status, invoice, customer and creation time.' })
+  @ApiListResponse(PaymentResponse, PAYMENT_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
+  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PaymentResource>> {
+    return this.queries.execute(new ListPaymentsQuery(context, params));
+  }
+
+  @Get('payments/:id')
+  @ApiOperation({ summary: 'Retrieve a payment', description: 'With `next_action` while it waits for the customer and `last_error` once it failed.' })
+  @ApiOkResponse({ type: PaymentResponse, headers: ETAG })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment.not_found'] })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentResource> {
+    return withRevision(response, await this.queries.execute(new GetPaymentQuery(context, id))).payment;
+  }
+
+  @Post('payments/:id/cancel')
+  @ApiOperation({ summary: 'Cancel a payment', description: 'Only a `pending` payment or one waiting for the customer’s action; its invoice stays payable.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: PaymentResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['payment.not_found'], 409: ['payment.not_cancelable', 'request.concurrent_update'] })
+  cancel(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
+    return this.commands.execute(new CancelPaymentCommand(context, id));
+  }
+
+  @Get('payments/:id/action-url')
+  @ApiOperation({ summary: 'Get the hosted action page of a payment', description: 'A fresh signed link, valid for a day, to the page where the customer authenticates a payment in `requires_action`.' })
+  @ApiOkResponse({ type: PaymentActionUrlResponse })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment.not_found'], 409: ['payment.no_action'] })
+  actionUrl(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentActionUrlResponse> {
+    return this.queries.execute(new GetPaymentActionUrlQuery(context, id));
+  }
+}

@@ -1,0 +1,51 @@
+import type { OnModuleDestroy } from '@nestjs/common';
+import { openSqliteDatabase, type SqliteDatabase } from '@tally/eventstore';
+import type { SandboxRecord } from './sandbox-record';
+
+/**
+ * The sandbox provider's record in a SQLite file of its own, as a real provider keeps its records
+ * apart from ours: it outlives a killed process, and the API and the worker thread (two provider
+ * instances on one data folder) share it, so an idempotency key answered by one is answered alike
+ * by the other and nothing is charged twice.
+ */
+/** Where the sandbox provider's record lives in a data folder. */
+export const SANDBOX_RECORD_FILE = 'sandbox-provider.sqlite';
+
+export class SqliteSandboxRecord implements SandboxRecord, OnModuleDestroy {
+  private readonly db: SqliteDatabase;
+
+  constructor(file: string) {
+    this.db = openSqliteDatabase(file);
+    this.db.exec('CREATE TABLE IF NOT EXISTS sandbox_record (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT');
+  }
+
+  async get(key: string): Promise<unknown | undefined> {
+    const row = this.db.prepare('SELECT value FROM sandbox_record WHERE key = ?').pluck().get(key) as string | undefined;
+    return row === undefined ? undefined : JSON.parse(row);
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    this.db.prepare('INSERT INTO sandbox_record (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
+  }
+
+  /**
+   * One IMMEDIATE transaction around `work`: another connection's operation waits for it (busy
+   * timeout), so its look-up of an idempotency key sees this one's answer. The provider runs one
+   * operation at a time on its connection, so nothing else of this connection lands inside.
+   */
+  async exclusively<T>(work: () => Promise<T>): Promise<T> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.db.close();
+  }
+}

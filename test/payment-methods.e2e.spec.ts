@@ -204,6 +204,48 @@ describe('payment methods through the HTTP API', () => {
     });
   });
 
+  describe('setup intents (client-side capture)', () => {
+    it('is created for a customer, confirmed with a token, and then names the method it attached', async () => {
+      const owner = await customer();
+      const created = (await api.post('/v1/setup-intents', { customer_id: owner, set_as_default: true, metadata: { flow: 'onboarding' } }).expect(200)).body;
+      expect(created).toMatchObject({
+        id: expect.stringMatching(/^seti_/),
+        object: 'setup_intent',
+        customer_id: owner,
+        status: 'requires_payment_method',
+        payment_method_types: ['card'],
+        usage: 'off_session',
+        payment_method_id: null,
+        client_secret: expect.stringMatching(new RegExp(`^${created.id}_secret_`)),
+        metadata: { flow: 'onboarding' },
+      });
+      const confirmed = (await api.post(`/v1/setup-intents/${created.id}/confirm`, { type: 'card', token: 'tok_mastercard' }).expect(200)).body;
+      expect(confirmed).toMatchObject({ status: 'succeeded', payment_method_id: expect.stringMatching(/^pm_/) });
+      await tally.settle();
+      expect(await retrieve(confirmed.payment_method_id)).toMatchObject({ customer_id: owner, is_default: true, card: { brand: 'mastercard' } });
+      expect((await api.get(`/v1/setup-intents/${created.id}`).expect(200)).body).toEqual(confirmed);
+      const again = await api.post(`/v1/setup-intents/${created.id}/confirm`, { type: 'card', token: 'tok_visa' }).expect(409);
+      expect(again.body.problem).toBe('setup_intent.unexpected_state');
+    });
+
+    it('refuses a method of a type it was not created for, a card number, and a canceled intent, attaching nothing', async () => {
+      const owner = await customer();
+      const intent = (await api.post('/v1/setup-intents', { customer_id: owner, payment_method_types: ['bank_account'] }).expect(200)).body as { id: string };
+      await tally.settle();
+      const head = await tally.head();
+      expect((await api.post(`/v1/setup-intents/${intent.id}/confirm`, { type: 'card', token: 'tok_visa' }).expect(422)).body.problem).toBe('setup_intent.payment_method_type_not_allowed');
+      expect((await api.post(`/v1/setup-intents/${intent.id}/confirm`, { type: 'bank_account', token: '4000 0566 5566 5556' }).expect(400)).body.problem).toBe('payment_method.card_number_refused');
+      expect(await tally.head()).toBe(head);
+      expect((await api.post(`/v1/setup-intents/${intent.id}/cancel`, { cancellation_reason: 'abandoned' }).expect(200)).body).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
+      expect((await api.post(`/v1/setup-intents/${intent.id}/confirm`, { type: 'bank_account', token: 'tok_bank_account' }).expect(409)).body.problem).toBe('setup_intent.unexpected_state');
+    });
+
+    it('answers 404 for an unknown customer or intent', async () => {
+      expect((await api.post('/v1/setup-intents', { customer_id: 'cus_01JD8X5Z3Q4W2R6T8Y0V1B3N5M' }).expect(404)).body.problem).toBe('customer.not_found');
+      expect((await api.get('/v1/setup-intents/seti_01JD8X5Z3Q4W2R6T8Y0V1B3N5M').expect(404)).body.problem).toBe('setup_intent.not_found');
+    });
+  });
+
   describe('a subscription’s own payment method', () => {
     it('must be one its customer has attached, on create and on update; nothing is written otherwise', async () => {
       const owner = await customer();

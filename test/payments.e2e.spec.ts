@@ -232,15 +232,21 @@ describe('payments through the HTTP API', () => {
       expect(payment).toMatchObject({ status: 'succeeded', reason: 'automatic', subscription_id: subscription.id, amount: '49.00' });
     });
 
-    it('makes an active subscription past due when its payment fails, and active again once the invoice is paid', async () => {
+    it('makes an active subscription past due when its payment fails; a new default method retries at once, and the subscription is active again', async () => {
       const { customer } = await payer('tok_card_declined');
       const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'monthly' }).expect(200)).body as { id: string };
       await tally.settle();
       expect((await api.get(`/v1/subscriptions/${subscription.id}`).expect(200)).body.status).toBe('past_due');
       const invoice = ((await api.get(`/v1/invoices?subscription_id=${subscription.id}`).expect(200)).body.data as { id: string }[])[0].id;
-      const card = ((await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_visa', set_as_default: true }).expect(200)).body as { id: string }).id;
-      expect((await pay(invoice, { payment_method_id: card })).status).toBe('succeeded');
+      tally.clock.advance(60_000);
+      await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_visa', set_as_default: true }).expect(200);
       await tally.settle();
+      const payments = (await api.get(`/v1/payments?invoice_id=${invoice}&sort=created_at:asc`).expect(200)).body.data as Payment[];
+      expect(payments.map((payment) => [payment.reason, payment.status])).toEqual([
+        ['automatic', 'failed'],
+        ['retry', 'succeeded'],
+      ]);
+      expect((await invoiceOf(invoice)).status).toBe('paid');
       expect((await api.get(`/v1/subscriptions/${subscription.id}`).expect(200)).body.status).toBe('active');
       expect(await eventTypes(subscription.id)).toEqual(['subscription.created', 'subscription.activated', 'subscription.past_due', 'subscription.activated']);
     });

@@ -1,4 +1,5 @@
 import { assertNever } from '@tally/kernel';
+import { withPolicyDefaults } from './domain/plan-fields';
 import type { HistoryEvent, ResourceView } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { PlanStatus } from './domain/plan.decider';
@@ -75,7 +76,7 @@ function fold(plan: PlanResource | undefined, event: PlanEvent, { at, livemode }
       tax_behavior,
       components: [],
       price_versions,
-      dunning_policy,
+      dunning_policy: withPolicyDefaults(dunning_policy),
       metadata: { ...metadata },
       status: 'active',
       livemode,
@@ -87,7 +88,12 @@ function fold(plan: PlanResource | undefined, event: PlanEvent, { at, livemode }
   switch (event.type) {
     case 'PlanUpdated': {
       const { plan_id: _id, ...changes } = event.data;
-      return { ...plan, ...changes, metadata: { ...(changes.metadata ?? plan.metadata) } };
+      return {
+        ...plan,
+        ...changes,
+        ...(changes.dunning_policy !== undefined && { dunning_policy: withPolicyDefaults(changes.dunning_policy) }),
+        metadata: { ...(changes.metadata ?? plan.metadata) },
+      };
     }
     case 'PlanArchived':
       return { ...plan, status: 'archived' };

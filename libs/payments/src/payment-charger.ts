@@ -3,6 +3,9 @@ import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import type { Clock } from '@tally/kernel';
 import type { InvoicePaymentStarted } from '@tally/invoicing';
+import { planAggregate, planIdOf } from '@tally/catalog';
+import { subscriptionAggregate } from '@tally/subscriptions';
+import { DEFAULT_DUNNING, type DunningTerms } from './domain/dunning';
 import type { PaymentState, ProviderAnswer } from './domain/payment.decider';
 import { attachedMethod } from './domain/payment-method.decider';
 import { paymentAggregate } from './payment.aggregate';
@@ -34,8 +37,19 @@ export class PaymentCharger {
     const cell = this.runtime.cellOf(context);
     const method = attachedMethod((await this.runtime.load(cell, paymentMethodAggregate, attempt.payment_method_id, context)).state, attempt.payment_method_id);
     const { invoice_id, payment_id, customer_id, subscription_id, payment_method_id, amount, currency, reason } = attempt;
-    const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason };
+    const dunning = subscription_id ? await this.dunningOf(context, subscription_id) : null;
+    const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason, dunning };
     return this.runtime.execute(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
+  }
+
+  /** The dunning policy of the subscription's plan, its defaults filled in, or Tally's default. */
+  private async dunningOf(context: RequestContext, subscriptionId: string): Promise<DunningTerms> {
+    const cell = this.runtime.cellOf(context);
+    const subscription = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
+    if (subscription.state.status === 'none') return DEFAULT_DUNNING;
+    const plan = await this.runtime.load(cell, planAggregate, planIdOf(context, subscription.state.planCode), context);
+    const policy = plan.state.status === 'none' ? null : plan.state.dunningPolicy;
+    return policy ? { retry_days: policy.retry_days, final_action: policy.final_action, use_provider_hints: policy.use_provider_hints ?? true } : DEFAULT_DUNNING;
   }
 
   async charge(context: RequestContext, paymentId: string): Promise<Outcome> {

@@ -7,27 +7,30 @@ import type { Reaction } from '@tally/runtime';
 import type { PaymentCreated, PaymentEvent } from './domain/payment.events';
 import { ChargePaymentCommand, CreatePaymentFromAttemptCommand } from './payment.handlers';
 import { AutoChargeInvoiceCommand, RecordPaymentOnInvoiceCommand } from './payment-on-invoice.handlers';
+import { RetryFailedInvoicesOfCustomerCommand } from './dunning.handlers';
 
 type FlowStep =
   | { type: 'AutoChargeInvoice'; data: { invoice_id: string } }
   | { type: 'CreatePayment'; data: InvoicePaymentStarted['data'] }
   | { type: 'ChargePayment'; data: { payment_id: string } }
-  | { type: 'RecordPaymentOnInvoice'; data: { payment_id: string } };
+  | { type: 'RecordPaymentOnInvoice'; data: { payment_id: string } }
+  | { type: 'RetryFailedInvoices'; data: { customer_id: string; occasion: string } };
 
 /** The payment's events that end an attempt: the invoice then records the payment or the failure. */
 const OUTCOMES: readonly PaymentEvent['type'][] = ['PaymentSucceeded', 'PaymentFailed', 'PaymentCanceled'];
 
 /**
  * The money flow between invoices and payments, a step per event: a finalised invoice is charged
- * automatically (when it says so), an attempt becomes a payment, a payment is charged, and its
- * outcome goes back to its invoice. Each step is idempotent and its command id derives from the
+ * automatically (when it says so), an attempt becomes a payment, a payment is charged, its
+ * outcome goes back to its invoice, and a customer's new default method retries its failed
+ * subscription invoices. Each step is idempotent and its command id derives from the
  * event, so the steps the pay request already took are not taken twice, and those a crash
  * interrupted are taken here.
  */
 @Injectable()
 export class PaymentFlowReaction implements Reaction<FlowStep> {
   readonly name = 'payment_flow';
-  readonly streamPrefixes = ['invoice-', 'payment-'];
+  readonly streamPrefixes = ['invoice-', 'payment-', 'customer-'];
 
   constructor(private readonly commands: CommandBus) {}
 
@@ -40,6 +43,12 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
       case 'InvoicePaymentStarted': {
         const attempt = (event as unknown as InvoicePaymentStarted).data;
         return { lane: attempt.invoice_id, command: { type: 'CreatePayment' as const, data: attempt } };
+      }
+      case 'CustomerDefaultPaymentMethodChanged': {
+        // A new default method: what dunning waits for is retried at once (Stripe retries when the customer updates their method).
+        const { customer_id, payment_method_id } = event.data as { customer_id: string; payment_method_id: string | null };
+        if (!payment_method_id) return undefined;
+        return { lane: customer_id, command: { type: 'RetryFailedInvoices' as const, data: { customer_id, occasion: `default:${event.id}` } } };
       }
       case 'PaymentCreated': {
         const { payment_id, invoice_id } = (event as unknown as PaymentCreated).data;
@@ -63,6 +72,8 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
         return this.commands.execute(new ChargePaymentCommand(context, step.data.payment_id));
       case 'RecordPaymentOnInvoice':
         return this.commands.execute(new RecordPaymentOnInvoiceCommand(context, step.data.payment_id));
+      case 'RetryFailedInvoices':
+        return this.commands.execute(new RetryFailedInvoicesOfCustomerCommand(context, step.data.customer_id, step.data.occasion));
     }
   }
 }

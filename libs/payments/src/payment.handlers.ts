@@ -17,7 +17,8 @@ export class PayInvoiceCommand extends Command<PaymentResource> {
   constructor(
     readonly context: RequestContext,
     readonly invoiceId: string,
-    readonly options: { paymentMethodId?: string; reason: PaymentReason },
+    /** `paymentId`: a derived id, for a payment made once per occasion (the automatic charge derives its own). */
+    readonly options: { paymentMethodId?: string; reason: PaymentReason; paymentId?: string },
   ) {
     super();
   }
@@ -94,7 +95,7 @@ export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, Pay
     if (invoice.state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
     assertPayable(invoice.state);
     const methodId = await this.methodFor(context, invoice.state, options.paymentMethodId);
-    const paymentId = options.reason === 'automatic' ? automaticPaymentId(invoiceId) : this.ids.next('pay');
+    const paymentId = options.paymentId ?? (options.reason === 'automatic' ? automaticPaymentId(invoiceId) : this.ids.next('pay'));
     const onClock = invoice.clockId ? { ...context, clockId: invoice.clockId } : context;
     const started = await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'StartInvoicePayment', data: { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason } }, onClock);
     const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');

@@ -1,22 +1,25 @@
 import type { ContextManifest } from '@tally/runtime';
 import { CardExpiryProcess } from './card-expiry.process';
+import { DunningProcess } from './dunning.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { paymentMethodPii } from './payment-method.pii';
 import { paymentMethodProjection } from './payment-method.projection';
 import { PaymentFlowReaction } from './payment-flow.reaction';
 import { paymentProjection } from './payment.projection';
+import { setupIntentProjection } from './setup-intents/setup-intent.projection';
 import { PaymentsModule } from './payments.module';
 
 /** Payment methods (attached by provider token, verified, expiring), payments of invoices through the payment provider port, and the money flow between them. */
 export const paymentsContext: ContextManifest = {
   name: 'payments',
   module: PaymentsModule,
-  projections: [paymentMethodProjection, paymentProjection],
-  processes: [CardExpiryProcess],
+  projections: [paymentMethodProjection, setupIntentProjection, paymentProjection],
+  processes: [CardExpiryProcess, DunningProcess],
   reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
   pii: paymentMethodPii,
   aggregateTypes: [
     { idPrefix: 'pm', type: 'payment_method' },
+    { idPrefix: 'seti', type: 'setup_intent' },
     { idPrefix: 'pay', type: 'payment' },
   ],
 };

@@ -17,6 +17,11 @@ import { PaymentActionLinks } from './payment-action-links';
 import { PaymentFlowReaction } from './payment-flow.reaction';
 import { PaymentActionPageController } from './action-page/action-page.controller';
 import { ActionPageHandler } from './action-page/action-page.query';
+import { dunningHandlers } from './dunning.handlers';
+import { setupIntentCommandHandlers } from './setup-intents/setup-intent.handlers';
+import { GetSetupIntentHandler } from './setup-intents/setup-intent.query';
+import { SetupIntentsController } from './setup-intents/setup-intents.controller';
+import { DunningProcess } from './dunning.process';
 import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
 import { SandboxPaymentProvider } from './provider/sandbox/sandbox-provider';
 import type { SandboxRecord } from './provider/sandbox/sandbox-record';
@@ -25,7 +30,7 @@ import { SANDBOX_RECORD_FILE, SqliteSandboxRecord } from './provider/sandbox/sql
 const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
-  controllers: [PaymentMethodsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
+  controllers: [PaymentMethodsController, SetupIntentsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
     ...paymentCommandHandlers,
     ...paymentOnInvoiceHandlers,
@@ -34,6 +39,10 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     PaymentActionLinks,
     PaymentFlowReaction,
     ActionPageHandler,
+    ...dunningHandlers,
+    ...setupIntentCommandHandlers,
+    GetSetupIntentHandler,
+    DunningProcess,
     ...paymentMethodCommandHandlers,
     ...paymentMethodQueryHandlers,
     RecordPaymentMethodOnCustomerHandler,
@@ -43,6 +52,6 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, CardExpiryProcess],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, CardExpiryProcess, DunningProcess],
 })
 export class PaymentsModule {}

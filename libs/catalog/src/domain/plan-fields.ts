@@ -22,6 +22,9 @@ export function checkInterval(interval: PlanInterval, count: number): void {
 }
 
 /** Retry days are distinct and ascending, so the dunning schedule reads in the order it runs. */
+/** The policy with its defaults filled in: provider hints on unless it says otherwise. */
+export const withPolicyDefaults = (policy: DunningPolicy | null): DunningPolicy | null => policy && { ...policy, use_provider_hints: policy.use_provider_hints ?? true };
+
 export function checkDunningPolicy(policy: DunningPolicy | null): void {
   if (!policy) return;
   const ascending = policy.retry_days.every((day, i) => i === 0 || day > policy.retry_days[i - 1]);

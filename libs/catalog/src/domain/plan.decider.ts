@@ -1,6 +1,6 @@
 import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
 import type { TaxBehavior, TaxCode } from '@tally/tax/published';
-import { checkCurrency, checkDunningPolicy, checkInterval } from './plan-fields';
+import { checkCurrency, checkDunningPolicy, checkInterval, withPolicyDefaults } from './plan-fields';
 import type { DunningPolicy, PlanCreated, PlanEvent, PlanInterval, PriceVersion } from './plan.events';
 import { lastEntryOf } from './price-book';
 import { parsePricing } from './pricing/parse-pricing';
@@ -184,7 +184,7 @@ function create(data: CreatePlan['data'], state: PlanState): PlanEvent[] {
         interval_count,
         trial_days: fields.trial_days ?? 0,
         tax_behavior: fields.tax_behavior ?? 'exclusive',
-        dunning_policy: fields.dunning_policy ?? null,
+        dunning_policy: withPolicyDefaults(fields.dunning_policy ?? null),
         metadata: fields.metadata ?? {},
         price_versions,
       },
@@ -205,7 +205,8 @@ function update(data: UpdatePlan['data'], plan: Plan): PlanEvent[] {
   const changes = {
     ...(data.trial_days !== undefined && data.trial_days !== plan.trialDays && { trial_days: data.trial_days }),
     ...(data.tax_behavior !== undefined && data.tax_behavior !== plan.taxBehavior && { tax_behavior: data.tax_behavior }),
-    ...(data.dunning_policy !== undefined && !sameJson(data.dunning_policy, plan.dunningPolicy) && { dunning_policy: data.dunning_policy }),
+    ...(data.dunning_policy !== undefined &&
+      !sameJson(withPolicyDefaults(data.dunning_policy), withPolicyDefaults(plan.dunningPolicy)) && { dunning_policy: withPolicyDefaults(data.dunning_policy) }),
     ...(!sameJson(metadata, plan.metadata) && { metadata }),
   };
   const events: PlanEvent[] = Object.keys(changes).length > 0 ? [{ type: 'PlanUpdated', data: { plan_id: plan.id, ...changes } }] : [];

@@ -11,6 +11,8 @@ export interface DunningPolicy {
   /** Days after the first failure on which the payment is retried, ascending. */
   retry_days: number[];
   final_action: DunningFinalAction;
+  /** A failure's `retriable_after` from the provider replaces the fixed day (default). Absent in events before it existed: true. */
+  use_provider_hints?: boolean;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { ApiSchemaRules, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, TIMESTAMP_SCHEMA } from '@tally/http';
 import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import type { DunningFinalAction, PlanInterval } from '../domain/plan.events';
@@ -46,6 +46,9 @@ export class DunningPolicyDto {
 
   @ApiProperty({ enum: FINAL_ACTIONS, description: 'What happens when the last retry fails' })
   @IsIn(FINAL_ACTIONS) final_action!: DunningFinalAction;
+
+  @ApiPropertyOptional({ default: true, example: true, description: 'A failure’s `retriable_after` from the provider replaces the fixed day; false keeps the fixed days (never before `retriable_after`)' })
+  @IsOmittable() @IsBoolean() use_provider_hints?: boolean;
 }
 
 export class ComponentDto {

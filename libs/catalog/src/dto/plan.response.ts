@@ -12,6 +12,7 @@ import { PRICING_SCHEMA } from './pricing.schema';
 export class DunningPolicyResponse implements DunningPolicy {
   @ApiProperty({ type: [Number] }) retry_days!: number[];
   @ApiProperty({ enum: ['cancel_subscription', 'mark_uncollectible', 'leave_past_due'] }) final_action!: DunningFinalAction;
+  @ApiProperty({ description: 'Whether the provider’s `retriable_after` replaces the fixed day' }) use_provider_hints!: boolean;
 }
 
 export class ComponentResponse implements ComponentInForce {

@@ -19,6 +19,7 @@ const create: CreatePayment = {
     amount: '49.00',
     currency: 'EUR',
     reason: 'manual',
+    dunning: null,
   },
 };
 const created: PaymentEvent = { type: 'PaymentCreated', data: create.data };
@@ -42,7 +43,10 @@ describe('payment decider', () => {
   it('succeeds and settles when the provider captured it', () => spec.given([created]).when(answer(succeededAnswer)).then(succeeded));
 
   it('fails with the provider’s error and its retry hint', () =>
-    spec.given([created]).when(answer({ status: 'failed', provider_id: 'sbx_py_1', last_error: error })).then([{ type: 'PaymentFailed', data: { payment_id, provider_id: 'sbx_py_1', last_error: error } }]));
+      spec
+      .given([created])
+      .when(answer({ status: 'failed', provider_id: 'sbx_py_1', last_error: error }))
+      .then([{ type: 'PaymentFailed', data: { payment_id, provider_id: 'sbx_py_1', last_error: error, invoice_id: 'inv_1', subscription_id: null, dunning: null } }]));
 
   it('waits for the customer’s action, then completes it and goes on to the outcome', () => {
     spec.given([created]).when(answer({ status: 'requires_action', provider_id: 'sbx_py_1', next_action: action })).then([requiresAction]);

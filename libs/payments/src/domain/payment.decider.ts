@@ -1,4 +1,5 @@
 import { assertNever, DomainError, type Command, type Decider } from '@tally/kernel';
+import type { DunningTerms } from './dunning';
 import type { PaymentCreated, PaymentError, PaymentEvent, PaymentNextAction, PaymentStatus } from './payment.events';
 
 export type PaymentState =
@@ -7,6 +8,8 @@ export type PaymentState =
       status: PaymentStatus;
       id: string;
       invoiceId: string;
+      subscriptionId: string | null;
+      dunning: DunningTerms | null;
       providerRef: string;
       providerId: string | null;
       amount: string;
@@ -58,8 +61,8 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
 
   evolve(state, event) {
     if (event.type === 'PaymentCreated') {
-      const { payment_id, invoice_id, provider_ref, amount, currency } = event.data;
-      return { status: 'pending', id: payment_id, invoiceId: invoice_id, providerRef: provider_ref, providerId: null, amount, currency, settled: false };
+      const { payment_id, invoice_id, subscription_id, dunning, provider_ref, amount, currency } = event.data;
+      return { status: 'pending', id: payment_id, invoiceId: invoice_id, subscriptionId: subscription_id, dunning, providerRef: provider_ref, providerId: null, amount, currency, settled: false };
     }
     if (state.status === 'none') return state;
     switch (event.type) {
@@ -109,7 +112,13 @@ function answered(state: Existing, answer: ProviderAnswer): PaymentEvent[] {
     case 'requires_action':
       return state.status === 'pending' ? [{ type: 'PaymentRequiresAction', data: { payment_id, provider_id: answer.provider_id, next_action: answer.next_action } }] : [];
     case 'failed':
-      return [...actionDone, { type: 'PaymentFailed', data: { payment_id, provider_id: answer.provider_id, last_error: answer.last_error } }];
+      return [
+        ...actionDone,
+        {
+          type: 'PaymentFailed',
+          data: { payment_id, provider_id: answer.provider_id, last_error: answer.last_error, invoice_id: state.invoiceId, subscription_id: state.subscriptionId, dunning: state.dunning },
+        },
+      ];
     default:
       return assertNever(answer);
   }

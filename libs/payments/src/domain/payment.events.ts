@@ -1,4 +1,5 @@
 import type { Event } from '@tally/kernel';
+import type { DunningTerms } from './dunning';
 
 export type PaymentStatus = 'pending' | 'processing' | 'requires_action' | 'succeeded' | 'failed' | 'canceled' | 'refunded' | 'partially_refunded' | 'charged_back';
 
@@ -30,6 +31,8 @@ export type PaymentCreated = Event<
     amount: string;
     currency: string;
     reason: PaymentReason;
+    /** A subscription invoice's retry schedule, should this payment fail (null: not a subscription's invoice, no dunning). */
+    dunning: DunningTerms | null;
   }
 >;
 
@@ -44,7 +47,11 @@ export type PaymentSucceeded = Event<'PaymentSucceeded', { payment_id: string; p
 /** The money reached the merchant's balance: cards at capture (the sandbox settles at once), bank debits later. */
 export type PaymentSettled = Event<'PaymentSettled', { payment_id: string; amount_settled: string; settlement_currency: string; fx_rate: string | null; settled_at: string }>;
 
-export type PaymentFailed = Event<'PaymentFailed', { payment_id: string; provider_id: string | null; last_error: PaymentError }>;
+/** Names its invoice, and the retry terms the payment was made under, so dunning needs nothing else. */
+export type PaymentFailed = Event<
+  'PaymentFailed',
+  { payment_id: string; provider_id: string | null; last_error: PaymentError; invoice_id: string; subscription_id: string | null; dunning: DunningTerms | null }
+>;
 
 export type PaymentCanceled = Event<'PaymentCanceled', { payment_id: string }>;
 

@@ -68,6 +68,12 @@ export interface ProcessManager<S = unknown, I extends ProcessInput = ProcessInp
    * `version` changes with the state's shape; a snapshot of another version is ignored.
    */
   snapshot?: { every: number; version: number };
+  /**
+   * The input types that start an instance. Given, any other input of an instance that has not
+   * started is dropped without a write: a process that follows common events (every paid invoice)
+   * but lives for a few of them (those whose payment failed) keeps no stream for the others.
+   */
+  startsOn?: readonly string[];
 }
 
 export const processStream = (name: string, processId: string): string => `pm.${name}-${processId}`;

@@ -15,13 +15,14 @@ const tallying: ProcessDecider<{ inputs: number; sum: number }, Seen, { kind: 'c
   decide: (input, state) => [{ kind: 'command', command: { type: 'Tally', data: { inputs: state.inputs + 1, sum: state.sum + input.data.n } } }],
 };
 
-const manager = (snapshot?: ProcessManager['snapshot']): ProcessManager<{ inputs: number; sum: number }, Seen, Tally> => ({
+const manager = (snapshot?: ProcessManager['snapshot'], startsOn?: string[]): ProcessManager<{ inputs: number; sum: number }, Seen, Tally> => ({
   name: 'tallying',
   streamPrefixes: [],
   route: () => undefined,
   decider: tallying as ProcessManager<{ inputs: number; sum: number }, Seen, Tally>['decider'],
   dispatch: async () => undefined,
   ...(snapshot && { snapshot }),
+  ...(startsOn && { startsOn }),
 });
 
 const owner: ProcessOwner = { tenant_id: 'ten_test', environment: 'sandbox', correlation_id: null };
@@ -65,6 +66,15 @@ describe('ProcessRuntime', () => {
     });
     return lengths;
   };
+
+  it('drops, without a write, an input of an instance that has not started when the manager names the inputs that start one', async () => {
+    const runtime = new ProcessRuntime(manager(undefined, ['Started']), cells.cell('eu'), new Clocks(clock), ids);
+    await runtime.deliver('p1', seen('e1'), owner);
+    expect(await cells.cell('eu').events.readStream(stream, {})).toEqual([]);
+    await runtime.deliver('p1', { id: 'e2', type: 'Started', data: { n: 2 } } as unknown as Seen, owner);
+    await runtime.deliver('p1', seen('e3', 3), owner);
+    expect((await lastTally()).tally).toEqual({ inputs: 2, sum: 5 });
+  });
 
   it('loads a long-lived process from its snapshot and reads only the events after it', async () => {
     const first = fresh({ every: 10, version: 1 });

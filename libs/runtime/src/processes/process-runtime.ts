@@ -59,6 +59,7 @@ export class ProcessRuntime<S> {
     for (let attempt = 1; ; attempt++) {
       const folded = await this.fold(stream);
       if (folded.inputIds.has(input.id)) return;
+      if (folded.revision < 0 && this.manager.startsOn && !this.manager.startsOn.includes(input.type)) return;
       const outputs = this.manager.decider.decide(input as never, folded.state);
       const events = await this.toEvents(stream, input, outputs, owner);
       try {

@@ -48,8 +48,9 @@ interface Answer<T> {
   outcome: T;
 }
 
-const PAYMENTS = 'payments';
-const CARD_CHECKS = 'card-checks';
+const PAYMENTS = 'payment:';
+const CARD_CHECKS = 'card-check:';
+const paymentKey = (providerPaymentId: string) => `${PAYMENTS}${providerPaymentId}`;
 const methodKey = (providerRef: string) => `method:${providerRef}`;
 
 const tokenUnknown = (): AttachOutcome => ({ ok: false, code: 'token_unknown', message: 'This is not a sandbox test token.' });
@@ -119,7 +120,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       if (!method) return failed(providerPaymentId, paymentMethodUnknown());
       const outcome = testToken(method.token).charge({ providerPaymentId, now: req.now, idempotencyKey: req.idempotencyKey });
       const { providerRef, amount, currency, idempotencyKey } = req;
-      await this.record.put(PAYMENTS, [...(await this.payments()), { providerPaymentId, providerRef, amount, currency, idempotencyKey, outcome }]);
+      await this.record.put(paymentKey(providerPaymentId), { providerPaymentId, providerRef, amount, currency, idempotencyKey, outcome } satisfies Payment);
       return outcome;
     });
   }
@@ -173,12 +174,11 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   /** Moves a payment waiting in `from` to its next outcome; a payment in any other state answers the outcome it has. */
   private async moveOn(providerPaymentId: string, from: 'requires_action' | 'processing', next: () => ChargeOutcome): Promise<ChargeOutcome> {
-    const payments = await this.payments();
-    const payment = payments.find((candidate) => candidate.providerPaymentId === providerPaymentId);
+    const payment = (await this.record.get(paymentKey(providerPaymentId))) as Payment | undefined;
     if (!payment) return failed(providerPaymentId, paymentUnknown());
     if (payment.outcome.status !== from) return payment.outcome;
     const outcome = next();
-    await this.record.put(PAYMENTS, payments.map((candidate) => (candidate === payment ? { ...payment, outcome } : candidate)));
+    await this.record.put(paymentKey(providerPaymentId), { ...payment, outcome } satisfies Payment);
     return outcome;
   }
 
@@ -191,7 +191,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
         { type: 'reversal', amount: '0' },
       ],
     };
-    await this.record.put(CARD_CHECKS, [...(await this.list<SandboxCardCheck>(CARD_CHECKS)), check]);
+    await this.record.put(`${CARD_CHECKS}${idempotencyKey}`, check);
   }
 
   private async method(providerRef: string): Promise<HeldMethod | undefined> {
@@ -206,8 +206,8 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return this.list<Payment>(PAYMENTS);
   }
 
-  private async list<T>(key: string): Promise<T[]> {
-    return ((await this.record.get(key)) as T[] | undefined) ?? [];
+  private async list<T>(prefix: string): Promise<T[]> {
+    return (await this.record.list(prefix)) as T[];
   }
 }
 

@@ -2,6 +2,8 @@
 export interface SandboxRecord {
   get(key: string): Promise<unknown | undefined>;
   put(key: string, value: unknown): Promise<void>;
+  /** The values of the keys that begin with `prefix`, in the order they were first put. */
+  list(prefix: string): Promise<unknown[]>;
   /** Runs `work` alone against the record, also against other connections to it (another thread, another process). */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -16,6 +18,10 @@ export class InMemorySandboxRecord implements SandboxRecord {
 
   async put(key: string, value: unknown): Promise<void> {
     this.values.set(key, structuredClone(value));
+  }
+
+  async list(prefix: string): Promise<unknown[]> {
+    return [...this.values].filter(([key]) => key.startsWith(prefix)).map(([, value]) => structuredClone(value));
   }
 
   exclusively<T>(work: () => Promise<T>): Promise<T> {

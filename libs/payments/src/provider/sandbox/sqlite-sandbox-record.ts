@@ -28,10 +28,18 @@ export class SqliteSandboxRecord implements SandboxRecord, OnModuleDestroy {
     this.db.prepare('INSERT INTO sandbox_record (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
   }
 
+  /** Ordered by rowid: an upsert keeps a key's row, so this is the order keys were first put. */
+  async list(prefix: string): Promise<unknown[]> {
+    const rows = this.db.prepare('SELECT value FROM sandbox_record WHERE substr(key, 1, ?) = ? ORDER BY rowid').pluck().all(prefix.length, prefix) as string[];
+    return rows.map((row) => JSON.parse(row));
+  }
+
   /**
    * One IMMEDIATE transaction around `work`: another connection's operation waits for it (busy
    * timeout), so its look-up of an idempotency key sees this one's answer. The provider runs one
-   * operation at a time on its connection, so nothing else of this connection lands inside.
+   * operation at a time on its connection, so nothing else of this connection lands inside. The
+   * wait blocks the waiting thread, so there is one connection per thread (one provider per app):
+   * a second connection in the same thread would wait for a transaction that cannot go on.
    */
   async exclusively<T>(work: () => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');

@@ -1,0 +1,79 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
+import type { RequestContext } from '@tally/cells';
+import { CancelSetupIntentDto, ConfirmSetupIntentDto, CreateSetupIntentDto } from './setup-intent.dto';
+import { SetupIntentResponse } from './setup-intent.response';
+import { CancelSetupIntentCommand, ConfirmSetupIntentCommand, CreateSetupIntentCommand } from './setup-intent.handlers';
+import { GetSetupIntentQuery } from './setup-intent.query';
+import type { SetupIntentResource } from './setup-intent.view';
+
+const STATE_PROBLEMS = { 404: ['setup_intent.not_found'], 409: ['setup_intent.unexpected_state', 'request.concurrent_update'] };
+
+/** Stripe's SetupIntent: capture a customer's method client-side, without charging it. */
+@Controller('v1/setup-intents')
+@ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('payment methods')
+export class SetupIntentsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create a setup intent',
+    description: 'For client-side capture of a payment method: hand the `client_secret` to the client, which tokenises the method with the provider and confirms the intent with the token.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: SetupIntentResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['request.invalid_metadata'], 404: ['customer.not_found'] })
+  create(@Ctx() context: RequestContext, @Body() body: CreateSetupIntentDto): Promise<SetupIntentResource> {
+    const input = {
+      customer_id: body.customer_id,
+      payment_method_types: body.payment_method_types ?? ['card' as const],
+      usage: body.usage ?? ('off_session' as const),
+      set_as_default: body.set_as_default ?? false,
+      description: body.description ?? null,
+      metadata: body.metadata ?? {},
+    };
+    return this.commands.execute(new CreateSetupIntentCommand(context, input));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Retrieve a setup intent', description: 'With the attached `payment_method_id` once it succeeded.' })
+  @ApiOkResponse({ type: SetupIntentResponse })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['setup_intent.not_found'] })
+  retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<SetupIntentResource> {
+    return this.queries.execute(new GetSetupIntentQuery(context, id));
+  }
+
+  @Post(':id/confirm')
+  @ApiOperation({
+    summary: 'Confirm a setup intent',
+    description: 'Attaches the token’s method to the intent’s customer (the refusals of the attach apply) and records it: `succeeded`, with `payment_method_id`.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: SetupIntentResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
+    ...STATE_PROBLEMS,
+    400: ['payment_method.card_number_refused'],
+    422: ['setup_intent.payment_method_type_not_allowed', 'payment_method.token_invalid', 'payment_method.token_type_mismatch'],
+  })
+  confirm(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: ConfirmSetupIntentDto): Promise<SetupIntentResource> {
+    return this.commands.execute(new ConfirmSetupIntentCommand(context, id, body));
+  }
+
+  @Post(':id/cancel')
+  @ApiOperation({ summary: 'Cancel a setup intent', description: 'Only while it still requires a payment method.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: SetupIntentResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, STATE_PROBLEMS)
+  cancel(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: CancelSetupIntentDto): Promise<SetupIntentResource> {
+    return this.commands.execute(new CancelSetupIntentCommand(context, id, body.cancellation_reason ?? null));
+  }
+}

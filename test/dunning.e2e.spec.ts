@@ -1,0 +1,130 @@
+import { listAll } from './support/list-all';
+import { TallyUnderTest, type TestTenant } from './support/tally';
+
+const T0 = '2026-03-02T09:00:00.000Z';
+const day = (n: number) => new Date(Date.parse(T0) + n * 86_400_000).toISOString();
+
+type Event = { type: string; created_at: string; aggregate_id: string };
+
+/**
+ * Dunning as Kill Bill's tests read it: a subscription on a test clock whose first payment fails;
+ * each step declares the public events it expects, advances the clock, and asserts exactly those
+ * arrived (of the subscription, its invoice and the invoice's payments), with their times.
+ */
+describe('dunning on a test clock', () => {
+  let tally: TallyUnderTest;
+  let acme: TestTenant;
+  let api: ReturnType<TallyUnderTest['as']>;
+
+  beforeAll(async () => {
+    ({ tally, acme, api } = await TallyUnderTest.withTenant());
+    await tally.liftRateLimits(acme.tenantId);
+  });
+  afterAll(() => tally.stop());
+
+  /** A monthly plan of 30.00 with this dunning policy, a customer on a fresh clock paying by `token`, subscribed. */
+  async function subscribed(code: string, dunning_policy: object | null, token: string) {
+    await api.post('/v1/plans', { code, product_code: code, currency: 'EUR', interval: 'month', dunning_policy, components: [{ code: 'base', pricing: { model: 'flat', amount: '30.00' } }] }).expect(200);
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: T0 }).expect(200)).body.id as string;
+    const customer = (await api.post('/v1/customers', { email: `${code}@example.com`, test_clock: clock }).expect(200)).body.id as string;
+    await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token, set_as_default: true }).expect(200);
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: code }).expect(200)).body.id as string;
+    await tally.settle();
+    const invoice = ((await api.get(`/v1/invoices?subscription_id=${subscription}`).expect(200)).body.data as { id: string }[])[0].id;
+    let seen = 0;
+    /** The public events of the subscription, its invoice and the invoice's payments since the last look, as [type, time]. */
+    const newEvents = async (): Promise<[string, string][]> => {
+      await tally.settle();
+      const payments = (await listAll<{ id: string }>(api, `/v1/payments?invoice_id=${invoice}`)).map((payment) => payment.id);
+      const all = await listAll<Event>(api, `/v1/events?aggregate_id=${[subscription, invoice, ...payments].join(',')}&sort=created_at:asc`);
+      const fresh = all.slice(seen);
+      seen = all.length;
+      return fresh.map((event) => [event.type, event.created_at]);
+    };
+    const advance = async (to: string) => {
+      await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: to }).expect(200);
+      return newEvents();
+    };
+    return { subscription, invoice, newEvents, advance };
+  }
+
+  const status = async (path: string) => (await api.get(path).expect(200)).body.status as string;
+  const sorted = (events: [string, string][]) => [...events].sort(([a, at], [b, bt]) => at.localeCompare(bt) || a.localeCompare(b));
+
+  it('retries a retriable failure on the fixed days (never before the provider’s hint), then cancels the subscription', async () => {
+    const run = await subscribed('fixed', { retry_days: [1, 3], final_action: 'cancel_subscription', use_provider_hints: false }, 'tok_insufficient_funds');
+    expect(sorted(await run.newEvents())).toEqual(
+      sorted([
+        ['subscription.created', T0],
+        ['subscription.activated', T0],
+        ['invoice.created', T0],
+        ['invoice.finalized', T0],
+        ['invoice.updated', T0],
+        ['payment.created', T0],
+        ['payment.failed', T0],
+        ['invoice.payment_failed', T0],
+        ['subscription.past_due', T0],
+      ]),
+    );
+
+    expect(await run.advance(day(0.5))).toEqual([]);
+    expect(sorted(await run.advance(day(1)))).toEqual(sorted([['invoice.updated', day(1)], ['payment.created', day(1)], ['payment.failed', day(1)], ['invoice.payment_failed', day(1)]]));
+    expect(await run.advance(day(2.9))).toEqual([]);
+    const last = await run.advance(day(3));
+    expect(sorted(last)).toEqual(
+      sorted([['invoice.updated', day(3)], ['payment.created', day(3)], ['payment.failed', day(3)], ['invoice.payment_failed', day(3)], ['subscription.canceled', day(3)]]),
+    );
+    expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('canceled');
+    // No final invoice credits time that was never paid for: the unpaid invoice stays open, the only one.
+    expect((await listAll<{ id: string; status: string }>(api, `/v1/invoices?subscription_id=${run.subscription}`)).map((invoice) => [invoice.id, invoice.status])).toEqual([[run.invoice, 'open']]);
+    expect(await run.advance(day(30))).toEqual([]);
+    const payments = await listAll<{ reason: string; status: string; created_at: string }>(api, `/v1/payments?invoice_id=${run.invoice}&sort=created_at:asc`);
+    expect(payments.map((payment) => [payment.reason, payment.status, payment.created_at])).toEqual([
+      ['automatic', 'failed', T0],
+      ['retry', 'failed', day(1)],
+      ['retry', 'failed', day(3)],
+    ]);
+  });
+
+  it('follows the provider’s hint in place of the fixed days by default, then writes the invoice off', async () => {
+    const run = await subscribed('hinted', { retry_days: [5, 10], final_action: 'mark_uncollectible' }, 'tok_insufficient_funds');
+    await run.newEvents();
+    // The hint (a day after each failure) wins over days 5 and 10.
+    expect(sorted(await run.advance(day(1)))).toEqual(sorted([['invoice.updated', day(1)], ['payment.created', day(1)], ['payment.failed', day(1)], ['invoice.payment_failed', day(1)]]));
+    expect(sorted(await run.advance(day(2)))).toEqual(
+      sorted([['invoice.updated', day(2)], ['payment.created', day(2)], ['payment.failed', day(2)], ['invoice.payment_failed', day(2)], ['invoice.marked_uncollectible', day(2)]]),
+    );
+    expect(await status(`/v1/invoices/${run.invoice}`)).toBe('uncollectible');
+    expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('past_due');
+    expect(await run.advance(day(15))).toEqual([]);
+  });
+
+  it('never retries what the provider says is not retriable; the final action follows at the schedule’s end', async () => {
+    const run = await subscribed('declined', { retry_days: [1, 3], final_action: 'cancel_subscription' }, 'tok_card_declined');
+    await run.newEvents();
+    expect(await run.advance(day(2.9))).toEqual([]);
+    expect(await run.advance(day(3))).toEqual([['subscription.canceled', day(3)]]);
+    expect((await listAll<{ id: string }>(api, `/v1/payments?invoice_id=${run.invoice}`)).length).toBe(1);
+  });
+
+  it('stops when the invoice is paid: a new default method retries at once, and no scheduled retry follows', async () => {
+    const run = await subscribed('recovered', { retry_days: [2, 4], final_action: 'cancel_subscription', use_provider_hints: false }, 'tok_insufficient_funds');
+    const customer = (await api.get(`/v1/subscriptions/${run.subscription}`).expect(200)).body.customer_id as string;
+    await run.newEvents();
+    await run.advance(day(1));
+    await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_visa', set_as_default: true }).expect(200);
+    expect(sorted(await run.newEvents())).toEqual(
+      sorted([['invoice.updated', day(1)], ['payment.created', day(1)], ['payment.succeeded', day(1)], ['payment.settled', day(1)], ['invoice.updated', day(1)], ['invoice.paid', day(1)], ['subscription.activated', day(1)]]),
+    );
+    expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('active');
+    // Day 2 and day 4 pass without a retry; the next period's invoice comes a month later.
+    expect(await run.advance(day(5))).toEqual([]);
+  });
+
+  it('uses the default policy (days 1, 3, 5, 7, then cancel) for a plan without one', async () => {
+    const run = await subscribed('default-policy', null, 'tok_card_declined');
+    await run.newEvents();
+    expect(await run.advance(day(6.9))).toEqual([]);
+    expect(await run.advance(day(7))).toEqual([['subscription.canceled', day(7)]]);
+  });
+});

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openSqliteDatabase, SqliteEventStore, type NewEvent, type SqliteDatabase } from '@tally/eventstore';
+import { openSqliteDatabase, SqliteEventStore, type NewEvent } from '@tally/eventstore';
 import { SystemClock, UlidGenerator } from '@tally/kernel';
 import { medianResult, medianShare, throughputTable, type ThroughputResult } from './support/throughput-table';
 

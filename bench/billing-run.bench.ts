@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ManualClock, UlidGenerator, type IdGenerator } from '@tally/kernel';
+import { ManualClock, type IdGenerator } from '@tally/kernel';
 import type { EventMetadata, EventStore, NewEvent } from '@tally/eventstore';
 import type { After, Doc, ReadStore, Write } from '@tally/readstore';
 import { CellRegistry, ID_GENERATOR, readConfig, type RequestContext } from '@tally/cells';
@@ -76,8 +76,8 @@ function liveHeap(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-/** The full run: the worker of the embedded profile fires the due timers and bills each period. */
-async function fullRun(dataDir: string, subscriptions: number): Promise<CaseResult> {
+/** The full run: the worker of the embedded profile fires the due timers and bills each period (and, on a folder seeded with payments, pays it). */
+async function fullRun(dataDir: string, subscriptions: number, expected: 'open' | 'paid' = 'open'): Promise<CaseResult> {
   const clock = new ManualClock(SEEDED_AT);
   const app = await startTallyAt(dataDir, clock);
   const worker = app.get(Worker);
@@ -99,7 +99,7 @@ async function fullRun(dataDir: string, subscriptions: number): Promise<CaseResu
   const ms = performance.now() - started;
   const peak = peakRssMiB();
   const liveHeapMiB = liveHeap();
-  const invoices = await checkInvoices(reads, subscriptions);
+  const invoices = await checkInvoices(reads, subscriptions, expected);
   await app.close();
   return { invoices, ms, peakRssMiB: peak, startRssMiB, liveHeapMiB };
 }
@@ -118,13 +118,13 @@ const dueTimers = async (reads: ReadStore): Promise<number> =>
     })
   ).items.length;
 
-/** Every subscription's second period has one open invoice, numbered from a gap-free sequence. */
-async function checkInvoices(reads: ReadStore, subscriptions: number): Promise<number> {
+/** Every subscription's second period has one invoice, open (or paid, with payments), numbered from a gap-free sequence. */
+async function checkInvoices(reads: ReadStore, subscriptions: number, expected: 'open' | 'paid'): Promise<number> {
   const numbers = new Set<string>();
   const bySubscription = new Set<string>();
   await eachPage(reads, 'invoices', [{ field: 'period_start', op: 'eq', value: PERIOD_END }], (page) => {
     for (const invoice of page) {
-      if (invoice.status !== 'open') throw new Error(`invoice ${invoice.id} is ${String(invoice.status)}`);
+      if (invoice.status !== expected) throw new Error(`invoice ${invoice.id} is ${String(invoice.status)}`);
       bySubscription.add(invoice.subscription_id as string);
       numbers.add(invoice.number as string);
     }
@@ -298,7 +298,7 @@ const cycleDocs = (subscription: Doc, closed: { end: string }, next: { start: st
 
 // ——— the driver ———
 
-type Mode = 'seed' | 'full' | 'baseline' | 'floor';
+type Mode = 'seed' | 'full' | 'baseline' | 'floor' | 'paid';
 
 /** Runs one case in a fresh Node process (this file, the same options), and answers what it sends back. */
 function inChild<T>(mode: Mode, args: string[]): Promise<T> {
@@ -313,8 +313,8 @@ function inChild<T>(mode: Mode, args: string[]): Promise<T> {
 
 async function child(mode: Mode, args: string[]): Promise<unknown> {
   const [dir, n] = [args[0], Number(args[1])];
-  if (mode === 'seed') return seedBillingRun(n);
-  const measure = (folder: string) => (mode === 'full' ? fullRun(folder, n) : baseline(folder, n, mode === 'floor'));
+  if (mode === 'seed') return seedBillingRun(n, { payments: args[2] === 'payments' });
+  const measure = (folder: string) => (mode === 'full' || mode === 'paid' ? fullRun(folder, n, mode === 'full' ? 'open' : 'paid') : baseline(folder, n, mode === 'floor'));
   if (process.env.BENCH_IN_PLACE) return measure(dir);
   const copy = mkdtempSync(join(tmpdir(), 'tally-bench-billing-round-'));
   try {
@@ -334,16 +334,19 @@ export async function runBillingRunBench(sizes: readonly number[] = SIZES): Prom
   const notes: string[] = [];
   for (const size of sizes) {
     const seeded = await inChild<{ dataDir: string; seedMs: number; catchUpMs: number }>('seed', ['', String(size)]);
+    const withPayments = await inChild<{ dataDir: string; seedMs: number; catchUpMs: number }>('seed', ['', String(size), 'payments']);
     try {
       notes.push(`${size.toLocaleString('en-US')} subscriptions seeded in ${(seeded.seedMs / 1000).toFixed(0)} s, read models caught up in ${(seeded.catchUpMs / 1000).toFixed(0)} s`);
       const rounds = size === Math.max(...sizes) && sizes.length > 1 ? 1 : ROUNDS;
       const baselines: CaseResult[] = [];
       const floors: CaseResult[] = [];
       const fulls: CaseResult[] = [];
+      const paid: CaseResult[] = [];
       for (let i = 0; i < rounds; i++) {
         baselines.push(await inChild<CaseResult>('baseline', [seeded.dataDir, String(size)]));
         floors.push(await inChild<CaseResult>('floor', [seeded.dataDir, String(size)]));
         fulls.push(await inChild<CaseResult>('full', [seeded.dataDir, String(size)]));
+        paid.push(await inChild<CaseResult>('paid', [withPayments.dataDir, String(size)]));
       }
       const shareOf = (runs: CaseResult[]) => median(runs.map((run, i) => rate(run) / rate(baselines[i])));
       const share = shareOf(fulls);
@@ -362,11 +365,14 @@ export async function runBillingRunBench(sizes: readonly number[] = SIZES): Prom
           `${(share * 100).toFixed(0)}%`,
         ),
       );
-      notes.push(`${size.toLocaleString('en-US')}: ${rounds} round${rounds > 1 ? 's' : ''} (baseline, floor, then full run)`);
+      const paidShare = median(paid.map((run, i) => rate(run) / rate(fulls[i])));
+      rows.push(row('billing run with payments: each invoice also paid by card through the sandbox provider', paid, `${(paidShare * 100).toFixed(0)}% of the run without payments`, ''));
+      notes.push(`${size.toLocaleString('en-US')}: ${rounds} round${rounds > 1 ? 's' : ''} (baseline, floor, full run, then the full run with payments on a folder seeded alike with a card per customer)`);
       // A large size runs for many minutes: each size's rows as soon as they are measured.
-      console.error(rows.slice(-3).join('\n'));
+      console.error(rows.slice(-4).join('\n'));
     } finally {
       rmSync(seeded.dataDir, { recursive: true, force: true });
+      rmSync(withPayments.dataDir, { recursive: true, force: true });
     }
   }
   return [

@@ -11,7 +11,7 @@ type Event = { type: string; created_at: string; aggregate_id: string };
  * each step declares the public events it expects, advances the clock, and asserts exactly those
  * arrived (of the subscription, its invoice and the invoice's payments), with their times.
  */
-describe('dunning on a test clock', () => {
+describe('the money flow and dunning on a test clock', () => {
   let tally: TallyUnderTest;
   let acme: TestTenant;
   let api: ReturnType<TallyUnderTest['as']>;
@@ -50,6 +50,32 @@ describe('dunning on a test clock', () => {
 
   const status = async (path: string) => (await api.get(path).expect(200)).body.status as string;
   const sorted = (events: [string, string][]) => [...events].sort(([a, at], [b, bt]) => at.localeCompare(bt) || a.localeCompare(b));
+
+  it('the spec’s typical flow: a new customer’s card pays each period’s invoice as it is finalised', async () => {
+    const run = await subscribed('typical', null, 'tok_visa');
+    const paidPeriod = (at: string) => [
+      ['invoice.created', at],
+      ['invoice.finalized', at],
+      ['invoice.updated', at],
+      ['payment.created', at],
+      ['payment.succeeded', at],
+      ['payment.settled', at],
+      ['invoice.updated', at],
+      ['invoice.paid', at],
+    ];
+    expect(sorted(await run.newEvents())).toEqual(sorted([['subscription.created', T0], ['subscription.activated', T0], ...paidPeriod(T0)] as [string, string][]));
+    const renewal = '2026-04-02T09:00:00.000Z';
+    // The first invoice and the subscription say nothing more; the renewal's invoice and its payment say it all.
+    expect(await run.advance(renewal)).toEqual([]);
+    const invoices = await listAll<{ id: string; status: string; period_start: string; payments: string[] }>(api, `/v1/invoices?subscription_id=${run.subscription}&sort=created_at:asc`);
+    expect(invoices.map((invoice) => [invoice.status, invoice.period_start, invoice.payments.length])).toEqual([
+      ['paid', T0, 1],
+      ['paid', renewal, 1],
+    ]);
+    const renewed = await listAll<Event>(api, `/v1/events?aggregate_id=${invoices[1].id},${invoices[1].payments[0]}&sort=created_at:asc`);
+    expect(sorted(renewed.map((event) => [event.type, event.created_at]))).toEqual(sorted(paidPeriod(renewal) as [string, string][]));
+    expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('active');
+  });
 
   it('retries a retriable failure on the fixed days (never before the provider’s hint), then cancels the subscription', async () => {
     const run = await subscribed('fixed', { retry_days: [1, 3], final_action: 'cancel_subscription', use_provider_hints: false }, 'tok_insufficient_funds');

@@ -151,6 +151,28 @@ describe('payments through the HTTP API', () => {
     expect((await pay(invoice, { payment_method_id: succeeded.id })).status).toBe('succeeded');
   });
 
+  it('records a chargeback and its dispute: lost stays charged back, won makes the payment succeeded again', async () => {
+    const { customer } = await payer('tok_chargeback');
+    const lost = await pay(await openInvoice(customer));
+    const charged = (await api.post(`/v1/test-helpers/payments/${lost.id}/dispute`, { reason: 'fraudulent' }).expect(200)).body;
+    expect(charged).toMatchObject({ status: 'charged_back', dispute: { status: 'open', amount: '120.00', reason: 'fraudulent', decided_at: null } });
+    expect((await api.post(`/v1/test-helpers/payments/${lost.id}/dispute`, {}).expect(409)).body.problem).toBe('payment.already_disputed');
+    expect((await api.post(`/v1/test-helpers/payments/${lost.id}/dispute/lost`).expect(200)).body).toMatchObject({ status: 'charged_back', dispute: { status: 'lost' } });
+    await tally.settle();
+    expect(await eventTypes(lost.id)).toEqual(['payment.created', 'payment.succeeded', 'payment.settled', 'payment.charged_back', 'payment.dispute_lost']);
+
+    const won = await pay(await openInvoice(customer));
+    await api.post(`/v1/test-helpers/payments/${won.id}/dispute`, {}).expect(200);
+    expect((await api.post(`/v1/test-helpers/payments/${won.id}/dispute/won`).expect(200)).body).toMatchObject({ status: 'succeeded', dispute: { status: 'won' } });
+    expect((await api.post(`/v1/test-helpers/payments/${won.id}/dispute/lost`).expect(409)).body.problem).toBe('payment.no_open_dispute');
+  });
+
+  it('refuses to dispute a payment that did not succeed', async () => {
+    const { customer } = await payer('tok_card_declined');
+    const failed = await pay(await openInvoice(customer));
+    expect((await api.post(`/v1/test-helpers/payments/${failed.id}/dispute`, {}).expect(409)).body.problem).toBe('payment.not_disputable');
+  });
+
   it('refuses to cancel a payment that succeeded', async () => {
     const { customer } = await payer();
     const payment = await pay(await openInvoice(customer));

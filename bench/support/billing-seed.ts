@@ -16,7 +16,7 @@ export const SEEDED_AT = '2026-01-01T00:00:00.000Z';
 export const PERIOD_END = '2026-02-01T00:00:00.000Z';
 export const PLAN_CODE = 'team';
 /** The checkpoints of the runners that must not act on the seeded history (it is as if they had). */
-const ALREADY_HANDLED = ['pm:subscription_cycle', 'dispatcher'];
+const ALREADY_HANDLED = ['pm:subscription_cycle', 'dispatcher', 'reaction:payment_method_attachment', 'pm:card_expiry'];
 
 /** A plan of three components: a flat base, per-unit seats, and metered API calls (which read zero). */
 const PLAN = {
@@ -62,7 +62,7 @@ export const openCells = (dataDir: string, clock: ManualClock): CellRegistry =>
  * with each customer's own key. The cycle's first invoice of the copies is not issued (the runners
  * that would issue it start after the copies), which changes nothing for the next period's.
  */
-export async function seedBillingRun(subscriptions: number): Promise<SeededTally> {
+export async function seedBillingRun(subscriptions: number, { payments = false }: { payments?: boolean } = {}): Promise<SeededTally> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-billing-'));
   const clock = new ManualClock(SEEDED_AT);
   const started = performance.now();
@@ -86,19 +86,22 @@ export async function seedBillingRun(subscriptions: number): Promise<SeededTally
   await send('PATCH', '/v1/tax/settings', { origin: { country: 'PT' } });
   await post('/v1/plans', PLAN);
   const customer = await post('/v1/customers', { email: 'customer0@example.com', name: 'Customer 0', billing_address: { line1: '1 Main Street', city: 'Lisbon', country: 'PT', postal_code: '1100-001' } });
+  // With payments, each customer's default card pays its invoices as they are finalised (the copies share the sandbox's card).
+  const method = payments ? await post(`/v1/customers/${customer.id}/payment-methods`, { type: 'card', token: 'tok_visa', set_as_default: true }) : undefined;
   const subscription = await post('/v1/subscriptions', { customer_id: customer.id, plan_code: PLAN_CODE, quantities: { seats: 3 } });
   await worker.settle();
   await app.close();
 
   const cells = openCells(dataDir, clock);
   const cell = cells.cell('eu');
-  const template = {
+  const template: Template = {
     customer: await decoded(cell, `customer-${customer.id}`),
     subscription: await decoded(cell, `subscription-${subscription.id}`),
     cycle: await decoded(cell, `pm.subscription_cycle-${subscription.id}`),
+    method: method ? await decoded(cell, `payment_method-${method.id}`) : [],
   };
   const ids = new UlidGenerator(clock);
-  for (let i = 1; i < subscriptions; i++) await copy(cell, ids, template, { customer: customer.id, subscription: subscription.id }, i);
+  for (let i = 1; i < subscriptions; i++) await copy(cell, ids, template, { customer: customer.id, subscription: subscription.id, method: method?.id }, i);
   const head = (await cell.events.headPosition())!;
   for (const name of ALREADY_HANDLED) await cell.readModels.commit([], { name, position: head });
   await cells.close();
@@ -118,15 +121,18 @@ async function decoded(cell: Cell, stream: string): Promise<RecordedEvent[]> {
   return Promise.all(events.map(async (event) => ({ ...event, data: await cell.pii.decode(event.type, event.data) })));
 }
 
-/** The template's three streams again, for customer and subscription number `n`. */
-async function copy(cell: Cell, ids: IdGenerator, template: Record<'customer' | 'subscription' | 'cycle', RecordedEvent[]>, of: { customer: string; subscription: string }, n: number): Promise<void> {
+type Template = Record<'customer' | 'subscription' | 'cycle' | 'method', RecordedEvent[]>;
+
+/** The template's streams again (customer, subscription, cycle, and the payment method if any), for customer and subscription number `n`. */
+async function copy(cell: Cell, ids: IdGenerator, template: Template, of: { customer: string; subscription: string; method: string | undefined }, n: number): Promise<void> {
   const renamed = new Map<string, string>([
     [of.customer, ids.next('cus')],
     [of.subscription, ids.next('sub')],
+    ...(of.method ? [[of.method, ids.next('pm')] as [string, string]] : []),
     ['customer0@example.com', `customer${n}@example.com`],
     ['Customer 0', `Customer ${n}`],
   ]);
-  for (const event of [...template.customer, ...template.subscription, ...template.cycle]) renamed.set(event.id, ids.ulid());
+  for (const event of [...template.customer, ...template.subscription, ...template.cycle, ...template.method]) renamed.set(event.id, ids.ulid());
   const cycleStream = `pm.subscription_cycle-${renamed.get(of.subscription)}`;
   // An issued command's id derives from its process stream, its input and its place among that input's outputs.
   let output = 0;
@@ -139,7 +145,7 @@ async function copy(cell: Cell, ids: IdGenerator, template: Record<'customer' | 
   }
   const pattern = new RegExp([...renamed.keys()].map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   const rename = <T>(value: T): T => JSON.parse(JSON.stringify(value).replace(pattern, (found) => renamed.get(found)!)) as T;
-  for (const events of [template.customer, template.subscription, template.cycle]) {
+  for (const events of [template.method, template.customer, template.subscription, template.cycle].filter((stream) => stream.length > 0)) {
     const stream = rename(events[0].stream);
     const copies: NewEvent[] = [];
     for (const event of events) {

@@ -11,3 +11,5 @@ export * from './process';
 export * from './instants';
 export * from './random-pool';
 export * from './address';
+export * from './payment-error';
+export * from './card-number';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
 import { CLOCK, type RequestContext } from '@tally/cells';
-import type { Clock } from '@tally/kernel';
+import type { Clock, DomainError } from '@tally/kernel';
 import type { InvoicePaymentStarted } from '@tally/invoicing';
 import { planAggregate, planIdOf } from '@tally/catalog';
 import { subscriptionAggregate } from '@tally/subscriptions';
@@ -62,7 +62,27 @@ export class PaymentCharger {
     return this.record(context, paymentId, this.answerOf(context, paymentId, outcome));
   }
 
-  /** Records what the provider answered later: an action the customer completed, a bank payment that settled. */
+  /**
+   * The provider's later answer for a payment waiting in `from` (an action the customer completed,
+   * a bank payment that settled), asked with the time on the payment's clock, and recorded.
+   */
+  async followUp(
+    context: RequestContext,
+    paymentId: string,
+    from: 'requires_action' | 'processing',
+    refusal: (status: string) => DomainError,
+    ask: (providerPaymentId: string, now: string) => Promise<ChargeOutcome>,
+  ): Promise<PaymentResource> {
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, paymentAggregate, paymentId, context);
+    if (loaded.state.status === 'none') throw paymentAggregate.notFound(paymentId);
+    if (loaded.state.status !== from || !loaded.state.providerId) throw refusal(loaded.state.status);
+    const now = (await this.clocks.now(cell, loaded.clockId)).toISOString();
+    const answer = await ask(loaded.state.providerId, now);
+    return (await this.record(context, paymentId, this.answerOf(context, paymentId, answer))).resource!;
+  }
+
+  /** Records what the provider answered. */
   record(context: RequestContext, paymentId: string, answer: ProviderAnswer): Promise<Outcome> {
     return this.runtime.execute(paymentAggregate, paymentId, { type: 'RecordProviderAnswer', data: { payment_id: paymentId, answer } }, context);
   }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, type Address, type AddressPatch, type IdGenerator, type Metadata } from '@tally/kernel';
+import { DomainError, looksLikeCardNumber, type Address, type AddressPatch, type IdGenerator, type Metadata } from '@tally/kernel';
 import { Clocks, CommandRuntime, reactionCommandId, ScopedReads } from '@tally/runtime';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { customerAggregate, type CustomerState } from '@tally/customers';
@@ -10,7 +10,6 @@ import { cardExpiry } from './domain/card-expiry';
 import { paymentMethodAggregate } from './payment-method.aggregate';
 import { ATTACHMENT_REACTION } from './payment-method-attachment.reaction';
 import type { PaymentMethodResource } from './payment-method.view';
-import { looksLikeCardNumber } from './provider/card-number';
 import { PAYMENT_PROVIDER, type PaymentProvider, type VerifyOutcome } from './provider/payment-provider.port';
 
 /** A payment method as a command left it, its `is_default` read from its customer, with the revision for its ETag. */

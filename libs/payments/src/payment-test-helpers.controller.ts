@@ -1,12 +1,18 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { DomainError } from '@tally/kernel';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { PaymentResponse } from './dto/payment.response';
-import { CompletePaymentActionCommand, SettlePaymentCommand } from './payment.handlers';
+import { CompletePaymentActionCommand, DisputePaymentCommand, SettlePaymentCommand } from './payment.handlers';
 import type { PaymentResource } from './payment.view';
+
+class OpenDisputeDto {
+  @ApiPropertyOptional({ type: String, maxLength: 100, example: 'fraudulent', description: 'The network’s reason (default `fraudulent`)' })
+  @IsOptional() @IsString() @MaxLength(100) reason?: string;
+}
 
 const PROBLEMS = { 400: ['test_helpers.livemode'], 404: ['payment.not_found'], 409: ['request.concurrent_update'] };
 
@@ -35,6 +41,28 @@ export class PaymentTestHelpersController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.no_action'] })
   fail(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
     return this.commands.execute(new CompletePaymentActionCommand(sandboxOnly(context), id, 'failed'));
+  }
+
+  @Post(':id/dispute')
+  @ApiOperation({ summary: 'Open a dispute on a payment (sandbox)', description: 'As if the customer’s bank charged the payment back: `payment.charged_back`; decide it with `/dispute/won` or `/dispute/lost`.' })
+  @HttpCode(200)
+  @ApiOkResponse({ type: PaymentResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.not_disputable', 'payment.already_disputed'] })
+  dispute(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: OpenDisputeDto): Promise<PaymentResource> {
+    return this.commands.execute(new DisputePaymentCommand(sandboxOnly(context), id, { open: body.reason ?? 'fraudulent' }));
+  }
+
+  @Post(':id/dispute/:outcome')
+  @ApiOperation({ summary: 'Decide a payment’s dispute (sandbox)', description: '`won`: the money returns and the payment is `succeeded` again (`payment.dispute_won`); `lost`: it stays `charged_back` (`payment.dispute_lost`).' })
+  @ApiParam({ name: 'outcome', enum: ['won', 'lost'] })
+  @HttpCode(200)
+  @ApiOkResponse({ type: PaymentResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 404: ['payment.not_found', 'route.not_found'], 409: [...PROBLEMS[409], 'payment.no_open_dispute'] })
+  decide(@Ctx() context: RequestContext, @Param('id') id: string, @Param('outcome') outcome: string): Promise<PaymentResource> {
+    if (outcome !== 'won' && outcome !== 'lost') throw DomainError.notFound('route.not_found', 'A dispute is decided won or lost');
+    return this.commands.execute(new DisputePaymentCommand(sandboxOnly(context), id, { decide: outcome }));
   }
 
   @Post(':id/settle')

@@ -1,12 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { derivedId, DomainError, type IdGenerator } from '@tally/kernel';
-import { Clocks, CommandRuntime } from '@tally/runtime';
+import { CommandRuntime } from '@tally/runtime';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
 import { amountDue, invoiceAggregate, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
 import { subscriptionAggregate } from '@tally/subscriptions';
 import type { PaymentReason } from './domain/payment.events';
+import type { PaymentCommand } from './domain/payment.decider';
 import { paymentAggregate } from './payment.aggregate';
 import type { PaymentResource } from './payment.view';
 import { PaymentCharger } from './payment-charger';
@@ -68,6 +69,17 @@ export class SettlePaymentCommand extends Command<PaymentResource> {
   constructor(
     readonly context: RequestContext,
     readonly paymentId: string,
+  ) {
+    super();
+  }
+}
+
+/** The sandbox's stand-in for a card network: a dispute opened, or decided. */
+export class DisputePaymentCommand extends Command<PaymentResource> {
+  constructor(
+    readonly context: RequestContext,
+    readonly paymentId: string,
+    readonly step: { open: string } | { decide: 'won' | 'lost' },
   ) {
     super();
   }
@@ -178,48 +190,51 @@ export class CancelPaymentHandler implements ICommandHandler<CancelPaymentComman
 @CommandHandler(CompletePaymentActionCommand)
 export class CompletePaymentActionHandler implements ICommandHandler<CompletePaymentActionCommand, PaymentResource> {
   constructor(
-    private readonly runtime: CommandRuntime,
-    private readonly clocks: Clocks,
     private readonly charger: PaymentCharger,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
   ) {}
 
-  async execute({ context, paymentId, outcome }: CompletePaymentActionCommand): Promise<PaymentResource> {
-    const cell = this.runtime.cellOf(context);
-    const loaded = await this.runtime.load(cell, paymentAggregate, paymentId, context);
-    if (loaded.state.status === 'none') throw paymentAggregate.notFound(paymentId);
-    if (loaded.state.status !== 'requires_action' || !loaded.state.providerId) {
-      throw DomainError.conflict('payment.no_action', `Payment ${paymentId} is ${loaded.state.status}; it waits for no action of the customer`);
-    }
-    const now = (await this.clocks.now(cell, loaded.clockId)).toISOString();
-    const answer = await this.provider.completeAction({ providerPaymentId: loaded.state.providerId, outcome, now, idempotencyKey: `action:${paymentId}` });
-    return (await this.charger.record(context, paymentId, this.charger.answerOf(context, paymentId, answer))).resource!;
+  execute({ context, paymentId, outcome }: CompletePaymentActionCommand): Promise<PaymentResource> {
+    const waiting = (status: string) => DomainError.conflict('payment.no_action', `Payment ${paymentId} is ${status}; it waits for no action of the customer`);
+    return this.charger.followUp(context, paymentId, 'requires_action', waiting, (providerPaymentId, now) =>
+      this.provider.completeAction({ providerPaymentId, outcome, now, idempotencyKey: `action:${paymentId}` }),
+    );
   }
 }
 
 @CommandHandler(SettlePaymentCommand)
 export class SettlePaymentHandler implements ICommandHandler<SettlePaymentCommand, PaymentResource> {
   constructor(
-    private readonly runtime: CommandRuntime,
-    private readonly clocks: Clocks,
     private readonly charger: PaymentCharger,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
   ) {}
 
-  async execute({ context, paymentId }: SettlePaymentCommand): Promise<PaymentResource> {
-    const cell = this.runtime.cellOf(context);
-    const loaded = await this.runtime.load(cell, paymentAggregate, paymentId, context);
-    if (loaded.state.status === 'none') throw paymentAggregate.notFound(paymentId);
-    if (loaded.state.status !== 'processing' || !loaded.state.providerId) {
-      throw DomainError.conflict('payment.not_processing', `Payment ${paymentId} is ${loaded.state.status}; only processing payments settle`);
-    }
-    const now = (await this.clocks.now(cell, loaded.clockId)).toISOString();
-    const answer = await this.provider.settle({ providerPaymentId: loaded.state.providerId, now, idempotencyKey: `settle:${paymentId}` });
-    return (await this.charger.record(context, paymentId, this.charger.answerOf(context, paymentId, answer))).resource!;
+  execute({ context, paymentId }: SettlePaymentCommand): Promise<PaymentResource> {
+    const notProcessing = (status: string) => DomainError.conflict('payment.not_processing', `Payment ${paymentId} is ${status}; only processing payments settle`);
+    return this.charger.followUp(context, paymentId, 'processing', notProcessing, (providerPaymentId, now) =>
+      this.provider.settle({ providerPaymentId, now, idempotencyKey: `settle:${paymentId}` }),
+    );
+  }
+}
+
+@CommandHandler(DisputePaymentCommand)
+export class DisputePaymentHandler implements ICommandHandler<DisputePaymentCommand, PaymentResource> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, paymentId, step }: DisputePaymentCommand): Promise<PaymentResource> {
+    const outcome = await this.runtime.execute(
+      paymentAggregate,
+      paymentId,
+      (at): PaymentCommand =>
+        'open' in step ? { type: 'OpenDispute', data: { payment_id: paymentId, reason: step.open, at } } : { type: 'DecideDispute', data: { payment_id: paymentId, outcome: step.decide, at } },
+      context,
+    );
+    return outcome.resource!;
   }
 }
 
 export const paymentCommandHandlers = [
+  DisputePaymentHandler,
   PayInvoiceHandler,
   CreatePaymentFromAttemptHandler,
   ChargePaymentHandler,

@@ -24,6 +24,8 @@ export interface PaymentResource {
   settled_at: string | null;
   next_action: PaymentNextAction | null;
   last_error: PaymentError | null;
+  /** Set once the payment was charged back. */
+  dispute: { status: 'open' | 'won' | 'lost'; amount: string; reason: string; opened_at: string; decided_at: string | null } | null;
   refunds: string[];
   metadata: Record<string, string>;
   livemode: boolean;
@@ -40,6 +42,9 @@ const PUBLIC_TYPES: Record<PaymentEvent['type'], string> = {
   PaymentSettled: 'payment.settled',
   PaymentFailed: 'payment.failed',
   PaymentCanceled: 'payment.canceled',
+  PaymentChargedBack: 'payment.charged_back',
+  PaymentDisputeWon: 'payment.dispute_won',
+  PaymentDisputeLost: 'payment.dispute_lost',
 };
 
 /** The payment as the API shows it, folded from its events. */
@@ -72,6 +77,7 @@ export const paymentView: ResourceView<PaymentResource> = {
         settled_at: null,
         next_action: null,
         last_error: null,
+        dispute: null,
         refunds: [],
         metadata: {},
         livemode: stored.metadata.environment === 'live',
@@ -97,6 +103,16 @@ export const paymentView: ResourceView<PaymentResource> = {
         return { ...payment, status: 'failed', provider_id: event.data.provider_id ?? payment.provider_id, last_error: event.data.last_error, next_action: null, updated_at: at };
       case 'PaymentCanceled':
         return { ...payment, status: 'canceled', next_action: null, updated_at: at };
+      case 'PaymentChargedBack': {
+        const { amount, reason, opened_at } = event.data;
+        return { ...payment, status: 'charged_back', dispute: { status: 'open', amount, reason, opened_at, decided_at: null }, updated_at: at };
+      }
+      case 'PaymentDisputeWon':
+      case 'PaymentDisputeLost': {
+        const won = event.type === 'PaymentDisputeWon';
+        const dispute = payment.dispute && { ...payment.dispute, status: won ? ('won' as const) : ('lost' as const), decided_at: event.data.decided_at };
+        return { ...payment, status: won ? 'succeeded' : 'charged_back', dispute, updated_at: at };
+      }
       default:
         return assertNever(event);
     }

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { assertNever, checkMetadata, DomainError, formatAmount, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata } from '@tally/kernel';
+import { assertNever, checkMetadata, DomainError, formatAmount, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata, type PaymentError } from '@tally/kernel';
 import type { TaxBehavior } from '@tally/tax/published';
 import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
 import type {
@@ -10,7 +10,6 @@ import type {
   InvoiceDraftUpdated,
   InvoiceEvent,
   InvoiceLineData,
-  InvoicePaymentError,
   InvoicePaymentStarted,
   InvoiceStatus,
   InvoiceTotalsData,
@@ -63,7 +62,7 @@ export type FinalizeInvoice = Command<'FinalizeInvoice', { invoice_id: string; n
 export type ApplyInvoicePayment = Command<'ApplyInvoicePayment', { invoice_id: string; payment_id: string; amount: string }>;
 export type StartInvoicePayment = Command<'StartInvoicePayment', { invoice_id: string; payment_id: string; payment_method_id: string; reason: InvoicePaymentStarted['data']['reason'] }>;
 /** The attempt's payment failed or was canceled; a success closes it through ApplyInvoicePayment. */
-export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: string; payment_id: string; outcome: 'failed' | 'canceled'; last_error: InvoicePaymentError | null }>;
+export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: string; payment_id: string; outcome: 'failed' | 'canceled'; last_error: PaymentError | null }>;
 export type VoidInvoice = Command<'VoidInvoice', { invoice_id: string }>;
 export type MarkInvoiceUncollectible = Command<'MarkInvoiceUncollectible', { invoice_id: string }>;
 /** By `amount`, or by `lines` (each line's amount); exactly one of the two. */

@@ -1,4 +1,4 @@
-import type { Event, Metadata } from '@tally/kernel';
+import type { Event, Metadata, PaymentError } from '@tally/kernel';
 import type { TaxBehavior, TaxCode } from '@tally/tax/published';
 import type { DiscountLevel } from './discounts';
 
@@ -104,16 +104,6 @@ export type InvoiceFinalized = Event<'InvoiceFinalized', { invoice_id: string; n
 
 export type InvoicePaymentApplied = Event<'InvoicePaymentApplied', { invoice_id: string; payment_id: string; amount: string }>;
 
-/** What a payment attempt's error says, as the payments context records it. */
-export interface InvoicePaymentError {
-  code: string;
-  decline_code: string | null;
-  provider_message: string;
-  user_message: string;
-  is_retriable: boolean;
-  retriable_after: string | null;
-}
-
 /**
  * A payment attempt began for what was due: while it is open no other attempt starts, so two pay
  * requests racing on one invoice charge once. It holds all the payment needs, so the payment is
@@ -134,7 +124,7 @@ export type InvoicePaymentStarted = Event<
 >;
 
 /** The attempt failed (`invoice.payment_failed`): the invoice stays payable. */
-export type InvoicePaymentFailed = Event<'InvoicePaymentFailed', { invoice_id: string; payment_id: string; subscription_id: string | null; last_error: InvoicePaymentError }>;
+export type InvoicePaymentFailed = Event<'InvoicePaymentFailed', { invoice_id: string; payment_id: string; subscription_id: string | null; last_error: PaymentError }>;
 
 export type InvoicePaymentCanceled = Event<'InvoicePaymentCanceled', { invoice_id: string; payment_id: string }>;
 

@@ -1,4 +1,4 @@
-import type { PaymentError } from './payment.events';
+import type { PaymentError } from '@tally/kernel';
 
 export type DunningFinalAction = 'cancel_subscription' | 'mark_uncollectible' | 'leave_past_due';
 

@@ -77,4 +77,17 @@ describe('payment decider', () => {
   });
 
   it('refuses a payment that does not exist', () => spec.given([]).when(answer(succeededAnswer)).thenFails('payment.not_found'));
+
+  it('charges back a succeeded payment once, and decides its dispute once', () => {
+    const open = { type: 'OpenDispute' as const, data: { payment_id, reason: 'fraudulent', at: AT } };
+    const chargedBack: PaymentEvent = { type: 'PaymentChargedBack', data: { payment_id, amount: '49.00', reason: 'fraudulent', opened_at: AT } };
+    const decide = (outcome: 'won' | 'lost') => ({ type: 'DecideDispute' as const, data: { payment_id, outcome, at: AT } });
+    spec.given([created, ...succeeded]).when(open).then([chargedBack]);
+    spec.given([created, ...succeeded, chargedBack]).when(open).thenFails('payment.already_disputed');
+    spec.given([created]).when(open).thenFails('payment.not_disputable');
+    spec.given([created, ...succeeded, chargedBack]).when(decide('won')).then([{ type: 'PaymentDisputeWon', data: { payment_id, decided_at: AT } }]);
+    spec.given([created, ...succeeded, chargedBack]).when(decide('lost')).then([{ type: 'PaymentDisputeLost', data: { payment_id, decided_at: AT } }]);
+    spec.given([created, ...succeeded, chargedBack, { type: 'PaymentDisputeLost', data: { payment_id, decided_at: AT } }]).when(decide('lost')).thenNothingHappens();
+    spec.given([created, ...succeeded]).when(decide('won')).thenFails('payment.no_open_dispute');
+  });
 });

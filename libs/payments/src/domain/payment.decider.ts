@@ -15,6 +15,7 @@ export type PaymentState =
       amount: string;
       currency: string;
       settled: boolean;
+      dispute: 'open' | 'won' | 'lost' | null;
     };
 
 /** What the provider answered, as the payment records it (times and the action URL filled in by the caller). */
@@ -27,8 +28,11 @@ export type ProviderAnswer =
 export type CreatePayment = Command<'CreatePayment', PaymentCreated['data']>;
 export type RecordProviderAnswer = Command<'RecordProviderAnswer', { payment_id: string; answer: ProviderAnswer }>;
 export type CancelPayment = Command<'CancelPayment', { payment_id: string }>;
+/** `at`: the time on the payment's clock. */
+export type OpenDispute = Command<'OpenDispute', { payment_id: string; reason: string; at: string }>;
+export type DecideDispute = Command<'DecideDispute', { payment_id: string; outcome: 'won' | 'lost'; at: string }>;
 
-export type PaymentCommand = CreatePayment | RecordProviderAnswer | CancelPayment;
+export type PaymentCommand = CreatePayment | RecordProviderAnswer | CancelPayment | OpenDispute | DecideDispute;
 
 export const paymentNotFound = (id: string) => DomainError.notFound('payment.not_found', `No payment ${id}`);
 
@@ -54,6 +58,19 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
         }
         return [{ type: 'PaymentCanceled', data: { payment_id: state.id } }];
       }
+      case 'OpenDispute': {
+        if (state.status === 'none') throw paymentNotFound(command.data.payment_id);
+        if (state.dispute !== null) throw DomainError.conflict('payment.already_disputed', `Payment ${state.id} was disputed already; a payment is disputed once`);
+        if (state.status !== 'succeeded') throw DomainError.conflict('payment.not_disputable', `Payment ${state.id} is ${state.status}; only a succeeded payment can be charged back`);
+        return [{ type: 'PaymentChargedBack', data: { payment_id: state.id, amount: state.amount, reason: command.data.reason, opened_at: command.data.at } }];
+      }
+      case 'DecideDispute': {
+        if (state.status === 'none') throw paymentNotFound(command.data.payment_id);
+        if (state.dispute === command.data.outcome) return [];
+        if (state.dispute !== 'open') throw DomainError.conflict('payment.no_open_dispute', `Payment ${state.id} has no open dispute to decide`);
+        const decided = { payment_id: state.id, decided_at: command.data.at };
+        return [command.data.outcome === 'won' ? { type: 'PaymentDisputeWon', data: decided } : { type: 'PaymentDisputeLost', data: decided }];
+      }
       default:
         return assertNever(command);
     }
@@ -62,7 +79,7 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
   evolve(state, event) {
     if (event.type === 'PaymentCreated') {
       const { payment_id, invoice_id, subscription_id, dunning, provider_ref, amount, currency } = event.data;
-      return { status: 'pending', id: payment_id, invoiceId: invoice_id, subscriptionId: subscription_id, dunning, providerRef: provider_ref, providerId: null, amount, currency, settled: false };
+      return { status: 'pending', id: payment_id, invoiceId: invoice_id, subscriptionId: subscription_id, dunning, providerRef: provider_ref, providerId: null, amount, currency, settled: false, dispute: null };
     }
     if (state.status === 'none') return state;
     switch (event.type) {
@@ -80,6 +97,12 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
         return { ...state, status: 'failed', providerId: event.data.provider_id ?? state.providerId };
       case 'PaymentCanceled':
         return { ...state, status: 'canceled' };
+      case 'PaymentChargedBack':
+        return { ...state, status: 'charged_back', dispute: 'open' };
+      case 'PaymentDisputeWon':
+        return { ...state, status: 'succeeded', dispute: 'won' };
+      case 'PaymentDisputeLost':
+        return { ...state, dispute: 'lost' };
       default:
         return assertNever(event);
     }

@@ -1,4 +1,4 @@
-import type { Event } from '@tally/kernel';
+import type { Event, PaymentError } from '@tally/kernel';
 import type { DunningTerms } from './dunning';
 
 export type PaymentStatus = 'pending' | 'processing' | 'requires_action' | 'succeeded' | 'failed' | 'canceled' | 'refunded' | 'partially_refunded' | 'charged_back';
@@ -6,14 +6,7 @@ export type PaymentStatus = 'pending' | 'processing' | 'requires_action' | 'succ
 /** The spec's two shapes; a redirect's `url` is Tally's hosted action page for the payment. */
 export type PaymentNextAction = { type: 'redirect_to_url'; url: string } | { type: 'use_provider_sdk'; provider: string; payment_intent_client_secret: string };
 
-export interface PaymentError {
-  code: string;
-  decline_code: string | null;
-  provider_message: string;
-  user_message: string;
-  is_retriable: boolean;
-  retriable_after: string | null;
-}
+export type { PaymentError } from '@tally/kernel';
 
 /** Why a payment was attempted: a call of the pay operation, the invoice's automatic charge, or a dunning retry. */
 export type PaymentReason = 'manual' | 'automatic' | 'retry';
@@ -55,6 +48,13 @@ export type PaymentFailed = Event<
 
 export type PaymentCanceled = Event<'PaymentCanceled', { payment_id: string }>;
 
+/** The customer's bank took the money back (a dispute opened): the payment is charged back until the dispute is decided. */
+export type PaymentChargedBack = Event<'PaymentChargedBack', { payment_id: string; amount: string; reason: string; opened_at: string }>;
+
+/** The dispute was decided for the merchant (the money returns: the payment is succeeded again) or for the customer. */
+export type PaymentDisputeWon = Event<'PaymentDisputeWon', { payment_id: string; decided_at: string }>;
+export type PaymentDisputeLost = Event<'PaymentDisputeLost', { payment_id: string; decided_at: string }>;
+
 export type PaymentEvent =
   | PaymentCreated
   | PaymentProcessing
@@ -63,4 +63,7 @@ export type PaymentEvent =
   | PaymentSucceeded
   | PaymentSettled
   | PaymentFailed
-  | PaymentCanceled;
+  | PaymentCanceled
+  | PaymentChargedBack
+  | PaymentDisputeWon
+  | PaymentDisputeLost;

@@ -26,6 +26,14 @@ export class PaymentErrorResponse implements PaymentError {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The earliest time a retry may succeed' }) retriable_after!: string | null;
 }
 
+export class DisputeResponse {
+  @ApiProperty({ enum: ['open', 'won', 'lost'] }) status!: 'open' | 'won' | 'lost';
+  @ApiProperty({ example: '49.00' }) amount!: string;
+  @ApiProperty({ example: 'fraudulent' }) reason!: string;
+  @ApiProperty({ format: 'date-time' }) opened_at!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) decided_at!: string | null;
+}
+
 export class PaymentResponse implements KnownFields<PaymentResource> {
   @ApiProperty({ example: 'pay_01JD…' }) id!: string;
   @ApiProperty({ enum: ['payment'] }) object!: 'payment';
@@ -51,6 +59,7 @@ export class PaymentResponse implements KnownFields<PaymentResource> {
   })
   next_action!: PaymentNextAction | null;
   @ApiProperty({ type: () => PaymentErrorResponse, nullable: true, description: 'Set when the payment failed' }) last_error!: PaymentErrorResponse | null;
+  @ApiProperty({ type: () => DisputeResponse, nullable: true, description: 'Set once the payment was charged back' }) dispute!: DisputeResponse | null;
   @ApiProperty({ type: [String], description: 'Refund ids (refunds come later)' }) refunds!: string[];
   @ApiProperty(METADATA_SCHEMA) metadata!: Record<string, string>;
   @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;

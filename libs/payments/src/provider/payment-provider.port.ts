@@ -1,3 +1,4 @@
+import type { PaymentError } from '@tally/kernel';
 import type { BankAccountDetails, CardDetails, PaymentMethodType, WalletDetails } from '../domain/payment-method.events';
 
 /*
@@ -88,15 +89,8 @@ export type NextAction =
   | { type: 'redirect_to_url' }
   | { type: 'use_provider_sdk'; provider: string; payment_intent_client_secret: string };
 
-export interface ChargeError {
-  code: string;
-  decline_code: string | null;
-  provider_message: string;
-  user_message: string;
-  is_retriable: boolean;
-  /** The earliest time a retry can succeed; null when it cannot. */
-  retriable_after: string | null;
-}
+/** A failed charge's error, in the shape Tally records (`last_error`). */
+export type ChargeError = PaymentError;
 
 export type ChargeOutcome =
   | { status: 'succeeded'; providerPaymentId: string; capturedAt: string }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError, formatAmount } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
-import { Clocks, CommandRuntime, instantParameter, invalidParameter } from '@tally/runtime';
+import { CommandRuntime, instantParameter, invalidParameter } from '@tally/runtime';
 import { periodAt, type Period } from '../domain/billing-cycle';
 import type { Subscription } from '../domain/subscription.decider';
 import { loadPlan, usageMeters } from '../plan-terms';
@@ -46,7 +46,6 @@ export function parseUsagePeriod(period: unknown, closedAt: unknown): UsagePerio
 export class GetUsageSummaryHandler implements IQueryHandler<GetUsageSummaryQuery, UsageSummary> {
   constructor(
     private readonly runtime: CommandRuntime,
-    private readonly clocks: Clocks,
     @Inject(USAGE_READINGS) private readonly usage: UsageReadings,
   ) {}
 

@@ -1,5 +1,5 @@
 import type { BankAccountStatus } from '../../domain/payment-method.events';
-import { looksLikeCardNumber } from '../card-number';
+import { looksLikeCardNumber } from '@tally/kernel';
 import { IdempotencyKeyReusedError } from '../payment-provider.port';
 import type {
   AttachOutcome,

@@ -147,6 +147,15 @@ describe('the money flow and dunning on a test clock', () => {
     expect(await run.advance(day(5))).toEqual([]);
   });
 
+  it('leaves the subscription past due when the policy says so, once the schedule ends', async () => {
+    const run = await subscribed('lenient', { retry_days: [1], final_action: 'leave_past_due' }, 'tok_insufficient_funds');
+    await run.newEvents();
+    expect(sorted(await run.advance(day(1)))).toEqual(sorted([['invoice.updated', day(1)], ['payment.created', day(1)], ['payment.failed', day(1)], ['invoice.payment_failed', day(1)]]));
+    expect(await run.advance(day(20))).toEqual([]);
+    expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('past_due');
+    expect(await status(`/v1/invoices/${run.invoice}`)).toBe('open');
+  });
+
   it('uses the default policy (days 1, 3, 5, 7, then cancel) for a plan without one', async () => {
     const run = await subscribed('default-policy', null, 'tok_card_declined');
     await run.newEvents();

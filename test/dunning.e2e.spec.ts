@@ -23,12 +23,12 @@ describe('the money flow and dunning on a test clock', () => {
   afterAll(() => tally.stop());
 
   /** A monthly plan of 30.00 with this dunning policy, a customer on a fresh clock paying by `token`, subscribed. */
-  async function subscribed(code: string, dunning_policy: object | null, token: string) {
+  async function subscribed(code: string, dunning_policy: object | null, token: string, subscription_options: object = {}) {
     await api.post('/v1/plans', { code, product_code: code, currency: 'EUR', interval: 'month', dunning_policy, components: [{ code: 'base', pricing: { model: 'flat', amount: '30.00' } }] }).expect(200);
     const clock = (await api.post('/v1/test-clocks', { frozen_time: T0 }).expect(200)).body.id as string;
     const customer = (await api.post('/v1/customers', { email: `${code}@example.com`, test_clock: clock }).expect(200)).body.id as string;
     await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token, set_as_default: true }).expect(200);
-    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: code }).expect(200)).body.id as string;
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: code, ...subscription_options }).expect(200)).body.id as string;
     await tally.settle();
     const invoice = ((await api.get(`/v1/invoices?subscription_id=${subscription}`).expect(200)).body.data as { id: string }[])[0].id;
     let seen = 0;
@@ -45,7 +45,7 @@ describe('the money flow and dunning on a test clock', () => {
       await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: to }).expect(200);
       return newEvents();
     };
-    return { subscription, invoice, newEvents, advance };
+    return { subscription, invoice, newEvents, advance, clock };
   }
 
   const status = async (path: string) => (await api.get(path).expect(200)).body.status as string;
@@ -154,6 +154,65 @@ describe('the money flow and dunning on a test clock', () => {
     expect(await run.advance(day(20))).toEqual([]);
     expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('past_due');
     expect(await status(`/v1/invoices/${run.invoice}`)).toBe('open');
+  });
+
+  describe('a subscription that waits for its first payment (payment_behavior: default_incomplete)', () => {
+    const incomplete = { payment_behavior: 'default_incomplete' };
+
+    it('is pending activation until its first invoice is paid, then active for the period that invoice billed', async () => {
+      const run = await subscribed('incomplete-paid', null, 'tok_visa', incomplete);
+      expect(sorted(await run.newEvents())).toEqual(
+        sorted([
+          ['subscription.created', T0],
+          ['invoice.created', T0],
+          ['invoice.finalized', T0],
+          ['invoice.updated', T0],
+          ['payment.created', T0],
+          ['payment.succeeded', T0],
+          ['payment.settled', T0],
+          ['invoice.updated', T0],
+          ['invoice.paid', T0],
+          ['subscription.activated', T0],
+        ]),
+      );
+      const subscription = (await api.get(`/v1/subscriptions/${run.subscription}`).expect(200)).body;
+      expect(subscription).toMatchObject({ status: 'active', current_period_start: T0 });
+    });
+
+    it('expires after 23 hours when the first payment’s 3DS is never completed: the invoice is voided and the payment canceled', async () => {
+      const run = await subscribed('incomplete-expired', null, 'tok_3ds_required', incomplete);
+      const first = await run.newEvents();
+      expect(first.map(([type]) => type)).toContain('payment.requires_action');
+      expect(first.map(([type]) => type)).not.toContain('subscription.activated');
+      expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('pending_activation');
+      const expiry = new Date(Date.parse(T0) + 23 * 3_600_000).toISOString();
+      expect(await run.advance(day(0.9))).toEqual([]);
+      expect(sorted(await run.advance(expiry))).toEqual(
+        sorted([
+          ['subscription.updated', expiry],
+          ['invoice.voided', expiry],
+          ['payment.canceled', expiry],
+          ['invoice.updated', expiry],
+        ]),
+      );
+      expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('incomplete_expired');
+      expect(await status(`/v1/invoices/${run.invoice}`)).toBe('void');
+      expect(await run.advance(day(40))).toEqual([]);
+    });
+
+    it('is activated when the customer completes 3DS in time', async () => {
+      const run = await subscribed('incomplete-completed', null, 'tok_3ds_required', incomplete);
+      await run.newEvents();
+      await run.advance(day(0.5));
+      const payment = (await listAll<{ id: string }>(api, `/v1/payments?invoice_id=${run.invoice}`))[0].id;
+      await api.post(`/v1/test-helpers/payments/${payment}/complete-action`).expect(200);
+      const completed = (await run.newEvents()).map(([type]) => type);
+      expect(completed).toEqual(expect.arrayContaining(['payment.action_completed', 'payment.succeeded', 'invoice.paid', 'subscription.activated']));
+      expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('active');
+      // The expiry timer passes without effect.
+      expect(await run.advance(day(1))).toEqual([]);
+      expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('active');
+    });
   });
 
   it('uses the default policy (days 1, 3, 5, 7, then cancel) for a plan without one', async () => {

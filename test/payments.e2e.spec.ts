@@ -96,6 +96,19 @@ describe('payments through the HTTP API', () => {
     expect(await invoiceOf(invoice)).toMatchObject({ status: 'paid', payments: [payment.id, paid.id] });
   });
 
+  it('takes a partial payment: the invoice is partially paid, and a second payment pays the rest', async () => {
+    const { customer } = await payer();
+    const invoice = await openInvoice(customer);
+    expect((await pay(invoice, { amount: '20.00' })).amount).toBe('20.00');
+    await tally.settle();
+    expect(await invoiceOf(invoice)).toMatchObject({ status: 'partially_paid', amount_paid: '20.00', amount_due: '100.00' });
+    expect((await api.post(`/v1/invoices/${invoice}/pay`, { amount: '100.01' }).expect(409)).body.problem).toBe('invoice.payment_exceeds_amount_due');
+    expect((await api.post(`/v1/invoices/${invoice}/pay`, { amount: '0.001' }).expect(400)).body.problem).toBe('invoice.invalid_payment_amount');
+    expect((await pay(invoice)).amount).toBe('100.00');
+    await tally.settle();
+    expect(await invoiceOf(invoice)).toMatchObject({ status: 'paid', amount_paid: '120.00', amount_due: '0.00' });
+  });
+
   it('gives a retriable failure its retry hint', async () => {
     const { customer } = await payer('tok_insufficient_funds');
     const payment = await pay(await openInvoice(customer));
@@ -153,16 +166,23 @@ describe('payments through the HTTP API', () => {
 
   it('records a chargeback and its dispute: lost stays charged back, won makes the payment succeeded again', async () => {
     const { customer } = await payer('tok_chargeback');
-    const lost = await pay(await openInvoice(customer));
-    const charged = (await api.post(`/v1/test-helpers/payments/${lost.id}/dispute`, { reason: 'fraudulent' }).expect(200)).body;
-    expect(charged).toMatchObject({ status: 'charged_back', dispute: { status: 'open', amount: '120.00', reason: 'fraudulent', decided_at: null } });
+    const invoice = await openInvoice(customer);
+    // tok_chargeback: the provider reports the dispute with the charge itself.
+    const lost = await pay(invoice);
+    expect(lost).toMatchObject({ status: 'charged_back', dispute: { status: 'open', amount: '120.00', reason: 'fraudulent', decided_at: null } });
+    await tally.settle();
+    expect((await invoiceOf(invoice)).status).toBe('paid');
     expect((await api.post(`/v1/test-helpers/payments/${lost.id}/dispute`, {}).expect(409)).body.problem).toBe('payment.already_disputed');
     expect((await api.post(`/v1/test-helpers/payments/${lost.id}/dispute/lost`).expect(200)).body).toMatchObject({ status: 'charged_back', dispute: { status: 'lost' } });
     await tally.settle();
     expect(await eventTypes(lost.id)).toEqual(['payment.created', 'payment.succeeded', 'payment.settled', 'payment.charged_back', 'payment.dispute_lost']);
 
-    const won = await pay(await openInvoice(customer));
-    await api.post(`/v1/test-helpers/payments/${won.id}/dispute`, {}).expect(200);
+    const card = ((await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_visa' }).expect(200)).body as { id: string }).id;
+    const won = await pay(await openInvoice(customer), { payment_method_id: card });
+    expect((await api.post(`/v1/test-helpers/payments/${won.id}/dispute`, { reason: 'product_not_received' }).expect(200)).body).toMatchObject({
+      status: 'charged_back',
+      dispute: { status: 'open', reason: 'product_not_received' },
+    });
     expect((await api.post(`/v1/test-helpers/payments/${won.id}/dispute/won`).expect(200)).body).toMatchObject({ status: 'succeeded', dispute: { status: 'won' } });
     expect((await api.post(`/v1/test-helpers/payments/${won.id}/dispute/lost`).expect(409)).body.problem).toBe('payment.no_open_dispute');
   });

@@ -90,7 +90,7 @@ export class PaymentCharger {
   answerOf(context: RequestContext, paymentId: string, outcome: ChargeOutcome): ProviderAnswer {
     switch (outcome.status) {
       case 'succeeded':
-        return { status: 'succeeded', provider_id: outcome.providerPaymentId, captured_at: outcome.capturedAt };
+        return { status: 'succeeded', provider_id: outcome.providerPaymentId, captured_at: outcome.capturedAt, ...(outcome.dispute && { dispute: outcome.dispute }) };
       case 'processing':
         return { status: 'processing', provider_id: outcome.providerPaymentId };
       case 'requires_action': {

@@ -6,7 +6,7 @@ import type { InvoicePaymentStarted } from '@tally/invoicing';
 import type { Reaction } from '@tally/runtime';
 import type { PaymentCreated, PaymentEvent } from './domain/payment.events';
 import { ChargePaymentCommand, CreatePaymentFromAttemptCommand } from './payment.handlers';
-import { AutoChargeInvoiceCommand, RecordPaymentOnInvoiceCommand } from './payment-on-invoice.handlers';
+import { AutoChargeInvoiceCommand, CancelOpenPaymentCommand, RecordPaymentOnInvoiceCommand } from './payment-on-invoice.handlers';
 import { RetryFailedInvoicesOfCustomerCommand } from './dunning.handlers';
 
 type FlowStep =
@@ -14,7 +14,8 @@ type FlowStep =
   | { type: 'CreatePayment'; data: InvoicePaymentStarted['data'] }
   | { type: 'ChargePayment'; data: { payment_id: string } }
   | { type: 'RecordPaymentOnInvoice'; data: { payment_id: string } }
-  | { type: 'RetryFailedInvoices'; data: { customer_id: string; occasion: string } };
+  | { type: 'RetryFailedInvoices'; data: { customer_id: string; occasion: string } }
+  | { type: 'CancelOpenPayment'; data: { invoice_id: string } };
 
 /** The payment's events that end an attempt: the invoice then records the payment or the failure. */
 const OUTCOMES: readonly PaymentEvent['type'][] = ['PaymentSucceeded', 'PaymentFailed', 'PaymentCanceled'];
@@ -39,6 +40,12 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
       case 'InvoiceFinalized': {
         const { invoice_id } = event.data as { invoice_id: string };
         return { lane: invoice_id, command: { type: 'AutoChargeInvoice' as const, data: { invoice_id } } };
+      }
+      case 'InvoiceVoided':
+      case 'InvoiceMarkedUncollectible': {
+        // Nothing is to be collected any more: a payment still waiting for the customer's action must not take money later.
+        const { invoice_id } = event.data as { invoice_id: string };
+        return { lane: invoice_id, command: { type: 'CancelOpenPayment' as const, data: { invoice_id } } };
       }
       case 'InvoicePaymentStarted': {
         const attempt = (event as unknown as InvoicePaymentStarted).data;
@@ -74,6 +81,8 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
         return this.commands.execute(new RecordPaymentOnInvoiceCommand(context, step.data.payment_id));
       case 'RetryFailedInvoices':
         return this.commands.execute(new RetryFailedInvoicesOfCustomerCommand(context, step.data.customer_id, step.data.occasion));
+      case 'CancelOpenPayment':
+        return this.commands.execute(new CancelOpenPaymentCommand(context, step.data.invoice_id));
     }
   }
 }

@@ -25,6 +25,16 @@ export class RecordPaymentOnInvoiceCommand extends Command<void> {
   }
 }
 
+/** The invoice was voided or written off: its payment still waiting (pending, or for the customer's action) is canceled. */
+export class CancelOpenPaymentCommand extends Command<void> {
+  constructor(
+    readonly context: RequestContext,
+    readonly invoiceId: string,
+  ) {
+    super();
+  }
+}
+
 @CommandHandler(AutoChargeInvoiceCommand)
 export class AutoChargeInvoiceHandler implements ICommandHandler<AutoChargeInvoiceCommand, void> {
   constructor(
@@ -47,7 +57,8 @@ export class RecordPaymentOnInvoiceHandler implements ICommandHandler<RecordPaym
     const { state, resource } = await this.runtime.load(this.runtime.cellOf(context), paymentAggregate, paymentId, context);
     if (state.status === 'none' || !resource) return;
     const invoice_id = state.invoiceId;
-    if (state.status === 'succeeded') {
+    // Charged back at once (the provider reported the dispute with the charge), the money was still taken first.
+    if (state.status === 'succeeded' || state.status === 'charged_back') {
       await this.runtime.execute(invoiceAggregate, invoice_id, { type: 'ApplyInvoicePayment', data: { invoice_id, payment_id: paymentId, amount: state.amount } }, context);
     } else if (state.status === 'failed' || state.status === 'canceled') {
       const outcome = state.status;
@@ -56,4 +67,19 @@ export class RecordPaymentOnInvoiceHandler implements ICommandHandler<RecordPaym
   }
 }
 
-export const paymentOnInvoiceHandlers = [AutoChargeInvoiceHandler, RecordPaymentOnInvoiceHandler];
+@CommandHandler(CancelOpenPaymentCommand)
+export class CancelOpenPaymentHandler implements ICommandHandler<CancelOpenPaymentCommand, void> {
+  constructor(private readonly runtime: CommandRuntime) {}
+
+  async execute({ context, invoiceId }: CancelOpenPaymentCommand): Promise<void> {
+    const cell = this.runtime.cellOf(context);
+    const invoice = await this.runtime.load(cell, invoiceAggregate, invoiceId, context);
+    const paymentId = invoice.state.status === 'none' ? null : invoice.state.openPayment;
+    if (!paymentId) return;
+    const payment = await this.runtime.load(cell, paymentAggregate, paymentId, context);
+    if (payment.state.status !== 'pending' && payment.state.status !== 'requires_action') return;
+    await this.runtime.execute(paymentAggregate, paymentId, { type: 'CancelPayment', data: { payment_id: paymentId } }, context);
+  }
+}
+
+export const paymentOnInvoiceHandlers = [AutoChargeInvoiceHandler, RecordPaymentOnInvoiceHandler, CancelOpenPaymentHandler];

@@ -19,7 +19,7 @@ export class PayInvoiceCommand extends Command<PaymentResource> {
     readonly context: RequestContext,
     readonly invoiceId: string,
     /** `paymentId`: a derived id, for a payment made once per occasion (the automatic charge derives its own). */
-    readonly options: { paymentMethodId?: string; reason: PaymentReason; paymentId?: string },
+    readonly options: { paymentMethodId?: string; reason: PaymentReason; paymentId?: string; amount?: string },
   ) {
     super();
   }
@@ -109,7 +109,7 @@ export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, Pay
     const methodId = await this.methodFor(context, invoice.state, options.paymentMethodId);
     const paymentId = options.paymentId ?? (options.reason === 'automatic' ? automaticPaymentId(invoiceId) : this.ids.next('pay'));
     const onClock = invoice.clockId ? { ...context, clockId: invoice.clockId } : context;
-    const started = await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'StartInvoicePayment', data: { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason } }, onClock);
+    const started = await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'StartInvoicePayment', data: { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason, ...(options.amount !== undefined && { amount: options.amount }) } }, onClock);
     const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');
     if (attempt) await this.charger.create(onClock, attempt.data as InvoicePaymentStarted['data']);
     const charged = await this.charger.charge(onClock, paymentId);

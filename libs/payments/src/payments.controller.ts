@@ -34,11 +34,12 @@ export class PaymentsController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
     404: ['invoice.not_found'],
-    409: ['invoice.not_payable', 'invoice.payment_in_progress', 'payment.no_payment_method', 'request.concurrent_update'],
+    400: ['invoice.invalid_payment_amount'],
+    409: ['invoice.not_payable', 'invoice.payment_in_progress', 'invoice.payment_exceeds_amount_due', 'payment.no_payment_method', 'request.concurrent_update'],
     422: ['payment.payment_method_unusable'],
   })
   pay(@Ctx() context: RequestContext, @Param('id') invoiceId: string, @Body() body: PayInvoiceDto): Promise<PaymentResource> {
-    return this.commands.execute(new PayInvoiceCommand(context, invoiceId, { paymentMethodId: body.payment_method_id, reason: 'manual' }));
+    return this.commands.execute(new PayInvoiceCommand(context, invoiceId, { paymentMethodId: body.payment_method_id, reason: 'manual', amount: body.amount }));
   }
 
   @Get('payments')

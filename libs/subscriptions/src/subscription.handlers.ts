@@ -5,7 +5,7 @@ import { couponAggregate, couponIdOf, planAggregate, unredeemableReason, type Pl
 import { assertAttachedPaymentMethod, customerAggregate } from '@tally/customers';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
-import { subscriptionDecider, type CreateSubscription, type Subscription, type SubscriptionCommand, type SubscriptionState } from './domain/subscription.decider';
+import { subscriptionDecider, type CreateSubscription, type PaymentBehavior, type Subscription, type SubscriptionCommand, type SubscriptionState } from './domain/subscription.decider';
 import type { Commitment, PauseBehavior, ProrationBehavior } from './domain/subscription.events';
 import { cadenceOf, checkQuantities, licensedCharges, loadPlan, subscribablePlan } from './plan-terms';
 import { subscriptionAggregate } from './subscription.aggregate';
@@ -27,6 +27,7 @@ export interface CreateSubscriptionInput {
   coupons: string[];
   commitment: Commitment | null;
   metadata: Metadata;
+  payment_behavior: PaymentBehavior;
 }
 
 export class CreateSubscriptionCommand extends Command<SubscriptionWritten> {
@@ -76,6 +77,7 @@ export type LifecycleIntent =
   | { type: 'ClosePeriod'; data: { period_end: string } }
   | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
   | { type: 'RecordInvoicePaid'; data: { invoice_id: string } }
+  | { type: 'ExpireIncomplete'; data: Record<string, never> }
   /** Sent by the payments flow when an invoice's payment fails: dunning begins. */
   | { type: 'MarkPastDue'; data: { invoice_id: string } };
 
@@ -135,6 +137,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
         at,
         trial_days: input.trial_days ?? plan.trialDays,
         billing_cycle_anchor: input.billing_cycle_anchor,
+        payment_behavior: input.payment_behavior,
       },
     };
     subscriptionDecider.decide(create, subscriptionDecider.initialState());

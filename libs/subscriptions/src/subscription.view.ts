@@ -58,6 +58,10 @@ const PUBLIC_TYPES: Record<SubscriptionEvent['type'], string | undefined> = {
   SubscriptionCancellationScheduled: 'subscription.updated',
   SubscriptionCanceled: 'subscription.canceled',
   SubscriptionPastDue: 'subscription.past_due',
+  // Internal: `subscription.created` announced the wait; its invoice announces itself.
+  SubscriptionAwaitingPayment: undefined,
+  // The spec names no event for `incomplete_expired`: the status change is an update.
+  SubscriptionIncompleteExpired: 'subscription.updated',
 };
 
 /** The subscription as the API shows it, folded from its events. */
@@ -152,6 +156,10 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
         return { ...updated, status: 'past_due' };
       case 'SubscriptionRecovered':
         return { ...updated, status: 'active' };
+      case 'SubscriptionAwaitingPayment':
+        return subscription;
+      case 'SubscriptionIncompleteExpired':
+        return { ...updated, status: 'incomplete_expired' };
     }
   },
 

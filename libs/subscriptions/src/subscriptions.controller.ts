@@ -52,6 +52,7 @@ export class SubscriptionsController {
       coupons: body.coupons ?? [],
       commitment: body.commitment ? { periods: body.commitment.periods, renewal: body.commitment.renewal } : null,
       metadata: body.metadata ?? {},
+      payment_behavior: body.payment_behavior ?? 'allow_incomplete',
     };
     return withEtag(response, await this.commands.execute(new CreateSubscriptionCommand(context, input)));
   }

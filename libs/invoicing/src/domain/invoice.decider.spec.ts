@@ -266,6 +266,12 @@ describe('invoice payment attempts', () => {
   it('ends the attempt when its payment is applied, and starts the next for what is left', () =>
     spec.given([created, finalized, started('pay_1'), applied('pay_1', '78.50')]).when(start('pay_2')).then([started('pay_2', '100.00')]));
 
+  it('starts an attempt for a part of what is due, and refuses one for more', () => {
+    spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, amount: '50.00' } }).then([started('pay_1', '50.00')]);
+    spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, amount: '178.51' } }).thenFails('invoice.payment_exceeds_amount_due');
+    spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, amount: '0.001' } }).thenFails('invoice.invalid_payment_amount');
+  });
+
   it('refuses drafts and paid invoices: nothing is payable', () => {
     spec.given([created]).when(start('pay_1')).thenFails('invoice.not_payable');
     spec.given([created, finalized, applied('pay_0', '178.50'), paid]).when(start('pay_1')).thenFails('invoice.not_payable');

@@ -60,7 +60,11 @@ export type RemoveInvoiceLine = Command<'RemoveInvoiceLine', { invoice_id: strin
 export type RecordInvoiceTax = Command<'RecordInvoiceTax', { invoice_id: string; line_ids: string[]; totals: InvoiceTotalsData }>;
 export type FinalizeInvoice = Command<'FinalizeInvoice', { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData }>;
 export type ApplyInvoicePayment = Command<'ApplyInvoicePayment', { invoice_id: string; payment_id: string; amount: string }>;
-export type StartInvoicePayment = Command<'StartInvoicePayment', { invoice_id: string; payment_id: string; payment_method_id: string; reason: InvoicePaymentStarted['data']['reason'] }>;
+/** `amount`: a part of what is due (a partial payment); without it, all that is due. */
+export type StartInvoicePayment = Command<
+  'StartInvoicePayment',
+  { invoice_id: string; payment_id: string; payment_method_id: string; reason: InvoicePaymentStarted['data']['reason']; amount?: string }
+>;
 /** The attempt's payment failed or was canceled; a success closes it through ApplyInvoicePayment. */
 export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: string; payment_id: string; outcome: 'failed' | 'canceled'; last_error: PaymentError | null }>;
 export type VoidInvoice = Command<'VoidInvoice', { invoice_id: string }>;
@@ -206,9 +210,13 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
           throw DomainError.conflict('invoice.not_payable', `Invoice ${id} is ${state.status}${state.status === 'open' ? ' with nothing left to pay' : ''}; only open invoices with an amount due can be paid`);
         }
         if (state.openPayment) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${state.openPayment} of invoice ${id} is still in progress; wait for its outcome or cancel it`);
+        const amount = command.data.amount === undefined ? due : positiveAmount(command.data.amount, state.currency, 'amount', 'invoice.invalid_payment_amount');
+        if (amount.gt(due)) {
+          throw DomainError.conflict('invoice.payment_exceeds_amount_due', `${amount.toFixed()} is more than the ${formatAmount(due, state.currency)} ${state.currency} due on invoice ${id}`);
+        }
         const started: InvoiceEvent = {
           type: 'InvoicePaymentStarted',
-          data: { invoice_id: id, payment_id, customer_id: state.customerId, subscription_id: state.subscriptionId, payment_method_id, amount: formatAmount(due, state.currency), currency: state.currency, reason },
+          data: { invoice_id: id, payment_id, customer_id: state.customerId, subscription_id: state.subscriptionId, payment_method_id, amount: formatAmount(amount, state.currency), currency: state.currency, reason },
         };
         return [started];
       }

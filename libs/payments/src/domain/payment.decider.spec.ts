@@ -90,4 +90,10 @@ describe('payment decider', () => {
     spec.given([created, ...succeeded, chargedBack, { type: 'PaymentDisputeLost', data: { payment_id, decided_at: AT } }]).when(decide('lost')).thenNothingHappens();
     spec.given([created, ...succeeded]).when(decide('won')).thenFails('payment.no_open_dispute');
   });
+
+  it('is charged back at once when the provider reports the dispute with the charge', () =>
+    spec
+      .given([created])
+      .when(answer({ ...succeededAnswer, dispute: { reason: 'fraudulent' } }))
+      .then([...succeeded, { type: 'PaymentChargedBack', data: { payment_id, amount: '49.00', reason: 'fraudulent', opened_at: AT } }]));
 });

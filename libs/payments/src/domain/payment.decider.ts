@@ -20,7 +20,7 @@ export type PaymentState =
 
 /** What the provider answered, as the payment records it (times and the action URL filled in by the caller). */
 export type ProviderAnswer =
-  | { status: 'succeeded'; provider_id: string; captured_at: string }
+  | { status: 'succeeded'; provider_id: string; captured_at: string; dispute?: { reason: string } }
   | { status: 'processing'; provider_id: string }
   | { status: 'requires_action'; provider_id: string; next_action: PaymentNextAction }
   | { status: 'failed'; provider_id: string | null; last_error: PaymentError };
@@ -129,6 +129,9 @@ function answered(state: Existing, answer: ProviderAnswer): PaymentEvent[] {
           type: 'PaymentSettled',
           data: { payment_id, amount_settled: state.amount, settlement_currency: state.currency, fx_rate: null, settled_at: answer.captured_at },
         },
+        ...(answer.dispute
+          ? [{ type: 'PaymentChargedBack' as const, data: { payment_id, amount: state.amount, reason: answer.dispute.reason, opened_at: answer.captured_at } }]
+          : []),
       ];
     case 'processing':
       return state.status === 'pending' ? [{ type: 'PaymentProcessing', data: { payment_id, provider_id: answer.provider_id } }] : [];

@@ -93,7 +93,8 @@ export type NextAction =
 export type ChargeError = PaymentError;
 
 export type ChargeOutcome =
-  | { status: 'succeeded'; providerPaymentId: string; capturedAt: string }
+  // `dispute`: the provider already reports a chargeback of this payment (the sandbox's tok_chargeback; a real adapter reports disputes as its webhooks bring them).
+  | { status: 'succeeded'; providerPaymentId: string; capturedAt: string; dispute?: { reason: string } }
   // A bank payment settles later: `settle` answers its final outcome.
   | { status: 'processing'; providerPaymentId: string }
   | { status: 'requires_action'; providerPaymentId: string; nextAction: NextAction }

@@ -43,7 +43,8 @@ export type LifecycleStep =
   | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
   | { type: 'ResumeSubscription'; data: { automatic: true; until: string } }
   | { type: 'RecordInvoicePaid'; data: { invoice_id: string } }
-  | { type: 'MarkPastDue'; data: { invoice_id: string } };
+  | { type: 'MarkPastDue'; data: { invoice_id: string } }
+  | { type: 'ExpireIncomplete'; data: Record<string, never> };
 
 export type CycleCommand =
   | { type: 'AdvanceSubscription'; data: { subscription_id: string; step: LifecycleStep } }
@@ -123,6 +124,35 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
           { kind: 'schedule', timerId: 'trial_end', dueAt: trial_end },
         ];
       }
+      case 'SubscriptionAwaitingPayment': {
+        // The first period's invoice now; the period's timers come with the activation its payment brings.
+        const { subscription_id, period_start, period_end, terms, expires_at } = event.data;
+        const invoice: InvoiceRequest = {
+          subscription_id,
+          customer_id: state.customerId!,
+          key: `period:${period_start}`,
+          billing_reason: 'subscription_create',
+          plan_code: terms.plan_code,
+          licensed: { plan_code: terms.plan_code, quantities: terms.quantities, period: { start: period_start, end: period_end } },
+          usage: null,
+          prorations: terms.prorations,
+          coupons: terms.coupons,
+          period_number: 1,
+          collection: 'charge',
+        };
+        return [
+          { kind: 'command', command: { type: 'IssueInvoice', data: invoice } },
+          { kind: 'schedule', timerId: `incomplete_expiry:${expires_at}`, dueAt: expires_at },
+        ];
+      }
+      case 'SubscriptionIncompleteExpired':
+        // The unpaid first invoice is voided, as Stripe voids the invoice of an expired incomplete subscription.
+        return [
+          {
+            kind: 'command',
+            command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id: event.data.subscription_id, behavior: 'void_invoices', current_invoice_key: `period:${event.data.period_start}` } },
+          },
+        ];
       case 'SubscriptionActivated':
       case 'SubscriptionRenewed': {
         const { subscription_id, period_start, period_end, terms, commitment_end } = event.data;
@@ -208,6 +238,8 @@ function fired(timerId: string, state: CycleState): Output[] {
       return [advance(state.subscriptionId, { type: 'WarnCommitmentEnding', data: { commitment_end: at } })];
     case 'resume':
       return [advance(state.subscriptionId, { type: 'ResumeSubscription', data: { automatic: true, until: at } })];
+    case 'incomplete_expiry':
+      return [advance(state.subscriptionId, { type: 'ExpireIncomplete', data: {} })];
     default:
       return [];
   }

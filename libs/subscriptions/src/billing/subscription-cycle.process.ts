@@ -19,6 +19,8 @@ const FOLLOWED = new Set<SubscriptionEvent['type']>([
   'SubscriptionPlanChanged',
   'SubscriptionCanceled',
   'SubscriptionEnded',
+  'SubscriptionAwaitingPayment',
+  'SubscriptionIncompleteExpired',
 ]);
 
 /**

@@ -14,6 +14,7 @@ const create: CreateSubscription = {
     plan_code: 'pro',
     currency: 'EUR',
     cadence: { interval: 'month', count: 1 },
+    payment_behavior: 'allow_incomplete',
     quantities: {},
     coupons: [],
     metadata: {},
@@ -27,7 +28,7 @@ const create: CreateSubscription = {
 /** The plan costs 28.00 EUR a period: canceled at midnight on 5 February, 23 days and 10 hours of the 28-day period are unused: 28 × 562 / 672 = 23.4166… */
 const CHARGES = [{ code: 'seat', description: 'seat', amount: '28.00', price_version: 1, tax_code: 'standard' }];
 const CREDIT = [{ code: 'seat', description: 'Unused time on seat', amount: '-23.42', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' }];
-const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, ...createdFields } = create.data;
+const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, payment_behavior: _behavior, ...createdFields } = create.data;
 const created: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...createdFields, status: 'active', trial_end: null, billing_cycle_anchor: T0, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' },
@@ -188,6 +189,29 @@ describe('subscription decider', () => {
       spec.given([created, pastDue]).when({ type: 'CancelSubscription', data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when: 'now', reason: null, charges: CHARGES } }).then([
         { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, prorations: CREDIT } },
       ]));
+  });
+
+  describe('waiting for the first payment (payment_behavior: default_incomplete)', () => {
+    const incomplete: CreateSubscription = { ...create, data: { ...create.data, payment_behavior: 'default_incomplete' } };
+    const pending: SubscriptionCreated = { type: 'SubscriptionCreated', data: { ...created.data, status: 'pending_activation' } };
+    const awaiting: SubscriptionEvent = {
+      type: 'SubscriptionAwaitingPayment',
+      data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms, expires_at: '2026-02-01T09:00:00.000Z' },
+    };
+    const expire = { type: 'ExpireIncomplete' as const, data: { subscription_id: id, at: '2026-02-01T09:00:00.000Z' } };
+
+    it('is created pending activation, its first invoice awaited for 23 hours', () => spec.given([]).when(incomplete).then([pending, awaiting]));
+
+    it('starts with a trial as usual: there is nothing to pay first', () =>
+      spec.given([]).when({ ...incomplete, data: { ...incomplete.data, trial_days: 14 } }).then([trialing]));
+
+    it('is activated for its first period once the invoice is paid', () =>
+      spec.given([pending, awaiting]).when({ type: 'RecordInvoicePaid', data: { subscription_id: id, invoice_id: 'inv_1' } }).then([activated]));
+
+    it('expires when the wait ends unpaid, and not once it was activated', () => {
+      spec.given([pending, awaiting]).when(expire).then([{ type: 'SubscriptionIncompleteExpired', data: { subscription_id: id, expired_at: expire.data.at, period_start: T0 } }]);
+      spec.given([pending, awaiting, activated]).when(expire).thenNothingHappens();
+    });
   });
 
   describe('warnings', () => {

@@ -51,8 +51,15 @@ export type CreateSubscription = Command<
     /** The subscription's own trial, else the plan's; 0 disables it. */
     trial_days: number;
     billing_cycle_anchor: string | null;
+    /** `default_incomplete`: without a trial, start only once the first invoice is paid (Stripe's option); else at once. */
+    payment_behavior: PaymentBehavior;
   }
 >;
+
+export type PaymentBehavior = 'allow_incomplete' | 'default_incomplete';
+
+/** How long a subscription waits for its first payment before it expires (Stripe's 23 hours). */
+export const INCOMPLETE_EXPIRY_MS = 23 * 3_600_000;
 export type EndTrial = Command<'EndTrial', { subscription_id: string; at: string }>;
 export type WarnTrialEnding = Command<'WarnTrialEnding', { subscription_id: string }>;
 /** The timer at the end of a period: `period_end` names the period, so a timer that fires twice renews once. */
@@ -89,6 +96,8 @@ export type CancelSubscription = Command<
 >;
 export type MarkPastDue = Command<'MarkPastDue', { subscription_id: string; invoice_id: string }>;
 export type RecordInvoicePaid = Command<'RecordInvoicePaid', { subscription_id: string; invoice_id: string }>;
+/** The timer of a subscription awaiting its first payment. */
+export type ExpireIncomplete = Command<'ExpireIncomplete', { subscription_id: string; at: string }>;
 
 export type SubscriptionCommand =
   | CreateSubscription
@@ -102,7 +111,8 @@ export type SubscriptionCommand =
   | ResumeSubscription
   | CancelSubscription
   | MarkPastDue
-  | RecordInvoicePaid;
+  | RecordInvoicePaid
+  | ExpireIncomplete;
 
 const notFound = (id: string) => DomainError.notFound('subscription.not_found', `No subscription ${id}`);
 /** Final statuses: nothing changes a subscription in them, and it issues no more invoices. */
@@ -172,9 +182,13 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         return [{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
       }
       case 'RecordInvoicePaid': {
+        // Awaiting its first payment, only its first invoice exists: paying it activates the subscription for the period it billed.
+        if (state.status === 'pending_activation') return [activated(state, state.period)];
         if (state.status !== 'past_due' || command.data.invoice_id !== state.pastDueInvoice) return [];
         return [{ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
       }
+      case 'ExpireIncomplete':
+        return state.status === 'pending_activation' ? [{ type: 'SubscriptionIncompleteExpired', data: { subscription_id: id, expired_at: command.data.at, period_start: state.period.start } }] : [];
     }
   },
 
@@ -182,6 +196,10 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     if (event.type === 'SubscriptionCreated') return created(event.data);
     if (state.status === 'none') return state;
     switch (event.type) {
+      case 'SubscriptionAwaitingPayment':
+        return state;
+      case 'SubscriptionIncompleteExpired':
+        return { ...state, status: 'incomplete_expired' };
       case 'SubscriptionActivated':
       case 'SubscriptionRenewed': {
         const { period_start, period_end, terms, commitment_end } = event.data;
@@ -231,7 +249,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
 };
 
 function create(data: CreateSubscription['data']): SubscriptionEvent[] {
-  const { at, trial_days, billing_cycle_anchor, ...rest } = data;
+  const { at, trial_days, billing_cycle_anchor, payment_behavior, ...rest } = data;
   checkMetadata(rest.metadata);
   if (!Number.isInteger(trial_days) || trial_days < 0 || trial_days > MAX_TRIAL_DAYS) {
     throw DomainError.invalid('subscription.invalid_trial_days', `trial_days is a whole number from 0 to ${MAX_TRIAL_DAYS}`, [{ field: 'trial_days', code: 'subscription.invalid_trial_days', message: `0 to ${MAX_TRIAL_DAYS}` }]);
@@ -244,14 +262,34 @@ function create(data: CreateSubscription['data']): SubscriptionEvent[] {
   const start = trialEnd ?? at;
   const anchor = billing_cycle_anchor ?? start;
   const period = trialEnd ? { start: at, end: trialEnd } : firstPeriod(start, anchor, rest.cadence);
+  const awaitingPayment = !trialEnd && payment_behavior === 'default_incomplete';
+  const status = trialEnd ? 'trialing' : awaitingPayment ? 'pending_activation' : 'active';
   const event: SubscriptionCreated = {
     type: 'SubscriptionCreated',
-    data: { ...rest, status: trialEnd ? 'trialing' : 'active', trial_end: trialEnd, billing_cycle_anchor: anchor, period_start: period.start, period_end: period.end },
+    data: { ...rest, status, trial_end: trialEnd, billing_cycle_anchor: anchor, period_start: period.start, period_end: period.end },
   };
-  // Without a trial it is active at once, which is an activation of its own (`subscription.activated`).
   if (trialEnd) return [event];
   const subscription = created(event.data);
-  return [event, { type: 'SubscriptionActivated', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end, terms: termsOf(subscription, []), commitment_end: commitmentEnd(rest.commitment, anchor, rest.cadence, period) } }];
+  if (awaitingPayment) {
+    const expires_at = new Date(Date.parse(at) + INCOMPLETE_EXPIRY_MS).toISOString();
+    return [event, { type: 'SubscriptionAwaitingPayment', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end, terms: termsOf(subscription, []), expires_at } }];
+  }
+  // Without a trial it is active at once, which is an activation of its own (`subscription.activated`).
+  return [event, activated(subscription, period)];
+}
+
+/** The activation of the first paid period: at creation, or once its invoice is paid. */
+function activated(subscription: Subscription, period: { start: string; end: string }): SubscriptionEvent {
+  return {
+    type: 'SubscriptionActivated',
+    data: {
+      subscription_id: subscription.id,
+      period_start: period.start,
+      period_end: period.end,
+      terms: termsOf(subscription, []),
+      commitment_end: commitmentEnd(subscription.commitment, subscription.anchor, subscription.cadence, period),
+    },
+  };
 }
 
 function created(data: SubscriptionCreated['data']): Subscription {

@@ -58,7 +58,8 @@ export type SubscriptionCreated = Event<
     plan_code: string;
     currency: string;
     cadence: Cadence;
-    status: 'trialing' | 'active';
+    /** `pending_activation`: created with `payment_behavior: default_incomplete`, awaiting its first payment. */
+    status: 'trialing' | 'active' | 'pending_activation';
     trial_end: string | null;
     billing_cycle_anchor: string;
     period_start: string;
@@ -136,7 +137,21 @@ export type SubscriptionPastDue = Event<'SubscriptionPastDue', { subscription_id
 /** The invoice that made it past due was paid: the subscription is `active` again. */
 export type SubscriptionRecovered = Event<'SubscriptionRecovered', { subscription_id: string; invoice_id: string }>;
 
+/**
+ * Created with `payment_behavior: default_incomplete`: the first period's invoice is issued now,
+ * and the subscription is activated when it is paid, or expires at `expires_at` (Stripe's 23 hours).
+ */
+export type SubscriptionAwaitingPayment = Event<
+  'SubscriptionAwaitingPayment',
+  { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; expires_at: string }
+>;
+
+/** The first invoice was not paid in time: the subscription never started (terminal). */
+export type SubscriptionIncompleteExpired = Event<'SubscriptionIncompleteExpired', { subscription_id: string; expired_at: string; period_start: string }>;
+
 export type SubscriptionEvent =
+  | SubscriptionAwaitingPayment
+  | SubscriptionIncompleteExpired
   | SubscriptionCreated
   | SubscriptionActivated
   | SubscriptionRenewed

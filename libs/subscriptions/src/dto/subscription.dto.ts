@@ -3,9 +3,10 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { IsKeyedObject, IsOmittable, IsTimestamp, keyedMapSchema, METADATA_SCHEMA, TIMESTAMP_SCHEMA } from '@tally/http';
 import { METER, METER_MAX_LENGTH } from '@tally/catalog/published';
-import { MAX_TRIAL_DAYS } from '../domain/subscription.decider';
+import { MAX_TRIAL_DAYS, type PaymentBehavior } from '../domain/subscription.decider';
 import type { PauseBehavior, ProrationBehavior } from '../domain/subscription.events';
 
+const PAYMENT_BEHAVIORS: readonly PaymentBehavior[] = ['allow_incomplete', 'default_incomplete'];
 const METER_NAME = { type: 'string' as const, pattern: METER.source, maxLength: METER_MAX_LENGTH, example: 'seats' };
 const QUANTITY = { type: 'integer' as const, minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 export const PAUSE_BEHAVIORS: readonly PauseBehavior[] = ['void_invoices', 'mark_uncollectible', 'keep_as_draft'];
@@ -36,6 +37,14 @@ export class CreateSubscriptionDto {
 
   @ApiPropertyOptional({ ...TIMESTAMP_SCHEMA, description: 'Pins renewals to this moment (now or later); default: the activation' })
   @IsOmittable() @IsTimestamp() billing_cycle_anchor?: string;
+
+  @ApiPropertyOptional({
+    enum: PAYMENT_BEHAVIORS,
+    default: 'allow_incomplete',
+    example: 'default_incomplete',
+    description: '`default_incomplete` (without a trial): the subscription is `pending_activation` until its first invoice is paid, and `incomplete_expired` if that takes more than 23 hours (Stripe’s option); `allow_incomplete`: active at once',
+  })
+  @IsOmittable() @IsIn(PAYMENT_BEHAVIORS) payment_behavior?: PaymentBehavior;
 
   @ApiPropertyOptional(keyedMapSchema(METER_NAME, QUANTITY, { example: { seats: 5 }, description: 'Initial quantities by meter of the plan’s licensed components; a component without one counts 1' }))
   @IsOmittable() @IsKeyedObject() quantities?: Record<string, number>;

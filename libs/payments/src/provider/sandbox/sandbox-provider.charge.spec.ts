@@ -27,13 +27,22 @@ describe('charging a sandbox payment method', () => {
     ['tok_amex', 'card'],
     ['tok_visa_debit', 'card'],
     ['tok_expiring', 'card'],
-    ['tok_chargeback', 'card'],
     ['tok_paypal', 'paypal'],
     ['tok_apple_pay', 'wallet'],
     ['tok_google_pay', 'wallet'],
   ] as const)('%s succeeds, captured at the charge time', async (token, type) => {
     const { outcome } = await chargeOnce(token, type);
     expect(outcome).toEqual({ status: 'succeeded', providerPaymentId: expect.stringMatching(/^sbx_py_[0-9a-f]{24}$/), capturedAt: '2026-05-14T09:30:00.000Z' });
+  });
+
+  it('tok_chargeback succeeds, and the provider reports its dispute with the charge', async () => {
+    const { outcome } = await chargeOnce('tok_chargeback', 'card');
+    expect(outcome).toEqual({
+      status: 'succeeded',
+      providerPaymentId: expect.stringMatching(/^sbx_py_[0-9a-f]{24}$/),
+      capturedAt: '2026-05-14T09:30:00.000Z',
+      dispute: { reason: 'fraudulent' },
+    });
   });
 
   it('derives the payment id from the idempotency key', async () => {

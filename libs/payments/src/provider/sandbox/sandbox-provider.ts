@@ -118,7 +118,9 @@ export class SandboxPaymentProvider implements PaymentProvider {
       const providerPaymentId = providerPaymentIdFor(req.idempotencyKey);
       const method = await this.method(req.providerRef);
       if (!method) return failed(providerPaymentId, paymentMethodUnknown());
-      const outcome = testToken(method.token).charge({ providerPaymentId, now: req.now, idempotencyKey: req.idempotencyKey });
+      const token = testToken(method.token);
+      const charged = token.charge({ providerPaymentId, now: req.now, idempotencyKey: req.idempotencyKey });
+      const outcome: ChargeOutcome = charged.status === 'succeeded' && token.disputesAfterSuccess ? { ...charged, dispute: { reason: 'fraudulent' } } : charged;
       const { providerRef, amount, currency, idempotencyKey } = req;
       await this.record.put(paymentKey(providerPaymentId), { providerPaymentId, providerRef, amount, currency, idempotencyKey, outcome } satisfies Payment);
       return outcome;

@@ -2,7 +2,7 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { derivedId } from '@tally/kernel';
 import { CommandRuntime, ScopedReads } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { amountDue, invoiceAggregate, MarkInvoiceUncollectibleCommand } from '@tally/invoicing';
+import { invoiceAggregate, isPayable, MarkInvoiceUncollectibleCommand } from '@tally/invoicing';
 import { ApplySubscriptionLifecycleCommand } from '@tally/subscriptions';
 import type { DunningCommand } from './domain/dunning.decider';
 import { PayInvoiceCommand } from './payment.handlers';
@@ -49,7 +49,7 @@ export class RetryInvoicePaymentHandler implements ICommandHandler<RetryInvoiceP
   /** Only while something is due and no other attempt is under way; the method is found as for any payment. */
   async execute({ context, invoiceId, occasion }: RetryInvoicePaymentCommand): Promise<void> {
     const { state } = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoiceId, context);
-    if (state.status === 'none' || (state.status !== 'open' && state.status !== 'partially_paid') || state.openPayment || amountDue(state).lte(0)) return;
+    if (state.status === 'none' || state.openPayment || !isPayable(state)) return;
     await this.commands.execute(new PayInvoiceCommand(context, invoiceId, { reason: 'retry', paymentId: derivedId('pay', [invoiceId, occasion]) }));
   }
 }

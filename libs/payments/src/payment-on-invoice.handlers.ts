@@ -1,7 +1,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CommandRuntime } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { amountDue, invoiceAggregate } from '@tally/invoicing';
+import { invoiceAggregate, isPayable } from '@tally/invoicing';
 import { paymentAggregate } from './payment.aggregate';
 import { PayInvoiceCommand } from './payment.handlers';
 
@@ -44,7 +44,7 @@ export class AutoChargeInvoiceHandler implements ICommandHandler<AutoChargeInvoi
 
   async execute({ context, invoiceId }: AutoChargeInvoiceCommand): Promise<void> {
     const { state } = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoiceId, context);
-    if (state.status !== 'open' || !state.autoCharge || amountDue(state).lte(0)) return;
+    if (state.status !== 'open' || !state.autoCharge || !isPayable(state)) return;
     await this.commands.execute(new PayInvoiceCommand(context, invoiceId, { reason: 'automatic' }));
   }
 }

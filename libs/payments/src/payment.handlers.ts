@@ -4,7 +4,7 @@ import { derivedId, DomainError, type IdGenerator } from '@tally/kernel';
 import { CommandRuntime } from '@tally/runtime';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
-import { amountDue, invoiceAggregate, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
+import { assertPayable, invoiceAggregate, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
 import { subscriptionAggregate } from '@tally/subscriptions';
 import type { PaymentReason } from './domain/payment.events';
 import type { PaymentCommand } from './domain/payment.decider';
@@ -136,11 +136,6 @@ export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, Pay
     }
     return fallback;
   }
-}
-
-function assertPayable(invoice: InvoiceFacts): void {
-  if ((invoice.status === 'open' || invoice.status === 'partially_paid') && amountDue(invoice).gt(0)) return;
-  throw DomainError.conflict('invoice.not_payable', `Invoice ${invoice.id} is ${invoice.status}${invoice.status === 'open' ? ' with nothing left to pay' : ''}; only open invoices with an amount due can be paid`);
 }
 
 /** A named method must be the invoice customer's, attached, not expired, and (a bank account) verified. */

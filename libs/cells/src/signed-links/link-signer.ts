@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '@tally/kernel';
-import type { Environment, RequestContext } from '../context/request-context';
+import type { Environment, Region, RequestContext } from '../context/request-context';
 import type { DerivedKeys } from '../derived-keys';
 
 /**
@@ -29,6 +29,17 @@ export interface SignedLink {
   url: string;
   expires_at: string;
 }
+
+/** What a signed link's request acts as: the link's tenant and environment, in the tenant's region, no request or flow of its own. */
+export const linkContext = ({ tenantId, environment }: LinkClaims, region: Region, actor: string): RequestContext => ({
+  tenantId,
+  environment,
+  region,
+  actor,
+  requestId: null,
+  correlationId: null,
+  causationId: null,
+});
 
 const SIGNATURE_BYTES = 32;
 const ID = /^[A-Za-z0-9_-]{1,100}$/;

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError, type Clock } from '@tally/kernel';
-import { CellRegistry, CLOCK, type Environment, type RequestContext, type SignedLink } from '@tally/cells';
+import { CellRegistry, CLOCK, linkContext, type RequestContext, type SignedLink } from '@tally/cells';
 import { Clocks, ScopedReads } from '@tally/runtime';
 import { customerView, type CustomerResource } from '@tally/customers';
 import { TENANTS, type TenantEntry } from '@tally/http';
@@ -85,7 +85,7 @@ export class RenderInvoicePdfHandler implements IQueryHandler<RenderInvoicePdfQu
     const claims = this.links.verify(invoiceId, link, this.clock.now());
     const tenant = await this.cells.directory.get<TenantEntry>(TENANTS, claims.tenantId);
     if (!tenant) throw invoiceNotFound(invoiceId);
-    const context = linkContext(claims.tenantId, claims.environment, tenant);
+    const context = linkContext(claims, tenant.region, 'invoice_pdf_link');
     const invoice = await invoiceOf(this.reads, context, invoiceId);
     const customer = await this.reads.retrieve<CustomerResource>(context, customerView.collection, invoice.customer_id);
     const parties: InvoiceParties = {
@@ -97,17 +97,6 @@ export class RenderInvoicePdfHandler implements IQueryHandler<RenderInvoicePdfQu
     return { pdf: await renderInvoicePdf(invoice, parties), filename: `${(invoice.number ?? invoice.id).replace(/[^A-Za-z0-9_-]/g, '_')}.pdf` };
   }
 }
-
-/** The reads of a signed link act for the link's tenant and environment, in the tenant's region. */
-const linkContext = (tenantId: string, environment: Environment, tenant: TenantEntry): RequestContext => ({
-  tenantId,
-  environment,
-  region: tenant.region,
-  actor: 'invoice_pdf_link',
-  requestId: null,
-  correlationId: null,
-  causationId: null,
-});
 
 @QueryHandler(GetRecognitionScheduleQuery)
 export class GetRecognitionScheduleHandler implements IQueryHandler<GetRecognitionScheduleQuery, RecognitionScheduleResource> {

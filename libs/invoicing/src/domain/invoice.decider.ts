@@ -118,6 +118,14 @@ const notDraft = (state: InvoiceFacts, operation: string) =>
 
 const invalid = (code: string, field: string, message: string) => DomainError.invalid(code, message, [{ field, code, message }]);
 
+/** Whether a payment may start: the invoice is open or partly paid and something is left to pay. */
+export const isPayable = (state: InvoiceFacts): boolean => (state.status === 'open' || state.status === 'partially_paid') && amountDue(state).gt(0);
+
+export function assertPayable(state: InvoiceFacts): void {
+  if (isPayable(state)) return;
+  throw DomainError.conflict('invoice.not_payable', `Invoice ${state.id} is ${state.status}${state.status === 'open' ? ' with nothing left to pay' : ''}; only open invoices with an amount due can be paid`);
+}
+
 /** What is left to pay: total − paid − credit notes issued before payment; never below zero. */
 export function amountDue(state: Pick<InvoiceFacts, 'status' | 'total' | 'amountPaid' | 'prePaymentCredit'>): Big {
   if (state.status === 'void' || state.status === 'paid') return ZERO;
@@ -205,10 +213,8 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       case 'StartInvoicePayment': {
         const { payment_id, payment_method_id, reason } = command.data;
         if (state.attempts.includes(payment_id)) return [];
+        assertPayable(state);
         const due = amountDue(state);
-        if ((state.status !== 'open' && state.status !== 'partially_paid') || due.lte(0)) {
-          throw DomainError.conflict('invoice.not_payable', `Invoice ${id} is ${state.status}${state.status === 'open' ? ' with nothing left to pay' : ''}; only open invoices with an amount due can be paid`);
-        }
         if (state.openPayment) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${state.openPayment} of invoice ${id} is still in progress; wait for its outcome or cancel it`);
         const amount = command.data.amount === undefined ? due : positiveAmount(command.data.amount, state.currency, 'amount', 'invoice.invalid_payment_amount');
         if (amount.gt(due)) {

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Clock } from '@tally/kernel';
-import { CellRegistry, CLOCK, type RequestContext } from '@tally/cells';
+import { CellRegistry, CLOCK, linkContext, type RequestContext } from '@tally/cells';
 import { TENANTS, type TenantEntry } from '@tally/http';
 import { CommandRuntime } from '@tally/runtime';
 import { paymentNotFound } from '../domain/payment.decider';
@@ -41,15 +41,7 @@ export class ActionPageHandler implements IQueryHandler<ActionPageQuery, ActionP
     const claims = this.links.verify(paymentId, link, this.clock.now());
     const tenant = await this.cells.directory.get<TenantEntry>(TENANTS, claims.tenantId);
     if (!tenant) throw paymentNotFound(paymentId);
-    const context: RequestContext = {
-      tenantId: claims.tenantId,
-      environment: claims.environment,
-      region: tenant.region,
-      actor: 'payment_action_page',
-      requestId: null,
-      correlationId: null,
-      causationId: null,
-    };
+    const context = linkContext(claims, tenant.region, 'payment_action_page');
     const { resource } = await this.runtime.load(this.runtime.cellOf(context), paymentAggregate, paymentId, context);
     if (!resource) throw paymentNotFound(paymentId);
     return { html: actionPageHtml(tenant.name, resource, query), payment: resource, context };

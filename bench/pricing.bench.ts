@@ -73,6 +73,9 @@ const CASES: readonly Case[] = [
       meter: 'storage_gb_hours',
       aggregation: 'sum',
       late_events: 'next_period',
+      usage_cycle: 'period',
+      unique_property: null,
+      tiers_mode: 'graduated',
       tiers: [
         { up_to: 1_000, unit_amount: '0', flat_amount: null },
         { up_to: 100_000, unit_amount: '0.00012345', flat_amount: null },

@@ -128,6 +128,59 @@ describe('pricing through the HTTP API', () => {
     });
   });
 
+  describe('usage pricing in the integration guide’s terms', () => {
+    const storage = {
+      code: 'storage',
+      pricing: {
+        model: 'usage',
+        aggregation: 'latest_agg',
+        usage_cycle: 'never',
+        tiers_mode: 'volume',
+        tiers: [
+          { up_to: 0.5, unit_amount: '2.00' },
+          { up_to: null, unit_amount: '1.00' },
+        ],
+      },
+    };
+    const normalised = {
+      model: 'usage',
+      meter: 'storage',
+      aggregation: 'last_during_period',
+      tiers: [
+        { up_to: 0.5, unit_amount: '2.00', flat_amount: null },
+        { up_to: null, unit_amount: '1.00', flat_amount: null },
+      ],
+      tiers_mode: 'volume',
+      late_events: 'next_period',
+      usage_cycle: 'never',
+      unique_property: null,
+    };
+
+    it('creates the component with the aggregation named as Tally names it, and answers every field', async () => {
+      const plan = (await createPlan('storage', 'EUR', [storage]).expect(200)).body;
+      expect(plan.components[0].pricing).toEqual(normalised);
+      expect(plan.price_versions[0].pricing).toEqual(normalised);
+      await tally.settle();
+      expect((await api.get('/v1/plans/storage').expect(200)).body.components[0].pricing).toEqual(normalised);
+    });
+
+    it('prices the whole decimal aggregate at the band it falls in', async () => {
+      const response = await api.post('/v1/invoices/preview', { plan: 'storage', usage: { storage: '0.75' } }).expect(200);
+      expect(linesOf(response.body).get('storage')).toMatchObject({
+        quantity: '0.75',
+        unit_amount: '1.00',
+        amount: '0.75',
+        tiers: [{ up_to: null, quantity: '0.75', unit_amount: '1.00', flat_amount: '0', amount: '0.75' }],
+      });
+    });
+
+    it('refuses unique_count without the property it counts', async () => {
+      const uniqueUsers = { code: 'users', pricing: { model: 'usage', aggregation: 'unique_count_agg', tiers: [{ up_to: null, unit_amount: '1.00' }] } };
+      const errors = await expectRefused(createPlan('unique-users', 'EUR', [uniqueUsers]), 'pricing.invalid');
+      expect(errors).toEqual([{ field: 'components[0].pricing.unique_property', code: 'pricing.missing_field', message: expect.any(String) }]);
+    });
+  });
+
   it('prices a component whose meter is named after an inherited property (constructor) with the default quantities', async () => {
     await createPlan('inherited', 'EUR', [
       { code: 'constructor', pricing: { model: 'per_unit', unit_amount: '2.00' } },

@@ -5,7 +5,8 @@ import { paymentsContext } from '@tally/payments';
 import { subscriptionsContext } from '@tally/subscriptions';
 import { composeContexts } from '@tally/runtime';
 import { taxContext } from '@tally/tax';
+import { usageContext } from '@tally/usage';
 import { tenancyContext } from '@tally/tenancy';
 
 /** The bounded contexts whose projections and process managers this worker runs: one line each. */
-export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext]);
+export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext]);

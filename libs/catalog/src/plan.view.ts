@@ -4,7 +4,7 @@ import type { HistoryEvent, ResourceView } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { PlanStatus } from './domain/plan.decider';
 import type { DunningPolicy, PlanEvent, PlanInterval, PriceVersion } from './domain/plan.events';
-import { componentsInForce, type ComponentInForce } from './domain/price-book';
+import { componentsInForce, withPriceVersionDefaults, type ComponentInForce } from './domain/price-book';
 
 export interface PlanResource {
   [field: string]: unknown;
@@ -29,8 +29,15 @@ export interface PlanResource {
   updated_at: string;
 }
 
-/** The plan as of `at`: its components are those in force for a period starting then. */
-export const planAt = (plan: PlanResource, at: string): PlanResource => ({ ...plan, components: componentsInForce(plan.price_versions, at) });
+/**
+ * The plan as of `at`: its components are those in force for a period starting then. Its price
+ * book gets the pricing defaults here too: the read model keeps plans as they were projected, some
+ * before a pricing field existed.
+ */
+export function planAt(plan: PlanResource, at: string): PlanResource {
+  const price_versions = plan.price_versions.map(withPriceVersionDefaults);
+  return { ...plan, price_versions, components: componentsInForce(price_versions, at) };
+}
 
 /** The plan as the API shows it, folded from its events; components as of each event. */
 export const planView: ResourceView<PlanResource> = {
@@ -75,7 +82,7 @@ function fold(plan: PlanResource | undefined, event: PlanEvent, { at, livemode }
       trial_days,
       tax_behavior,
       components: [],
-      price_versions,
+      price_versions: price_versions.map(withPriceVersionDefaults),
       dunning_policy: withPolicyDefaults(dunning_policy),
       metadata: { ...metadata },
       status: 'active',
@@ -104,7 +111,7 @@ function fold(plan: PlanResource | undefined, event: PlanEvent, { at, livemode }
     case 'PlanReferenced':
       return plan;
     case 'PlanPriceVersionAdded':
-      return { ...plan, price_versions: [...plan.price_versions, event.data.price_version] };
+      return { ...plan, price_versions: [...plan.price_versions, withPriceVersionDefaults(event.data.price_version)] };
     default:
       return assertNever(event);
   }

@@ -13,6 +13,7 @@ export * from './body/validation.pipe';
 export * from './etag';
 export * from './http-edge.module';
 export * from './idempotency/idempotency.interceptor';
+export * from './idempotency/idempotency-key.decorator';
 export * from './observability/http-telemetry.middleware';
 export * from './openapi/api-authenticated.decorator';
 export * from './openapi/api-idempotent.decorator';

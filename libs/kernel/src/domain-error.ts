@@ -1,9 +1,9 @@
 /**
  * What kind of rule a DomainError breaks. The HTTP edge maps each kind to a status
- * (invalid 400, not_found 404, conflict 409, precondition 412, unprocessable 422), so the
- * domain never speaks HTTP.
+ * (invalid 400, not_found 404, conflict 409, precondition 412, unprocessable 422, unavailable
+ * 503), so the domain never speaks HTTP.
  */
-export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'precondition' | 'unprocessable' | 'forbidden' | 'unauthenticated' | 'rate_limited';
+export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'precondition' | 'unprocessable' | 'forbidden' | 'unauthenticated' | 'rate_limited' | 'unavailable';
 
 export interface FieldError {
   field: string;

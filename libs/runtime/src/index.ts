@@ -5,6 +5,7 @@ export * from './clocks/test-clocks';
 export * from './commands/aggregate-definition';
 export * from './commands/command-runtime';
 export * from './commands/command-step';
+export { eventMetadata } from './commands/event-metadata';
 export * from './commands/history-event';
 export * from './contexts/aggregate-types';
 export * from './contexts/context-manifest';

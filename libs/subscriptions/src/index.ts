@@ -14,5 +14,6 @@ export * from './billing/subscription-cycle.process';
 export * from './billing/upcoming-invoice';
 export * from './billing/usage-summary';
 export * from './customer-subscriptions.process';
+export { loadPlan, usageMeters } from './plan-terms';
 export * from './subscriptions.module';
 export * from './subscriptions.context';

@@ -7,6 +7,7 @@ import type { RequestContext } from '@tally/cells';
 import type { CommandRuntime } from '@tally/runtime';
 import type { Cadence, Period } from './domain/billing-cycle';
 import type { LicensedCharge } from './domain/prorations';
+import type { UsageMeter } from './billing/usage-readings.port';
 
 /** A plan a subscription can be on: it exists and is neither archived nor deleted. */
 export async function subscribablePlan(runtime: CommandRuntime, context: RequestContext, codeOrId: string): Promise<Plan> {
@@ -36,8 +37,18 @@ const metersOf = (components: readonly ComponentInForce[]): Set<string> =>
 /** The meters of the plan's licensed components in force at `at`. */
 export const licensedMeters = (plan: Plan, at: string): Set<string> => metersOf(componentsOf(plan, at, 'licensed'));
 
-/** The meters of the plan's usage components in force at `at`: what a period's usage is read for. */
-export const usageMeters = (plan: Plan, at: string): string[] => [...metersOf(componentsOf(plan, at, 'usage'))];
+/**
+ * The meters of the plan's usage components in force at `at`, each with how its component reads
+ * it: what a period's usage is read for. Two components of one meter read it as the first does.
+ */
+export function usageMeters(plan: Plan, at: string): UsageMeter[] {
+  const meters = new Map<string, UsageMeter>();
+  for (const { pricing } of componentsOf(plan, at, 'usage')) {
+    if (pricing.model !== 'usage' || meters.has(pricing.meter)) continue;
+    meters.set(pricing.meter, { meter: pricing.meter, aggregation: pricing.aggregation, usage_cycle: pricing.usage_cycle, unique_property: pricing.unique_property });
+  }
+  return [...meters.values()];
+}
 
 /** Every quantity names a meter of a licensed component of the plan (a typo never bills as one unit). */
 export function checkQuantities(plan: Plan, quantities: ReadonlyMap<string, number>, at: string, field = 'quantities'): void {

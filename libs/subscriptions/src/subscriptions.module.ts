@@ -6,7 +6,6 @@ import { ApplyPauseToOpenInvoicesHandler } from './billing/pause-open-invoices.h
 import { InvoiceSubscriptionHandler } from './billing/invoice-subscription.handler';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
-import { NoUsageMetered, USAGE_READINGS } from './billing/usage-readings.port';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { subscriptionCommandHandlers } from './subscription.handlers';
 import { subscriptionQueryHandlers } from './subscription.queries';
@@ -25,7 +24,6 @@ import { SubscriptionsController } from './subscriptions.controller';
     SubscriptionInvoiceBuilder,
     SubscriptionCycleProcess,
     CustomerSubscriptionsProcess,
-    { provide: USAGE_READINGS, useClass: NoUsageMetered },
   ],
   exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
 })

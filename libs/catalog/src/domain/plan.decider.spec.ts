@@ -1,6 +1,7 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
 import { planDecider, type CreatePlan } from './plan.decider';
-import type { PlanCreated, PlanEvent, PriceVersion } from './plan.events';
+import type { PlanCreated, PlanEvent, PriceVersion, StoredPriceVersion } from './plan.events';
+import type { StoredPricing } from './pricing/stored-pricing';
 
 const spec = DeciderSpecification.for(planDecider);
 
@@ -49,7 +50,7 @@ const created: PlanCreated = {
   },
 };
 
-const versionAdded = (price_version: PriceVersion): PlanEvent => ({ type: 'PlanPriceVersionAdded', data: { plan_id: 'plan_1', price_version } });
+const versionAdded = (price_version: StoredPriceVersion): PlanEvent => ({ type: 'PlanPriceVersionAdded', data: { plan_id: 'plan_1', price_version } });
 
 describe('plan decider', () => {
   describe('create', () => {
@@ -196,6 +197,17 @@ describe('plan decider', () => {
         .given([created, removed])
         .when({ type: 'AddComponent', data: { plan_id: 'plan_1', code: 'base', pricing: { model: 'flat', amount: '1' }, at: T1 } })
         .then([versionAdded({ version: 3, component_code: 'base', change: 'added', pricing: { model: 'flat', amount: '1' }, tax_code: null, effective_at: T1, created_at: T1 })]);
+    });
+
+    it('reads usage pricings stored before tiers_mode, usage_cycle and unique_property existed with their defaults', () => {
+      const storedUsage: StoredPricing = { model: 'usage', meter: 'calls', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.5', flat_amount: null }], late_events: 'next_period' };
+      const calls: StoredPriceVersion = { ...base, version: 2, component_code: 'calls', pricing: storedUsage };
+      const withDefaults = { ...storedUsage, tiers_mode: 'graduated', usage_cycle: 'period', unique_property: null };
+      const state = [{ ...created, data: { ...created.data, price_versions: [base, calls] } }, versionAdded({ ...calls, version: 3, change: 'changed' })].reduce(
+        planDecider.evolve,
+        planDecider.initialState(),
+      );
+      expect(state.status !== 'none' && state.priceVersions.map((entry) => entry.pricing)).toEqual([base.pricing, withDefaults, withDefaults]);
     });
 
     it('refuses an invalid pricing and names the field', () => {

@@ -2,7 +2,7 @@ import { assertNever, checkMetadata, DomainError, mergeMetadata, type Command, t
 import type { TaxBehavior, TaxCode } from '@tally/tax/published';
 import { checkCurrency, checkDunningPolicy, checkInterval, withPolicyDefaults } from './plan-fields';
 import type { DunningPolicy, PlanCreated, PlanEvent, PlanInterval, PriceVersion } from './plan.events';
-import { lastEntryOf } from './price-book';
+import { lastEntryOf, withPriceVersionDefaults } from './price-book';
 import { parsePricing } from './pricing/parse-pricing';
 
 export type PlanStatus = 'active' | 'archived' | 'deleted';
@@ -121,7 +121,7 @@ export const planDecider: Decider<PlanState, PlanCommand, PlanEvent> = {
         taxBehavior: tax_behavior,
         dunningPolicy: dunning_policy,
         metadata,
-        priceVersions: price_versions,
+        priceVersions: price_versions.map(withPriceVersionDefaults),
         referenced: false,
       };
     }
@@ -146,7 +146,7 @@ export const planDecider: Decider<PlanState, PlanCommand, PlanEvent> = {
       case 'PlanReferenced':
         return { ...state, referenced: true };
       case 'PlanPriceVersionAdded':
-        return { ...state, priceVersions: [...state.priceVersions, event.data.price_version] };
+        return { ...state, priceVersions: [...state.priceVersions, withPriceVersionDefaults(event.data.price_version)] };
       default:
         return assertNever(event);
     }

@@ -1,6 +1,7 @@
 import type { Event, Metadata } from '@tally/kernel';
 import type { TaxBehavior, TaxCode } from '@tally/tax/published';
 import type { Pricing } from './pricing/pricing';
+import type { StoredPricing } from './pricing/stored-pricing';
 
 export type PlanInterval = 'day' | 'week' | 'month' | 'year';
 
@@ -32,6 +33,9 @@ export interface PriceVersion {
   created_at: string;
 }
 
+/** A price-book entry as a plan event holds it: its pricing may lack fields added since (see StoredPricing). */
+export type StoredPriceVersion = Omit<PriceVersion, 'pricing'> & { pricing: StoredPricing | null };
+
 export type PlanCreated = Event<
   'PlanCreated',
   {
@@ -46,7 +50,7 @@ export type PlanCreated = Event<
     dunning_policy: DunningPolicy | null;
     metadata: Metadata;
     /** The components the plan was created with: price versions 1…n, effective at creation. */
-    price_versions: PriceVersion[];
+    price_versions: StoredPriceVersion[];
   }
 >;
 
@@ -63,6 +67,6 @@ export type PlanDeleted = Event<'PlanDeleted', { plan_id: string }>;
 /** A subscription was created on the plan: from now on it can be archived but never deleted. */
 export type PlanReferenced = Event<'PlanReferenced', { plan_id: string; subscription_id: string }>;
 
-export type PlanPriceVersionAdded = Event<'PlanPriceVersionAdded', { plan_id: string; price_version: PriceVersion }>;
+export type PlanPriceVersionAdded = Event<'PlanPriceVersionAdded', { plan_id: string; price_version: StoredPriceVersion }>;
 
 export type PlanEvent = PlanCreated | PlanUpdated | PlanArchived | PlanReactivated | PlanDeleted | PlanReferenced | PlanPriceVersionAdded;

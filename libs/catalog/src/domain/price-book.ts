@@ -1,6 +1,7 @@
 import type { TaxCode } from '@tally/tax/published';
-import type { PriceVersion } from './plan.events';
+import type { PriceVersion, StoredPriceVersion } from './plan.events';
 import type { Pricing } from './pricing/pricing';
+import { withPricingDefaults } from './pricing/stored-pricing';
 
 /** A component as it prices the periods that start at a given moment. */
 export interface ComponentInForce {
@@ -11,6 +12,9 @@ export interface ComponentInForce {
   price_version: number;
   effective_at: string;
 }
+
+/** The entry as it prices now: its pricing with every field it was stored without at its default. */
+export const withPriceVersionDefaults = (entry: StoredPriceVersion): PriceVersion => ({ ...entry, pricing: entry.pricing && withPricingDefaults(entry.pricing) });
 
 /**
  * Timestamps are ISO 8601 in UTC with milliseconds (`toISOString()`), so text order is time

@@ -2,7 +2,7 @@ import type { ApiPropertyOptions } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AMOUNT_FRACTION_DIGITS, UNIT_AMOUNT_FRACTION_DIGITS } from '@tally/kernel';
 import { amountPattern } from '@tally/http';
-import { METER, METER_MAX_LENGTH } from '../domain/pricing/parse-pricing';
+import { AGGREGATION_ALIASES, AGGREGATIONS, METER, METER_MAX_LENGTH, TIERS_MODES, UNIQUE_PROPERTY, USAGE_CYCLES } from '../domain/pricing/parse-pricing';
 
 /** A price per unit: up to 12 digits after the point (20 in all), as Stripe's `unit_amount_decimal`. */
 const unitAmount = (description: string): SchemaObject => ({
@@ -28,11 +28,22 @@ const meter: SchemaObject = {
 /** parsePricing takes safe integers only. */
 const count = (minimum: number, example: number, extra: SchemaObject = {}): SchemaObject => ({ type: 'integer', minimum, maximum: Number.MAX_SAFE_INTEGER, example, ...extra });
 
+// exclusiveMinimum is a number in OpenAPI 3.1 (JSON Schema 2020-12), the document's version; @nestjs/swagger types it as 3.0's boolean.
+const upTo = {
+  type: 'number',
+  exclusiveMinimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  nullable: true,
+  example: 1000,
+  description:
+    'Last unit of the band: a whole number ≥ 1, except in usage pricing, whose quantities are decimal, where any number above 0 (`0.5`, `1000.25`); null for the unbounded top band, which comes last',
+} as unknown as SchemaObject;
+
 const tier: SchemaObject = {
   type: 'object',
   required: ['up_to', 'unit_amount'],
   properties: {
-    up_to: count(1, 1000, { nullable: true, description: 'Last unit of the band; null for the unbounded top band, which comes last' }),
+    up_to: upTo,
     unit_amount: unitAmount('Price of each unit in the band'),
     flat_amount: {
       ...chargedAmount('Charged once for the band (graduated: once the quantity reaches it; volume: when the quantity falls in it; quantity 0 falls in the first band)', '5.00'),
@@ -88,11 +99,34 @@ export const PRICING_SCHEMA = {
       ['aggregation', 'tiers'],
       {
         meter: { ...meter, example: 'api_calls' },
-        aggregation: { type: 'string', enum: ['sum', 'max', 'last_during_period', 'unique_count'] },
+        aggregation: {
+          type: 'string',
+          enum: [...AGGREGATIONS, ...AGGREGATION_ALIASES.keys()],
+          description: `How the meter’s events make the quantity; the integration guide’s names (${[...AGGREGATION_ALIASES].map(([alias, name]) => `\`${alias}\` for \`${name}\``).join(', ')}) are taken too and answered as Tally’s own`,
+        },
         tiers,
+        tiers_mode: {
+          type: 'string',
+          enum: [...TIERS_MODES],
+          default: 'graduated',
+          description: '`graduated`: each unit at the price of the band it falls in; `volume`: the whole aggregate at the price of the band it falls in',
+        },
         late_events: { type: 'string', enum: ['next_period', 'rebill'], default: 'next_period' },
+        usage_cycle: {
+          type: 'string',
+          enum: [...USAGE_CYCLES],
+          default: 'period',
+          description: '`period`: the aggregate starts again every billing period; `never`: a counter that never resets',
+        },
+        unique_property: {
+          type: 'string',
+          pattern: UNIQUE_PROPERTY.source,
+          nullable: true,
+          example: 'user_id',
+          description: 'The key of the usage events’ `properties` whose distinct values `unique_count` counts: required with `unique_count`, refused (unless null) with any other aggregation',
+        },
       },
-      'The period’s aggregate of usage events, priced by graduated tiers',
+      'The aggregate of usage events (each period’s, or never reset), priced by graduated (default) or volume tiers',
     ),
   ],
 } as ApiPropertyOptions;

@@ -10,6 +10,7 @@ export const API_TAGS = [
   { name: 'invoices', description: 'What a plan bills a customer: previews with lines, discounts and tax' },
   { name: 'payment methods', description: 'How a customer pays: cards, bank accounts and wallets, attached by provider token, verified, with one default' },
   { name: 'payments', description: 'Charges of invoices: 3DS actions, failures with their retry hints, cancellations; sandbox test helpers' },
+  { name: 'usage', description: 'Metered usage: events in batches of up to 1000, deduplicated exactly, aggregated per period; usage alerts' },
   { name: 'events', description: 'The public event log: every change, as webhooks deliver it' },
   { name: 'test clocks', description: 'Sandbox clocks that customers live on: advance one to see months of billing in seconds' },
   { name: 'admin', description: 'For auditors and operators of a tenant: the audit log, the stored events of any resource, commands that failed every attempt' },

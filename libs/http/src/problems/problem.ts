@@ -22,6 +22,7 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   precondition: 412,
   unprocessable: 422,
   rate_limited: 429,
+  unavailable: 503,
 };
 
 const TITLES: Record<number, string> = {
@@ -38,6 +39,7 @@ const TITLES: Record<number, string> = {
   429: 'Too many requests',
   431: 'Request header fields too large',
   500: 'Internal error',
+  503: 'Unavailable',
 };
 
 export function problemBody(status: number, problem: string, detail: string, traceId: string | null, errors?: readonly FieldError[]): ProblemBody {

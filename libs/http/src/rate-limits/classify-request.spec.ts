@@ -15,6 +15,7 @@ describe('classifyRequest', () => {
     ['POST', '/v1/refunds/re_1', 'money'],
     ['POST', '/v1/payouts/batches', 'money'],
     ['POST', '/v1/usage', 'usage'],
+    ['POST', '/v1/track', 'usage'],
     ['GET', '/v1/usage', 'read'],
     ['GET', '/v1/admin/audit-log', 'admin'],
     ['POST', '/v1/admin/webhook-endpoints', 'admin'],
@@ -33,6 +34,7 @@ describe('classifyRequest', () => {
     );
     expect(classifyRequest('POST', '/v1/usage/batch', { events: Array(100) }).cost).toBe(1);
     expect(classifyRequest('POST', '/v1/usage/batch', { events: Array(101) }).cost).toBe(2);
+    expect(classifyRequest('POST', '/v1/track/bulk', { events: Array(1000) }).cost).toBe(10);
   });
 
   it.each([

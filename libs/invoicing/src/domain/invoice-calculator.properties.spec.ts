@@ -24,7 +24,7 @@ const pricing = (meter: string): fc.Arbitrary<Pricing> =>
     tiers.map((t): Pricing => ({ model: 'tiered', tiers: t, meter })),
     tiers.map((t): Pricing => ({ model: 'volume', tiers: t, meter })),
     fc.record({ package_size: fc.integer({ min: 1, max: 50 }), package_price: amount, rounding: fc.constantFrom('up' as const, 'down' as const) }).map((p): Pricing => ({ model: 'package', ...p, meter })),
-    tiers.map((t): Pricing => ({ model: 'usage', meter, aggregation: 'sum', tiers: t, late_events: 'next_period' })),
+    tiers.map((t): Pricing => ({ model: 'usage', meter, aggregation: 'sum', tiers: t, tiers_mode: 'graduated', late_events: 'next_period', usage_cycle: 'period', unique_property: null })),
   );
 
 const components: fc.Arbitrary<ComponentInForce[]> = fc.integer({ min: 1, max: 5 }).chain((n) =>

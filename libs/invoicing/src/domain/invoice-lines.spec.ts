@@ -10,7 +10,16 @@ const component = (code: string, pricing: Pricing): ComponentInForce => ({ code,
 /** Meters a client may name after anything an object inherits. */
 const components = [
   component('constructor', { model: 'per_unit', unit_amount: '2.00', included_units: 0, meter: 'constructor' }),
-  component('calls', { model: 'usage', meter: 'tostring', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.5', flat_amount: null }], late_events: 'next_period' }),
+  component('calls', {
+    model: 'usage',
+    meter: 'tostring',
+    aggregation: 'sum',
+    tiers: [{ up_to: null, unit_amount: '0.5', flat_amount: null }],
+    tiers_mode: 'graduated',
+    late_events: 'next_period',
+    usage_cycle: 'period',
+    unique_property: null,
+  }),
 ];
 
 const price = (quantities: object, usage: object) =>

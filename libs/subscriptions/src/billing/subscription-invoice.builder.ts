@@ -58,7 +58,8 @@ export class SubscriptionInvoiceBuilder {
     const meters = usageMeters(plan, period.start);
     if (meters.length === 0) return [];
     const readings = await this.usage.read(context, subscriptionId, meters, period);
-    return usageLines(plan, new Map([...readings].map(([meter, reading]) => [meter, reading.quantity])), period);
+    // Corrections may take a sum below zero; usage never bills less than nothing.
+    return usageLines(plan, new Map([...readings].map(([meter, reading]) => [meter, reading.quantity.lt(0) ? new Big(0) : reading.quantity])), period);
   }
 
   /** The subscription's coupons that still apply to its `periodNumber`-th paid period. */

@@ -1,26 +1,25 @@
-import { Injectable } from '@nestjs/common';
 import type Big from 'big.js';
+import type { Pricing } from '@tally/catalog/published';
 import type { RequestContext } from '@tally/cells';
 import type { Period } from '../domain/billing-cycle';
 
-/** What a subscription used of a meter in a period: the aggregate its component prices, and how many events made it. */
+/** A meter as a usage component reads it: by which aggregation, reset each period or never, and for unique_count of which property. */
+export type UsageMeter = Pick<Extract<Pricing, { model: 'usage' }>, 'meter' | 'aggregation' | 'usage_cycle' | 'unique_property'>;
+
+/**
+ * What a subscription used of a meter in a period: the aggregate its component prices, how many
+ * events made it, and how many of those arrived after their own period had closed.
+ */
 export interface MeterReading {
   quantity: Big;
   events: number;
+  late_events: number;
 }
 
-/** The usage of a subscription's meters: the usage issue fills it from its aggregates. */
+/** The usage of a subscription's meters, as the usage context aggregates it. */
 export interface UsageReadings {
   /** Readings of the given meters in the period; a meter without usage may be left out. */
-  read(context: RequestContext, subscriptionId: string, meters: readonly string[], period: Period): Promise<ReadonlyMap<string, MeterReading>>;
+  read(context: RequestContext, subscriptionId: string, meters: readonly UsageMeter[], period: Period): Promise<ReadonlyMap<string, MeterReading>>;
 }
 
 export const USAGE_READINGS = Symbol('UsageReadings');
-
-/** Until usage is metered, no meter has a reading: a usage line bills nothing. */
-@Injectable()
-export class NoUsageMetered implements UsageReadings {
-  async read(): Promise<ReadonlyMap<string, MeterReading>> {
-    return new Map();
-  }
-}

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DomainError, formatAmount } from '@tally/kernel';
+import { DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime, instantParameter, invalidParameter } from '@tally/runtime';
 import { periodAt, type Period } from '../domain/billing-cycle';
@@ -13,7 +13,7 @@ export interface UsageSummary {
   object: 'usage_summary';
   subscription_id: string;
   period: Period;
-  meters: { meter: string; quantity: string; events: number }[];
+  meters: { meter: string; quantity: string; events: number; late_events: number }[];
 }
 
 /** `current`, or the period that closed on `closed_at` (without it, the last one that closed). */
@@ -60,7 +60,7 @@ export class GetUsageSummaryHandler implements IQueryHandler<GetUsageSummaryQuer
       object: 'usage_summary',
       subscription_id: subscriptionId,
       period,
-      meters: [...readings].map(([meter, reading]) => ({ meter, quantity: formatAmount(reading.quantity), events: reading.events })),
+      meters: [...readings].map(([meter, reading]) => ({ meter, quantity: reading.quantity.toFixed(), events: reading.events, late_events: reading.late_events })),
     };
   }
 }

@@ -63,12 +63,18 @@ export class UsagePeriodResponse {
 export class MeterUsageResponse {
   @ApiProperty({ example: 'api_calls' }) meter!: string;
   @ApiProperty({ example: '125000', description: 'The aggregate the usage component prices, a decimal string' }) quantity!: string;
-  @ApiProperty({ type: 'integer', example: 412, description: 'How many usage events made it' }) events!: number;
+  @ApiProperty({ type: 'integer', example: 412, description: 'How many usage events made it (each duplicate merged into the first)' }) events!: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 0,
+    description: 'How many of them arrived after their own period had closed and count here instead (the `next_period` rule, or a `rebill` that could not be made)',
+  })
+  late_events!: number;
 }
 
 export class UsageSummaryResponse {
   @ApiProperty({ enum: ['usage_summary'] }) object!: 'usage_summary';
   @ApiProperty({ example: 'sub_01JD…' }) subscription_id!: string;
   @ApiProperty({ type: () => UsagePeriodResponse }) period!: UsagePeriodResponse;
-  @ApiProperty({ type: () => [MeterUsageResponse], description: 'The meters of the plan’s usage components that have usage in the period' }) meters!: MeterUsageResponse[];
+  @ApiProperty({ type: () => [MeterUsageResponse], description: 'Every meter of the plan’s usage components, with its aggregate as its component reads it (0 without usage)' }) meters!: MeterUsageResponse[];
 }

@@ -55,13 +55,16 @@ describe('parsePricing', () => {
       });
     });
 
-    it('usage: the meter and late events in the next period', () => {
+    it('usage: the meter, graduated tiers, late events in the next period, reset every period, no unique property', () => {
       expect(parse({ model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.001' }] })).toEqual({
         model: 'usage',
         meter: 'seats',
         aggregation: 'sum',
         tiers: [{ up_to: null, unit_amount: '0.001', flat_amount: null }],
+        tiers_mode: 'graduated',
         late_events: 'next_period',
+        usage_cycle: 'period',
+        unique_property: null,
       });
     });
 
@@ -76,6 +79,9 @@ describe('parsePricing', () => {
       expect(
         parse({ model: 'usage', meter: 'gb', aggregation: 'max', late_events: 'rebill', tiers: [{ up_to: null, unit_amount: '0', flat_amount: null }] }),
       ).toMatchObject({ meter: 'gb', aggregation: 'max', late_events: 'rebill' });
+      expect(
+        parse({ model: 'usage', aggregation: 'unique_count', unique_property: 'user_id', tiers_mode: 'volume', usage_cycle: 'never', tiers: [{ up_to: null, unit_amount: '1' }] }),
+      ).toMatchObject({ aggregation: 'unique_count', unique_property: 'user_id', tiers_mode: 'volume', usage_cycle: 'never' });
     });
   });
 
@@ -309,9 +315,12 @@ describe('parsePricing', () => {
 
   describe('enumerations', () => {
     it('aggregation', () => {
-      for (const aggregation of ['sum', 'max', 'last_during_period', 'unique_count']) {
+      for (const aggregation of ['sum', 'max', 'last_during_period', 'count', 'weighted_sum']) {
         expect(parse({ model: 'usage', aggregation, tiers: [{ up_to: null, unit_amount: '1' }] })).toMatchObject({ aggregation });
       }
+      expect(parse({ model: 'usage', aggregation: 'unique_count', unique_property: 'user_id', tiers: [{ up_to: null, unit_amount: '1' }] })).toMatchObject({
+        aggregation: 'unique_count',
+      });
       expect(codesAt({ model: 'usage', aggregation: 'avg', tiers: [{ up_to: null, unit_amount: '1' }] })).toEqual([
         ['pricing.aggregation', 'pricing.invalid_aggregation'],
       ]);
@@ -326,6 +335,125 @@ describe('parsePricing', () => {
       expect(codesAt({ model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '1' }], late_events: 'drop' })).toEqual([
         ['pricing.late_events', 'pricing.invalid_late_events'],
       ]);
+    });
+  });
+
+  describe('usage', () => {
+    const topBand = [{ up_to: null, unit_amount: '1' }];
+    const usage = (fields: object) => ({ model: 'usage', aggregation: 'sum', tiers: topBand, ...fields });
+
+    describe('aggregation: the integration guide’s names are taken, stored and answered as Tally’s own', () => {
+      it.each([
+        ['count_agg', 'count'],
+        ['sum_agg', 'sum'],
+        ['max_agg', 'max'],
+        ['weighted_sum_agg', 'weighted_sum'],
+        ['latest_agg', 'last_during_period'],
+      ])('%s is %s', (alias, aggregation) => {
+        expect(parse(usage({ aggregation: alias }))).toMatchObject({ aggregation });
+      });
+
+      it('unique_count_agg is unique_count, and needs its property too', () => {
+        expect(parse(usage({ aggregation: 'unique_count_agg', unique_property: 'user_id' }))).toMatchObject({ aggregation: 'unique_count', unique_property: 'user_id' });
+        expect(codesAt(usage({ aggregation: 'unique_count_agg' }))).toEqual([['pricing.unique_property', 'pricing.missing_field']]);
+      });
+
+      it.each([['COUNT_AGG'], ['avg_agg'], ['count_agg '], ['__proto__'], ['constructor'], ['toString'], [null], [3]])('refuses %j, naming the aliases', (aggregation) => {
+        const refused = problems(usage({ aggregation }));
+        expect(refused).toEqual([{ field: 'pricing.aggregation', code: 'pricing.invalid_aggregation', message: expect.stringContaining('latest_agg') }]);
+      });
+    });
+
+    describe('unique_property: the event property whose distinct values unique_count counts', () => {
+      it.each([['user_id'], ['_'], ['User.Id-2'], ['0'], ['p'.repeat(64)]])('accepts %j with unique_count', (unique_property) => {
+        expect(parse(usage({ aggregation: 'unique_count', unique_property }))).toMatchObject({ unique_property });
+      });
+
+      it('is required with unique_count, null counting as absent', () => {
+        expect(codesAt(usage({ aggregation: 'unique_count' }))).toEqual([['pricing.unique_property', 'pricing.missing_field']]);
+        expect(codesAt(usage({ aggregation: 'unique_count', unique_property: null }))).toEqual([['pricing.unique_property', 'pricing.missing_field']]);
+      });
+
+      it.each([['sum'], ['max'], ['last_during_period'], ['count'], ['weighted_sum'], ['latest_agg']])('is refused with %s', (aggregation) => {
+        expect(codesAt(usage({ aggregation, unique_property: 'user_id' }))).toEqual([['pricing.unique_property', 'pricing.unique_property_not_allowed']]);
+      });
+
+      it('is null for every other aggregation, and may be sent as null, as answered', () => {
+        expect(parse(usage({ aggregation: 'count' }))).toMatchObject({ unique_property: null });
+        expect(parse(usage({ aggregation: 'count', unique_property: null }))).toMatchObject({ unique_property: null });
+      });
+
+      it.each([[''], ['.user'], ['-user'], ['user id'], ['user/id'], ['usér'], ['p'.repeat(65)], [5], [true], [{}]])('refuses %j', (unique_property) => {
+        expect(codesAt(usage({ aggregation: 'unique_count', unique_property }))).toEqual([['pricing.unique_property', 'pricing.invalid_unique_property']]);
+      });
+
+      it('is only checked for its form when the aggregation is wrong itself', () => {
+        expect(codesAt(usage({ aggregation: 'avg', unique_property: 'user_id' }))).toEqual([['pricing.aggregation', 'pricing.invalid_aggregation']]);
+        expect(codesAt(usage({ aggregation: 'avg', unique_property: 'user id' }))).toEqual([
+          ['pricing.aggregation', 'pricing.invalid_aggregation'],
+          ['pricing.unique_property', 'pricing.invalid_unique_property'],
+        ]);
+        expect(codesAt({ model: 'usage', tiers: topBand, unique_property: 'user_id' })).toEqual([['pricing.aggregation', 'pricing.missing_field']]);
+      });
+    });
+
+    describe('usage_cycle', () => {
+      it('is period by default, or never', () => {
+        expect(parse(usage({}))).toMatchObject({ usage_cycle: 'period' });
+        expect(parse(usage({ usage_cycle: 'period' }))).toMatchObject({ usage_cycle: 'period' });
+        expect(parse(usage({ usage_cycle: 'never' }))).toMatchObject({ usage_cycle: 'never' });
+      });
+
+      it.each([['monthly'], ['NEVER'], [null], [0]])('refuses %j', (usage_cycle) => {
+        expect(codesAt(usage({ usage_cycle }))).toEqual([['pricing.usage_cycle', 'pricing.invalid_usage_cycle']]);
+      });
+
+      it('is a field of usage only', () => {
+        expect(codesAt({ model: 'tiered', tiers: topBand, usage_cycle: 'never' })).toEqual([['pricing.usage_cycle', 'pricing.unknown_field']]);
+      });
+    });
+
+    describe('tiers_mode', () => {
+      it('is graduated by default, or volume', () => {
+        expect(parse(usage({}))).toMatchObject({ tiers_mode: 'graduated' });
+        expect(parse(usage({ tiers_mode: 'graduated' }))).toMatchObject({ tiers_mode: 'graduated' });
+        expect(parse(usage({ tiers_mode: 'volume' }))).toMatchObject({ tiers_mode: 'volume' });
+      });
+
+      it.each([['tiered'], ['Volume'], [null], [true]])('refuses %j', (tiers_mode) => {
+        expect(codesAt(usage({ tiers_mode }))).toEqual([['pricing.tiers_mode', 'pricing.invalid_tiers_mode']]);
+      });
+
+      it('is a field of usage only: tiered and volume are models of their own', () => {
+        expect(codesAt({ model: 'tiered', tiers: topBand, tiers_mode: 'volume' })).toEqual([['pricing.tiers_mode', 'pricing.unknown_field']]);
+      });
+    });
+
+    describe('up_to: any number above 0, since usage quantities are decimal', () => {
+      const bands = (...upTos: (number | null)[]) => upTos.map((up_to) => ({ up_to, unit_amount: '1' }));
+
+      it('accepts decimal bounds, kept as given', () => {
+        expect(parse(usage({ tiers: bands(0.5, 1000.25, null) }))).toMatchObject({ tiers: [{ up_to: 0.5 }, { up_to: 1000.25 }, { up_to: null }] });
+        expect(parse(usage({ tiers: bands(0.0001, 1, 2.5, null) }))).toMatchObject({ tiers: [{ up_to: 0.0001 }, { up_to: 1 }, { up_to: 2.5 }, { up_to: null }] });
+      });
+
+      it.each([[0], [-0.5], ['0.5'], [Number.MAX_SAFE_INTEGER + 1]])('refuses %j', (up_to) => {
+        expect(codesAt(usage({ tiers: bands(up_to as number, null) }))).toEqual([['pricing.tiers[0].up_to', 'pricing.invalid_integer']]);
+      });
+
+      it('rise strictly, and the last band, and only it, is unbounded', () => {
+        expect(codesAt(usage({ tiers: bands(0.5, 0.5, 0.25, null) }))).toEqual([
+          ['pricing.tiers[1].up_to', 'pricing.tiers_not_ascending'],
+          ['pricing.tiers[2].up_to', 'pricing.tiers_not_ascending'],
+        ]);
+        expect(codesAt(usage({ tiers: bands(0.5, 1.5) }))).toEqual([['pricing.tiers[1].up_to', 'pricing.tiers_top_band']]);
+      });
+
+      it.each([['tiered'], ['volume']])('stay whole numbers in %s', (model) => {
+        for (const up_to of [0.5, 1000.25]) {
+          expect(codesAt({ model, tiers: bands(up_to, null) })).toEqual([['pricing.tiers[0].up_to', 'pricing.invalid_integer']]);
+        }
+      });
     });
   });
 });

@@ -16,7 +16,9 @@ import {
   type Pricing,
   type PricingModel,
   type Tier,
+  type TiersMode,
   type UsageAggregation,
+  type UsageCycle,
 } from './pricing';
 
 export interface ParsePricingOptions {
@@ -34,16 +36,43 @@ const FIELDS: Readonly<Record<PricingModel, readonly string[]>> = {
   tiered: ['model', 'tiers', 'meter'],
   volume: ['model', 'tiers', 'meter'],
   package: ['model', 'package_size', 'package_price', 'rounding', 'meter'],
-  usage: ['model', 'meter', 'aggregation', 'tiers', 'late_events'],
+  usage: ['model', 'meter', 'aggregation', 'tiers', 'tiers_mode', 'late_events', 'usage_cycle', 'unique_property'],
 };
 const TIER_FIELDS = ['up_to', 'unit_amount', 'flat_amount'];
 
 /** A meter's name: a quantity of the subscription, or a usage meter. */
 export const METER = /^[a-z0-9][a-z0-9_.-]*$/;
 export const METER_MAX_LENGTH = 64;
-const AGGREGATIONS: readonly UsageAggregation[] = ['sum', 'max', 'last_during_period', 'unique_count'];
+export const AGGREGATIONS: readonly UsageAggregation[] = ['sum', 'max', 'last_during_period', 'unique_count', 'count', 'weighted_sum'];
+/** The integration guide's names of the aggregations, each taken as, stored as and answered as Tally's own. */
+export const AGGREGATION_ALIASES: ReadonlyMap<string, UsageAggregation> = new Map([
+  ['count_agg', 'count'],
+  ['sum_agg', 'sum'],
+  ['max_agg', 'max'],
+  ['unique_count_agg', 'unique_count'],
+  ['weighted_sum_agg', 'weighted_sum'],
+  ['latest_agg', 'last_during_period'],
+]);
+export const USAGE_CYCLES: readonly UsageCycle[] = ['period', 'never'];
+export const TIERS_MODES: readonly TiersMode[] = ['graduated', 'volume'];
+/** The key of a usage event's property whose distinct values `unique_count` counts. */
+export const UNIQUE_PROPERTY = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 const PACKAGE_ROUNDINGS: readonly PackageRounding[] = ['up', 'down'];
 const LATE_EVENTS: readonly LateEvents[] = ['next_period', 'rebill'];
+
+/** What a tier's `up_to` may be besides null: whole units, or for usage, whose quantities are decimal, any number above 0. */
+interface Bounds {
+  isBound(value: unknown): value is number;
+  rule: string;
+}
+const WHOLE_BOUNDS: Bounds = {
+  isBound: (value): value is number => Number.isSafeInteger(value) && (value as number) >= 1,
+  rule: 'a whole number ≥ 1',
+};
+const DECIMAL_BOUNDS: Bounds = {
+  isBound: (value): value is number => typeof value === 'number' && value > 0 && value <= Number.MAX_SAFE_INTEGER,
+  rule: `a number above 0 (at most ${Number.MAX_SAFE_INTEGER})`,
+};
 
 /**
  * Validates the pricing of a plan component as it arrives in a request body and returns it with
@@ -81,24 +110,32 @@ function readPricing(input: unknown, options: ParsePricingOptions, problems: Fie
       return { model, unit_amount: wire.unitAmount('unit_amount'), included_units: wire.integer('included_units', 0, 0), meter: meter() };
     case 'tiered':
     case 'volume':
-      return { model, tiers: wire.tiers(), meter: meter() };
+      return { model, tiers: wire.tiers(WHOLE_BOUNDS), meter: meter() };
     case 'package':
       return {
         model,
         package_size: wire.integer('package_size', 1),
         package_price: wire.chargedAmount('package_price'),
-        rounding: wire.oneOf('rounding', PACKAGE_ROUNDINGS, 'pricing.invalid_rounding', 'up'),
+        rounding: wire.oneOf('rounding', PACKAGE_ROUNDINGS, 'pricing.invalid_rounding', { fallback: 'up' }),
         meter: meter(),
       };
     case 'usage':
-      return {
-        model,
-        meter: meter(),
-        aggregation: wire.oneOf('aggregation', AGGREGATIONS, 'pricing.invalid_aggregation'),
-        tiers: wire.tiers(),
-        late_events: wire.oneOf('late_events', LATE_EVENTS, 'pricing.invalid_late_events', 'next_period'),
-      };
+      return readUsage(wire, meter());
   }
+}
+
+function readUsage(wire: WireObject, meter: string): Pricing {
+  const aggregation = wire.oneOf('aggregation', AGGREGATIONS, 'pricing.invalid_aggregation', { aliases: AGGREGATION_ALIASES });
+  return {
+    model: 'usage',
+    meter,
+    aggregation,
+    tiers: wire.tiers(DECIMAL_BOUNDS),
+    tiers_mode: wire.oneOf('tiers_mode', TIERS_MODES, 'pricing.invalid_tiers_mode', { fallback: 'graduated' }),
+    late_events: wire.oneOf('late_events', LATE_EVENTS, 'pricing.invalid_late_events', { fallback: 'next_period' }),
+    usage_cycle: wire.oneOf('usage_cycle', USAGE_CYCLES, 'pricing.invalid_usage_cycle', { fallback: 'period' }),
+    unique_property: wire.uniqueProperty(wire.hasProblem('aggregation') ? undefined : aggregation),
+  };
 }
 
 /**
@@ -115,6 +152,11 @@ class WireObject {
 
   problem(key: string, code: string, message: string): void {
     this.problems.push({ field: this.pathOf(key), code, message });
+  }
+
+  hasProblem(key: string): boolean {
+    const field = this.pathOf(key);
+    return this.problems.some((problem) => problem.field === field);
   }
 
   private pathOf(key: string): string {
@@ -194,12 +236,40 @@ class WireObject {
     return value as number;
   }
 
-  oneOf<T extends string>(key: string, allowed: readonly T[], code: string, fallback?: T): T {
+  /** One of `allowed`, or an alias of one, read as the one it names; `fallback` when absent, or required when there is none. */
+  oneOf<T extends string>(key: string, allowed: readonly T[], code: string, { fallback, aliases }: { fallback?: T; aliases?: ReadonlyMap<string, T> } = {}): T {
     const value = fallback === undefined ? this.required(key) : this.optional(key);
     if (value === undefined) return fallback ?? allowed[0];
-    if (!isOneOf(value, allowed)) {
-      this.problem(key, code, `must be one of ${allowed.join(', ')}`);
+    const named = typeof value === 'string' ? (aliases?.get(value) ?? value) : value;
+    if (!isOneOf(named, allowed)) {
+      this.problem(key, code, `must be one of ${[...allowed, ...(aliases?.keys() ?? [])].join(', ')}`);
       return allowed[0];
+    }
+    return named;
+  }
+
+  /**
+   * The event property a `unique_count` aggregation counts the distinct values of: required with
+   * it, refused with any other. Null (as answered) counts as absent. `aggregation` is undefined
+   * when it is itself wrong, and then only the property's form is checked.
+   */
+  uniqueProperty(aggregation: UsageAggregation | undefined): string | null {
+    const value = this.optional('unique_property') ?? null;
+    if (aggregation !== undefined && aggregation !== 'unique_count') {
+      if (value !== null) this.problem('unique_property', 'pricing.unique_property_not_allowed', `only a unique_count aggregation counts a property, not ${aggregation}`);
+      return null;
+    }
+    if (value === null) {
+      if (aggregation === 'unique_count') this.problem('unique_property', 'pricing.missing_field', 'is required with unique_count: the event property whose distinct values are counted');
+      return null;
+    }
+    if (typeof value !== 'string' || !UNIQUE_PROPERTY.test(value)) {
+      this.problem(
+        'unique_property',
+        'pricing.invalid_unique_property',
+        'must be 1 to 64 characters: letters, digits, "_", "." or "-", starting with a letter, digit or "_"',
+      );
+      return null;
     }
     return value;
   }
@@ -219,22 +289,22 @@ class WireObject {
   }
 
   /**
-   * Bands in ascending order of `up_to`, each a positive whole number greater than the one before,
-   * except the last, which is `null`: the unbounded top band.
+   * Bands in ascending order of `up_to`, each a bound greater than the one before, except the
+   * last, which is `null`: the unbounded top band.
    */
-  tiers(): Tier[] {
+  tiers(bounds: Bounds): Tier[] {
     const value = this.required('tiers');
     if (value === undefined) return [];
     if (!Array.isArray(value) || value.length === 0) {
       this.problem('tiers', 'pricing.tiers_empty', 'must be a non-empty array of tiers');
       return [];
     }
-    const tiers = value.map((tier, i) => this.tier(tier, `tiers[${i}]`));
-    this.checkBands(tiers);
+    const tiers = value.map((tier, i) => this.tier(tier, `tiers[${i}]`, bounds));
+    this.checkBands(tiers, bounds);
     return tiers;
   }
 
-  private tier(input: unknown, key: string): Tier {
+  private tier(input: unknown, key: string, bounds: Bounds): Tier {
     if (!isPlainObject(input)) {
       this.problem(key, 'pricing.missing_field', 'must be an object with up_to and unit_amount');
       return { up_to: Number.NaN, unit_amount: '', flat_amount: null };
@@ -242,13 +312,13 @@ class WireObject {
     const tier = new WireObject(input, this.pathOf(key), this.currency, this.problems);
     tier.refuseUnknownFields(TIER_FIELDS, 'a tier');
     const upTo = tier.required('up_to');
-    if (upTo !== null && upTo !== undefined && (!Number.isSafeInteger(upTo) || (upTo as number) < 1)) {
-      tier.problem('up_to', 'pricing.invalid_integer', 'must be a whole number ≥ 1, or null for the top band');
+    if (upTo !== null && upTo !== undefined && !bounds.isBound(upTo)) {
+      tier.problem('up_to', 'pricing.invalid_integer', `must be ${bounds.rule}, or null for the top band`);
     }
     return { up_to: upTo as number | null, unit_amount: tier.unitAmount('unit_amount'), flat_amount: tier.nullableChargedAmount('flat_amount') };
   }
 
-  private checkBands(tiers: readonly Tier[]): void {
+  private checkBands(tiers: readonly Tier[], { isBound }: Bounds): void {
     const last = tiers.length - 1;
     let previous: number | undefined;
     tiers.forEach((tier, i) => {
@@ -257,10 +327,10 @@ class WireObject {
         if (i !== last) this.problem(field, 'pricing.tiers_top_band', 'only the last tier may be unbounded (null)');
         return;
       }
-      if (i === last && Number.isSafeInteger(tier.up_to)) {
+      if (i === last && isBound(tier.up_to)) {
         this.problem(field, 'pricing.tiers_top_band', 'the last tier must be unbounded: up_to null');
       }
-      if (!Number.isSafeInteger(tier.up_to) || tier.up_to < 1) return;
+      if (!isBound(tier.up_to)) return;
       if (previous !== undefined && tier.up_to <= previous) {
         this.problem(field, 'pricing.tiers_not_ascending', `must be greater than the previous tier's up_to (${previous})`);
       }

@@ -228,6 +228,55 @@ describe('priceComponent: the models', () => {
     expect(band('10.5')).toEqual([[20, '10.5', '1', '3', '13.5']]);
   });
 
+  describe('usage: graduated by default, or by volume', () => {
+    const halfUnit = [
+      { up_to: 0.5, unit_amount: '2' },
+      { up_to: null, unit_amount: '1' },
+    ];
+    const usage = (tiers_mode?: string) => ({ model: 'usage', aggregation: 'sum', tiers: halfUnit, ...(tiers_mode && { tiers_mode }) });
+
+    it('compiles to the graduated or the volume model', () => {
+      expect(compile(usage()).model).toBe('graduated');
+      expect(compile(usage('graduated')).model).toBe('graduated');
+      expect(compile(usage('volume')).model).toBe('volume');
+    });
+
+    it('volume: 0.75 falls in the band above 0.5, and all of it costs 1 a unit: 0.75', () => {
+      const line = price(usage('volume'), '0.75');
+      expect([text(line.amount), text(line.unit_amount)]).toEqual(['0.75', '1']);
+      expect(line.tiers.map((t) => [t.up_to, text(t.quantity), text(t.amount)])).toEqual([[null, '0.75', '0.75']]);
+    });
+
+    it('graduated: 0.5 at 2, then 0.25 at 1: 1.25', () => {
+      for (const graduated of [usage(), usage('graduated')]) {
+        const line = price(graduated, '0.75');
+        expect([text(line.amount), line.unit_amount]).toEqual(['1.25', null]);
+        expect(line.tiers.map((t) => [t.up_to, text(t.quantity), text(t.amount)])).toEqual([
+          [0.5, '0.5', '1'],
+          [null, '0.25', '0.25'],
+        ]);
+      }
+    });
+
+    it('a decimal bound holds the quantity up to and including it', () => {
+      expect([amount(usage('volume'), '0.5'), amount(usage(), '0.5')]).toEqual(['1', '1']);
+      expect([amount(usage('volume'), '0.5000001'), amount(usage(), '0.5000001')]).toEqual(['0.5', '1']);
+    });
+
+    it('splits at a bound of many decimals exactly', () => {
+      const bands = [
+        { up_to: 1000.25, unit_amount: '0.01' },
+        { up_to: null, unit_amount: '0.001' },
+      ];
+      const line = price({ model: 'usage', aggregation: 'sum', tiers: bands }, '1500.5');
+      expect(line.tiers.map((t) => [text(t.quantity), text(t.amount)])).toEqual([
+        ['1000.25', '10.0025'],
+        ['500.25', '0.50025'],
+      ]);
+      expect(amount({ model: 'usage', aggregation: 'sum', tiers: bands, tiers_mode: 'volume' }, '1500.5')).toBe('1.5');
+    });
+  });
+
   it('shows prices as the pricing states them: "100.00" stays "100.00"', () => {
     expect(price({ model: 'flat', amount: '100.00' }, 1).unit_amount).toBe('100.00');
     expect(price({ model: 'per_unit', unit_amount: '100.00' }, 2).unit_amount).toBe('100.00');
@@ -355,6 +404,8 @@ describe('meterOf', () => {
   it('names the meter of every model but flat', () => {
     expect(meterOf({ model: 'flat', amount: '1' })).toBeNull();
     expect(meterOf({ model: 'per_unit', unit_amount: '1', included_units: 0, meter: 'seats' })).toBe('seats');
-    expect(meterOf({ model: 'usage', meter: 'api_calls', aggregation: 'sum', tiers: [], late_events: 'next_period' })).toBe('api_calls');
+    expect(
+      meterOf({ model: 'usage', meter: 'api_calls', aggregation: 'sum', tiers: [], tiers_mode: 'graduated', late_events: 'next_period', usage_cycle: 'period', unique_property: null }),
+    ).toBe('api_calls');
   });
 });

@@ -19,9 +19,10 @@ export interface PricedTier {
 /**
  * One priced line. `quantity` is the quantity priced (1 for flat). `unit_amount` is the one price
  * that applies to the whole line, as the pricing states it: flat, the amount; per_unit, the unit
- * amount (charged on the units beyond `included_units` only); volume, the unit amount of the band
- * the quantity falls in (the first band for 0); package, the price of ONE PACKAGE, not of one
- * unit; graduated (tiered, usage), null, and `tiers` says what each band reached costs.
+ * amount (charged on the units beyond `included_units` only); volume (volume, usage by volume),
+ * the unit amount of the band the quantity falls in (the first band for 0); package, the price of
+ * ONE PACKAGE, not of one unit; graduated (tiered, usage by default), null, and `tiers` says what
+ * each band reached costs.
  */
 export interface PricedComponent {
   quantity: Big;
@@ -69,10 +70,11 @@ export function compilePricing(pricing: Pricing): CompiledPricing {
     case 'per_unit':
       return { model: 'per_unit', unitAmount: parseUnitAmount(pricing.unit_amount), includedUnits: new Big(pricing.included_units), stated: pricing.unit_amount };
     case 'tiered':
-    case 'usage':
       return { model: 'graduated', tiers: compileTiers(pricing.tiers) };
     case 'volume':
       return { model: 'volume', tiers: compileTiers(pricing.tiers) };
+    case 'usage':
+      return { model: pricing.tiers_mode === 'volume' ? 'volume' : 'graduated', tiers: compileTiers(pricing.tiers) };
     case 'package':
       return {
         model: 'package',

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { minorUnits, roundToCurrency } from '@tally/kernel';
-import { parsePricing } from './parse-pricing';
+import { parsePricing, UNIQUE_PROPERTY } from './parse-pricing';
 import { compilePricing, priceComponent } from './price-component';
 import type { Pricing, Tier } from './pricing';
 
@@ -26,11 +26,39 @@ const quantityArb = fc
 const CURRENCIES = ['USD', 'EUR', 'JPY', 'KWD', 'CLF'];
 const currencyArb = fc.constantFrom(...CURRENCIES);
 
-const tiersArb = (currency: string): fc.Arbitrary<Tier[]> =>
-  fc.uniqueArray(fc.integer({ min: 1, max: 1_000_000 }), { maxLength: 5 }).chain((bounds) => {
+/** Bands in ascending order of their bounds, the last unbounded. */
+const bandsArb = (currency: string, boundArb: fc.Arbitrary<number>): fc.Arbitrary<Tier[]> =>
+  fc.uniqueArray(boundArb, { maxLength: 5 }).chain((bounds) => {
     const upTos = [...bounds.sort((a, b) => a - b), null];
     return fc.tuple(...upTos.map((up_to) => fc.record({ up_to: fc.constant(up_to), unit_amount: unitAmountArb, flat_amount: fc.option(chargedAmountArb(currency)) })));
   });
+
+/** Bands with whole bounds, as tiered and volume take them. */
+const tiersArb = (currency: string): fc.Arbitrary<Tier[]> => bandsArb(currency, fc.integer({ min: 1, max: 1_000_000 }));
+
+/** Bands with bounds of up to 4 decimals, as usage takes them (whole ones too). */
+const usageTiersArb = (currency: string): fc.Arbitrary<Tier[]> =>
+  bandsArb(
+    currency,
+    fc.tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 4 })).map(([digits, scale]) => Number(`${digits}e-${scale}`)),
+  );
+
+/** unique_count names the property it counts; the other aggregations none. */
+const aggregationArb = fc.oneof(
+  fc.record({ aggregation: fc.constantFrom('sum' as const, 'max' as const, 'last_during_period' as const, 'count' as const, 'weighted_sum' as const), unique_property: fc.constant(null) }),
+  fc.record({ aggregation: fc.constant('unique_count' as const), unique_property: fc.stringMatching(UNIQUE_PROPERTY) }),
+);
+
+const usageArb = (currency: string) =>
+  fc
+    .record({
+      tiers: usageTiersArb(currency),
+      tiers_mode: fc.constantFrom('graduated' as const, 'volume' as const),
+      late_events: fc.constantFrom('next_period' as const, 'rebill' as const),
+      usage_cycle: fc.constantFrom('period' as const, 'never' as const),
+      reading: aggregationArb,
+    })
+    .map(({ tiers, tiers_mode, late_events, usage_cycle, reading }): Pricing => ({ model: 'usage', meter: 'api_calls', ...reading, tiers, tiers_mode, late_events, usage_cycle }));
 
 const pricingArb = (currency: string): fc.Arbitrary<Pricing> =>
   fc.oneof(
@@ -45,13 +73,7 @@ const pricingArb = (currency: string): fc.Arbitrary<Pricing> =>
       rounding: fc.constantFrom('up' as const, 'down' as const),
       meter: fc.constant('seats'),
     }),
-    fc.record({
-      model: fc.constant('usage' as const),
-      meter: fc.constant('api_calls'),
-      aggregation: fc.constantFrom('sum' as const, 'max' as const, 'last_during_period' as const, 'unique_count' as const),
-      tiers: tiersArb(currency),
-      late_events: fc.constantFrom('next_period' as const, 'rebill' as const),
-    }),
+    usageArb(currency),
   );
 
 /** A currency and a well-formed pricing in it. */
@@ -72,7 +94,8 @@ describe('pricing properties', () => {
   });
 
   it('per_unit, graduated and package prices never fall as the quantity rises', () => {
-    const risingArb = pricedArb.filter(({ pricing: p }) => p.model === 'per_unit' || p.model === 'tiered' || p.model === 'usage' || p.model === 'package');
+    const graduated = (p: Pricing) => p.model === 'tiered' || (p.model === 'usage' && p.tiers_mode === 'graduated');
+    const risingArb = pricedArb.filter(({ pricing: p }) => p.model === 'per_unit' || graduated(p) || p.model === 'package');
     fc.assert(
       fc.property(risingArb, orderedPair(quantityArb), ({ currency, pricing }, [less, more]) => {
         expect(amountOf(pricing, less, currency).lte(amountOf(pricing, more, currency))).toBe(true);
@@ -141,12 +164,14 @@ describe('pricing properties', () => {
 
   it('a graduated amount is the exact sum of its bands, rounded once', () => {
     const graduatedArb = currencyArb.chain((currency) =>
-      fc.record({ currency: fc.constant(currency), tiers: tiersArb(currency), usage: fc.boolean() }).map(({ tiers, usage }) => ({
-        currency,
-        pricing: usage
-          ? ({ model: 'usage', meter: 'api_calls', aggregation: 'sum', tiers, late_events: 'next_period' } as const)
-          : ({ model: 'tiered', tiers, meter: 'seats' } as const),
-      })),
+      fc.boolean().chain((usage) =>
+        (usage ? usageTiersArb(currency) : tiersArb(currency)).map((tiers) => ({
+          currency,
+          pricing: usage
+            ? ({ model: 'usage', meter: 'api_calls', aggregation: 'sum', tiers, tiers_mode: 'graduated', late_events: 'next_period', usage_cycle: 'period', unique_property: null } as const)
+            : ({ model: 'tiered', tiers, meter: 'seats' } as const),
+        })),
+      ),
     );
     fc.assert(
       fc.property(graduatedArb, quantityArb, ({ currency, pricing }, quantity) => {
@@ -160,10 +185,20 @@ describe('pricing properties', () => {
   });
 
   it('a volume line lists the one band its whole quantity falls in, and is that band’s amount rounded once', () => {
-    const volumeArb = currencyArb.chain((currency) => fc.record({ currency: fc.constant(currency), tiers: tiersArb(currency) }));
+    const volumeArb = currencyArb.chain((currency) =>
+      fc.boolean().chain((usage) =>
+        (usage ? usageTiersArb(currency) : tiersArb(currency)).map((tiers) => ({
+          currency,
+          tiers,
+          pricing: usage
+            ? ({ model: 'usage', meter: 'api_calls', aggregation: 'sum', tiers, tiers_mode: 'volume', late_events: 'next_period', usage_cycle: 'period', unique_property: null } as const)
+            : ({ model: 'volume', tiers, meter: 'seats' } as const),
+        })),
+      ),
+    );
     fc.assert(
-      fc.property(volumeArb, quantityArb, ({ currency, tiers }, quantity) => {
-        const line = priceComponent(compilePricing({ model: 'volume', tiers, meter: 'seats' }), quantity, currency);
+      fc.property(volumeArb, quantityArb, ({ currency, tiers, pricing }, quantity) => {
+        const line = priceComponent(compilePricing(pricing), quantity, currency);
         expect(line.tiers).toHaveLength(1);
         const [band] = line.tiers;
         const stated = tiers.find((tier) => tier.up_to === band.up_to)!;

@@ -6,7 +6,10 @@
  * from the usage meter (usage).
  */
 
-/** One band of a tiered, volume or usage price. `up_to: null` is the unbounded top band, always last. */
+/**
+ * One band of a tiered, volume or usage price. `up_to: null` is the unbounded top band, always
+ * last; otherwise a whole number, or for usage (whose quantities are decimal) any number above 0.
+ */
 export interface Tier {
   up_to: number | null;
   unit_amount: string;
@@ -14,18 +17,35 @@ export interface Tier {
   flat_amount: string | null;
 }
 
-export type UsageAggregation = 'sum' | 'max' | 'last_during_period' | 'unique_count';
+export type UsageAggregation = 'sum' | 'max' | 'last_during_period' | 'unique_count' | 'count' | 'weighted_sum';
 export type LateEvents = 'next_period' | 'rebill';
+/** `period`: the aggregate starts again every billing period; `never`: a counter that never resets. */
+export type UsageCycle = 'period' | 'never';
+/** `graduated`: each unit at the price of the band it falls in; `volume`: the whole aggregate at the price of its band. */
+export type TiersMode = 'graduated' | 'volume';
 export type PackageRounding = 'up' | 'down';
 
-/** `meter` names the subscription quantity (or usage meter) the component is priced by. */
+/**
+ * `meter` names the subscription quantity (or usage meter) the component is priced by. A usage
+ * pricing's `unique_property` is the key of a usage event's `properties` whose distinct values a
+ * `unique_count` aggregation counts; null for every other aggregation.
+ */
 export type Pricing =
   | { model: 'flat'; amount: string }
   | { model: 'per_unit'; unit_amount: string; included_units: number; meter: string }
   | { model: 'tiered'; tiers: Tier[]; meter: string }
   | { model: 'volume'; tiers: Tier[]; meter: string }
   | { model: 'package'; package_size: number; package_price: string; rounding: PackageRounding; meter: string }
-  | { model: 'usage'; meter: string; aggregation: UsageAggregation; tiers: Tier[]; late_events: LateEvents };
+  | {
+      model: 'usage';
+      meter: string;
+      aggregation: UsageAggregation;
+      tiers: Tier[];
+      tiers_mode: TiersMode;
+      late_events: LateEvents;
+      usage_cycle: UsageCycle;
+      unique_property: string | null;
+    };
 
 export type PricingModel = Pricing['model'];
 

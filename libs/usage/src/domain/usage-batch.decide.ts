@@ -1,0 +1,86 @@
+import { DomainError, type ErrorKind, type FieldError } from '@tally/kernel';
+import type { UsageRecord } from './usage.events';
+import type { UsageDraft } from './usage-event.parse';
+
+const DAY_MS = 86_400_000;
+/** How far back an event may be dated, and so how long a duplicate is certain to be recognised: Stripe's 35 days. */
+export const USAGE_BACKDATE_MS = 35 * DAY_MS;
+/** How far ahead of the subscription's clock an event may be dated (Stripe's 5 minutes). */
+export const USAGE_FUTURE_MS = 5 * 60_000;
+
+/** What accepting usage for one subscription depends on, read by the handler; `clockId` is the sandbox test clock it lives on. */
+export type MeteredSubscription =
+  | { exists: false }
+  | { exists: true; ended: boolean; meters: ReadonlySet<string>; now: Date; clockId?: string };
+
+/** The order in which a batch's failures choose its status: the first failing event of the first kind found. */
+const SEVERITY: readonly string[] = ['usage.subscription_not_found', 'usage.subscription_canceled', 'usage.meter_not_on_subscription', 'usage.timestamp_out_of_range'];
+
+/**
+ * Accepts a whole batch or nothing: every event must name a subscription of the tenant that still
+ * bills, a meter of one of its plan's usage components, and a moment within the backdating window
+ * of the subscription's clock. Each failing event is named by `fieldOf(index)`.
+ */
+export function acceptUsageBatch(
+  drafts: readonly (UsageDraft & { external_id: string })[],
+  subscriptions: ReadonlyMap<string, MeteredSubscription>,
+  fieldOf: (index: number) => string,
+): UsageRecord[] {
+  const problems: FieldError[] = [];
+  const records = drafts.map((draft, index) => {
+    const at = fieldOf(index);
+    const subscription = subscriptions.get(draft.subscription_id) ?? { exists: false };
+    const found = [...meterProblems(subscription, draft.subscription_id, draft.meter), ...timestampProblems(subscription, draft.timestamp)];
+    problems.push(...found.map((problem) => ({ ...problem, field: at === '' ? problem.field : `${at}.${problem.field}` })));
+    return record(draft, subscription.exists ? subscription.now : new Date(0));
+  });
+  if (problems.length > 0) throw usageRefused(problems);
+  return records;
+}
+
+/** Why the subscription takes no usage of `meter`: it does not exist (for the tenant), it ended, or its plan does not meter it. */
+export function meterProblems(subscription: MeteredSubscription, subscriptionId: string, meter: string): FieldError[] {
+  if (!subscription.exists) return [{ field: 'subscription_id', code: 'usage.subscription_not_found', message: `no subscription ${subscriptionId}` }];
+  if (subscription.ended) return [{ field: 'subscription_id', code: 'usage.subscription_canceled', message: `subscription ${subscriptionId} is canceled or ended: it takes no more usage` }];
+  if (!subscription.meters.has(meter)) return [{ field: 'meter', code: 'usage.meter_not_on_subscription', message: `no usage component of the subscription's plan has the meter ${meter}` }];
+  return [];
+}
+
+function timestampProblems(subscription: MeteredSubscription, timestamp: string): FieldError[] {
+  if (!subscription.exists || subscription.ended) return [];
+  const time = Date.parse(timestamp);
+  const now = subscription.now.getTime();
+  if (time >= now - USAGE_BACKDATE_MS && time <= now + USAGE_FUTURE_MS) return [];
+  return [{ field: 'timestamp', code: 'usage.timestamp_out_of_range', message: `must be at most 35 days before and 5 minutes after the subscription's now (${subscription.now.toISOString()})` }];
+}
+
+function record(draft: UsageDraft & { external_id: string }, receivedAt: Date): UsageRecord {
+  return {
+    subscription_id: draft.subscription_id,
+    meter: draft.meter,
+    quantity: draft.quantity.toFixed(),
+    timestamp: draft.timestamp,
+    external_id: draft.external_id,
+    properties: draft.properties,
+    received_at: receivedAt.toISOString(),
+  };
+}
+
+/**
+ * The refusal of usage with these problems, none of it stored: its code (and status) is the first
+ * kind found in SEVERITY order, else the first problem's (a field the edge refuses is its usual
+ * `request.invalid_body`).
+ */
+export function usageRefused(problems: readonly FieldError[]): DomainError {
+  const code = SEVERITY.find((candidate) => problems.some((p) => p.code === candidate)) ?? (problems[0].code.startsWith('field.') ? 'request.invalid_body' : problems[0].code);
+  const detail = `The usage was refused and nothing was stored: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`;
+  return new DomainError(code, KIND[code] ?? 'invalid', detail, problems);
+}
+
+const KIND: Readonly<Record<string, ErrorKind>> = {
+  'usage.subscription_not_found': 'not_found',
+  'usage.subscription_canceled': 'conflict',
+  'usage.meter_not_on_subscription': 'unprocessable',
+  'track.no_subscription': 'conflict',
+  'track.ambiguous_subscription': 'conflict',
+};

@@ -1,0 +1,100 @@
+import { DomainError, type FieldError } from '@tally/kernel';
+import { acceptUsageBatch, type MeteredSubscription } from './usage-batch.decide';
+import { parseUsageEvent, type UsageDraft } from './usage-event.parse';
+
+const NOW = new Date('2026-06-10T00:00:00.000Z');
+const live: MeteredSubscription = { exists: true, ended: false, meters: new Set(['calls']), now: NOW };
+const wire = { subscription_id: 'sub_1', meter: 'calls', quantity: '12.50', timestamp: '2026-06-09T12:00:00.123456+02:00', external_id: 'e1' };
+
+function parse(input: unknown): { draft?: UsageDraft; problems: FieldError[] } {
+  const problems: FieldError[] = [];
+  return { draft: parseUsageEvent(input, '', problems), problems };
+}
+
+const codes = (input: unknown) => parse(input).problems.map((p) => [p.field, p.code]);
+
+function refusal(drafts: (UsageDraft & { external_id: string })[], subscriptions: Record<string, MeteredSubscription>): DomainError {
+  try {
+    acceptUsageBatch(drafts, new Map(Object.entries(subscriptions)), (i) => `events[${i}]`);
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('the batch was accepted');
+}
+
+describe('reading a usage event', () => {
+  it('normalises the timestamp to UTC milliseconds (finer digits dropped) and keeps the quantity exact', () => {
+    const { draft } = parse(wire);
+    expect(draft?.timestamp).toBe('2026-06-09T10:00:00.123Z');
+    expect(draft?.quantity.toFixed()).toBe('12.5');
+  });
+
+  it.each([
+    ['exponent notation', '1.0e3'],
+    ['a plus sign', '+1'],
+    ['a number, not a string', 5],
+    ['spaces', ' 1'],
+    ['13 digits after the point', '0.0000000000001'],
+  ])('refuses a quantity with %s (usage.invalid_quantity)', (_name, quantity) => {
+    expect(codes({ ...wire, quantity })).toEqual([['quantity', 'usage.invalid_quantity']]);
+  });
+
+  it('accepts negative corrections', () => {
+    expect(parse({ ...wire, quantity: '-3' }).draft?.quantity.toFixed()).toBe('-3');
+  });
+
+  it('takes idempotency_key as another name of external_id, and refuses the two when they differ', () => {
+    expect(parse({ ...wire, external_id: undefined, idempotency_key: 'k' }).draft?.external_id).toBe('k');
+    expect(codes({ ...wire, idempotency_key: 'other' })).toEqual([['idempotency_key', 'usage.invalid_external_id']]);
+  });
+
+  it('lists every problem of an event at once', () => {
+    expect(codes({ meter: 'Not A Meter', quantity: '1', timestamp: '2026-02-30T00:00:00Z', colour: 'red', properties: { 'bad key': 1 } })).toEqual([
+      ['colour', 'field.unknown'],
+      ['subscription_id', 'usage.missing_field'],
+      ['meter', 'usage.invalid_meter'],
+      ['timestamp', 'usage.invalid_timestamp'],
+      ['properties.bad key', 'usage.invalid_properties'],
+    ]);
+  });
+
+  it('keeps properties in an object without a prototype, numbers as their JSON text', () => {
+    const { draft } = parse({ ...wire, properties: JSON.parse('{"__proto__": "p", "user": 42}') });
+    expect(Object.getPrototypeOf(draft?.properties)).toBeNull();
+    expect(Object.entries(draft!.properties!)).toEqual([['__proto__', 'p'], ['user', '42']]);
+  });
+});
+
+describe('accepting a batch', () => {
+  const draft = (overrides: Partial<UsageDraft> = {}) => ({ ...parse(wire).draft!, ...overrides, external_id: 'e1' });
+
+  it('accepts every event, received at the subscription’s now', () => {
+    const [record] = acceptUsageBatch([draft()], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    expect(record).toEqual({ subscription_id: 'sub_1', meter: 'calls', quantity: '12.5', timestamp: '2026-06-09T10:00:00.123Z', external_id: 'e1', properties: null, received_at: NOW.toISOString() });
+  });
+
+  it('refuses the whole batch with the first kind of failure found, naming every failing event', () => {
+    const error = refusal([draft(), draft({ meter: 'seats' }), draft({ subscription_id: 'sub_gone' }), draft({ subscription_id: 'sub_ended' })], {
+      sub_1: live,
+      sub_ended: { exists: true, ended: true, meters: new Set(), now: NOW },
+    });
+    expect([error.code, error.kind]).toEqual(['usage.subscription_not_found', 'not_found']);
+    expect(error.fields.map((f) => [f.field, f.code])).toEqual([
+      ['events[1].meter', 'usage.meter_not_on_subscription'],
+      ['events[2].subscription_id', 'usage.subscription_not_found'],
+      ['events[3].subscription_id', 'usage.subscription_canceled'],
+    ]);
+  });
+
+  it.each([
+    ['35 days back', '2026-05-06T00:00:00.000Z', true],
+    ['more than 35 days back', '2026-05-05T23:59:59.999Z', false],
+    ['5 minutes ahead', '2026-06-10T00:05:00.000Z', true],
+    ['more than 5 minutes ahead', '2026-06-10T00:05:00.001Z', false],
+  ])('takes a timestamp %s: %s', (_name, timestamp, accepted) => {
+    const accept = () => acceptUsageBatch([draft({ timestamp })], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    if (accepted) expect(accept()).toHaveLength(1);
+    else expect(refusal([draft({ timestamp })], { sub_1: live }).code).toBe('usage.timestamp_out_of_range');
+  });
+});

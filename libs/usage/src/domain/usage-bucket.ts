@@ -1,0 +1,118 @@
+import Big from 'big.js';
+import { keyedObject } from '@tally/kernel';
+import type { Pricing } from '@tally/catalog/published';
+import type { Period } from '@tally/subscriptions/published';
+import type { UsageRecord } from './usage.events';
+
+/** How a usage component reads its meter: the aggregation, whether it resets each period, and for unique_count the property. */
+export type MeterSpec = Pick<Extract<Pricing, { model: 'usage' }>, 'aggregation' | 'usage_cycle' | 'unique_property'>;
+
+/**
+ * The running aggregates of one meter of one subscription over one period: every aggregation at
+ * once, so a plan may price any of them and a change of plan needs no recount. Each is
+ * independent of the order its events arrive in.
+ */
+export interface UsageBucket {
+  subscription_id: string;
+  meter: string;
+  period: Period;
+  /** Events counted (duplicates never are). */
+  count: number;
+  sum: string;
+  max: string | null;
+  /** The latest event by timestamp, ties broken by external id. */
+  last: { timestamp: string; external_id: string; quantity: string } | null;
+  /** Σ quantity × (period end − timestamp) in milliseconds: each quantity weighted by how long it was in use. */
+  weighted_ms: string;
+  /** Per property: distinct values seen in this period (user-keyed). */
+  distinct: Record<string, number>;
+  /** Per property: values seen for the first time in the subscription's life in this period (user-keyed). */
+  first_seen: Record<string, number>;
+  /** Events that arrived after their own period closed and count here instead. */
+  late_events: number;
+}
+
+export function emptyBucket(subscriptionId: string, meter: string, period: Period): UsageBucket {
+  return { subscription_id: subscriptionId, meter, period, count: 0, sum: '0', max: null, last: null, weighted_ms: '0', distinct: keyedObject(), first_seen: keyedObject(), late_events: 0 };
+}
+
+/** The bucket with one more event (not a duplicate) in it. */
+export function addUsage(bucket: UsageBucket, record: UsageRecord, late: boolean): UsageBucket {
+  const quantity = new Big(record.quantity);
+  const from = Math.max(Date.parse(record.timestamp), Date.parse(bucket.period.start));
+  const inUse = Math.max(0, Date.parse(bucket.period.end) - from);
+  return {
+    ...bucket,
+    count: bucket.count + 1,
+    sum: new Big(bucket.sum).plus(quantity).toFixed(),
+    max: bucket.max === null || quantity.gt(bucket.max) ? quantity.toFixed() : bucket.max,
+    last: isLater(record, bucket.last) ? { timestamp: record.timestamp, external_id: record.external_id, quantity: record.quantity } : bucket.last,
+    weighted_ms: new Big(bucket.weighted_ms).plus(quantity.times(inUse)).toFixed(),
+    late_events: bucket.late_events + (late ? 1 : 0),
+  };
+}
+
+type Dated = { timestamp: string; external_id: string };
+
+const isLater = (candidate: Dated, last: Dated | null): boolean =>
+  last === null || candidate.timestamp > last.timestamp || (candidate.timestamp === last.timestamp && candidate.external_id > last.external_id);
+
+/** The bucket counting `by` more (or fewer) values of `property` under `counter`. */
+export function countValues(bucket: UsageBucket, counter: 'distinct' | 'first_seen', property: string, by: number): UsageBucket {
+  const counts = keyedObject(Object.entries(bucket[counter]));
+  counts[property] = countOf(counts, property) + by;
+  return { ...bucket, [counter]: counts };
+}
+
+/** A user-keyed count; buckets read back from a store are plain objects, where `__proto__` is not a count. */
+const countOf = (counts: Record<string, number>, property: string): number => (Object.hasOwn(counts, property) ? counts[property] : 0);
+
+/** What a meter reads for a period: the quantity its component prices, the events behind it, and how many of them came late. */
+export interface MeterReading {
+  quantity: Big;
+  events: number;
+  late_events: number;
+}
+
+/** A weighted sum is exact until divided by the period's length, then kept to 12 decimal places. */
+const WEIGHTED_PLACES = 12;
+
+/**
+ * Reads `spec` for `period` from the subscription's buckets of that meter: for a usage cycle
+ * `period`, the period's own; for `never` (a counter that does not reset), every bucket up to the
+ * period's. Buckets after the period are ignored.
+ */
+export function readMeter(spec: MeterSpec, buckets: readonly UsageBucket[], period: Period): MeterReading {
+  const own = buckets.find((bucket) => bucket.period.start === period.start);
+  const counted = spec.usage_cycle === 'never' ? buckets.filter((bucket) => bucket.period.start <= period.start) : own ? [own] : [];
+  const events = counted.reduce((total, bucket) => total + bucket.count, 0);
+  const late = own?.late_events ?? 0;
+  return { quantity: quantityOf(spec, counted, own, period), events, late_events: late };
+}
+
+function quantityOf(spec: MeterSpec, counted: readonly UsageBucket[], own: UsageBucket | undefined, period: Period): Big {
+  const total = (read: (bucket: UsageBucket) => Big.BigSource) => counted.reduce((sum, bucket) => sum.plus(read(bucket)), new Big(0));
+  switch (spec.aggregation) {
+    case 'sum':
+      return total((bucket) => bucket.sum);
+    case 'count':
+      return total((bucket) => bucket.count);
+    case 'max':
+      return counted.reduce<Big | null>((max, bucket) => (bucket.max !== null && (max === null || max.lt(bucket.max)) ? new Big(bucket.max) : max), null) ?? new Big(0);
+    case 'last_during_period': {
+      const last = counted.reduce<UsageBucket['last']>((latest, bucket) => (bucket.last && isLater(bucket.last, latest) ? bucket.last : latest), null);
+      return new Big(last?.quantity ?? 0);
+    }
+    case 'unique_count': {
+      const property = spec.unique_property ?? '';
+      return spec.usage_cycle === 'never' ? total((bucket) => countOf(bucket.first_seen, property)) : new Big(own ? countOf(own.distinct, property) : 0);
+    }
+    case 'weighted_sum': {
+      const length = Date.parse(period.end) - Date.parse(period.start);
+      const inPeriod = length > 0 ? new Big(own?.weighted_ms ?? 0).div(length).round(WEIGHTED_PLACES, Big.roundHalfEven) : new Big(0);
+      // A level that does not reset carries what earlier periods left in use through the whole period.
+      const carried = spec.usage_cycle === 'never' ? total((bucket) => (bucket.period.start < period.start ? bucket.sum : 0)) : new Big(0);
+      return inPeriod.plus(carried);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiAcceptedResponse, ApiBody, ApiOperation } from '@nestjs/swagger';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, IdempotencyKey } from '@tally/http';
+import type { RequestContext } from '@tally/cells';
+import { TrackBulkDto, TrackEventDto } from './dto/track.dto';
+import { UsageBatchResponse, UsageEventResponse } from './dto/usage.dto';
+import { TrackUsageCommand } from './track.handler';
+import { batchEvents, USAGE_PROBLEMS } from './usage.controller';
+import { usageEventResource } from './usage-event.resource';
+
+const TRACK_PROBLEMS = { ...USAGE_PROBLEMS, 409: [...USAGE_PROBLEMS[409], 'track.no_subscription', 'track.ambiguous_subscription'] };
+
+/** The integration guide's usage operations: by customer and feature rather than by subscription and meter. */
+@Controller('v1/track')
+@ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('usage')
+export class TrackController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Track usage of a feature',
+    description:
+      'The integration guide’s form of `POST /v1/usage`: `feature_code` is the meter, `value` the quantity, and the event goes to the customer’s one subscription (not canceled or ended) whose plan meters the feature; 409 when there is none or more than one. The dedupe key is `dedup_key`, else the Idempotency-Key, else a generated time-ordered UUID; `timestamp` defaults to now on the subscription’s clock.',
+  })
+  @ApiBody({ type: TrackEventDto })
+  @ApiAcceptedResponse({ type: UsageEventResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, TRACK_PROBLEMS)
+  async track(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
+    const { records } = await this.commands.execute(new TrackUsageCommand(context, [body], () => '', idempotencyKey));
+    return usageEventResource(records[0]);
+  }
+
+  @Post('bulk')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Track usage in bulk', description: 'Up to 1000 tracked events, accepted all together or not at all, as `POST /v1/usage/batch`.' })
+  @ApiBody({ type: TrackBulkDto })
+  @ApiAcceptedResponse({ type: UsageBatchResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, TRACK_PROBLEMS)
+  async bulk(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>): Promise<UsageBatchResponse> {
+    const { batchId, records } = await this.commands.execute(new TrackUsageCommand(context, batchEvents(body), (index) => `events[${index}]`));
+    return { object: 'usage_batch', id: batchId, accepted: records.length };
+  }
+}

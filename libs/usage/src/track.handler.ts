@@ -1,0 +1,125 @@
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { FieldError } from '@tally/kernel';
+import type { Cell, RequestContext } from '@tally/cells';
+import { Clocks, CommandRuntime, ScopedReads } from '@tally/runtime';
+import { loadPlan, subscriptionAggregate, subscriptionView, TERMINAL, usageMeters, type SubscriptionResource } from '@tally/subscriptions';
+import { usageRefused } from './domain/usage-batch.decide';
+import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
+import { IngestUsageCommand, type AcceptedUsage } from './usage-ingest.handler';
+
+/** The integration guide's names of the usage fields: `feature_code` is the meter, `value` the quantity, `dedup_key` the dedupe key. */
+const TRACK_NAMES: ReadonlyMap<string, string> = new Map([
+  ['customer_id', 'subscription_id'],
+  ['feature_code', 'meter'],
+  ['value', 'quantity'],
+  ['dedup_key', 'external_id'],
+  ['properties', 'properties'],
+  ['timestamp', 'timestamp'],
+]);
+const USAGE_NAMES = new Map([...TRACK_NAMES].map(([track, usage]) => [usage, track]));
+
+/** More subscriptions of one customer than any plan of routing by feature could mean. */
+const MAX_SUBSCRIPTIONS = 100;
+/** Statuses of a subscription that may still take usage. */
+const LIVE_STATUSES = ['pending_activation', 'trialing', 'active', 'past_due', 'paused'];
+
+/**
+ * Usage as the integration guide's `/v1/track` sends it: by customer and feature, routed to the
+ * customer's one subscription whose plan meters that feature, then accepted as `/v1/usage` would.
+ */
+export class TrackUsageCommand extends Command<AcceptedUsage> {
+  constructor(
+    readonly context: RequestContext,
+    readonly inputs: readonly unknown[],
+    readonly fieldOf: (index: number) => string,
+    /** The request's Idempotency-Key, the dedupe key of an event that names none. */
+    readonly idempotencyKey?: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(TrackUsageCommand)
+export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, AcceptedUsage> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly reads: ScopedReads,
+    private readonly clocks: Clocks,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute({ context, inputs, fieldOf, idempotencyKey }: TrackUsageCommand): Promise<AcceptedUsage> {
+    const tracked = parseTracked(inputs, fieldOf);
+    const cell = this.runtime.cellOf(context);
+    const routes = new Map<string, CustomerRoutes>();
+    const problems: FieldError[] = [];
+    const drafts: UsageDraft[] = [];
+    for (const [index, { draft, timestamped }] of tracked.entries()) {
+      const customerId = draft.subscription_id;
+      if (!routes.has(customerId)) routes.set(customerId, await this.routesOf(cell, context, customerId));
+      const route = routes.get(customerId)!.get(draft.meter) ?? [];
+      const at = fieldOf(index) === '' ? '' : `${fieldOf(index)}.`;
+      if (route.length === 1) drafts.push({ ...draft, subscription_id: route[0].subscriptionId, timestamp: timestamped ? draft.timestamp : route[0].now.toISOString() });
+      else if (route.length === 0) problems.push({ field: `${at}feature_code`, code: 'track.no_subscription', message: `customer ${customerId} has no subscription that may still bill whose plan meters ${draft.meter}` });
+      else problems.push({ field: `${at}feature_code`, code: 'track.ambiguous_subscription', message: `customer ${customerId} has ${route.length} subscriptions metering ${draft.meter}: send usage to /v1/usage with the subscription_id` });
+    }
+    if (problems.length > 0) throw usageRefused(problems);
+    return this.commands.execute(new IngestUsageCommand(context, drafts, fieldOf, () => idempotencyKey));
+  }
+
+  /** For each meter, the customer's subscriptions that may still bill it, with their clocks' now. */
+  private async routesOf(cell: Cell, context: RequestContext, customerId: string): Promise<CustomerRoutes> {
+    const routes: CustomerRoutes = new Map();
+    const where = [
+      { field: 'customer_id', op: 'eq' as const, value: customerId },
+      { field: 'status', op: 'in' as const, value: LIVE_STATUSES },
+    ];
+    const { items } = await this.reads.list<SubscriptionResource>(context, subscriptionView.collection, { where, limit: MAX_SUBSCRIPTIONS });
+    for (const { id } of items) {
+      const { state, clockId } = await this.runtime.load(cell, subscriptionAggregate, id, context);
+      if (state.status === 'none' || TERMINAL.includes(state.status)) continue;
+      const plan = await loadPlan(this.runtime, context, state.planCode);
+      const now = await this.clocks.now(cell, clockId);
+      for (const { meter } of usageMeters(plan, state.period.start)) routes.set(meter, [...(routes.get(meter) ?? []), { subscriptionId: id, now }]);
+    }
+    return routes;
+  }
+}
+
+type CustomerRoutes = Map<string, { subscriptionId: string; now: Date }[]>;
+
+/** Reads tracked events as usage events (the customer id standing in for the subscription until routed); problems carry the guide's field names. */
+function parseTracked(inputs: readonly unknown[], fieldOf: (index: number) => string): { draft: UsageDraft; timestamped: boolean }[] {
+  const problems: FieldError[] = [];
+  const parsed = inputs.map((input, index) => {
+    const at = fieldOf(index);
+    const wire = asUsageWire(input);
+    const timestamped = isObject(input) && Object.hasOwn(input, 'timestamp');
+    const found: FieldError[] = [];
+    const draft = parseUsageEvent(wire, at, found);
+    problems.push(...found.map((problem) => ({ ...problem, field: trackField(problem.field, at) })));
+    return draft && { draft, timestamped };
+  });
+  if (problems.length > 0) throw usageRefused(problems);
+  return parsed as { draft: UsageDraft; timestamped: boolean }[];
+}
+
+/** Stands in for an omitted timestamp until the subscription, whose clock says "now", is known. */
+const PLACEHOLDER_TIMESTAMP = '1970-01-01T00:00:00.000Z';
+
+/** The tracked event under the usage event's names; a number `value` as its decimal text (an exponent stays, and is refused). */
+function asUsageWire(input: unknown): unknown {
+  if (!isObject(input)) return input;
+  const wire: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of Object.entries(input)) wire[TRACK_NAMES.get(key) ?? key] = key === 'value' && typeof value === 'number' ? String(value) : value;
+  wire.timestamp ??= PLACEHOLDER_TIMESTAMP;
+  return wire;
+}
+
+const isObject = (value: unknown): value is object => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function trackField(field: string, at: string): string {
+  const prefix = at === '' ? '' : `${at}.`;
+  const [name, ...rest] = field.slice(prefix.length).split('.');
+  return prefix + [USAGE_NAMES.get(name) ?? name, ...rest].join('.');
+}

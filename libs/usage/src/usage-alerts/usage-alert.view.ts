@@ -1,0 +1,56 @@
+import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { UsageAlertEvent } from '../domain/usage-alert.events';
+
+export interface UsageAlertResource {
+  [field: string]: unknown;
+  id: string;
+  object: 'usage_alert';
+  subscription_id: string;
+  meter: string;
+  threshold: string;
+  title: string | null;
+  status: 'active' | 'archived';
+  /** The last time it fired: in which period, at what aggregate. */
+  last_triggered: { period_start: string; quantity: string; triggered_at: string } | null;
+  livemode: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A usage alert as the API shows it; its firing is published as `subscription.usage_threshold_crossed`. */
+export const usageAlertView: ResourceView<UsageAlertResource> = {
+  aggregateType: 'usage_alert',
+  collection: 'usage_alerts',
+
+  apply(alert, stored) {
+    const event = stored as unknown as UsageAlertEvent & HistoryEvent;
+    const at = stored.metadata.occurred_at;
+    if (event.type === 'UsageAlertCreated') {
+      const { usage_alert_id, subscription_id, meter, threshold, title } = event.data;
+      return {
+        id: usage_alert_id,
+        object: 'usage_alert',
+        subscription_id,
+        meter,
+        threshold,
+        title,
+        status: 'active',
+        last_triggered: null,
+        livemode: stored.metadata.environment === 'live',
+        created_at: at,
+        updated_at: at,
+      };
+    }
+    if (!alert) return undefined;
+    switch (event.type) {
+      case 'UsageAlertTriggered': {
+        const { period_start, quantity, triggered_at } = event.data;
+        return { ...alert, last_triggered: { period_start, quantity, triggered_at }, updated_at: at };
+      }
+      case 'UsageAlertArchived':
+        return { ...alert, status: 'archived', updated_at: at };
+    }
+  },
+
+  publicType: (event) => (event.type === 'UsageAlertTriggered' ? 'subscription.usage_threshold_crossed' : undefined),
+};

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { RecordedEvent } from '@tally/eventstore';
+import type { RequestContext } from '@tally/cells';
+import type { Reaction } from '@tally/runtime';
+import type { UsageBatchAccepted } from '../domain/usage.events';
+import { USAGE_INGEST_PREFIX } from '../usage-ingest-stream';
+import { CheckUsageAlertsCommand } from './usage-alert.handlers';
+
+type CheckAlerts = { type: 'CheckUsageAlerts'; data: { subscription_ids: string[] } };
+
+/** After each accepted batch, the alerts of the subscriptions it reached are checked, in the order the batches were accepted. */
+@Injectable()
+export class UsageAlertsReaction implements Reaction<CheckAlerts> {
+  readonly name = 'usage_alerts';
+  readonly streamPrefixes = [USAGE_INGEST_PREFIX];
+
+  constructor(private readonly commands: CommandBus) {}
+
+  commandOf(event: RecordedEvent) {
+    if (event.type !== 'UsageBatchAccepted') return undefined;
+    const { events } = (event as unknown as UsageBatchAccepted).data;
+    return { lane: event.stream, command: { type: 'CheckUsageAlerts' as const, data: { subscription_ids: [...new Set(events.map((usage) => usage.subscription_id))] } } };
+  }
+
+  async dispatch({ data }: CheckAlerts, context: RequestContext): Promise<void> {
+    await this.commands.execute(new CheckUsageAlertsCommand(context, data.subscription_ids));
+  }
+}

@@ -1,0 +1,69 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { FieldError, IdGenerator } from '@tally/kernel';
+import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { Clocks, CommandRuntime, eventMetadata } from '@tally/runtime';
+import { acceptUsageBatch, usageRefused, type MeteredSubscription } from './domain/usage-batch.decide';
+import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
+import type { UsageBatchAccepted, UsageRecord } from './domain/usage.events';
+import { ingestStreamOf } from './usage-ingest-stream';
+import { MeteredSubscriptions } from './metered-subscriptions';
+import { timeOrderedUuid } from './time-ordered-uuid';
+
+export interface AcceptedUsage {
+  batchId: string;
+  records: UsageRecord[];
+}
+
+/**
+ * Usage events as a request sends them (already validated), to accept all or none. `fieldOf`
+ * names an event in field errors (`events[3]`, or '' for a body that is the event itself);
+ * `externalIdOf` gives an event without a dedupe key its key (the request's Idempotency-Key).
+ */
+export class IngestUsageCommand extends Command<AcceptedUsage> {
+  constructor(
+    readonly context: RequestContext,
+    readonly drafts: readonly UsageDraft[],
+    readonly fieldOf: (index: number) => string,
+    readonly externalIdOf: (index: number) => string | undefined = () => undefined,
+  ) {
+    super();
+  }
+}
+
+/** Reads the body's events, each under `fieldOf(index)`; every problem of every event is reported at once, and none is stored. */
+export function parseUsageEvents(inputs: readonly unknown[], fieldOf: (index: number) => string): UsageDraft[] {
+  const problems: FieldError[] = [];
+  const drafts = inputs.map((input, index) => parseUsageEvent(input, fieldOf(index), problems));
+  if (problems.length > 0) throw usageRefused(problems);
+  return drafts as UsageDraft[];
+}
+
+/**
+ * Checks a batch against its subscriptions (each read once), then appends it as one event to the
+ * tenant's ingest stream: one atomic write, whatever the store. Counting and dedupe happen in
+ * the usage projection, in log order.
+ */
+@CommandHandler(IngestUsageCommand)
+export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, AcceptedUsage> {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly clocks: Clocks,
+    private readonly metered: MeteredSubscriptions,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ context, drafts, fieldOf, externalIdOf }: IngestUsageCommand): Promise<AcceptedUsage> {
+    const cell = this.runtime.cellOf(context);
+    const subscriptions = new Map<string, MeteredSubscription>();
+    for (const id of new Set(drafts.map((draft) => draft.subscription_id))) subscriptions.set(id, await this.metered.of(context, id));
+    const now = await this.clocks.now(cell);
+    const keyed = drafts.map((draft, index) => ({ ...draft, external_id: draft.external_id ?? externalIdOf(index) ?? timeOrderedUuid(now) }));
+    const records = acceptUsageBatch(keyed, subscriptions, fieldOf);
+    const batchId = this.ids.next('ubat');
+    const accepted: UsageBatchAccepted = { type: 'UsageBatchAccepted', data: { batch_id: batchId, events: records } };
+    const metadata = { ...eventMetadata(context, now, undefined), schema_version: cell.upcasters.currentVersion(accepted.type) };
+    await cell.events.append(ingestStreamOf(context), [{ id: this.ids.ulid(), ...accepted, metadata }], { expectedRevision: 'any' });
+    return { batchId, records };
+  }
+}

@@ -1,0 +1,84 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiAcceptedResponse, ApiBody, ApiOperation } from '@nestjs/swagger';
+import { DomainError } from '@tally/kernel';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, IdempotencyKey } from '@tally/http';
+import type { RequestContext } from '@tally/cells';
+import { UsageBatchDto, UsageBatchResponse, UsageEventDto, UsageEventResponse } from './dto/usage.dto';
+import { IngestUsageCommand, parseUsageEvents } from './usage-ingest.handler';
+import { usageEventResource } from './usage-event.resource';
+
+export const MAX_BATCH_EVENTS = 1000;
+
+/** Every refusal a usage body can get; the problem's code is that of the first failing event's first problem. */
+export const USAGE_PROBLEMS = {
+  400: [
+    'request.invalid_body',
+    'usage.invalid_quantity',
+    'usage.invalid_timestamp',
+    'usage.timestamp_out_of_range',
+    'usage.missing_field',
+    'usage.invalid_subscription_id',
+    'usage.invalid_meter',
+    'usage.invalid_external_id',
+    'usage.invalid_properties',
+    'usage.invalid_event',
+    'usage.invalid_batch',
+  ],
+  404: ['usage.subscription_not_found'],
+  409: ['usage.subscription_canceled'],
+  422: ['usage.meter_not_on_subscription'],
+};
+
+@Controller('v1/usage')
+@ApiAuthenticated(API_KEY_AUTH)
+@ApiTag('usage')
+export class UsageController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Record a usage event',
+    description:
+      'Accepted (202) once stored; counted within milliseconds, and a usage summary read after the 202 already counts it. Its dedupe key is `external_id`, else the Idempotency-Key, else a generated UUID: a later event with the same subscription, meter and key changes nothing.',
+  })
+  @ApiBody({ type: UsageEventDto })
+  @ApiAcceptedResponse({ type: UsageEventResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, USAGE_PROBLEMS)
+  async record(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
+    const drafts = parseUsageEvents([body], () => '');
+    const { records } = await this.commands.execute(new IngestUsageCommand(context, drafts, () => '', () => idempotencyKey));
+    return usageEventResource(records[0]);
+  }
+
+  @Post('batch')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Record a batch of usage events',
+    description:
+      'Up to 1000 events, accepted all together or not at all: a refusal names every failing event by its index, and stores none. Costs one rate-limit unit per started hundred events.',
+  })
+  @ApiBody({ type: UsageBatchDto })
+  @ApiAcceptedResponse({ type: UsageBatchResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, USAGE_PROBLEMS)
+  async recordBatch(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>): Promise<UsageBatchResponse> {
+    const events = batchEvents(body);
+    const at = (index: number) => `events[${index}]`;
+    const { batchId, records } = await this.commands.execute(new IngestUsageCommand(context, parseUsageEvents(events, at), at));
+    return { object: 'usage_batch', id: batchId, accepted: records.length };
+  }
+}
+
+/** The `events` of a batch body: an array of 1 to 1000, and nothing else in the body. */
+export function batchEvents(body: Record<string, unknown>, field = 'events'): unknown[] {
+  const unknown = Object.keys(body).filter((key) => key !== field);
+  if (unknown.length > 0) throw DomainError.invalid('request.invalid_body', `The body takes ${field} only`, unknown.map((key) => ({ field: key, code: 'field.unknown', message: `property ${key} should not exist` })));
+  const events = body[field];
+  if (!Array.isArray(events) || events.length === 0 || events.length > MAX_BATCH_EVENTS) {
+    throw DomainError.invalid('usage.invalid_batch', `${field} must be an array of 1 to ${MAX_BATCH_EVENTS} events`, [{ field, code: 'usage.invalid_batch', message: `an array of 1 to ${MAX_BATCH_EVENTS} events` }]);
+  }
+  return events;
+}

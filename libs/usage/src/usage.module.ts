@@ -1,0 +1,30 @@
+import { Global, Module } from '@nestjs/common';
+import { USAGE_READINGS } from '@tally/subscriptions';
+import { MeteredSubscriptions } from './metered-subscriptions';
+import { MeteredUsageReadings } from './metered-usage.readings';
+import { TrackController } from './track.controller';
+import { TrackUsageHandler } from './track.handler';
+import { UsageController } from './usage.controller';
+import { IngestUsageHandler } from './usage-ingest.handler';
+import { UsageProjectionProgress } from './usage-projection-progress';
+import { usageAlertHandlers } from './usage-alerts/usage-alert.handlers';
+import { UsageAlertsController } from './usage-alerts/usage-alerts.controller';
+import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
+
+/** Global: the subscriptions context bills usage through the port this module fills. */
+@Global()
+@Module({
+  controllers: [UsageController, TrackController, UsageAlertsController],
+  providers: [
+    MeteredSubscriptions,
+    IngestUsageHandler,
+    TrackUsageHandler,
+    UsageProjectionProgress,
+    MeteredUsageReadings,
+    { provide: USAGE_READINGS, useExisting: MeteredUsageReadings },
+    ...usageAlertHandlers,
+    UsageAlertsReaction,
+  ],
+  exports: [USAGE_READINGS, UsageProjectionProgress, UsageAlertsReaction],
+})
+export class UsageModule {}

@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import type { RecordedEvent } from '@tally/eventstore';
+import type { Doc } from '@tally/readstore';
+import type { ProjectionWriter } from '@tally/runtime';
+import { readMeter, type MeterSpec } from './domain/usage-bucket';
+import type { UsageRecord } from './domain/usage.events';
+import { bucketId, usageProjection, USAGE_BUCKETS, type UsageBucketDoc } from './usage.projection';
+
+/** The projection's documents in memory: what a unit of work would commit. */
+class MemoryWriter implements ProjectionWriter {
+  readonly docs = new Map<string, Doc>();
+  async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
+    return this.docs.get(`${collection}/${id}`) as T | undefined;
+  }
+  upsert(collection: string, doc: Doc): void {
+    this.docs.set(`${collection}/${doc.id}`, structuredClone(doc));
+  }
+  delete(collection: string, id: string): void {
+    this.docs.delete(`${collection}/${id}`);
+  }
+}
+
+const SUB = 'sub_1';
+const JUNE = { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:00.000Z' };
+const JULY = { start: '2026-07-01T00:00:00.000Z', end: '2026-08-01T00:00:00.000Z' };
+let position = 0n;
+
+const recorded = (type: string, data: object, stream = 'x'): RecordedEvent =>
+  ({ id: `${position}`, type, data, stream, revision: 0, position: ++position, metadata: {} }) as unknown as RecordedEvent;
+
+const created = () =>
+  recorded('SubscriptionCreated', { subscription_id: SUB, billing_cycle_anchor: JUNE.start, cadence: { interval: 'month', count: 1 }, period_start: JUNE.start, period_end: JUNE.end });
+const renewed = () => recorded('SubscriptionRenewed', { subscription_id: SUB, period_start: JULY.start, period_end: JULY.end });
+const batch = (events: UsageRecord[]) => recorded('UsageBatchAccepted', { batch_id: 'ubat_1', events });
+
+const usage = (external_id: string, quantity: string, timestamp: string, properties: Record<string, string> | null = null): UsageRecord => ({
+  subscription_id: SUB,
+  meter: 'calls',
+  quantity,
+  timestamp,
+  external_id,
+  properties,
+  received_at: timestamp,
+});
+
+async function project(events: readonly RecordedEvent[]): Promise<MemoryWriter> {
+  const writer = new MemoryWriter();
+  for (const event of events) await usageProjection.handle(event, writer);
+  return writer;
+}
+
+async function bucketsOf(writer: MemoryWriter): Promise<UsageBucketDoc[]> {
+  return [JUNE, JULY].flatMap((period) => {
+    const bucket = writer.docs.get(`${USAGE_BUCKETS}/${bucketId(SUB, 'calls', period.start)}`) as UsageBucketDoc | undefined;
+    return bucket ? [bucket] : [];
+  });
+}
+
+const SPECS: MeterSpec[] = (['sum', 'count', 'max', 'last_during_period', 'unique_count', 'weighted_sum'] as const).flatMap((aggregation) =>
+  (['period', 'never'] as const).map((usage_cycle) => ({ aggregation, usage_cycle, unique_property: aggregation === 'unique_count' ? 'user' : null })),
+);
+
+async function readAll(writer: MemoryWriter): Promise<string[]> {
+  const buckets = await bucketsOf(writer);
+  return [JUNE, JULY].flatMap((period) => SPECS.map((spec) => {
+    const reading = readMeter(spec, buckets, period);
+    return `${period.start} ${spec.aggregation}/${spec.usage_cycle}: ${reading.quantity.toFixed()} (${reading.events}, late ${reading.late_events})`;
+  }));
+}
+
+describe('the usage projection', () => {
+  it('counts each (subscription, meter, external id) once: later copies change nothing, even with another quantity', async () => {
+    const writer = await project([created(), batch([usage('a', '5', '2026-06-02T00:00:00.000Z'), usage('a', '500', '2026-06-03T00:00:00.000Z')]), batch([usage('a', '7', '2026-06-02T00:00:00.000Z')])]);
+    const [june] = await bucketsOf(writer);
+    expect(readMeter({ aggregation: 'sum', usage_cycle: 'period', unique_property: null }, [june], JUNE)).toEqual({ quantity: expect.anything(), events: 1, late_events: 0 });
+    expect(june.sum).toBe('5');
+  });
+
+  it('places an event dated in a closed period in the open one, as late', async () => {
+    const writer = await project([created(), renewed(), batch([usage('late', '3', '2026-06-30T00:00:00.000Z'), usage('on-time', '4', '2026-07-02T00:00:00.000Z')])]);
+    const buckets = await bucketsOf(writer);
+    expect(buckets.map((bucket) => [bucket.period.start, bucket.sum, bucket.count, bucket.late_events])).toEqual([[JULY.start, '7', 2, 1]]);
+  });
+
+  it('places an event of a period whose close is not recorded yet in that period', async () => {
+    const writer = await project([created(), batch([usage('early', '2', '2026-07-03T00:00:00.000Z')])]);
+    expect((await bucketsOf(writer)).map((bucket) => [bucket.period, bucket.sum])).toEqual([[JULY, '2']]);
+  });
+
+  it('moves a value first seen later to the earlier period that also has it', async () => {
+    const writer = await project([created(), batch([usage('b', '1', '2026-07-02T00:00:00.000Z', { user: 'u1' }), usage('a', '1', '2026-06-02T00:00:00.000Z', { user: 'u1' })])]);
+    const buckets = await bucketsOf(writer);
+    const unique = (usage_cycle: 'period' | 'never', period: typeof JUNE) => readMeter({ aggregation: 'unique_count', usage_cycle, unique_property: 'user' }, buckets, period).quantity.toFixed();
+    expect([unique('period', JUNE), unique('period', JULY), unique('never', JUNE), unique('never', JULY)]).toEqual(['1', '1', '1', '1']);
+  });
+
+  it('keeps user-chosen property names such as __proto__ as data', async () => {
+    const properties = JSON.parse('{"__proto__": "x", "constructor": "y"}') as Record<string, string>;
+    const writer = await project([created(), batch([usage('a', '1', '2026-06-02T00:00:00.000Z', properties)])]);
+    const [june] = await bucketsOf(writer);
+    expect(readMeter({ aggregation: 'unique_count', usage_cycle: 'period', unique_property: '__proto__' }, [june], JUNE).quantity.toFixed()).toBe('1');
+    expect(readMeter({ aggregation: 'unique_count', usage_cycle: 'period', unique_property: 'toString' }, [june], JUNE).quantity.toFixed()).toBe('0');
+  });
+
+  it('reaches the same aggregates whatever the order of the events and however often each is sent', async () => {
+    const eventArb = fc.record({
+      id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
+      quantity: fc.integer({ min: -50, max: 500 }).map(String),
+      day: fc.integer({ min: 1, max: 60 }),
+      user: fc.constantFrom('u1', 'u2', 'u3', '__proto__'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(eventArb, { selector: (event) => event.id, minLength: 1 }), fc.infiniteStream(fc.nat()), async (events, randomness) => {
+        const records = events.map((e) => usage(e.id, e.quantity, new Date(Date.parse(JUNE.start) + (e.day - 1) * 86_400_000).toISOString(), { user: e.user }));
+        const copies = records.flatMap((record) => Array.from({ length: 1 + (randomness.next().value as number) % 3 }, () => record));
+        const shuffled = copies.map((record) => [randomness.next().value as number, record] as const).sort(([a], [b]) => a - b).map(([, record]) => record);
+        const once = await readAll(await project([created(), batch(records)]));
+        const again = await readAll(await project([created(), ...shuffled.map((record) => batch([record]))]));
+        expect(again).toEqual(once);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

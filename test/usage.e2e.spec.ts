@@ -37,14 +37,25 @@ describe('usage metering', () => {
         ],
       })
       .expect(200);
+    await api
+      .post('/v1/plans', {
+        code: 'rebilled',
+        product_code: 'rebilled',
+        currency: 'EUR',
+        interval: 'month',
+        interval_count: 1,
+        components: [{ code: 'base', pricing: { model: 'flat', amount: '10.00' } }, usage('calls', 'sum', '0.01', { late_events: 'rebill' })],
+      })
+      .expect(200);
   });
 
   afterAll(() => tally.stop());
 
-  async function subscribe(start: string): Promise<BillingTimeline> {
+  async function subscribe(start: string, plan_code = 'metered', paying = false): Promise<BillingTimeline> {
     const clock = (await api.post('/v1/test-clocks', { frozen_time: start }).expect(200)).body.id;
     const customer = (await api.post('/v1/customers', { email: 'usage@example.com', test_clock: clock }).expect(200)).body.id;
-    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'metered' }).expect(200)).body.id;
+    if (paying) await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_visa', set_as_default: true }).expect(200);
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code }).expect(200)).body.id;
     return new BillingTimeline(tally, api, clock, subscription);
   }
 
@@ -241,5 +252,55 @@ describe('usage metering', () => {
     expect(await refused({ subscription_id: sub, meter: 'calls', threshold: '0' }, 400)).toBe('usage_alert.invalid_threshold');
     expect(await refused({ subscription_id: sub, meter: 'calls', threshold: '1e3' }, 400)).toBe('request.invalid_body');
     expect((await api.get('/v1/usage-alerts/ualt_missing').expect(404)).body.problem).toBe('usage_alert.not_found');
+  });
+
+  describe('late events under rebill', () => {
+    const lines = (invoice: { lines: { code: string; quantity: string; amount: string; period_start: string }[] }) => invoice.lines.map((line) => [line.code, line.quantity, line.amount, line.period_start]);
+
+    it('voids the unpaid invoice of a period closed less than 24 hours ago and issues a corrected one with the late events', async () => {
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', 'rebilled');
+      const sub = timeline.subscription;
+      await timeline.advance('2026-06-30T00:00:00.000Z');
+      await api.post('/v1/usage', event(sub, 'calls', '1000', '2026-06-29T00:00:00Z')).expect(202);
+      await timeline.advance('2026-07-01T12:00:00.000Z');
+      const [, july] = await timeline.invoices();
+      expect([july.status, july.total, lines(july)]).toEqual(['open', '20.00', [['base', '1', '10.00', '2026-07-01T00:00:00.000Z'], ['calls', '1000', '10.00', '2026-06-01T00:00:00.000Z']]]);
+
+      await api.post('/v1/usage', event(sub, 'calls', '500', '2026-06-30T10:00:00Z')).expect(202);
+      expect(await timeline.newEvents()).toEqual([
+        ['invoice.voided', '2026-07-01T12:00:00.000Z'],
+        ['invoice.created', '2026-07-01T12:00:00.000Z'],
+        ['invoice.finalized', '2026-07-01T12:00:00.000Z'],
+      ]);
+      const [, voided, corrected] = await timeline.invoices();
+      expect([voided.id, voided.status]).toEqual([july.id, 'void']);
+      expect([corrected.status, corrected.total, lines(corrected)]).toEqual(['open', '25.00', [['base', '1', '10.00', '2026-07-01T00:00:00.000Z'], ['calls', '1500', '15.00', '2026-06-01T00:00:00.000Z']]]);
+      expect((await summary(sub, '?period=closed')).calls).toEqual({ quantity: '1500', events: 2, late_events: 0 });
+      expect((await summary(sub)).calls).toEqual({ quantity: '0', events: 0, late_events: 0 });
+    });
+
+    it('counts them in the next period once the period closed more than 24 hours ago', async () => {
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', 'rebilled');
+      const sub = timeline.subscription;
+      await timeline.advance('2026-07-02T00:00:01.000Z');
+      await timeline.newEvents();
+      await api.post('/v1/usage', event(sub, 'calls', '500', '2026-06-30T10:00:00Z')).expect(202);
+      expect(await timeline.newEvents()).toEqual([]);
+      expect((await summary(sub)).calls).toEqual({ quantity: '500', events: 1, late_events: 1 });
+    });
+
+    it('counts them in the next period when the period’s invoice is paid', async () => {
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', 'rebilled', true);
+      const sub = timeline.subscription;
+      await timeline.advance('2026-07-01T01:00:00.000Z');
+      const [, july] = await timeline.invoices();
+      expect(july.status).toBe('paid');
+      await timeline.newEvents();
+      await api.post('/v1/usage', event(sub, 'calls', '500', '2026-06-30T10:00:00Z')).expect(202);
+      await tally.settle();
+      expect(await timeline.newEvents()).toEqual([]);
+      expect((await summary(sub)).calls).toEqual({ quantity: '500', events: 1, late_events: 1 });
+      expect((await summary(sub, '?period=closed')).calls).toEqual({ quantity: '0', events: 0, late_events: 0 });
+    });
   });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
-import type { Discount } from './domain/discounts';
+import { discountOf, type Discount } from './domain/discounts';
 import type { InvoiceLine } from './domain/invoice-lines';
 import { invoiceDecider, type FinalizeInvoice, type InvoiceFacts, type InvoiceState } from './domain/invoice.decider';
 import type { InvoiceTotalsData } from './domain/invoice.events';
@@ -65,13 +65,7 @@ export class InvoiceFinalizer {
       period_start: line.period_start ?? '',
       period_end: line.period_end ?? '',
     }));
-    const discounts: Discount[] = state.discounts.map((terms) => ({
-      coupon_id: terms.coupon_id,
-      level: terms.level,
-      percent_off: terms.percent_off === null ? null : new Big(terms.percent_off),
-      amount_off: terms.amount_off === null ? null : new Big(terms.amount_off),
-      components: terms.components,
-    }));
+    const discounts: Discount[] = state.discounts.map(discountOf);
     const customer = await this.taxation.taxCustomer(context, state.customerId);
     const computed = await this.taxation.totals(context, { currency: state.currency, behavior: state.taxBehavior, date: state.periodStart ?? now, customer, lines, discounts });
     const totals = totalsData(state.lines.map((line) => line.line_id), computed);

@@ -9,6 +9,7 @@ export * from './billing/subscription-cycle.decider';
 export * from './billing/usage-readings.port';
 export * from './billing/subscription-invoice.builder';
 export * from './billing/invoice-subscription.handler';
+export * from './billing/reissue-invoice.handler';
 export * from './billing/pause-open-invoices.handler';
 export * from './billing/subscription-cycle.process';
 export * from './billing/upcoming-invoice';

@@ -45,7 +45,7 @@ export function usageMeters(plan: Plan, at: string): UsageMeter[] {
   const meters = new Map<string, UsageMeter>();
   for (const { pricing } of componentsOf(plan, at, 'usage')) {
     if (pricing.model !== 'usage' || meters.has(pricing.meter)) continue;
-    meters.set(pricing.meter, { meter: pricing.meter, aggregation: pricing.aggregation, usage_cycle: pricing.usage_cycle, unique_property: pricing.unique_property });
+    meters.set(pricing.meter, { meter: pricing.meter, aggregation: pricing.aggregation, usage_cycle: pricing.usage_cycle, unique_property: pricing.unique_property, late_events: pricing.late_events });
   }
   return [...meters.values()];
 }

@@ -4,6 +4,7 @@ import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
 import { GetUsageSummaryHandler } from './billing/usage-summary';
 import { ApplyPauseToOpenInvoicesHandler } from './billing/pause-open-invoices.handler';
 import { InvoiceSubscriptionHandler } from './billing/invoice-subscription.handler';
+import { ReissueInvoiceWithUsageHandler } from './billing/reissue-invoice.handler';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
@@ -18,6 +19,7 @@ import { SubscriptionsController } from './subscriptions.controller';
     ...subscriptionCommandHandlers,
     ...subscriptionQueryHandlers,
     InvoiceSubscriptionHandler,
+    ReissueInvoiceWithUsageHandler,
     ApplyPauseToOpenInvoicesHandler,
     GetUpcomingInvoiceHandler,
     GetUsageSummaryHandler,

@@ -23,7 +23,9 @@ export class MeteredSubscriptions {
     const { state, clockId } = loaded;
     const ended = TERMINAL.includes(state.status);
     const plan = ended ? undefined : await loadPlan(this.runtime, context, state.planCode);
-    const meters = new Set(plan ? usageMeters(plan, state.period.start).map((meter) => meter.meter) : []);
-    return { exists: true, ended, meters, now: await this.clocks.now(cell, clockId), ...(clockId && { clockId }) };
+    const components = plan ? usageMeters(plan, state.period.start) : [];
+    const meters = new Set(components.map(({ meter }) => meter));
+    const rebillMeters = new Set(components.filter(({ late_events }) => late_events === 'rebill').map(({ meter }) => meter));
+    return { exists: true, ended, meters, rebillMeters, now: await this.clocks.now(cell, clockId), ...(clockId && { clockId }) };
   }
 }

@@ -1,5 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { UsageModule } from './usage.module';
+import { LateUsageReaction } from './late-usage.reaction';
 import { usageProjection } from './usage.projection';
 import { usageAlertProjection } from './usage-alerts/usage-alert.projection';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
@@ -9,6 +10,6 @@ export const usageContext: ContextManifest = {
   name: 'usage',
   module: UsageModule,
   projections: [usageProjection, usageAlertProjection],
-  reactions: [UsageAlertsReaction],
+  reactions: [LateUsageReaction, UsageAlertsReaction],
   aggregateTypes: [{ idPrefix: 'ualt', type: 'usage_alert' }],
 };

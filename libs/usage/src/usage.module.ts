@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { USAGE_READINGS } from '@tally/subscriptions';
+import { LateUsageReaction } from './late-usage.reaction';
+import { SettleLateUsageHandler } from './late-usage.handler';
 import { MeteredSubscriptions } from './metered-subscriptions';
 import { MeteredUsageReadings } from './metered-usage.readings';
 import { TrackController } from './track.controller';
@@ -24,7 +26,9 @@ import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
     { provide: USAGE_READINGS, useExisting: MeteredUsageReadings },
     ...usageAlertHandlers,
     UsageAlertsReaction,
+    SettleLateUsageHandler,
+    LateUsageReaction,
   ],
-  exports: [USAGE_READINGS, UsageProjectionProgress, UsageAlertsReaction],
+  exports: [USAGE_READINGS, UsageProjectionProgress, UsageAlertsReaction, LateUsageReaction],
 })
 export class UsageModule {}

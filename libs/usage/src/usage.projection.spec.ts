@@ -25,23 +25,26 @@ const JUNE = { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:00.000Z
 const JULY = { start: '2026-07-01T00:00:00.000Z', end: '2026-08-01T00:00:00.000Z' };
 let position = 0n;
 
-const recorded = (type: string, data: object, stream = 'x'): RecordedEvent =>
-  ({ id: `${position}`, type, data, stream, revision: 0, position: ++position, metadata: {} }) as unknown as RecordedEvent;
+const recorded = (type: string, data: object, occurred_at = JULY.start): RecordedEvent =>
+  ({ id: `${position}`, type, data, stream: 'x', revision: 0, position: ++position, metadata: { occurred_at } }) as unknown as RecordedEvent;
 
 const created = () =>
   recorded('SubscriptionCreated', { subscription_id: SUB, billing_cycle_anchor: JUNE.start, cadence: { interval: 'month', count: 1 }, period_start: JUNE.start, period_end: JUNE.end });
 const renewed = () => recorded('SubscriptionRenewed', { subscription_id: SUB, period_start: JULY.start, period_end: JULY.end });
-const batch = (events: UsageRecord[]) => recorded('UsageBatchAccepted', { batch_id: 'ubat_1', events });
+const batch = (events: UsageRecord[], batch_id = 'ubat_1') => recorded('UsageBatchAccepted', { batch_id, events });
+const settled = (outcome: 'rebilled' | 'deferred', batch_id = 'ubat_1') =>
+  recorded('LateUsageSettled', { subscription_id: SUB, period_start: JUNE.start, batch_id, outcome, voided_invoice_id: outcome === 'rebilled' ? 'in_1' : null });
 
-const usage = (external_id: string, quantity: string, timestamp: string, properties: Record<string, string> | null = null): UsageRecord => ({
+const usage = (external_id: string, quantity: string, timestamp: string, properties: Record<string, string> | null = null, received_at = timestamp): UsageRecord => ({
   subscription_id: SUB,
   meter: 'calls',
   quantity,
   timestamp,
   external_id,
   properties,
-  received_at: timestamp,
+  received_at,
 });
+const rebillable = (external_id: string, received_at: string): UsageRecord => ({ ...usage(external_id, '3', '2026-06-30T00:00:00.000Z', null, received_at), rebill: true });
 
 async function project(events: readonly RecordedEvent[]): Promise<MemoryWriter> {
   const writer = new MemoryWriter();
@@ -80,6 +83,32 @@ describe('the usage projection', () => {
     const writer = await project([created(), renewed(), batch([usage('late', '3', '2026-06-30T00:00:00.000Z'), usage('on-time', '4', '2026-07-02T00:00:00.000Z')])]);
     const buckets = await bucketsOf(writer);
     expect(buckets.map((bucket) => [bucket.period.start, bucket.sum, bucket.count, bucket.late_events])).toEqual([[JULY.start, '7', 2, 1]]);
+  });
+
+  describe('under rebill', () => {
+    const sums = async (writer: MemoryWriter) => (await bucketsOf(writer)).map((bucket) => [bucket.period.start, bucket.sum, bucket.late_events]);
+
+    it('holds a late event of the period closed less than 24 hours ago, counted nowhere until the rebill decides', async () => {
+      expect(await sums(await project([created(), renewed(), batch([rebillable('a', '2026-07-01T23:59:59.999Z')])]))).toEqual([]);
+    });
+
+    it('counts held events in their own period once rebilled', async () => {
+      expect(await sums(await project([created(), renewed(), batch([rebillable('a', '2026-07-01T10:00:00.000Z')]), settled('rebilled')]))).toEqual([[JUNE.start, '3', 0]]);
+    });
+
+    it('counts held events in the open period, as late, once deferred; a second outcome changes nothing', async () => {
+      const events = [created(), renewed(), batch([rebillable('a', '2026-07-01T10:00:00.000Z')]), settled('deferred'), settled('rebilled')];
+      expect(await sums(await project(events))).toEqual([[JULY.start, '3', 1]]);
+    });
+
+    it('counts a late event that came more than 24 hours after the close in the open period at once', async () => {
+      expect(await sums(await project([created(), renewed(), batch([rebillable('a', '2026-07-02T00:00:00.001Z')])]))).toEqual([[JULY.start, '3', 1]]);
+    });
+
+    it('still merges a duplicate of a held event', async () => {
+      const events = [created(), renewed(), batch([rebillable('a', '2026-07-01T10:00:00.000Z')]), batch([rebillable('a', '2026-07-01T11:00:00.000Z')], 'ubat_2'), settled('rebilled'), settled('rebilled', 'ubat_2')];
+      expect(await sums(await project(events))).toEqual([[JUNE.start, '3', 0]]);
+    });
   });
 
   it('places an event of a period whose close is not recorded yet in that period', async () => {

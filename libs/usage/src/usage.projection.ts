@@ -3,8 +3,9 @@ import type { Doc } from '@tally/readstore';
 import type { Projection, ProjectionWriter } from '@tally/runtime';
 import type { SubscriptionEvent } from '@tally/subscriptions';
 import { addUsage, countValues, emptyBucket, type UsageBucket } from './domain/usage-bucket';
-import type { UsageEvent, UsageRecord } from './domain/usage.events';
+import type { LateUsageSettled, UsageEvent, UsageRecord } from './domain/usage.events';
 import { placeUsage, type UsagePeriods } from './domain/usage-placement';
+import type { Period } from '@tally/subscriptions/published';
 import { USAGE_INGEST_PREFIX } from './usage-ingest-stream';
 
 export const USAGE_PROJECTION = 'usage';
@@ -15,16 +16,26 @@ const KEYS = 'usage_keys';
 /** Which property values a period has seen, and in which period the subscription first saw each. */
 const VALUES = 'usage_values';
 const FIRST_SEEN = 'usage_first_seen';
+/** Late events of a batch awaiting the rebill's decision, per (subscription, closed period, batch). */
+export const LATE_USAGE = 'usage_late';
+
+/** A late event may still be rebilled this long after its period closed (the spec's 24 hours). */
+export const REBILL_WINDOW_MS = 24 * 3_600_000;
 
 export type UsageBucketDoc = Doc & UsageBucket & { period_start: string };
-type PeriodsDoc = Doc & UsagePeriods;
+/** The periods as the log has them: the open one, and the last one that closed (when, on the subscription's clock). */
+type PeriodsDoc = Doc & UsagePeriods & { closed: (Period & { closed_at: string }) | null };
+export type LateUsageDoc = Doc & { subscription_id: string; period: Period; batch_id: string; records: UsageRecord[]; status: 'pending' | LateUsageSettled['data']['outcome'] };
+
+export const lateUsageId = (subscriptionId: string, periodStart: string, batchId: string): string => JSON.stringify([subscriptionId, periodStart, batchId]);
 
 export const bucketId = (subscriptionId: string, meter: string, periodStart: string): string => JSON.stringify([subscriptionId, meter, periodStart]);
 
 /**
  * The usage aggregates: each accepted event counted once in the period it counts in. It follows
  * the subscriptions too, so an event is placed by the periods as the log had them when it arrived:
- * the same on every replay, and the same on a rebuild.
+ * the same on every replay, and the same on a rebuild. A late event that may be rebilled waits for
+ * the rebill's decision, which is in the log too.
  */
 export const usageProjection: Projection = {
   name: USAGE_PROJECTION,
@@ -35,34 +46,67 @@ export const usageProjection: Projection = {
     { name: KEYS, indexes: [] },
     { name: VALUES, indexes: [] },
     { name: FIRST_SEEN, indexes: [] },
+    { name: LATE_USAGE, indexes: [{ fields: ['batch_id'] }] },
   ],
   async handle(event: RecordedEvent, writer: ProjectionWriter): Promise<void> {
     const { type, data } = event as unknown as SubscriptionEvent | UsageEvent;
     switch (type) {
       case 'SubscriptionCreated':
-        writer.upsert(PERIODS, { id: data.subscription_id, anchor: data.billing_cycle_anchor, cadence: data.cadence, open: { start: data.period_start, end: data.period_end } } satisfies PeriodsDoc);
+        writer.upsert(PERIODS, { id: data.subscription_id, anchor: data.billing_cycle_anchor, cadence: data.cadence, open: { start: data.period_start, end: data.period_end }, closed: null } satisfies PeriodsDoc);
         return;
       case 'SubscriptionActivated':
       case 'SubscriptionRenewed':
       case 'SubscriptionAwaitingPayment': {
         const periods = await writer.get<PeriodsDoc>(PERIODS, data.subscription_id);
-        if (periods) writer.upsert(PERIODS, { ...periods, open: { start: data.period_start, end: data.period_end } });
+        if (!periods) return;
+        const closed = type === 'SubscriptionRenewed' ? { ...periods.open, closed_at: event.metadata.occurred_at } : periods.closed;
+        writer.upsert(PERIODS, { ...periods, open: { start: data.period_start, end: data.period_end }, closed });
         return;
       }
       case 'UsageBatchAccepted':
-        for (const record of data.events) await count(record, writer);
+        for (const record of data.events) await count(record, data.batch_id, writer);
+        return;
+      case 'LateUsageSettled':
+        await settle(data, writer);
         return;
     }
   },
 };
 
-async function count(record: UsageRecord, writer: ProjectionWriter): Promise<void> {
+async function count(record: UsageRecord, batchId: string, writer: ProjectionWriter): Promise<void> {
   const key = JSON.stringify([record.subscription_id, record.meter, record.external_id]);
   if (await writer.get(KEYS, key)) return;
   const periods = await writer.get<PeriodsDoc>(PERIODS, record.subscription_id);
   if (!periods) return;
   writer.upsert(KEYS, { id: key, received_at: record.received_at });
   const { period, late } = placeUsage(periods, record.timestamp);
+  const closed = periods.closed;
+  if (late && record.rebill && closed && mayRebill(record, closed)) return awaitRebill(record, closed, batchId, writer);
+  await countIn(record, period, late, writer);
+}
+
+/** An event of the period that closed last, arriving within 24 hours of its close, may still be billed in it. */
+const mayRebill = (record: UsageRecord, closed: Period & { closed_at: string }): boolean =>
+  record.timestamp >= closed.start && record.timestamp < closed.end && Date.parse(record.received_at) - Date.parse(closed.closed_at) <= REBILL_WINDOW_MS;
+
+/** Held, counted nowhere, until the rebill decides (LateUsageSettled) whether the period's invoice could be voided. */
+async function awaitRebill(record: UsageRecord, closed: Period, batchId: string, writer: ProjectionWriter): Promise<void> {
+  const id = lateUsageId(record.subscription_id, closed.start, batchId);
+  const held = await writer.get<LateUsageDoc>(LATE_USAGE, id);
+  const period = { start: closed.start, end: closed.end };
+  writer.upsert(LATE_USAGE, { id, subscription_id: record.subscription_id, period, batch_id: batchId, records: [...(held?.records ?? []), record], status: 'pending' } satisfies LateUsageDoc);
+}
+
+/** Rebilled: the held events count in their own period; deferred: in the period open now, as late. */
+async function settle({ subscription_id, period_start, batch_id, outcome }: LateUsageSettled['data'], writer: ProjectionWriter): Promise<void> {
+  const held = await writer.get<LateUsageDoc>(LATE_USAGE, lateUsageId(subscription_id, period_start, batch_id));
+  const periods = await writer.get<PeriodsDoc>(PERIODS, subscription_id);
+  if (!held || held.status !== 'pending' || !periods) return;
+  for (const record of held.records) await countIn(record, outcome === 'rebilled' ? held.period : periods.open, outcome === 'deferred', writer);
+  writer.upsert(LATE_USAGE, { ...held, status: outcome });
+}
+
+async function countIn(record: UsageRecord, period: Period, late: boolean, writer: ProjectionWriter): Promise<void> {
   const id = bucketId(record.subscription_id, record.meter, period.start);
   let bucket: UsageBucket = (await writer.get<UsageBucketDoc>(USAGE_BUCKETS, id)) ?? emptyBucket(record.subscription_id, record.meter, period);
   bucket = addUsage(bucket, record, late);

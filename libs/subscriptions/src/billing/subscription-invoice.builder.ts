@@ -54,7 +54,8 @@ export class SubscriptionInvoiceBuilder {
     };
   }
 
-  private async usageLines(context: RequestContext, subscriptionId: string, plan: Plan, period: Period): Promise<InvoiceLine[]> {
+  /** The usage lines of a closed period, priced with the plan's usage components in force at its start. */
+  async usageLines(context: RequestContext, subscriptionId: string, plan: Plan, period: Period): Promise<InvoiceLine[]> {
     const meters = usageMeters(plan, period.start);
     if (meters.length === 0) return [];
     const readings = await this.usage.read(context, subscriptionId, meters, period);

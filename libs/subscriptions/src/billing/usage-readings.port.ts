@@ -3,8 +3,8 @@ import type { Pricing } from '@tally/catalog/published';
 import type { RequestContext } from '@tally/cells';
 import type { Period } from '../domain/billing-cycle';
 
-/** A meter as a usage component reads it: by which aggregation, reset each period or never, and for unique_count of which property. */
-export type UsageMeter = Pick<Extract<Pricing, { model: 'usage' }>, 'meter' | 'aggregation' | 'usage_cycle' | 'unique_property'>;
+/** A meter as a usage component reads it: by which aggregation, reset each period or never, for unique_count of which property; and how it bills late events. */
+export type UsageMeter = Pick<Extract<Pricing, { model: 'usage' }>, 'meter' | 'aggregation' | 'usage_cycle' | 'unique_property' | 'late_events'>;
 
 /**
  * What a subscription used of a meter in a period: the aggregate its component prices, how many

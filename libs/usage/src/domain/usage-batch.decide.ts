@@ -11,7 +11,7 @@ export const USAGE_FUTURE_MS = 5 * 60_000;
 /** What accepting usage for one subscription depends on, read by the handler; `clockId` is the sandbox test clock it lives on. */
 export type MeteredSubscription =
   | { exists: false }
-  | { exists: true; ended: boolean; meters: ReadonlySet<string>; now: Date; clockId?: string };
+  | { exists: true; ended: boolean; meters: ReadonlySet<string>; rebillMeters: ReadonlySet<string>; now: Date; clockId?: string };
 
 /** The order in which a batch's failures choose its status: the first failing event of the first kind found. */
 const SEVERITY: readonly string[] = ['usage.subscription_not_found', 'usage.subscription_canceled', 'usage.meter_not_on_subscription', 'usage.timestamp_out_of_range'];
@@ -32,7 +32,7 @@ export function acceptUsageBatch(
     const subscription = subscriptions.get(draft.subscription_id) ?? { exists: false };
     const found = [...meterProblems(subscription, draft.subscription_id, draft.meter), ...timestampProblems(subscription, draft.timestamp)];
     problems.push(...found.map((problem) => ({ ...problem, field: at === '' ? problem.field : `${at}.${problem.field}` })));
-    return record(draft, subscription.exists ? subscription.now : new Date(0));
+    return record(draft, subscription);
   });
   if (problems.length > 0) throw usageRefused(problems);
   return records;
@@ -54,7 +54,8 @@ function timestampProblems(subscription: MeteredSubscription, timestamp: string)
   return [{ field: 'timestamp', code: 'usage.timestamp_out_of_range', message: `must be at most 35 days before and 5 minutes after the subscription's now (${subscription.now.toISOString()})` }];
 }
 
-function record(draft: UsageDraft & { external_id: string }, receivedAt: Date): UsageRecord {
+function record(draft: UsageDraft & { external_id: string }, subscription: MeteredSubscription): UsageRecord {
+  const receivedAt = subscription.exists ? subscription.now : new Date(0);
   return {
     subscription_id: draft.subscription_id,
     meter: draft.meter,
@@ -63,6 +64,7 @@ function record(draft: UsageDraft & { external_id: string }, receivedAt: Date): 
     external_id: draft.external_id,
     properties: draft.properties,
     received_at: receivedAt.toISOString(),
+    ...(subscription.exists && subscription.rebillMeters.has(draft.meter) && { rebill: true as const }),
   };
 }
 

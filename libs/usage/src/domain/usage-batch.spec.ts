@@ -3,7 +3,7 @@ import { acceptUsageBatch, type MeteredSubscription } from './usage-batch.decide
 import { parseUsageEvent, type UsageDraft } from './usage-event.parse';
 
 const NOW = new Date('2026-06-10T00:00:00.000Z');
-const live: MeteredSubscription = { exists: true, ended: false, meters: new Set(['calls']), now: NOW };
+const live: MeteredSubscription = { exists: true, ended: false, meters: new Set(['calls', 'storage']), rebillMeters: new Set(['storage']), now: NOW };
 const wire = { subscription_id: 'sub_1', meter: 'calls', quantity: '12.50', timestamp: '2026-06-09T12:00:00.123456+02:00', external_id: 'e1' };
 
 function parse(input: unknown): { draft?: UsageDraft; problems: FieldError[] } {
@@ -74,10 +74,15 @@ describe('accepting a batch', () => {
     expect(record).toEqual({ subscription_id: 'sub_1', meter: 'calls', quantity: '12.5', timestamp: '2026-06-09T10:00:00.123Z', external_id: 'e1', properties: null, received_at: NOW.toISOString() });
   });
 
+  it('marks the events of a meter whose component bills late events by rebill', () => {
+    const [calls, storage] = acceptUsageBatch([draft(), draft({ meter: 'storage' })], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    expect([calls.rebill, storage.rebill]).toEqual([undefined, true]);
+  });
+
   it('refuses the whole batch with the first kind of failure found, naming every failing event', () => {
     const error = refusal([draft(), draft({ meter: 'seats' }), draft({ subscription_id: 'sub_gone' }), draft({ subscription_id: 'sub_ended' })], {
       sub_1: live,
-      sub_ended: { exists: true, ended: true, meters: new Set(), now: NOW },
+      sub_ended: { exists: true, ended: true, meters: new Set(), rebillMeters: new Set(), now: NOW },
     });
     expect([error.code, error.kind]).toEqual(['usage.subscription_not_found', 'not_found']);
     expect(error.fields.map((f) => [f.field, f.code])).toEqual([

@@ -14,9 +14,21 @@ export interface UsageRecord {
   external_id: string;
   properties: Record<string, string> | null;
   received_at: string;
+  /** Set when the meter's component bills late events by `rebill`. */
+  rebill?: true;
 }
 
 /** A batch accepted whole: one event on the tenant's ingest stream, so "all or none" holds on every store. */
 export type UsageBatchAccepted = Event<'UsageBatchAccepted', { batch_id: string; events: UsageRecord[] }>;
 
-export type UsageEvent = UsageBatchAccepted;
+/**
+ * What became of a batch's late events for a closed period under `rebill`: `rebilled` (the
+ * period's invoice was voided, and they count in their own period, to be billed by a corrected
+ * invoice) or `deferred` (the invoice was paid or no longer open: they count in the open period).
+ */
+export type LateUsageSettled = Event<
+  'LateUsageSettled',
+  { subscription_id: string; period_start: string; batch_id: string; outcome: 'rebilled' | 'deferred'; voided_invoice_id: string | null }
+>;
+
+export type UsageEvent = UsageBatchAccepted | LateUsageSettled;

@@ -1,3 +1,4 @@
+import type { InvoiceResource } from '@tally/invoicing';
 import { BillingTimeline } from './support/billing-timeline';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
@@ -255,7 +256,7 @@ describe('usage metering', () => {
   });
 
   describe('late events under rebill', () => {
-    const lines = (invoice: { lines: { code: string; quantity: string; amount: string; period_start: string }[] }) => invoice.lines.map((line) => [line.code, line.quantity, line.amount, line.period_start]);
+    const lines = (invoice: InvoiceResource) => invoice.lines.map((line) => [line.code, line.quantity, line.amount, line.period_start]);
 
     it('voids the unpaid invoice of a period closed less than 24 hours ago and issues a corrected one with the late events', async () => {
       const timeline = await subscribe('2026-06-01T00:00:00.000Z', 'rebilled');

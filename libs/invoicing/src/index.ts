@@ -1,5 +1,6 @@
 export * from './domain/invoice-lines';
 export * from './domain/discounts';
+export * from './domain/discount-terms';
 export * from './domain/invoice-calculator';
 export * from './domain/invoice.events';
 export * from './domain/invoice.decider';

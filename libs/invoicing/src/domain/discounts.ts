@@ -1,6 +1,5 @@
 import Big from 'big.js';
 import { allocate, roundToCurrency } from '@tally/kernel';
-import type { DiscountTerms } from './invoice.events';
 
 /** Where a discount comes from; discounts apply in this order. */
 export type DiscountLevel = 'subscription' | 'plan' | 'promotional';
@@ -15,17 +14,6 @@ export interface Discount {
   amount_off: Big | null;
   /** null: every line; otherwise the lines of these component codes only. */
   components: readonly string[] | null;
-}
-
-/** A coupon's terms as an invoice keeps them (decimal strings), ready to apply. */
-export function discountOf(terms: DiscountTerms): Discount {
-  return {
-    coupon_id: terms.coupon_id,
-    level: terms.level,
-    percent_off: terms.percent_off === null ? null : new Big(terms.percent_off),
-    amount_off: terms.amount_off === null ? null : new Big(terms.amount_off),
-    components: terms.components,
-  };
 }
 
 export interface AppliedDiscount {

@@ -95,7 +95,11 @@ export interface EventStore {
   append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
   /** Events of one stream, as ReadStreamOptions says. Empty when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
-  /** Events after `fromPosition` (exclusive; undefined = from the start) in global order, at most `limit`. */
+  /**
+   * Events after `fromPosition` (exclusive; undefined = from the start) in global order, at most
+   * `limit`, possibly fewer when they are large (an adapter may bound a page's size); an empty page
+   * means there are no more.
+   */
   readAll(options: { fromPosition?: bigint; limit: number; filter?: SubscriptionFilter }): Promise<RecordedEvent[]>;
   /** Position of the newest event, or undefined for an empty store. */
   headPosition(): Promise<bigint | undefined>;

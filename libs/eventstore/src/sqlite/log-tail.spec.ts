@@ -1,5 +1,5 @@
 import type { EventRow } from './event-row';
-import { KEPT_ROWS, LogTail } from './log-tail';
+import { KEPT_BYTES, KEPT_ROWS, LogTail } from './log-tail';
 
 const row = (position: number, stream: string): EventRow => ({ position, stream, revision: 0, event_id: `e${position}`, type: 'Happened', data: '{}', metadata: '{}' });
 
@@ -57,5 +57,13 @@ describe('LogTail', () => {
     expect(tail.read(10n, head, 100, everything)!.rows[0].position).toBe(11);
     tail.read(head, head, 100, everything);
     expect(tail.read(5n, head, 100, everything)).toBeUndefined();
+  });
+
+  it('keeps fewer rows when they are large, and leaves older ones to the file', () => {
+    const large = Math.ceil(KEPT_BYTES / 4);
+    const rows = Array.from({ length: 8 }, (_, i) => ({ ...row(i + 1, 'usage_ingest-1'), data: 'x'.repeat(large) }));
+    const tail = new LogTail((after, upTo, limit) => rows.filter((r) => r.position > after && r.position <= upTo).slice(0, limit));
+    expect(tail.read(0n, 8n, 100, everything)).toBeUndefined();
+    expect(tail.read(5n, 8n, 100, everything)!.rows.map((r) => r.position)).toEqual([6, 7, 8]);
   });
 });

@@ -2,6 +2,8 @@ import type { EventRow } from './event-row';
 
 /** How many of the latest rows the tail keeps (positions are about row counts: gaps are rare). */
 export const KEPT_ROWS = 10_000;
+/** How much event data it keeps at most: fewer rows when events are large (a usage batch holds a thousand events). */
+export const KEPT_BYTES = 16 * 1024 * 1024;
 
 /** Reads the rows after `after` up to `upTo`, in position order, at most `limit`. */
 export type ReadRows = (after: bigint, upTo: bigint, limit: number) => EventRow[];
@@ -15,6 +17,7 @@ export type ReadRows = (after: bigint, upTo: bigint, limit: number) => EventRow[
  */
 export class LogTail {
   private rows: EventRow[] = [];
+  private bytes = 0;
   /** The rows kept are exactly those with a position in (from, to]; unset until a subscription close to the head asks. */
   private from: bigint | undefined;
   private to: bigint | undefined;
@@ -43,6 +46,7 @@ export class LogTail {
   /** Starts the tail afresh at `after`, if that is close enough to the head to be worth keeping from. */
   private restartAt(after: bigint, head: bigint): void {
     this.rows = [];
+    this.bytes = 0;
     const close = head - after <= BigInt(KEPT_ROWS);
     this.from = close ? after : undefined;
     this.to = close ? after : undefined;
@@ -56,13 +60,22 @@ export class LogTail {
         break;
       }
       this.rows.push(...read);
+      this.bytes += read.reduce((sum, row) => sum + sizeOf(row), 0);
       this.to = BigInt(read[read.length - 1].position);
+      this.trim();
     }
-    const excess = this.rows.length - KEPT_ROWS;
-    if (excess > 0) {
-      this.from = BigInt(this.rows[excess - 1].position);
-      this.rows = this.rows.slice(excess);
-    }
+  }
+
+  /** Drops the oldest rows beyond KEPT_ROWS or KEPT_BYTES; the tail then starts after the last one dropped. */
+  private trim(): void {
+    let excess = Math.max(0, this.rows.length - KEPT_ROWS);
+    let bytes = this.bytes;
+    for (let i = 0; i < excess; i++) bytes -= sizeOf(this.rows[i]);
+    while (bytes > KEPT_BYTES && excess < this.rows.length) bytes -= sizeOf(this.rows[excess++]);
+    if (excess === 0) return;
+    this.from = BigInt(this.rows[excess - 1].position);
+    this.rows = this.rows.slice(excess);
+    this.bytes = bytes;
   }
 
   /** The index of the first kept row after `after` (binary search: rows are in position order). */
@@ -77,3 +90,5 @@ export class LogTail {
     return low;
   }
 }
+
+const sizeOf = (row: EventRow): number => row.data.length + row.metadata.length;

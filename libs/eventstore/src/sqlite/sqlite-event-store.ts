@@ -34,6 +34,14 @@ const SCHEMA = `
 `;
 
 const COLUMNS = 'position, stream, revision, event_id, type, data, metadata';
+/**
+ * How much event data one read of the log holds at most (it returns at least one event): a page
+ * of large events (a usage batch of a thousand events is about 150 KB) stays small in memory.
+ */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** A read that stopped at MAX_READ_BYTES, not at the end of what it was asked for. */
+const isFullRead = (rows: readonly EventRow[]): boolean => rows.reduce((bytes, row) => bytes + row.data.length, 0) >= MAX_READ_BYTES;
+
 /** SQLite reads a negative LIMIT as "no limit". */
 const NO_LIMIT = -1;
 const INSERTED_COLUMNS = 6;
@@ -214,17 +222,26 @@ export class SqliteEventStore implements EventStore {
   private catchUpBatch(from: bigint, limit: number, prefixes: readonly string[] | undefined): CatchUpBatch {
     const head = this.head() ?? START;
     const kept = this.tail.read(from, head, limit, (stream) => matchesStreamPrefixes(stream, prefixes));
-    if (kept) return { events: kept.rows.map(toRecordedEvent), scannedTo: kept.scannedTo };
-    const events = this.readRange(from, head, limit, prefixes).map(toRecordedEvent);
-    const full = events.length === limit;
-    const scannedTo = full ? events[events.length - 1].position : head > from ? head : from;
-    return { events, scannedTo };
+    if (kept) return { events: kept.rows.map(toRecordedEvent), scannedTo: kept.scannedTo, more: kept.rows.length === limit };
+    const rows = this.readRange(from, head, limit, prefixes);
+    const events = rows.map(toRecordedEvent);
+    const more = events.length === limit || isFullRead(rows);
+    const scannedTo = more ? events[events.length - 1].position : head > from ? head : from;
+    return { events, scannedTo, more };
   }
 
+  /** At most `limit` rows, in position order; fewer once they hold MAX_READ_BYTES of event data (at least one). */
   private readRange(from: bigint, to: bigint, limit: number, prefixes: readonly string[] | undefined): EventRow[] {
     const params: Record<string, unknown> = { from, to, limit };
     prefixes?.forEach((prefix, i) => (params[`p${i}`] = prefix));
-    return this.rangeRead(prefixes?.length ?? 0).all(params);
+    const rows: EventRow[] = [];
+    let bytes = 0;
+    for (const row of this.rangeRead(prefixes?.length ?? 0).iterate(params)) {
+      rows.push(row);
+      bytes += row.data.length;
+      if (bytes >= MAX_READ_BYTES) break;
+    }
+    return rows;
   }
 
   private rangeRead(prefixCount: number): Statement<Record<string, unknown>, EventRow> {

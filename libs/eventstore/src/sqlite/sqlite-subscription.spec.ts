@@ -9,7 +9,7 @@ describe('SqliteSubscription wake-ups', () => {
     const subscription = new SqliteSubscription(
       (from) => {
         reads++;
-        return { events: [], scannedTo: from };
+        return { events: [], scannedTo: from, more: false };
       },
       0n,
       notifier,

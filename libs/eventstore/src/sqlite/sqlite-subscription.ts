@@ -16,6 +16,8 @@ export interface CatchUpBatch {
   events: RecordedEvent[];
   /** Every matching event up to this position has been returned. */
   scannedTo: bigint;
+  /** The batch stopped at its limit (of events, or of bytes): more may follow at once. */
+  more: boolean;
 }
 
 /** Reads the matching events after `from` (exclusive), at most `limit`. */
@@ -78,8 +80,7 @@ export class SqliteSubscription implements EventSubscription {
           if (this.closed) return;
         }
         this.position = batch.scannedTo;
-        const caughtUp = batch.events.length < BATCH_SIZE;
-        if (!caughtUp) continue;
+        if (batch.more) continue;
         if (!this.appendedSinceRead) await this.nextAppendOrPoll();
         await this.pauseSinceLastRead();
       }

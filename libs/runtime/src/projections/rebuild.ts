@@ -10,6 +10,8 @@ const PAGE = 1_000;
  * the customers benchmark).
  */
 const COMMIT_EVERY = 25_000;
+/** Documents waiting to commit that make a commit sooner: an event may write many (a usage batch, a thousand). */
+const COMMIT_AT_WRITES = 100_000;
 /**
  * Committed documents the projection reads (the customer an update folds into) kept in memory
  * across commits: a catch-up is their only writer, and each read from the store costs a lookup in
@@ -40,7 +42,7 @@ export async function catchUpProjection(binding: ProjectionBinding, onProgress: 
     from = page[page.length - 1].position;
     handled += page.length;
     uncommitted += page.length;
-    if (uncommitted >= COMMIT_EVERY) {
+    if (uncommitted >= COMMIT_EVERY || unit.size >= COMMIT_AT_WRITES) {
       await unit.commit(checkpoint, from);
       uncommitted = 0;
     }

@@ -22,8 +22,8 @@ export const ONE_LANE: Lanes = { laneOf: () => '', width: 1 };
  * Hands each event of a subscription to `handle`, in order (or, with lanes, in order within each
  * lane, the ready events of different lanes concurrently), and calls `flush(lastHandled)` when the
  * subscription has nothing immediately available (so a live event is committed within
- * milliseconds), or every 500 events or 50 ms (so catch-up commits in batches). A flush never
- * covers an event that was not handled.
+ * milliseconds), or every 500 events or 50 ms (so catch-up commits in batches), then lets the
+ * event loop take a turn. A flush never covers an event that was not handled.
  */
 export async function followInBatches(
   subscription: EventSubscription,
@@ -65,7 +65,12 @@ export async function followInBatches(
     await inLanes(window, lanes.laneOf, handle);
     handledUpTo = window[window.length - 1].position;
     batched += window.length;
-    if (batched >= MAX_BATCH_EVENTS || performance.now() - batchStarted > MAX_BATCH_MS) await flushBatch();
+    if (batched >= MAX_BATCH_EVENTS || performance.now() - batchStarted > MAX_BATCH_MS) {
+      await flushBatch();
+      // A follower far behind finds every event ready and would never leave the microtask queue;
+      // the thread's timers and messages (lease renewals, settle requests) get a turn once a batch.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   await flushBatch();
 }

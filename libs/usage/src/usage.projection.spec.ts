@@ -111,6 +111,11 @@ describe('the usage projection', () => {
     });
   });
 
+  it('counts an event dated before the subscription began in the open period, not as late', async () => {
+    const writer = await project([created(), batch([usage('before', '2', '2026-05-31T23:59:59.999Z')])]);
+    expect((await bucketsOf(writer)).map((bucket) => [bucket.period, bucket.sum, bucket.late_events])).toEqual([[JUNE, '2', 0]]);
+  });
+
   it('places an event of a period whose close is not recorded yet in that period', async () => {
     const writer = await project([created(), batch([usage('early', '2', '2026-07-03T00:00:00.000Z')])]);
     expect((await bucketsOf(writer)).map((bucket) => [bucket.period, bucket.sum])).toEqual([[JULY, '2']]);

@@ -52,7 +52,14 @@ export const usageProjection: Projection = {
     const { type, data } = event as unknown as SubscriptionEvent | UsageEvent;
     switch (type) {
       case 'SubscriptionCreated':
-        writer.upsert(PERIODS, { id: data.subscription_id, anchor: data.billing_cycle_anchor, cadence: data.cadence, open: { start: data.period_start, end: data.period_end }, closed: null } satisfies PeriodsDoc);
+        writer.upsert(PERIODS, {
+          id: data.subscription_id,
+          started: data.period_start,
+          anchor: data.billing_cycle_anchor,
+          cadence: data.cadence,
+          open: { start: data.period_start, end: data.period_end },
+          closed: null,
+        } satisfies PeriodsDoc);
         return;
       case 'SubscriptionActivated':
       case 'SubscriptionRenewed':

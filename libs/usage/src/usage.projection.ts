@@ -3,9 +3,9 @@ import type { Doc } from '@tally/readstore';
 import type { Projection, ProjectionWriter } from '@tally/runtime';
 import type { SubscriptionEvent } from '@tally/subscriptions';
 import { addUsage, countValues, emptyBucket, type UsageBucket } from './domain/usage-bucket';
-import type { LateUsageSettled, UsageEvent, UsageRecord } from './domain/usage.events';
-import { placeUsage, type UsagePeriods } from './domain/usage-placement';
 import type { Period } from '@tally/subscriptions/published';
+import type { LateUsageSettled, UsageEvent, UsageRecord } from './domain/usage.events';
+import { mayRebill, placeUsage, type ClosedPeriod, type UsagePeriods } from './domain/usage-placement';
 import { USAGE_INGEST_PREFIX } from './usage-ingest-stream';
 
 export const USAGE_PROJECTION = 'usage';
@@ -19,12 +19,9 @@ const FIRST_SEEN = 'usage_first_seen';
 /** Late events of a batch awaiting the rebill's decision, per (subscription, closed period, batch). */
 export const LATE_USAGE = 'usage_late';
 
-/** A late event may still be rebilled this long after its period closed (the spec's 24 hours). */
-export const REBILL_WINDOW_MS = 24 * 3_600_000;
-
 export type UsageBucketDoc = Doc & UsageBucket & { period_start: string };
 /** The periods as the log has them: the open one, and the last one that closed (when, on the subscription's clock). */
-type PeriodsDoc = Doc & UsagePeriods & { closed: (Period & { closed_at: string }) | null };
+type PeriodsDoc = Doc & UsagePeriods & { closed: ClosedPeriod | null };
 export type LateUsageDoc = Doc & { subscription_id: string; period: Period; batch_id: string; records: UsageRecord[]; status: 'pending' | LateUsageSettled['data']['outcome'] };
 
 export const lateUsageId = (subscriptionId: string, periodStart: string, batchId: string): string => JSON.stringify([subscriptionId, periodStart, batchId]);
@@ -91,10 +88,6 @@ async function count(record: UsageRecord, batchId: string, writer: ProjectionWri
   if (late && record.rebill && closed && mayRebill(record, closed)) return awaitRebill(record, closed, batchId, writer);
   await countIn(record, period, late, writer);
 }
-
-/** An event of the period that closed last, arriving within 24 hours of its close, may still be billed in it. */
-const mayRebill = (record: UsageRecord, closed: Period & { closed_at: string }): boolean =>
-  record.timestamp >= closed.start && record.timestamp < closed.end && Date.parse(record.received_at) - Date.parse(closed.closed_at) <= REBILL_WINDOW_MS;
 
 /** Held, counted nowhere, until the rebill decides (LateUsageSettled) whether the period's invoice could be voided. */
 async function awaitRebill(record: UsageRecord, closed: Period, batchId: string, writer: ProjectionWriter): Promise<void> {

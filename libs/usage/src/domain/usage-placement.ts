@@ -1,4 +1,11 @@
 import { periodAt, type Cadence, type Period } from '@tally/subscriptions/published';
+import type { UsageRecord } from './usage.events';
+
+/** A late event may still be rebilled this long after its period closed (the spec's 24 hours). */
+export const REBILL_WINDOW_MS = 24 * 3_600_000;
+
+/** A period that closed, and when, on the subscription's clock. */
+export type ClosedPeriod = Period & { closed_at: string };
 
 /** What the usage projection knows of a subscription's periods: when the first began, its cycle and the period open now. */
 export interface UsagePeriods {
@@ -22,3 +29,7 @@ export function placeUsage(periods: UsagePeriods, timestamp: string): { period: 
   const { start, end } = periodAt(periods.anchor, periods.cadence, timestamp);
   return { period: { start, end }, late: false };
 }
+
+/** Under `rebill`, a late event of the period that closed last, received within 24 hours of its close, may still be billed in it. */
+export const mayRebill = (record: UsageRecord, closed: ClosedPeriod): boolean =>
+  record.timestamp >= closed.start && record.timestamp < closed.end && Date.parse(record.received_at) - Date.parse(closed.closed_at) <= REBILL_WINDOW_MS;

@@ -4,6 +4,7 @@ import { DomainError, looksLikeCardNumber, type Address, type AddressPatch, type
 import { Clocks, CommandRuntime, reactionCommandId, ScopedReads } from '@tally/runtime';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { customerAggregate, type CustomerState } from '@tally/customers';
+import { LIVE } from '@tally/subscriptions';
 import { attachedMethod, confirmableMethod, verifiableMethod, type PaymentMethodState } from './domain/payment-method.decider';
 import type { PaymentMethodType } from './domain/payment-method.events';
 import { cardExpiry } from './domain/card-expiry';
@@ -58,9 +59,6 @@ export class DetachPaymentMethodCommand extends Command<PaymentMethodWritten> {
     super();
   }
 }
-
-/** Subscriptions that charge a method of their own keep it in use while they may still bill. */
-const BILLING_STATUSES = ['trialing', 'active', 'past_due', 'paused', 'pending_activation'];
 
 @CommandHandler(AttachPaymentMethodCommand)
 export class AttachPaymentMethodHandler implements ICommandHandler<AttachPaymentMethodCommand, PaymentMethodWritten> {
@@ -184,7 +182,7 @@ export class DetachPaymentMethodHandler implements ICommandHandler<DetachPayment
     const users = await this.reads.list(context, 'subscriptions', {
       where: [
         { field: 'customer_id', op: 'eq', value: customerId },
-        { field: 'status', op: 'in', value: BILLING_STATUSES },
+        { field: 'status', op: 'in', value: LIVE },
       ],
       limit: 100,
     });

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { CommandRejected, ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
 import { ScopedReads, type ProcessManager } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
+import { LIVE } from './domain/subscription.decider';
 import { ApplySubscriptionLifecycleCommand } from './subscription.handlers';
 import { SUBSCRIPTION_LIST } from './subscription.queries';
 import { subscriptionView, type SubscriptionResource } from './subscription.view';
@@ -16,8 +17,6 @@ export const customerSubscriptionsDecider: ProcessDecider<{ issued: boolean }, C
   evolve: (state, message) => (message.kind === 'command' ? { issued: true } : state),
   decide: (input, state) => (input.type === 'CustomerDeleted' && !state.issued ? [{ kind: 'command', command: { type: 'CancelCustomerSubscriptions', data: input.data } }] : []),
 };
-
-const LIVE_STATUSES = 'pending_activation,trialing,active,past_due,paused';
 
 /**
  * Cancels every subscription of a deleted customer (a deleted test clock deletes its customers),
@@ -43,7 +42,7 @@ export class CustomerSubscriptionsProcess implements ProcessManager<{ issued: bo
 
   async dispatch({ data }: CancelCustomerSubscriptions, context: RequestContext): Promise<void> {
     for (;;) {
-      const page = await this.reads.page<SubscriptionResource>(context, subscriptionView.collection, { customer_id: data.customer_id, status: LIVE_STATUSES, limit: '100' }, SUBSCRIPTION_LIST);
+      const page = await this.reads.page<SubscriptionResource>(context, subscriptionView.collection, { customer_id: data.customer_id, status: LIVE.join(','), limit: '100' }, SUBSCRIPTION_LIST);
       for (const subscription of page.data) {
         const intent = { type: 'CancelSubscription' as const, data: { when: 'now' as const, reason: 'customer_deleted', final_invoice: false as const } };
         await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, subscription.id, intent));

@@ -117,6 +117,8 @@ export type SubscriptionCommand =
 const notFound = (id: string) => DomainError.notFound('subscription.not_found', `No subscription ${id}`);
 /** Final statuses: nothing changes a subscription in them, and it issues no more invoices. */
 export const TERMINAL: readonly SubscriptionStatus[] = ['canceled', 'ended', 'incomplete_expired'];
+/** Every other status: the subscription may still bill (its list filter, for example). */
+export const LIVE: readonly SubscriptionStatus[] = ['pending_activation', 'trialing', 'active', 'past_due', 'paused'];
 /** A period was invoiced and paid for (or is being collected): its unused time is worth a credit. */
 const PAID: readonly SubscriptionStatus[] = ['active', 'past_due'];
 

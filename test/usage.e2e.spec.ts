@@ -207,6 +207,8 @@ describe('usage metering', () => {
 
     const refused = await api.post('/v1/track/bulk', { events: [bulk[0], { ...bulk[0], feature_code: 'seats' }, { ...bulk[0], value: '1e3' }] }).expect(400);
     expect([refused.body.problem, refused.body.errors.map((e: { field: string }) => e.field)]).toEqual(['usage.invalid_quantity', ['events[2].value']]);
+    const misnamed = await api.post('/v1/track', { customer_id: customer, feature_code: 'calls', value: '1', meter: 'calls', subscription_id: sub }).expect(400);
+    expect([misnamed.body.problem, misnamed.body.errors.map((e: { field: string }) => e.field)]).toEqual(['request.invalid_body', ['meter', 'subscription_id']]);
     const unrouted = await api.post('/v1/track', { customer_id: customer, feature_code: 'seats', value: '1' }).expect(409);
     expect([unrouted.body.problem, unrouted.body.errors[0].field]).toEqual(['track.no_subscription', 'feature_code']);
 

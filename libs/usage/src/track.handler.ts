@@ -2,7 +2,7 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import type { FieldError } from '@tally/kernel';
 import type { Cell, RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, ScopedReads } from '@tally/runtime';
-import { loadPlan, subscriptionAggregate, subscriptionView, TERMINAL, usageMeters, type SubscriptionResource } from '@tally/subscriptions';
+import { LIVE, loadPlan, subscriptionAggregate, subscriptionView, TERMINAL, usageMeters, type SubscriptionResource } from '@tally/subscriptions';
 import { usageRefused } from './domain/usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
 import { IngestUsageCommand, type AcceptedUsage } from './usage-ingest.handler';
@@ -20,8 +20,6 @@ const USAGE_NAMES = new Map([...TRACK_NAMES].map(([track, usage]) => [usage, tra
 
 /** More subscriptions of one customer than any plan of routing by feature could mean. */
 const MAX_SUBSCRIPTIONS = 100;
-/** Statuses of a subscription that may still take usage. */
-const LIVE_STATUSES = ['pending_activation', 'trialing', 'active', 'past_due', 'paused'];
 
 /**
  * Usage as the integration guide's `/v1/track` sends it: by customer and feature, routed to the
@@ -72,7 +70,7 @@ export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, Acc
     const routes: CustomerRoutes = new Map();
     const where = [
       { field: 'customer_id', op: 'eq' as const, value: customerId },
-      { field: 'status', op: 'in' as const, value: LIVE_STATUSES },
+      { field: 'status', op: 'in' as const, value: LIVE },
     ];
     const { items } = await this.reads.list<SubscriptionResource>(context, subscriptionView.collection, { where, limit: MAX_SUBSCRIPTIONS });
     for (const { id } of items) {
@@ -93,11 +91,15 @@ function parseTracked(inputs: readonly unknown[], fieldOf: (index: number) => st
   const problems: FieldError[] = [];
   const parsed = inputs.map((input, index) => {
     const at = fieldOf(index);
-    const wire = asUsageWire(input);
+    const prefix = at === '' ? '' : `${at}.`;
+    const { wire, unknown } = asUsageWire(input);
     const timestamped = isObject(input) && Object.hasOwn(input, 'timestamp');
     const found: FieldError[] = [];
     const draft = parseUsageEvent(wire, at, found);
-    problems.push(...found.map((problem) => ({ ...problem, field: trackField(problem.field, at) })));
+    problems.push(
+      ...unknown.map((key) => ({ field: `${prefix}${key}`, code: 'field.unknown', message: `property ${key} should not exist` })),
+      ...found.map((problem) => ({ ...problem, field: trackField(problem.field, prefix) })),
+    );
     return draft && { draft, timestamped };
   });
   if (problems.length > 0) throw usageRefused(problems);
@@ -107,19 +109,26 @@ function parseTracked(inputs: readonly unknown[], fieldOf: (index: number) => st
 /** Stands in for an omitted timestamp until the subscription, whose clock says "now", is known. */
 const PLACEHOLDER_TIMESTAMP = '1970-01-01T00:00:00.000Z';
 
-/** The tracked event under the usage event's names; a number `value` as its decimal text (an exponent stays, and is refused). */
-function asUsageWire(input: unknown): unknown {
-  if (!isObject(input)) return input;
+/**
+ * The tracked event under the usage event's names; a number `value` as its decimal text (an
+ * exponent stays, and is refused). Other fields are unknown, the usage event's own names included.
+ */
+function asUsageWire(input: unknown): { wire: unknown; unknown: string[] } {
+  if (!isObject(input)) return { wire: input, unknown: [] };
   const wire: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of Object.entries(input)) wire[TRACK_NAMES.get(key) ?? key] = key === 'value' && typeof value === 'number' ? String(value) : value;
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const name = TRACK_NAMES.get(key);
+    if (name === undefined) unknown.push(key);
+    else wire[name] = key === 'value' && typeof value === 'number' ? String(value) : value;
+  }
   wire.timestamp ??= PLACEHOLDER_TIMESTAMP;
-  return wire;
+  return { wire, unknown };
 }
 
 const isObject = (value: unknown): value is object => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function trackField(field: string, at: string): string {
-  const prefix = at === '' ? '' : `${at}.`;
+function trackField(field: string, prefix: string): string {
   const [name, ...rest] = field.slice(prefix.length).split('.');
   return prefix + [USAGE_NAMES.get(name) ?? name, ...rest].join('.');
 }

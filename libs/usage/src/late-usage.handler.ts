@@ -2,11 +2,11 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { derivedId, DomainError } from '@tally/kernel';
 import { DuplicateEventIdError } from '@tally/eventstore';
 import type { Cell, RequestContext } from '@tally/cells';
-import { Clocks, commandStep, CommandRuntime, eventMetadata } from '@tally/runtime';
+import { Clocks, commandStep, CommandRuntime } from '@tally/runtime';
 import { INVOICE_ID_PREFIX, subscriptionInvoiceId, VoidInvoiceCommand } from '@tally/invoicing';
 import { ReissueInvoiceWithUsageCommand } from '@tally/subscriptions';
 import type { LateUsageSettled } from './domain/usage.events';
-import { ingestStreamOf } from './usage-ingest-stream';
+import { appendToIngestStream } from './usage-ingest-stream';
 import { UsageProjectionProgress } from './usage-projection-progress';
 import { LATE_USAGE, type LateUsageDoc } from './usage.projection';
 
@@ -67,9 +67,8 @@ export class SettleLateUsageHandler implements ICommandHandler<SettleLateUsageCo
       type: 'LateUsageSettled',
       data: { subscription_id: held.subscription_id, period_start: held.period.start, batch_id: held.batch_id, outcome, voided_invoice_id: voided ? invoiceId : null },
     };
-    const metadata = { ...eventMetadata(context, await this.clocks.now(cell), undefined), schema_version: cell.upcasters.currentVersion(settled.type) };
     try {
-      await cell.events.append(ingestStreamOf(context), [{ id: settledEventId(held.id), ...settled, metadata }], { expectedRevision: 'any' });
+      await appendToIngestStream(cell, context, settledEventId(held.id), settled, await this.clocks.now(cell));
     } catch (error) {
       // Recorded by an earlier attempt that stopped before the corrected invoice: the same outcome, since the void is applied once.
       if (!(error instanceof DuplicateEventIdError)) throw error;

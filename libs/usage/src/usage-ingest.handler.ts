@@ -2,11 +2,11 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { FieldError, IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
-import { Clocks, CommandRuntime, eventMetadata } from '@tally/runtime';
+import { Clocks, CommandRuntime } from '@tally/runtime';
 import { acceptUsageBatch, usageRefused, type MeteredSubscription } from './domain/usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
 import type { UsageBatchAccepted, UsageRecord } from './domain/usage.events';
-import { ingestStreamOf } from './usage-ingest-stream';
+import { appendToIngestStream } from './usage-ingest-stream';
 import { MeteredSubscriptions } from './metered-subscriptions';
 import { timeOrderedUuid } from './time-ordered-uuid';
 
@@ -62,8 +62,7 @@ export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, A
     const records = acceptUsageBatch(keyed, subscriptions, fieldOf);
     const batchId = this.ids.next('ubat');
     const accepted: UsageBatchAccepted = { type: 'UsageBatchAccepted', data: { batch_id: batchId, events: records } };
-    const metadata = { ...eventMetadata(context, now, undefined), schema_version: cell.upcasters.currentVersion(accepted.type) };
-    await cell.events.append(ingestStreamOf(context), [{ id: this.ids.ulid(), ...accepted, metadata }], { expectedRevision: 'any' });
+    await appendToIngestStream(cell, context, this.ids.ulid(), accepted, now);
     return { batchId, records };
   }
 }

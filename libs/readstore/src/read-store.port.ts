@@ -45,10 +45,16 @@ export interface FindResult<T extends Doc> {
  * A change produced by a projection for the event at `position`. A write applies only when the
  * stored document's position is lower, so replaying events that were already applied changes nothing.
  * A delete leaves a tombstone with its position for the same reason; tombstones are never returned.
+ *
+ * `add_keys` adds keys to a key set: a collection of bare keys, no documents, that only grows (a
+ * dedupe index). Adding a key twice changes nothing, so it needs no position. A commit applies its
+ * key additions after its document writes: where a commit is not atomic (MongoDB), a key is never
+ * there without the documents written beside it.
  */
 export type Write =
   | { op: 'upsert'; collection: string; doc: Doc; position: bigint }
-  | { op: 'delete'; collection: string; id: string; position: bigint };
+  | { op: 'delete'; collection: string; id: string; position: bigint }
+  | { op: 'add_keys'; collection: string; keys: readonly string[] };
 
 export interface Checkpoint {
   name: string;
@@ -63,7 +69,13 @@ export interface IndexSpec {
 export interface ReadStore {
   /** Creates a collection's indexes if missing; idempotent. */
   ensureCollection(collection: string, indexes: readonly IndexSpec[]): Promise<void>;
+  /** Creates a key set if missing; idempotent. A name is a collection of documents or a key set, never both. */
+  ensureKeySet(name: string): Promise<void>;
+  /** Which of these keys the key set holds. */
+  hasKeys(name: string, keys: readonly string[]): Promise<Set<string>>;
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
+  /** The documents of those ids that exist, by id, in one round trip (tombstones and missing ids are absent). */
+  getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>>;
   find<T extends Doc>(collection: string, query: FindQuery): Promise<FindResult<T>>;
   /**
    * Applies the writes in order, then sets the checkpoint if one is given. On SQLite all of it
@@ -72,7 +84,7 @@ export interface ReadStore {
    */
   commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void>;
   getCheckpoint(name: string): Promise<bigint | undefined>;
-  /** Removes every document of the collections and the named checkpoints (for a rebuild). */
+  /** Removes every document of the collections (every key of those that are key sets) and the named checkpoints (for a rebuild). */
   reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void>;
   /** Every document of a collection in id order, tombstones excluded (for comparisons and exports). */
   all<T extends Doc>(collection: string): Promise<T[]>;

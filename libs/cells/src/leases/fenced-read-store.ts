@@ -26,8 +26,20 @@ export class FencedReadStore implements ReadStore {
     return this.store.ensureCollection(collection, indexes);
   }
 
+  ensureKeySet(name: string): Promise<void> {
+    return this.store.ensureKeySet(name);
+  }
+
+  hasKeys(name: string, keys: readonly string[]): Promise<Set<string>> {
+    return this.store.hasKeys(name, keys);
+  }
+
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     return this.store.get<T>(collection, id);
+  }
+
+  getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>> {
+    return this.store.getMany<T>(collection, ids);
   }
 
   find<T extends Doc>(collection: string, query: FindQuery): Promise<FindResult<T>> {

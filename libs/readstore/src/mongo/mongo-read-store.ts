@@ -3,7 +3,7 @@ import { assertFindQuery } from '../find-query';
 import { assertCollectionName, assertFieldPath, CHECKPOINTS } from '../names';
 import { decodePosition, encodePosition } from '../position-key';
 import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '../read-store.port';
-import { assertWrite } from '../writes';
+import { assertWrite, splitWrites, type DocumentWrite } from '../writes';
 import { mongoFindFilter, mongoPath, mongoSort, NOT_DELETED } from './mongo-find-filter';
 import { type StoredCheckpoint, type StoredDocument, toDoc } from './stored-document';
 
@@ -33,9 +33,27 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  async ensureKeySet(name: string): Promise<void> {
+    assertCollectionName(name);
+  }
+
+  async hasKeys(name: string, keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const held = await this.collection(name).find({ _id: { $in: [...keys] } }, { projection: { _id: 1 } }).toArray();
+    return new Set(held.map((key) => key._id));
+  }
+
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     const stored = await this.collection(collection).findOne({ _id: id, ...NOT_DELETED });
     return stored ? toDoc<T>(stored) : undefined;
+  }
+
+  async getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>> {
+    const found = new Map<string, T>();
+    if (ids.length === 0) return found;
+    const stored = await this.collection(collection).find({ _id: { $in: [...ids] }, ...NOT_DELETED }).toArray();
+    for (const doc of stored) found.set(doc._id, toDoc<T>(doc));
+    return found;
   }
 
   async find<T extends Doc>(collection: string, query: FindQuery): Promise<FindResult<T>> {
@@ -48,8 +66,11 @@ export class MongoReadStore implements ReadStore {
 
   async commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
     // Everything is validated before the first write, as no transaction would undo it.
-    const runs = runsByCollection(writes).map((run) => ({ collection: run.collection, operations: run.writes.map(toReplacement) }));
+    writes.forEach(assertWrite);
+    const { documents, keys } = splitWrites(writes);
+    const runs = runsByCollection(documents).map((run) => ({ collection: run.collection, operations: run.writes.map(toReplacement) }));
     for (const run of runs) await this.applyInOrder(run.collection, run.operations);
+    for (const [name, added] of keys) await this.addKeys(name, added);
     if (checkpoint) {
       await this.checkpoints().updateOne(
         { _id: checkpoint.name },
@@ -98,6 +119,18 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  /** Unordered: a key already there is a duplicate-key error, which is the key added. */
+  private async addKeys(name: string, keys: readonly string[]): Promise<void> {
+    try {
+      await this.collection(name).insertMany(
+        keys.map((key) => ({ _id: key }) as StoredDocument),
+        { ordered: false },
+      );
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError) || [error.writeErrors].flat().some((failure) => failure.code !== DUPLICATE_KEY)) throw error;
+    }
+  }
+
   private collection(name: string) {
     assertCollectionName(name);
     return this.db.collection<StoredDocument>(name);
@@ -115,10 +148,9 @@ export async function connectMongo(url: string, dbName?: string): Promise<MongoR
 }
 
 /** Consecutive writes to the same collection, so each run is one bulk write and the order holds. */
-function runsByCollection(writes: readonly Write[]): { collection: string; writes: Write[] }[] {
-  const runs: { collection: string; writes: Write[] }[] = [];
+function runsByCollection(writes: readonly DocumentWrite[]): { collection: string; writes: DocumentWrite[] }[] {
+  const runs: { collection: string; writes: DocumentWrite[] }[] = [];
   for (const write of writes) {
-    assertWrite(write);
     const last = runs[runs.length - 1];
     if (last?.collection === write.collection) last.writes.push(write);
     else runs.push({ collection: write.collection, writes: [write] });
@@ -126,7 +158,7 @@ function runsByCollection(writes: readonly Write[]): { collection: string; write
   return runs;
 }
 
-function toReplacement(write: Write): AnyBulkWriteOperation<StoredDocument> {
+function toReplacement(write: DocumentWrite): AnyBulkWriteOperation<StoredDocument> {
   const position = encodePosition(write.position);
   let replacement: StoredDocument;
   if (write.op === 'upsert') {

@@ -3,12 +3,12 @@ import { assertFindQuery } from '../find-query';
 import { assertCollectionName, assertFieldPath } from '../names';
 import { decodePosition, encodePosition } from '../position-key';
 import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '../read-store.port';
-import { assertWrite } from '../writes';
+import { assertWrite, splitWrites, type DocumentWrite } from '../writes';
 import { addIndexedFields } from './add-indexed-fields';
 import type { ColumnValue } from './collection-layout';
 import { CollectionLayouts } from './collection-layouts';
 import { findSql } from './sqlite-find-sql';
-import { CHECKPOINTS_TABLE, CREATE_CHECKPOINTS_SQL, createIndexSql, createTableSql, tableName } from './sqlite-schema';
+import { CHECKPOINTS_TABLE, CREATE_CHECKPOINTS_SQL, createIndexSql, createKeySetSql, createTableSql, insertKeysSql, keySetTableName, tableName } from './sqlite-schema';
 import { StatementCache } from './statement-cache';
 
 /**
@@ -21,9 +21,11 @@ export class SqliteReadStore implements ReadStore {
   private readonly statements: StatementCache;
   private readonly layouts: CollectionLayouts;
   private readonly tables = new Set<string>();
+  private readonly keySets = new Set<string>();
+  private lastEncoded: { position: bigint; key: string } | undefined;
   private readonly commitInTransaction: (writes: readonly Write[], checkpoint?: Checkpoint) => void;
   private readonly ensureInTransaction: (collection: string, indexes: readonly (readonly string[])[]) => void;
-  private readonly resetInTransaction: (collections: readonly string[], checkpoints: readonly string[]) => void;
+  private readonly resetInTransaction: (tables: readonly string[], checkpoints: readonly string[]) => void;
 
   constructor(private readonly db: Database) {
     db.exec(CREATE_CHECKPOINTS_SQL);
@@ -33,7 +35,11 @@ export class SqliteReadStore implements ReadStore {
     // for another connection's write to finish, only fail.
     this.commitInTransaction = db.transaction((writes: readonly Write[], checkpoint?: Checkpoint) => {
       this.layouts.sync();
-      for (const write of writes) this.apply(write);
+      writes.forEach(assertWrite);
+      const { documents, keys } = splitWrites(writes);
+      for (const write of documents) this.apply(write);
+      // In key order, so each page of the key set is reached once.
+      for (const [name, added] of keys) this.run(insertKeysSql(name), JSON.stringify(added.sort()));
       if (checkpoint) this.setCheckpoint(checkpoint);
     }).immediate;
     this.ensureInTransaction = db.transaction((collection: string, indexes: readonly (readonly string[])[]) => {
@@ -43,8 +49,8 @@ export class SqliteReadStore implements ReadStore {
       if (added.length > 0) addIndexedFields(this.db, collection, added);
       for (const fields of indexes) this.db.exec(createIndexSql(collection, fields));
     }).immediate;
-    this.resetInTransaction = db.transaction((collections: readonly string[], checkpoints: readonly string[]) => {
-      for (const collection of collections) this.run(`DELETE FROM ${this.table(collection)}`);
+    this.resetInTransaction = db.transaction((tables: readonly string[], checkpoints: readonly string[]) => {
+      for (const table of tables) this.run(`DELETE FROM ${table}`);
       for (const name of checkpoints) this.run(`DELETE FROM ${CHECKPOINTS_TABLE} WHERE name = ?`, name);
     });
   }
@@ -62,12 +68,36 @@ export class SqliteReadStore implements ReadStore {
     this.ensureInTransaction(collection, leading);
   }
 
+  async ensureKeySet(name: string): Promise<void> {
+    this.keySet(name);
+  }
+
+  async hasKeys(name: string, keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const held = this.statements
+      .get(`SELECT key FROM ${this.keySet(name)} WHERE key IN (SELECT value FROM json_each(?))`)
+      .pluck()
+      .all(JSON.stringify(keys)) as string[];
+    return new Set(held);
+  }
+
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     const doc = this.statements
       .get(`SELECT doc FROM ${this.table(collection)} WHERE id = ? AND doc IS NOT NULL`)
       .pluck()
       .get(id) as string | undefined;
     return doc === undefined ? undefined : (JSON.parse(doc) as T);
+  }
+
+  async getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>> {
+    const found = new Map<string, T>();
+    if (ids.length === 0) return found;
+    const rows = this.statements
+      .get(`SELECT id, doc FROM ${this.table(collection)} WHERE id IN (SELECT value FROM json_each(?)) AND doc IS NOT NULL`)
+      .raw()
+      .all(JSON.stringify(ids)) as [string, string][];
+    for (const [id, doc] of rows) found.set(id, JSON.parse(doc) as T);
+    return found;
   }
 
   async find<T extends Doc>(collection: string, query: FindQuery): Promise<FindResult<T>> {
@@ -83,7 +113,10 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
-    for (const write of writes) this.table(write.collection);
+    for (const write of writes) {
+      if (write.op === 'add_keys') this.keySet(write.collection);
+      else this.table(write.collection);
+    }
     this.commitInTransaction(writes, checkpoint);
   }
 
@@ -96,8 +129,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void> {
-    collections.forEach((collection) => this.table(collection));
-    this.resetInTransaction(collections, checkpoints);
+    const tables = collections.map((name) => (this.isKeySet(name) ? this.keySet(name) : this.table(name)));
+    this.resetInTransaction(tables, checkpoints);
   }
 
   async all<T extends Doc>(collection: string): Promise<T[]> {
@@ -112,21 +145,23 @@ export class SqliteReadStore implements ReadStore {
     // The database is shared with the event store; whoever opened it closes it.
   }
 
-  /** A write lands only over an older position (or no row), so replays change nothing. */
-  private apply(write: Write): void {
-    assertWrite(write);
+  /** A write lands only over an older position (or no row), so replays change nothing. Most writes are new documents: insert first. */
+  private apply(write: DocumentWrite): void {
     const layout = this.layouts.of(write.collection);
-    const position = encodePosition(write.position);
+    const position = this.encoded(write.position);
     const [id, doc, values] =
       write.op === 'upsert' ? [write.doc.id, JSON.stringify(write.doc), layout.values(write.doc)] : [write.id, null, layout.tombstone];
-    const stored = this.statements.get(layout.selectSql).raw().get(id) as [string, ...ColumnValue[]] | undefined;
-    if (!stored) {
-      this.run(layout.insertSql, id, position, doc, ...values);
-      return;
-    }
+    if (this.statements.get(layout.insertSql).run(id, position, doc, ...values).changes > 0) return;
+    const stored = this.statements.get(layout.selectSql).raw().get(id) as [string, ...ColumnValue[]];
     if (stored[0] >= position) return;
     const { sql, changedValues } = layout.update(stored.slice(1), values);
     this.run(sql, position, doc, ...changedValues, id);
+  }
+
+  /** The writes of one event share its position; it is encoded once. */
+  private encoded(position: bigint): string {
+    if (this.lastEncoded?.position !== position) this.lastEncoded = { position, key: encodePosition(position) };
+    return this.lastEncoded.key;
   }
 
   private setCheckpoint({ name, position }: Checkpoint): void {
@@ -149,6 +184,20 @@ export class SqliteReadStore implements ReadStore {
       if (!this.db.inTransaction) this.tables.add(collection);
     }
     return tableName(collection);
+  }
+
+  /** The key set's quoted table name, creating the table on first use (remembered as table() does). */
+  private keySet(name: string): string {
+    if (!this.keySets.has(name)) {
+      assertCollectionName(name);
+      this.db.exec(createKeySetSql(name));
+      if (!this.db.inTransaction) this.keySets.add(name);
+    }
+    return keySetTableName(name);
+  }
+
+  private isKeySet(name: string): boolean {
+    return this.statements.get(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).pluck().get(`rk_${name}`) !== undefined;
   }
 
   private run(sql: string, ...params: ColumnValue[]): void {

@@ -92,6 +92,21 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
         expect(await store.all('unknown')).toEqual([]);
       });
 
+      it('reads many documents at once: those that exist, by id, tombstones and other collections left out', async () => {
+        await seed('docs', [{ id: 'a', n: 1 }, { id: 'b', n: 2 }, { id: '["x","y"]', n: 3 }, { id: 'gone', n: 4 }]);
+        await store.commit([upsert('other', { id: 'c', n: 5 }, 10n), remove('docs', 'gone', 11n)]);
+
+        const found = await store.getMany('docs', ['b', 'missing', '["x","y"]', 'gone', 'c', 'a', 'a']);
+
+        expect([...found.entries()].sort()).toEqual([
+          ['["x","y"]', { id: '["x","y"]', n: 3 }],
+          ['a', { id: 'a', n: 1 }],
+          ['b', { id: 'b', n: 2 }],
+        ]);
+        expect(await store.getMany('docs', [])).toEqual(new Map());
+        expect(await store.getMany('unknown', ['a'])).toEqual(new Map());
+      });
+
       it('keeps collections apart', async () => {
         await store.commit([upsert('left', { id: 'a', side: 'left' }, 1n), upsert('right', { id: 'a', side: 'right' }, 2n)]);
 
@@ -110,6 +125,42 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
         await store.ensureCollection('docs', [{ fields: ['n'] }, { fields: ['n', 'id'] }]);
 
         expect(await findIds('docs', { where: [{ field: 'n', op: 'eq', value: 1 }], sort: { field: 'n', direction: 'desc' } })).toEqual(['b', 'a']);
+      });
+    });
+
+    describe('key sets', () => {
+      const addKey = (set: string, ...keys: string[]): Write => ({ op: 'add_keys', collection: set, keys });
+
+      it('holds the keys added, once each, across commits, beside documents of other collections', async () => {
+        await store.ensureKeySet('seen');
+        await store.ensureKeySet('seen');
+        await store.commit([addKey('seen', 'a', '["sub_1","calls","x"]'), addKey('seen', 'a'), upsert('docs', { id: 'b' }, 1n)]);
+        await store.commit([addKey('seen', 'a', 'c', 'c')], { name: 'p', position: 2n });
+
+        expect([...(await store.hasKeys('seen', ['a', 'b', 'c', '["sub_1","calls","x"]', 'missing', 'a']))].sort()).toEqual(['["sub_1","calls","x"]', 'a', 'c']);
+        expect(await store.hasKeys('seen', [])).toEqual(new Set());
+        expect(await store.getCheckpoint('p')).toBe(2n);
+        expect(await store.get('docs', 'b')).toEqual({ id: 'b' });
+      });
+
+      it('keeps key sets apart', async () => {
+        await store.ensureKeySet('left');
+        await store.ensureKeySet('right');
+        await store.commit([addKey('left', 'a')]);
+
+        expect(await store.hasKeys('right', ['a'])).toEqual(new Set());
+        expect(await store.hasKeys('left', ['a'])).toEqual(new Set(['a']));
+      });
+
+      it('empties a key set on reset', async () => {
+        await store.ensureKeySet('seen');
+        await store.commit([addKey('seen', 'a'), upsert('docs', { id: 'd' }, 1n)], { name: 'p', position: 1n });
+
+        await store.reset(['seen', 'docs'], ['p']);
+
+        expect(await store.hasKeys('seen', ['a'])).toEqual(new Set());
+        expect(await store.get('docs', 'd')).toBeUndefined();
+        expect(await store.getCheckpoint('p')).toBeUndefined();
       });
     });
 
@@ -582,7 +633,7 @@ function newestPerId(writes: readonly Write[]): Doc[] {
   const newest = new Map<string, Doc | undefined>();
   for (const write of writes) {
     if (write.op === 'upsert') newest.set(write.doc.id, write.doc);
-    else newest.set(write.id, undefined);
+    else if (write.op === 'delete') newest.set(write.id, undefined);
   }
   return [...newest.values()].filter((doc): doc is Doc => doc !== undefined).sort((a, b) => compareText(a.id, b.id));
 }

@@ -1,7 +1,7 @@
 import { applyEvent, ensureCollections, type ProjectionBinding } from './projection-source';
 import { UnitOfWork } from './unit-of-work';
 import { CatchUp } from './catch-up';
-import { followInBatches } from '../runners/follow-in-batches';
+import { followInBatches, ONE_LANE } from '../runners/follow-in-batches';
 import { supervise, type RunnerLog } from '../runners/supervise';
 
 /**
@@ -55,6 +55,8 @@ export class ProjectionRunner {
         subscription,
         (event) => applyEvent(this.binding, event, unit),
         async () => this.progress.advance(await unit.commit(checkpoint)),
+        ONE_LANE,
+        projection.pacing,
       );
     } finally {
       await subscription.close();

@@ -23,4 +23,5 @@ export async function ensureCollections(binding: ProjectionBinding): Promise<voi
   for (const collection of binding.projection.collections) {
     await binding.store.ensureCollection(collection.name, collection.indexes);
   }
+  for (const keySet of binding.projection.keySets ?? []) await binding.store.ensureKeySet(keySet);
 }

@@ -1,10 +1,16 @@
 import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc, IndexSpec } from '@tally/readstore';
+import type { Pacing } from '../runners/follow-in-batches';
 
 /** Reads and writes a projection makes while handling one event; the runner commits them with the checkpoint. */
 export interface ProjectionWriter {
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
+  /** The documents of those ids that exist, by id: for a projection that handles an event of many parts in one go. */
+  getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>>;
+  /** Which of these keys the key set holds, the keys this unit added included. */
+  hasKeys(keySet: string, keys: readonly string[]): Promise<Set<string>>;
   upsert(collection: string, doc: Doc): void;
+  addKey(keySet: string, key: string): void;
   delete(collection: string, id: string): void;
 }
 
@@ -23,6 +29,14 @@ export interface Projection {
   name: string;
   streamPrefixes: readonly string[];
   collections: readonly CollectionSpec[];
+  /** Key sets it keeps (see the read store's `add_key`): bare keys, such as a dedupe index. */
+  keySets?: readonly string[];
+  /**
+   * When its writes are committed; by default promptly (a live event within milliseconds). A
+   * projection whose every event writes many scattered rows (a dedupe index) commits fewer,
+   * larger batches: each commit writes every page it touched once.
+   */
+  pacing?: Pacing;
   /** `directory` projections write the global key directory instead of their cell's read store. */
   target?: 'cell' | 'directory';
   handle(event: RecordedEvent, writer: ProjectionWriter): Promise<void>;

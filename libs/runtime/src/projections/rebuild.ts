@@ -63,7 +63,7 @@ export async function rebuildProjections(bindings: readonly ProjectionBinding[],
   const byStore = new Map<ProjectionBinding['store'], ProjectionBinding[]>();
   for (const binding of bindings) byStore.set(binding.store, [...(byStore.get(binding.store) ?? []), binding]);
   for (const [store, shared] of byStore) {
-    const collections = new Set(shared.flatMap((b) => b.projection.collections.map((c) => c.name)));
+    const collections = new Set(shared.flatMap((b) => [...b.projection.collections.map((c) => c.name), ...(b.projection.keySets ?? [])]));
     await store.reset([...collections], shared.map((b) => b.checkpoint));
   }
   let handled = 0;

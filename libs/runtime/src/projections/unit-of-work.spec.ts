@@ -54,4 +54,43 @@ describe('UnitOfWork', () => {
       { id: 'b', v: 1 },
     ]);
   });
+
+  it('reads many documents at once: its own writes and deletions first, the rest from the store in one read', async () => {
+    await store.commit([
+      { op: 'upsert', collection: 'docs', doc: { id: 'a', v: 1 }, position: 1n },
+      { op: 'upsert', collection: 'docs', doc: { id: 'b', v: 1 }, position: 1n },
+      { op: 'upsert', collection: 'docs', doc: { id: 'c', v: 1 }, position: 1n },
+    ]);
+    const unit = new UnitOfWork(store);
+    const writer = unit.writerFor(at(2n));
+    writer.upsert('docs', { id: 'a', v: 2 });
+    writer.upsert('docs', { id: 'new', v: 1 });
+    writer.delete('docs', 'b');
+
+    const reads = jest.spyOn(store, 'getMany');
+    const found = await writer.getMany('docs', ['a', 'b', 'c', 'new', 'missing']);
+
+    expect(Object.fromEntries(found)).toEqual({ a: { id: 'a', v: 2 }, c: { id: 'c', v: 1 }, new: { id: 'new', v: 1 } });
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(reads).toHaveBeenCalledWith('docs', ['c', 'missing']);
+  });
+
+  it('answers which keys a key set holds from its own additions first, the rest from the store, and commits each key once', async () => {
+    await store.ensureKeySet('seen');
+    await store.commit([{ op: 'add_keys', collection: 'seen', keys: ['old'] }]);
+    const unit = new UnitOfWork(store);
+    const writer = unit.writerFor(at(1n));
+    writer.addKey('seen', 'new');
+    writer.addKey('seen', 'new');
+
+    const reads = jest.spyOn(store, 'hasKeys');
+    expect(await writer.hasKeys('seen', ['old', 'new', 'other'])).toEqual(new Set(['old', 'new']));
+    expect(reads).toHaveBeenCalledWith('seen', ['old', 'other']);
+    expect(unit.size).toBe(1);
+
+    const commits = jest.spyOn(store, 'commit');
+    await unit.commit('p');
+    expect(commits).toHaveBeenCalledWith([{ op: 'add_keys', collection: 'seen', keys: ['new'] }], { name: 'p', position: 1n });
+    expect(await store.hasKeys('seen', ['old', 'new'])).toEqual(new Set(['old', 'new']));
+  });
 });

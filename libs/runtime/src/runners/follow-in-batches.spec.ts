@@ -1,5 +1,6 @@
 import type { EventSubscription, RecordedEvent } from '@tally/eventstore';
-import { followInBatches } from './follow-in-batches';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { followInBatches, ONE_LANE, PROMPT } from './follow-in-batches';
 
 const eventAt = (position: number, stream: string) => ({ id: `e${position}`, type: 'Happened', data: {}, metadata: {}, stream, revision: 0, position: BigInt(position) }) as unknown as RecordedEvent;
 
@@ -61,5 +62,37 @@ describe('followInBatches with lanes', () => {
     );
     await expect(following).rejects.toThrow('handler failed');
     expect(flushed).toEqual([1n]);
+  });
+});
+
+describe('followInBatches pacing', () => {
+  /** Event 1, event 2 20 ms later, then nothing for 150 ms before event 3. */
+  const trickle = (): EventSubscription => ({
+    async *[Symbol.asyncIterator]() {
+      yield eventAt(1, 'a');
+      await sleep(20);
+      yield eventAt(2, 'a');
+      await sleep(150);
+      yield eventAt(3, 'a');
+    },
+    close: async () => undefined,
+  });
+  const flushesOf = async (pacing = PROMPT) => {
+    const flushed: bigint[] = [];
+    await followInBatches(trickle(), async () => undefined, async (upTo) => void flushed.push(upTo), ONE_LANE, pacing);
+    return flushed;
+  };
+
+  it('flushes as soon as nothing is ready, by default', async () => {
+    expect(await flushesOf()).toEqual([1n, 2n, 3n]);
+  });
+
+  it('waits up to idleMs for more before it flushes', async () => {
+    expect(await flushesOf({ idleMs: 60, maxMs: 1_000, maxEvents: 500 })).toEqual([2n, 3n]);
+  });
+
+  it('flushes a batch that reached maxEvents at once, and waits no longer than maxMs allows', async () => {
+    expect(await flushesOf({ idleMs: 1_000, maxMs: 1_000, maxEvents: 2 })).toEqual([2n, 3n]);
+    expect(await flushesOf({ idleMs: 1_000, maxMs: 10, maxEvents: 500 })).toEqual([1n, 2n, 3n]);
   });
 });

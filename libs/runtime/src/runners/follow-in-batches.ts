@@ -1,10 +1,21 @@
 import type { EventSubscription, RecordedEvent } from '@tally/eventstore';
 import { inLanes } from './lanes';
 
-const MAX_BATCH_EVENTS = 500;
-/** Under a steady stream of appends the subscription never waits; flush at least this often anyway. */
-const MAX_BATCH_MS = 50;
 const NOT_READY = Symbol('not ready');
+
+/**
+ * When handled events are flushed (committed). `idleMs`: how long to wait for more once nothing
+ * is ready; `maxMs` and `maxEvents`: the most a batch holds under a steady stream of appends,
+ * which never leaves the follower waiting.
+ */
+export interface Pacing {
+  idleMs: number;
+  maxMs: number;
+  maxEvents: number;
+}
+
+/** A live event is committed within milliseconds; catch-up commits every 500 events or 50 ms. */
+export const PROMPT: Pacing = { idleMs: 0, maxMs: 50, maxEvents: 500 };
 
 /**
  * Which events may be handled at the same time: those of different lanes, up to `width` events
@@ -21,15 +32,17 @@ export const ONE_LANE: Lanes = { laneOf: () => '', width: 1 };
 /**
  * Hands each event of a subscription to `handle`, in order (or, with lanes, in order within each
  * lane, the ready events of different lanes concurrently), and calls `flush(lastHandled)` when the
- * subscription has nothing immediately available (so a live event is committed within
- * milliseconds), or every 500 events or 50 ms (so catch-up commits in batches), then lets the
- * event loop take a turn. A flush never covers an event that was not handled.
+ * subscription has had nothing available for `pacing.idleMs` (by default at once, so a live event
+ * is committed within milliseconds), or when the batch reached `pacing.maxEvents` or
+ * `pacing.maxMs` (so catch-up commits in batches), then lets the event loop take a turn. A flush
+ * never covers an event that was not handled.
  */
 export async function followInBatches(
   subscription: EventSubscription,
   handle: (event: RecordedEvent) => Promise<void>,
   flush: (handledUpTo: bigint) => Promise<void>,
   lanes: Lanes = ONE_LANE,
+  pacing: Pacing = PROMPT,
 ): Promise<void> {
   const iterator = subscription[Symbol.asyncIterator]();
   let handledUpTo: bigint | undefined;
@@ -38,18 +51,27 @@ export async function followInBatches(
   const flushBatch = async () => {
     if (handledUpTo !== undefined && batched > 0) await flush(handledUpTo);
     batched = 0;
-    batchStarted = performance.now();
   };
   const ready = (next: Promise<IteratorResult<RecordedEvent>>) => Promise.race([next, new Promise<typeof NOT_READY>((resolve) => setImmediate(resolve, NOT_READY))]);
+  const readyWithin = async (next: Promise<IteratorResult<RecordedEvent>>, ms: number) => {
+    if (ms <= 0) return ready(next);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([next, new Promise<typeof NOT_READY>((resolve) => (timer = setTimeout(resolve, ms, NOT_READY)))]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   let next = iterator.next();
   let ended = false;
   while (!ended) {
-    let result = await ready(next);
+    let result = await (batched > 0 ? readyWithin(next, Math.min(pacing.idleMs, pacing.maxMs - (performance.now() - batchStarted))) : ready(next));
     if (result === NOT_READY) {
       await flushBatch();
       result = await next;
     }
     if (result.done) break;
+    if (batched === 0) batchStarted = performance.now();
     const window = [result.value];
     next = iterator.next();
     while (window.length < lanes.width) {
@@ -65,7 +87,7 @@ export async function followInBatches(
     await inLanes(window, lanes.laneOf, handle);
     handledUpTo = window[window.length - 1].position;
     batched += window.length;
-    if (batched >= MAX_BATCH_EVENTS || performance.now() - batchStarted > MAX_BATCH_MS) {
+    if (batched >= pacing.maxEvents || performance.now() - batchStarted > pacing.maxMs) {
       await flushBatch();
       // A follower far behind finds every event ready and would never leave the microtask queue;
       // the thread's timers and messages (lease renewals, settle requests) get a turn once a batch.

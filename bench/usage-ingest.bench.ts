@@ -299,7 +299,7 @@ async function serveTally(subscriptionCount: number): Promise<void> {
         const count = (table: string) => reader.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
         const btrees = reader.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE aggregate = TRUE GROUP BY name ORDER BY bytes DESC LIMIT 6').all() as { name: string; bytes: number }[];
         return {
-          rows: { es_events: count('es_events'), rm_usage_keys: count('rm_usage_keys'), rm_usage_buckets: count('rm_usage_buckets') },
+          rows: { es_events: count('es_events'), rk_usage_dedupe: count('rk_usage_dedupe'), rm_usage_buckets: count('rm_usage_buckets') },
           btrees: btrees.map(({ name, bytes }) => ({ name, mib: bytes / MiB })),
           cacheSize: reader.pragma('cache_size', { simple: true }) as number,
         } satisfies Storage;

@@ -231,6 +231,7 @@ describe('usage metering', () => {
     await tally.settle();
     expect(await crossings()).toEqual([]);
     await api.post('/v1/usage/batch', { events: [event(sub, 'calls', '400', '2026-06-09T01:00:00Z'), event(sub, 'requests', '1', '2026-06-09T01:00:00Z')] }).expect(202);
+    await tally.settle();
     await api.post('/v1/usage', event(sub, 'calls', '100', '2026-06-09T02:00:00Z')).expect(202);
     await tally.settle();
     const june = { period_start: '2026-06-01T00:00:00.000Z', quantity: '1000', triggered_at: '2026-06-10T00:00:00.000Z' };

@@ -16,13 +16,30 @@ export const toUtcTimestamp = (timestamp: string): string => new Date(timestamp)
  */
 export function parseInstant(value: string): Date | undefined {
   if (!DATE_ONLY.test(value) && !TIMESTAMP.test(value)) return undefined;
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) ? new Date(value) : undefined;
+  return isCalendarDay(value) ? new Date(value) : undefined;
 }
 
-/** `Date.UTC` would read the years 0–99 as 1900–1999, so the year is set on its own. */
-function daysIn(year: number, month: number): number {
-  const lastDay = new Date(0);
-  lastDay.setUTCFullYear(year, month, 0);
-  return lastDay.getUTCDate();
+/** The form toUtcTimestamp gives, which most clients send back. */
+const UTC_MILLIS = new RegExp(`^${DATE}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$`);
+
+/**
+ * A TIMESTAMP (not a date alone) in the stored UTC form with milliseconds (finer digits dropped),
+ * or undefined. Input already in that form, as most is, is taken as it is once its day is on the
+ * calendar: no Date is made for it.
+ */
+export function utcTimestampOf(value: string): string | undefined {
+  if (UTC_MILLIS.test(value)) return isCalendarDay(value) ? value : undefined;
+  return TIMESTAMP.test(value) ? parseInstant(value)?.toISOString() : undefined;
 }
+
+/** Whether the YYYY-MM-DD that `value` begins with is a day of the (proleptic Gregorian) calendar. */
+function isCalendarDay(value: string): boolean {
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -12,6 +12,17 @@ class MemoryWriter implements ProjectionWriter {
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     return this.docs.get(`${collection}/${id}`) as T | undefined;
   }
+  async getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>> {
+    const found = new Map<string, T>();
+    for (const id of ids) if (this.docs.has(`${collection}/${id}`)) found.set(id, this.docs.get(`${collection}/${id}`) as T);
+    return found;
+  }
+  async hasKeys(keySet: string, keys: readonly string[]): Promise<Set<string>> {
+    return new Set(keys.filter((key) => this.docs.has(`${keySet}/${key}`)));
+  }
+  addKey(keySet: string, key: string): void {
+    this.docs.set(`${keySet}/${key}`, { id: key });
+  }
   upsert(collection: string, doc: Doc): void {
     this.docs.set(`${collection}/${doc.id}`, structuredClone(doc));
   }

@@ -3,7 +3,7 @@ import { bodyShapeMiddleware, MAX_BODY_DEPTH, verifyUtf8 } from './body-shape.mi
 
 const nested = (depth: number): unknown => Array.from({ length: depth }).reduce<unknown>((inner) => ({ a: inner }), 1);
 
-function run(body: unknown): { passed: boolean; status?: number; problem?: string } {
+function run(body: unknown, request: object = {}): { passed: boolean; status?: number; problem?: string } {
   let answer: { status?: number; problem?: string } = {};
   const response = {
     status(status: number) {
@@ -19,7 +19,7 @@ function run(body: unknown): { passed: boolean; status?: number; problem?: strin
     },
   } as unknown as Response;
   let passed = false;
-  bodyShapeMiddleware({ body } as Request, response, () => (passed = true));
+  bodyShapeMiddleware(Object.assign(request, { body }) as Request, response, () => (passed = true));
   return { passed, ...answer };
 }
 
@@ -47,8 +47,17 @@ describe('bodyShapeMiddleware', () => {
   });
 
   it('refuses bytes that are not UTF-8', () => {
-    expect(() => verifyUtf8(undefined, undefined, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]))).toThrow(/UTF-8/);
-    expect(() => verifyUtf8(undefined, undefined, Buffer.from('{"name":"Zoë"}'))).not.toThrow();
+    expect(() => verifyUtf8({}, undefined, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]))).toThrow(/UTF-8/);
+    expect(() => verifyUtf8({}, undefined, Buffer.from('{"name":"Zoë"}'))).not.toThrow();
+  });
+
+  it('checks the text of a body whose bytes hold a \\u escape, as parsed from them', () => {
+    for (const [raw, passed] of [['{"name":"a\\u0000b"}', false], ['{"name":"\\ud800"}', false], ['{"name":"\\ud83d\\ude00 \\u00e9"}', true], ['{"name":"Zoë 😀"}', true]] as const) {
+      const request = {};
+      const bytes = Buffer.from(raw);
+      verifyUtf8(request, undefined, bytes);
+      expect(run(JSON.parse(bytes.toString()), request).passed).toBe(passed);
+    }
   });
 
   it('refuses deeper bodies with request.invalid_body, without overflowing on very deep ones', () => {

@@ -7,9 +7,17 @@ import { traceIdOf } from '../request-id.middleware';
 /** Far deeper than any resource; validation and idempotency fingerprints recurse, and a deep enough body would overflow the stack. */
 export const MAX_BODY_DEPTH = 32;
 
+/**
+ * Requests whose body has no `\\u` escape. Valid UTF-8 encodes no surrogate and JSON allows no raw
+ * control character in a string, so only an escape can put a NUL or a lone surrogate in one: the
+ * strings of these bodies need no check.
+ */
+const withoutEscapes = new WeakSet<object>();
+
 /** body-parser's `verify` hook: bytes that are not UTF-8 are refused rather than decoded into U+FFFD. */
-export function verifyUtf8(_request: unknown, _response: unknown, bytes: Buffer): void {
+export function verifyUtf8(request: object, _response: unknown, bytes: Buffer): void {
   if (!isUtf8(bytes)) throw Object.assign(new Error('The request body is not valid UTF-8'), { type: 'entity.invalid_utf8' });
+  if (!bytes.includes('\\u')) withoutEscapes.add(request);
 }
 
 /**
@@ -23,7 +31,7 @@ export function bodyShapeMiddleware(request: Request, response: Response, next: 
   const problem =
     body === null || typeof body !== 'object' || Array.isArray(body)
       ? { detail: 'The request body must be a JSON object' }
-      : shapeProblem(body);
+      : shapeProblem(body, !withoutEscapes.has(request));
   if (!problem) return next();
   response
     .status(400)
@@ -31,24 +39,42 @@ export function bodyShapeMiddleware(request: Request, response: Response, next: 
     .json(problemBody(400, 'request.invalid_body', problem.detail, traceIdOf(request), problem.errors));
 }
 
-/** Walks without recursion, so the check itself cannot overflow. */
-function shapeProblem(body: object): { detail: string; errors?: FieldError[] } | undefined {
-  const pending: [unknown, string, number][] = [[body, '', 0]];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const [value, path, depth] = next;
-    if (typeof value === 'string' && !isStorableText(value)) {
+/** A value met on the walk; its path is spelled out only for a problem. */
+interface Visit {
+  value: unknown;
+  depth: number;
+  parent?: Visit;
+  key?: string;
+}
+
+/** Walks without recursion, so the check itself cannot overflow; strings are checked when `checkText`. */
+function shapeProblem(body: object, checkText: boolean): { detail: string; errors?: FieldError[] } | undefined {
+  const pending: Visit[] = [{ value: body, depth: 0 }];
+  for (let visit = pending.pop(); visit; visit = pending.pop()) {
+    const { value, depth } = visit;
+    if (checkText && typeof value === 'string' && !isStorableText(value)) {
+      const path = pathOf(visit);
       const message = 'strings may not contain NUL characters or unpaired surrogates';
       return { detail: `The request body holds a string that cannot be stored at ${path}`, errors: [{ field: path, code: 'field.invalid_text', message }] };
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth === MAX_BODY_DEPTH) return { detail: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels` };
     for (const [key, child] of Object.entries(value)) {
-      const childPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      if (!isStorableText(key)) return { detail: `The request body holds a key that cannot be stored at ${path || 'the top level'}`, errors: [{ field: path, code: 'field.invalid_text', message: 'keys may not contain NUL characters or unpaired surrogates' }] };
-      pending.push([child, childPath, depth + 1]);
+      if (checkText && !isStorableText(key)) {
+        const path = pathOf(visit);
+        return { detail: `The request body holds a key that cannot be stored at ${path || 'the top level'}`, errors: [{ field: path, code: 'field.invalid_text', message: 'keys may not contain NUL characters or unpaired surrogates' }] };
+      }
+      pending.push({ value: child, depth: depth + 1, parent: visit, key });
     }
   }
   return undefined;
+}
+
+/** `events[3].meter`: keys joined by dots, array indexes in brackets. */
+function pathOf({ parent, key }: Visit): string {
+  if (!parent || key === undefined) return '';
+  const above = pathOf(parent);
+  return Array.isArray(parent.value) ? `${above}[${key}]` : above ? `${above}.${key}` : key;
 }
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -27,12 +27,17 @@ export function acceptUsageBatch(
   fieldOf: (index: number) => string,
 ): UsageRecord[] {
   const problems: FieldError[] = [];
+  const receivedAt = new Map<MeteredSubscription, string>();
   const records = drafts.map((draft, index) => {
-    const at = fieldOf(index);
     const subscription = subscriptions.get(draft.subscription_id) ?? { exists: false };
     const found = [...meterProblems(subscription, draft.subscription_id, draft.meter), ...timestampProblems(subscription, draft.timestamp)];
-    problems.push(...found.map((problem) => ({ ...problem, field: at === '' ? problem.field : `${at}.${problem.field}` })));
-    return record(draft, subscription);
+    if (found.length > 0) {
+      const at = fieldOf(index);
+      problems.push(...found.map((problem) => ({ ...problem, field: at === '' ? problem.field : `${at}.${problem.field}` })));
+    }
+    let received = receivedAt.get(subscription);
+    if (received === undefined) receivedAt.set(subscription, (received = (subscription.exists ? subscription.now : new Date(0)).toISOString()));
+    return record(draft, subscription, received);
   });
   if (problems.length > 0) throw usageRefused(problems);
   return records;
@@ -54,16 +59,16 @@ function timestampProblems(subscription: MeteredSubscription, timestamp: string)
   return [{ field: 'timestamp', code: 'usage.timestamp_out_of_range', message: `must be at most 35 days before and 5 minutes after the subscription's now (${subscription.now.toISOString()})` }];
 }
 
-function record(draft: UsageDraft & { external_id: string }, subscription: MeteredSubscription): UsageRecord {
-  const receivedAt = subscription.exists ? subscription.now : new Date(0);
+/** `receivedAt`: the subscription's now, in the stored form. */
+function record(draft: UsageDraft & { external_id: string }, subscription: MeteredSubscription, receivedAt: string): UsageRecord {
   return {
     subscription_id: draft.subscription_id,
     meter: draft.meter,
-    quantity: draft.quantity.toFixed(),
+    quantity: draft.quantity,
     timestamp: draft.timestamp,
     external_id: draft.external_id,
     properties: draft.properties,
-    received_at: receivedAt.toISOString(),
+    received_at: receivedAt,
     ...(subscription.exists && subscription.rebillMeters.has(draft.meter) && { rebill: true as const }),
   };
 }

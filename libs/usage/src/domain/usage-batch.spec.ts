@@ -27,7 +27,7 @@ describe('reading a usage event', () => {
   it('normalises the timestamp to UTC milliseconds (finer digits dropped) and keeps the quantity exact', () => {
     const { draft } = parse(wire);
     expect(draft?.timestamp).toBe('2026-06-09T10:00:00.123Z');
-    expect(draft?.quantity.toFixed()).toBe('12.5');
+    expect(draft?.quantity).toBe('12.5');
   });
 
   it.each([
@@ -40,8 +40,21 @@ describe('reading a usage event', () => {
     expect(codes({ ...wire, quantity })).toEqual([['quantity', 'usage.invalid_quantity']]);
   });
 
+  it.each([
+    ['12.50', '12.5'],
+    ['007', '7'],
+    ['-0', '0'],
+    ['-0.000', '0'],
+    ['0.10', '0.1'],
+    ['-0.05', '-0.05'],
+    ['100', '100'],
+    ['12345678901234567890.123456789012', '12345678901234567890.123456789012'],
+  ])('keeps the quantity %s in its shortest form, %s', (quantity, shortest) => {
+    expect(parse({ ...wire, quantity }).draft?.quantity).toBe(shortest);
+  });
+
   it('accepts negative corrections', () => {
-    expect(parse({ ...wire, quantity: '-3' }).draft?.quantity.toFixed()).toBe('-3');
+    expect(parse({ ...wire, quantity: '-3' }).draft?.quantity).toBe('-3');
   });
 
   it('takes idempotency_key as another name of external_id, and refuses the two when they differ', () => {

@@ -3,6 +3,7 @@ import { keyedObject } from '@tally/kernel';
 import type { Pricing } from '@tally/catalog/published';
 import type { Period } from '@tally/subscriptions/published';
 import type { UsageRecord } from './usage.events';
+import { fromScaled, toScaled } from './scaled-quantity';
 
 /** How a usage component reads its meter: the aggregation, whether it resets each period, and for unique_count the property. */
 export type MeterSpec = Pick<Extract<Pricing, { model: 'usage' }>, 'aggregation' | 'usage_cycle' | 'unique_property'>;
@@ -36,33 +37,73 @@ export function emptyBucket(subscriptionId: string, meter: string, period: Perio
   return { subscription_id: subscriptionId, meter, period, count: 0, sum: '0', max: null, last: null, weighted_ms: '0', distinct: keyedObject(), first_seen: keyedObject(), late_events: 0 };
 }
 
-/** The bucket with one more event (not a duplicate) in it. */
-export function addUsage(bucket: UsageBucket, record: UsageRecord, late: boolean): UsageBucket {
-  const quantity = new Big(record.quantity);
-  const from = Math.max(Date.parse(record.timestamp), Date.parse(bucket.period.start));
-  const inUse = Math.max(0, Date.parse(bucket.period.end) - from);
-  return {
-    ...bucket,
-    count: bucket.count + 1,
-    sum: new Big(bucket.sum).plus(quantity).toFixed(),
-    max: bucket.max === null || quantity.gt(bucket.max) ? quantity.toFixed() : bucket.max,
-    last: isLater(record, bucket.last) ? { timestamp: record.timestamp, external_id: record.external_id, quantity: record.quantity } : bucket.last,
-    weighted_ms: new Big(bucket.weighted_ms).plus(quantity.times(inUse)).toFixed(),
-    late_events: bucket.late_events + (late ? 1 : 0),
-  };
+/**
+ * A bucket taking events. Its decimals are held as exact integers while it takes them and are
+ * written out once, by `toBucket`, however many events it took: the usage projection counts a
+ * whole batch of events into its buckets, then stores each bucket once.
+ */
+export class RunningBucket {
+  private count: number;
+  private sum: bigint;
+  private max: bigint | null;
+  private last: UsageBucket['last'];
+  private weighted: bigint;
+  private lateEvents: number;
+  private readonly distinct: Record<string, number>;
+  private readonly firstSeen: Record<string, number>;
+  private readonly start: number;
+  private readonly end: number;
+
+  constructor(private readonly bucket: UsageBucket) {
+    this.count = bucket.count;
+    this.sum = toScaled(bucket.sum);
+    this.max = bucket.max === null ? null : toScaled(bucket.max);
+    this.last = bucket.last;
+    this.weighted = toScaled(bucket.weighted_ms);
+    this.lateEvents = bucket.late_events;
+    this.distinct = keyedObject(Object.entries(bucket.distinct));
+    this.firstSeen = keyedObject(Object.entries(bucket.first_seen));
+    this.start = Date.parse(bucket.period.start);
+    this.end = Date.parse(bucket.period.end);
+  }
+
+  /** One more event (not a duplicate). */
+  add(record: UsageRecord, late: boolean): void {
+    const quantity = toScaled(record.quantity);
+    const inUse = Math.max(0, this.end - Math.max(Date.parse(record.timestamp), this.start));
+    this.count += 1;
+    this.sum += quantity;
+    if (this.max === null || quantity > this.max) this.max = quantity;
+    if (isLater(record, this.last)) this.last = { timestamp: record.timestamp, external_id: record.external_id, quantity: record.quantity };
+    if (inUse > 0) this.weighted += quantity * BigInt(inUse);
+    if (late) this.lateEvents += 1;
+  }
+
+  /** `by` more (or fewer) values of `property` under `counter`. */
+  countValues(counter: 'distinct' | 'first_seen', property: string, by: number): void {
+    const counts = counter === 'distinct' ? this.distinct : this.firstSeen;
+    counts[property] = countOf(counts, property) + by;
+  }
+
+  toBucket(): UsageBucket {
+    return {
+      ...this.bucket,
+      count: this.count,
+      sum: fromScaled(this.sum),
+      max: this.max === null ? null : fromScaled(this.max),
+      last: this.last,
+      weighted_ms: fromScaled(this.weighted),
+      distinct: keyedObject(Object.entries(this.distinct)),
+      first_seen: keyedObject(Object.entries(this.firstSeen)),
+      late_events: this.lateEvents,
+    };
+  }
 }
 
 type Dated = { timestamp: string; external_id: string };
 
 const isLater = (candidate: Dated, last: Dated | null): boolean =>
   last === null || candidate.timestamp > last.timestamp || (candidate.timestamp === last.timestamp && candidate.external_id > last.external_id);
-
-/** The bucket counting `by` more (or fewer) values of `property` under `counter`. */
-export function countValues(bucket: UsageBucket, counter: 'distinct' | 'first_seen', property: string, by: number): UsageBucket {
-  const counts = keyedObject(Object.entries(bucket[counter]));
-  counts[property] = countOf(counts, property) + by;
-  return { ...bucket, [counter]: counts };
-}
 
 /** A user-keyed count; buckets read back from a store are plain objects, where `__proto__` is not a count. */
 const countOf = (counts: Record<string, number>, property: string): number => (Object.hasOwn(counts, property) ? counts[property] : 0);

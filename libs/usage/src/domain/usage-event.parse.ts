@@ -1,12 +1,13 @@
 import Big from 'big.js';
-import { keyedObject, parseInstant, TIMESTAMP, type FieldError } from '@tally/kernel';
+import { keyedObject, utcTimestampOf, type FieldError } from '@tally/kernel';
 import { METER, METER_MAX_LENGTH } from '@tally/catalog/published';
 
 /** A usage event as a request sends it, checked field by field; the dedupe key may still be missing. */
 export interface UsageDraft {
   subscription_id: string;
   meter: string;
-  quantity: Big;
+  /** A plain decimal in its shortest form: `12.50` is `12.5`, `-0` is `0`. */
+  quantity: string;
   timestamp: string;
   external_id: string | null;
   properties: Record<string, string> | null;
@@ -17,6 +18,8 @@ const FIELDS = ['subscription_id', 'meter', 'quantity', 'timestamp', 'external_i
 
 /** A plain decimal: no exponent (`1.0e3` is refused), no `+`, no spaces. */
 const QUANTITY = /^-?(\d{1,20})(?:\.(\d{1,12}))?$/;
+/** A QUANTITY already in its shortest form (most are): no leading zeros, no trailing zeros after the point, not `-0`. */
+const SHORTEST = /^(?:-?[1-9][0-9]*(?:\.[0-9]*[1-9])?|-?0\.[0-9]*[1-9]|0)$/;
 export const EXTERNAL_ID_MAX_LENGTH = 255;
 /** A property's key; `unique_count` counts the distinct values of one (the component's `unique_property`). */
 export const PROPERTY_KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
@@ -68,20 +71,20 @@ function requiredString(wire: Record<string, unknown>, field: string, maxLength:
 }
 
 /** The spec's own code for anything that is not a plain decimal string. */
-function readQuantity(value: unknown, problem: Problem): Big | undefined {
+function readQuantity(value: unknown, problem: Problem): string | undefined {
   if (value === undefined) return void problem('quantity', 'usage.missing_field', 'is required');
   if (typeof value !== 'string' || !QUANTITY.test(value)) {
     return void problem('quantity', 'usage.invalid_quantity', 'a decimal string such as "12" or "-0.5": at most 20 digits before the point and 12 after it, no exponent');
   }
-  return new Big(value);
+  return SHORTEST.test(value) ? value : new Big(value).toFixed();
 }
 
 /** ISO 8601 with a zone, stored in UTC to the millisecond (finer digits are dropped, not rounded). */
 function readTimestamp(value: unknown, problem: Problem): string | undefined {
   if (value === undefined) return void problem('timestamp', 'usage.missing_field', 'is required');
-  const instant = typeof value === 'string' && TIMESTAMP.test(value) ? parseInstant(value) : undefined;
-  if (!instant) return void problem('timestamp', 'usage.invalid_timestamp', 'an ISO 8601 timestamp with its zone, such as 2026-06-01T12:00:00.000Z');
-  return instant.toISOString();
+  const timestamp = typeof value === 'string' ? utcTimestampOf(value) : undefined;
+  if (!timestamp) return void problem('timestamp', 'usage.invalid_timestamp', 'an ISO 8601 timestamp with its zone, such as 2026-06-01T12:00:00.000Z');
+  return timestamp;
 }
 
 function readExternalId(wire: Record<string, unknown>, problem: Problem): string | undefined {

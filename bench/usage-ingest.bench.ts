@@ -297,9 +297,11 @@ async function serveTally(subscriptionCount: number): Promise<void> {
       cpu: async () => cpuOf(workerTid),
       storage: async () => {
         const count = (table: string) => reader.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
+        /** The dedupe key set's tail and its sealed runs. */
+        const dedupeTables = () => reader.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND (name = 'rk_usage_dedupe' OR name LIKE 'rk_usage_dedupe@%')`).pluck().all() as string[];
         const btrees = reader.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE aggregate = TRUE GROUP BY name ORDER BY bytes DESC LIMIT 6').all() as { name: string; bytes: number }[];
         return {
-          rows: { es_events: count('es_events'), rk_usage_dedupe: count('rk_usage_dedupe'), rm_usage_buckets: count('rm_usage_buckets') },
+          rows: { es_events: count('es_events'), rk_usage_dedupe: dedupeTables().reduce((keys, table) => keys + count(table), 0), rm_usage_buckets: count('rm_usage_buckets') },
           btrees: btrees.map(({ name, bytes }) => ({ name, mib: bytes / MiB })),
           cacheSize: reader.pragma('cache_size', { simple: true }) as number,
         } satisfies Storage;

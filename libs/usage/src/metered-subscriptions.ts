@@ -14,18 +14,33 @@ export class MeteredSubscriptions {
   ) {}
 
   async of(context: RequestContext, id: string): Promise<MeteredSubscription> {
+    return (await this.ofAll(context, [id])).get(id)!;
+  }
+
+  /** Each of `ids`, reading each plan and each clock they share once. */
+  async ofAll(context: RequestContext, ids: Iterable<string>): Promise<Map<string, MeteredSubscription>> {
     const cell = this.runtime.cellOf(context);
-    const loaded = await this.runtime.load(cell, subscriptionAggregate, id, context).catch((error: unknown) => {
-      if (error instanceof DomainError && error.kind === 'not_found') return undefined;
-      throw error;
-    });
-    if (!loaded || loaded.state.status === 'none') return { exists: false };
-    const { state, clockId } = loaded;
-    const ended = TERMINAL.includes(state.status);
-    const plan = ended ? undefined : await loadPlan(this.runtime, context, state.planCode);
-    const components = plan ? usageMeters(plan, state.period.start) : [];
-    const meters = new Set(components.map(({ meter }) => meter));
-    const rebillMeters = new Set(components.filter(({ late_events }) => late_events === 'rebill').map(({ meter }) => meter));
-    return { exists: true, ended, meters, rebillMeters, now: await this.clocks.now(cell, clockId), ...(clockId && { clockId }) };
+    const plans = new Map<string, ReturnType<typeof loadPlan>>();
+    const nows = new Map<string | undefined, Promise<Date>>();
+    const metered = new Map<string, MeteredSubscription>();
+    for (const id of ids) {
+      const loaded = await this.runtime.load(cell, subscriptionAggregate, id, context).catch((error: unknown) => {
+        if (error instanceof DomainError && error.kind === 'not_found') return undefined;
+        throw error;
+      });
+      if (!loaded || loaded.state.status === 'none') {
+        metered.set(id, { exists: false });
+        continue;
+      }
+      const { state, clockId } = loaded;
+      const ended = TERMINAL.includes(state.status);
+      if (!ended && !plans.has(state.planCode)) plans.set(state.planCode, loadPlan(this.runtime, context, state.planCode));
+      if (!nows.has(clockId)) nows.set(clockId, this.clocks.now(cell, clockId));
+      const components = ended ? [] : usageMeters(await plans.get(state.planCode)!, state.period.start);
+      const meters = new Set(components.map(({ meter }) => meter));
+      const rebillMeters = new Set(components.filter(({ late_events }) => late_events === 'rebill').map(({ meter }) => meter));
+      metered.set(id, { exists: true, ended, meters, rebillMeters, now: await nows.get(clockId)!, ...(clockId && { clockId }) });
+    }
+    return metered;
   }
 }

@@ -3,7 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { FieldError, IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime } from '@tally/runtime';
-import { acceptUsageBatch, usageRefused, type MeteredSubscription } from './domain/usage-batch.decide';
+import { acceptUsageBatch, usageRefused } from './domain/usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
 import type { UsageBatchAccepted, UsageRecord } from './domain/usage.events';
 import { appendToIngestStream } from './usage-ingest-stream';
@@ -55,8 +55,7 @@ export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, A
 
   async execute({ context, drafts, fieldOf, externalIdOf }: IngestUsageCommand): Promise<AcceptedUsage> {
     const cell = this.runtime.cellOf(context);
-    const subscriptions = new Map<string, MeteredSubscription>();
-    for (const id of new Set(drafts.map((draft) => draft.subscription_id))) subscriptions.set(id, await this.metered.of(context, id));
+    const subscriptions = await this.metered.ofAll(context, new Set(drafts.map((draft) => draft.subscription_id)));
     const now = await this.clocks.now(cell);
     const keyed = drafts.map((draft, index) => ({ ...draft, external_id: draft.external_id ?? externalIdOf(index) ?? timeOrderedUuid(now) }));
     const records = acceptUsageBatch(keyed, subscriptions, fieldOf);

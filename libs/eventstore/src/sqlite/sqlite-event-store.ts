@@ -222,7 +222,7 @@ export class SqliteEventStore implements EventStore {
   private catchUpBatch(from: bigint, limit: number, prefixes: readonly string[] | undefined): CatchUpBatch {
     const head = this.head() ?? START;
     const kept = this.tail.read(from, head, limit, (stream) => matchesStreamPrefixes(stream, prefixes));
-    if (kept) return { events: kept.rows.map(toRecordedEvent), scannedTo: kept.scannedTo, more: kept.rows.length === limit };
+    if (kept) return { events: kept.rows.map(sharedRecordedEvent), scannedTo: kept.scannedTo, more: kept.rows.length === limit };
     const rows = this.readRange(from, head, limit, prefixes);
     const events = rows.map(toRecordedEvent);
     const more = events.length === limit || isFullRead(rows);
@@ -261,6 +261,19 @@ export class SqliteEventStore implements EventStore {
 function appendError(stream: string, error: unknown): Error {
   if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return new DuplicateEventIdError(stream);
   return error as Error;
+}
+
+/**
+ * The rows the tail keeps are read by every subscription of the connection (each projection,
+ * process manager and reaction of a thread): each is parsed once, and its subscribers share the
+ * event, frozen, while the tail keeps the row. A usage batch is a thousand events of JSON.
+ */
+const parsedRows = new WeakMap<EventRow, RecordedEvent>();
+
+function sharedRecordedEvent(row: EventRow): RecordedEvent {
+  let event = parsedRows.get(row);
+  if (!event) parsedRows.set(row, (event = Object.freeze(toRecordedEvent(row))));
+  return event;
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {

@@ -8,7 +8,8 @@ import { addIndexedFields } from './add-indexed-fields';
 import type { ColumnValue } from './collection-layout';
 import { CollectionLayouts } from './collection-layouts';
 import { findSql } from './sqlite-find-sql';
-import { CHECKPOINTS_TABLE, CREATE_CHECKPOINTS_SQL, createIndexSql, createKeySetSql, createTableSql, insertKeysSql, keySetTableName, tableName } from './sqlite-schema';
+import { CHECKPOINTS_TABLE, CREATE_CHECKPOINTS_SQL, createIndexSql, createTableSql, tableName } from './sqlite-schema';
+import { SqliteKeySets } from './sqlite-key-sets';
 import { StatementCache } from './statement-cache';
 
 /**
@@ -21,16 +22,17 @@ export class SqliteReadStore implements ReadStore {
   private readonly statements: StatementCache;
   private readonly layouts: CollectionLayouts;
   private readonly tables = new Set<string>();
-  private readonly keySets = new Set<string>();
+  private readonly keySets: SqliteKeySets;
   private lastEncoded: { position: bigint; key: string } | undefined;
   private readonly commitInTransaction: (writes: readonly Write[], checkpoint?: Checkpoint) => void;
   private readonly ensureInTransaction: (collection: string, indexes: readonly (readonly string[])[]) => void;
-  private readonly resetInTransaction: (tables: readonly string[], checkpoints: readonly string[]) => void;
+  private readonly resetInTransaction: (collections: readonly string[], checkpoints: readonly string[]) => void;
 
   constructor(private readonly db: Database) {
     db.exec(CREATE_CHECKPOINTS_SQL);
     this.statements = new StatementCache(db);
     this.layouts = new CollectionLayouts(db);
+    this.keySets = new SqliteKeySets(db, this.statements);
     // Both immediate: they begin by reading, and a transaction that began by reading cannot wait
     // for another connection's write to finish, only fail.
     this.commitInTransaction = db.transaction((writes: readonly Write[], checkpoint?: Checkpoint) => {
@@ -38,8 +40,7 @@ export class SqliteReadStore implements ReadStore {
       writes.forEach(assertWrite);
       const { documents, keys } = splitWrites(writes);
       for (const write of documents) this.apply(write);
-      // In key order, so each page of the key set is reached once.
-      for (const [name, added] of keys) this.run(insertKeysSql(name), JSON.stringify(added.sort()));
+      for (const [name, added] of keys) this.keySets.add(name, added);
       if (checkpoint) this.setCheckpoint(checkpoint);
     }).immediate;
     this.ensureInTransaction = db.transaction((collection: string, indexes: readonly (readonly string[])[]) => {
@@ -49,8 +50,11 @@ export class SqliteReadStore implements ReadStore {
       if (added.length > 0) addIndexedFields(this.db, collection, added);
       for (const fields of indexes) this.db.exec(createIndexSql(collection, fields));
     }).immediate;
-    this.resetInTransaction = db.transaction((tables: readonly string[], checkpoints: readonly string[]) => {
-      for (const table of tables) this.run(`DELETE FROM ${table}`);
+    this.resetInTransaction = db.transaction((collections: readonly string[], checkpoints: readonly string[]) => {
+      for (const collection of collections) {
+        if (this.keySets.isKeySet(collection)) this.keySets.reset(collection);
+        else this.run(`DELETE FROM ${this.table(collection)}`);
+      }
       for (const name of checkpoints) this.run(`DELETE FROM ${CHECKPOINTS_TABLE} WHERE name = ?`, name);
     });
   }
@@ -69,16 +73,11 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async ensureKeySet(name: string): Promise<void> {
-    this.keySet(name);
+    this.keySets.ensure(name);
   }
 
   async hasKeys(name: string, keys: readonly string[]): Promise<Set<string>> {
-    if (keys.length === 0) return new Set();
-    const held = this.statements
-      .get(`SELECT key FROM ${this.keySet(name)} WHERE key IN (SELECT value FROM json_each(?))`)
-      .pluck()
-      .all(JSON.stringify(keys)) as string[];
-    return new Set(held);
+    return this.keySets.has(name, keys);
   }
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -114,7 +113,7 @@ export class SqliteReadStore implements ReadStore {
 
   async commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
     for (const write of writes) {
-      if (write.op === 'add_keys') this.keySet(write.collection);
+      if (write.op === 'add_keys') this.keySets.ensure(write.collection);
       else this.table(write.collection);
     }
     this.commitInTransaction(writes, checkpoint);
@@ -129,8 +128,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void> {
-    const tables = collections.map((name) => (this.isKeySet(name) ? this.keySet(name) : this.table(name)));
-    this.resetInTransaction(tables, checkpoints);
+    collections.forEach(assertCollectionName);
+    this.resetInTransaction(collections, checkpoints);
   }
 
   async all<T extends Doc>(collection: string): Promise<T[]> {
@@ -184,20 +183,6 @@ export class SqliteReadStore implements ReadStore {
       if (!this.db.inTransaction) this.tables.add(collection);
     }
     return tableName(collection);
-  }
-
-  /** The key set's quoted table name, creating the table on first use (remembered as table() does). */
-  private keySet(name: string): string {
-    if (!this.keySets.has(name)) {
-      assertCollectionName(name);
-      this.db.exec(createKeySetSql(name));
-      if (!this.db.inTransaction) this.keySets.add(name);
-    }
-    return keySetTableName(name);
-  }
-
-  private isKeySet(name: string): boolean {
-    return this.statements.get(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).pluck().get(`rk_${name}`) !== undefined;
   }
 
   private run(sql: string, ...params: ColumnValue[]): void {

@@ -63,20 +63,6 @@ export function createTableSql(collection: string): string {
   return `CREATE TABLE IF NOT EXISTS ${tableName(collection)} (id TEXT NOT NULL PRIMARY KEY, position TEXT NOT NULL, doc TEXT) STRICT`;
 }
 
-/** A key set: one B-tree of bare keys (no rowid, no document). */
-export function keySetTableName(name: string): string {
-  return `"rk_${name}"`;
-}
-
-export function createKeySetSql(name: string): string {
-  return `CREATE TABLE IF NOT EXISTS ${keySetTableName(name)} (key TEXT NOT NULL PRIMARY KEY) STRICT, WITHOUT ROWID`;
-}
-
-/** Adds the keys of a JSON array in one statement; `WHERE true` lets SQLite tell the upsert clause from a join's ON. */
-export function insertKeysSql(name: string): string {
-  return `INSERT INTO ${keySetTableName(name)} (key) SELECT value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`;
-}
-
 export const CREATE_CHECKPOINTS_SQL = `CREATE TABLE IF NOT EXISTS ${CHECKPOINTS_TABLE} (name TEXT NOT NULL PRIMARY KEY, position TEXT NOT NULL) STRICT`;
 
 export function addColumnsSql(collection: string, field: string): string[] {

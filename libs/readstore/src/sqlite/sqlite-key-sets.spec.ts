@@ -1,0 +1,57 @@
+import Database from 'better-sqlite3';
+import { SqliteKeySets } from './sqlite-key-sets';
+import { StatementCache } from './statement-cache';
+
+describe('SqliteKeySets', () => {
+  let db: Database.Database;
+  const keySetsOn = (database: Database.Database) => new SqliteKeySets(database, new StatementCache(database), 3);
+  const tables = () => (db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'rk_seen%' ORDER BY name`).pluck().all() as string[]);
+
+  beforeEach(() => (db = new Database(':memory:')));
+  afterEach(() => db.close());
+
+  it('seals a full tail into a run and finds keys in the tail and in every run', () => {
+    const keySets = keySetsOn(db);
+    keySets.add('seen', ['c', 'a', 'b']);
+    keySets.add('seen', ['d', 'e']);
+    keySets.add('seen', ['f', 'a']);
+
+    expect(tables()).toEqual(['rk_seen', 'rk_seen@1', 'rk_seen@2']);
+    expect([...keySets.has('seen', ['a', 'b', 'c', 'd', 'e', 'f', 'g'])].sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('reads the runs another connection sealed, as it finds them', () => {
+    const writer = keySetsOn(db);
+    const reader = keySetsOn(db);
+    expect(reader.has('seen', ['a'])).toEqual(new Set());
+    writer.add('seen', ['a', 'b', 'c']);
+    writer.add('seen', ['d']);
+
+    expect([...reader.has('seen', ['a', 'd', 'x'])].sort()).toEqual(['a', 'd']);
+  });
+
+  it('forgets a run whose commit rolled back', () => {
+    const keySets = keySetsOn(db);
+    keySets.add('seen', ['a']);
+    expect(() =>
+      db.transaction(() => {
+        keySets.add('seen', ['b', 'c']);
+        throw new Error('the commit failed');
+      })(),
+    ).toThrow('the commit failed');
+
+    expect(tables()).toEqual(['rk_seen']);
+    expect(keySets.has('seen', ['a', 'b', 'c'])).toEqual(new Set(['a']));
+  });
+
+  it('drops every run on reset', () => {
+    const keySets = keySetsOn(db);
+    keySets.add('seen', ['a', 'b', 'c', 'd']);
+    keySets.reset('seen');
+
+    expect(tables()).toEqual(['rk_seen']);
+    expect(keySets.has('seen', ['a', 'd'])).toEqual(new Set());
+    keySets.add('seen', ['a', 'b', 'c']);
+    expect(keySets.has('seen', ['a'])).toEqual(new Set(['a']));
+  });
+});

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { assertCollectionName } from '../names';
-import { BloomFilter } from './bloom-filter';
+import { BloomFilter, hashesOf } from './bloom-filter';
 import type { StatementCache } from './statement-cache';
 
 /** Keys a tail takes before it is sealed into a run: a B-tree small enough that a commit touches few of its pages. */
@@ -21,7 +21,7 @@ interface Run {
  * commit writes every page it touched once: in one large tree that is about a page a key, in the
  * tail a small share of one. A tail that reaches TAIL_KEYS is sealed, in the commit that filled it:
  * renamed into a run (`rk_<name>@<n>`, never written again) with a Bloom filter of its keys, kept
- * in `rk_runs` and in memory (10 bits a key), and a new tail begins. A lookup reads the tail, then
+ * in `rk_runs` and in memory (2 bytes a key), and a new tail begins. A lookup reads the tail, then
  * each run whose filter may hold the key. Runs are not merged yet: a lookup reads one more filter
  * for each TAIL_KEYS keys stored.
  */
@@ -55,8 +55,11 @@ export class SqliteKeySets {
     const held = new Set<string>();
     if (keys.length === 0) return held;
     this.lookUp(this.ensure(name), keys, held);
-    for (const run of this.state(name).runs) {
-      const candidates = keys.filter((key) => !held.has(key) && run.bloom.mayHold(key));
+    const { runs } = this.state(name);
+    if (runs.length === 0) return held;
+    const hashed = keys.filter((key) => !held.has(key)).map((key) => ({ key, hashes: hashesOf(key) }));
+    for (const run of runs) {
+      const candidates = hashed.filter(({ key, hashes }) => !held.has(key) && run.bloom.mayHold(hashes)).map(({ key }) => key);
       if (candidates.length > 0) this.lookUp(run.table, candidates, held);
     }
     return held;

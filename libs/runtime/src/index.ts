@@ -19,6 +19,7 @@ export * from './projections/projection-lag';
 export * from './projections/projection-runner';
 export * from './projections/projection-source';
 export * from './projections/rebuild';
+export * from './projections/unit-of-work';
 export * from './public-events/public-event';
 export * from './public-events/resource-projection';
 export * from './public-events/resource-view';

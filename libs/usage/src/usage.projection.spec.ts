@@ -1,35 +1,11 @@
 import fc from 'fast-check';
 import type { RecordedEvent } from '@tally/eventstore';
-import type { Doc } from '@tally/readstore';
-import type { ProjectionWriter } from '@tally/runtime';
+import Database from 'better-sqlite3';
+import { SqliteReadStore, type ReadStore } from '@tally/readstore';
+import { UnitOfWork } from '@tally/runtime';
 import { readMeter, type MeterSpec } from './domain/usage-bucket';
 import type { UsageRecord } from './domain/usage.events';
-import { bucketId, usageProjection, USAGE_BUCKETS, type UsageBucketDoc } from './usage.projection';
-
-/** The projection's documents in memory: what a unit of work would commit. */
-class MemoryWriter implements ProjectionWriter {
-  readonly docs = new Map<string, Doc>();
-  async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
-    return this.docs.get(`${collection}/${id}`) as T | undefined;
-  }
-  async getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>> {
-    const found = new Map<string, T>();
-    for (const id of ids) if (this.docs.has(`${collection}/${id}`)) found.set(id, this.docs.get(`${collection}/${id}`) as T);
-    return found;
-  }
-  async hasKeys(keySet: string, keys: readonly string[]): Promise<Set<string>> {
-    return new Set(keys.filter((key) => this.docs.has(`${keySet}/${key}`)));
-  }
-  addKey(keySet: string, key: string): void {
-    this.docs.set(`${keySet}/${key}`, { id: key });
-  }
-  upsert(collection: string, doc: Doc): void {
-    this.docs.set(`${collection}/${doc.id}`, structuredClone(doc));
-  }
-  delete(collection: string, id: string): void {
-    this.docs.delete(`${collection}/${id}`);
-  }
-}
+import { bucketId, usageProjection, USAGE_BUCKETS, USAGE_PROJECTION, type UsageBucketDoc } from './usage.projection';
 
 const SUB = 'sub_1';
 const JUNE = { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:00.000Z' };
@@ -57,25 +33,33 @@ const usage = (external_id: string, quantity: string, timestamp: string, propert
 });
 const rebillable = (external_id: string, received_at: string): UsageRecord => ({ ...usage(external_id, '3', '2026-06-30T00:00:00.000Z', null, received_at), rebill: true });
 
-async function project(events: readonly RecordedEvent[]): Promise<MemoryWriter> {
-  const writer = new MemoryWriter();
-  for (const event of events) await usageProjection.handle(event, writer);
-  return writer;
+const databases: Database.Database[] = [];
+afterEach(() => databases.splice(0).forEach((db) => db.close()));
+
+/** Runs the projection as a live runner does, over a unit of work and a read store (SQLite in memory), committing after each event. */
+async function project(events: readonly RecordedEvent[]): Promise<ReadStore> {
+  const db = new Database(':memory:');
+  databases.push(db);
+  const store = new SqliteReadStore(db);
+  const unit = new UnitOfWork(store);
+  for (const event of events) {
+    await usageProjection.handle(event, unit.writerFor(event));
+    await unit.commit(USAGE_PROJECTION);
+  }
+  return store;
 }
 
-async function bucketsOf(writer: MemoryWriter): Promise<UsageBucketDoc[]> {
-  return [JUNE, JULY].flatMap((period) => {
-    const bucket = writer.docs.get(`${USAGE_BUCKETS}/${bucketId(SUB, 'calls', period.start)}`) as UsageBucketDoc | undefined;
-    return bucket ? [bucket] : [];
-  });
+async function bucketsOf(store: ReadStore): Promise<UsageBucketDoc[]> {
+  const buckets = await Promise.all([JUNE, JULY].map((period) => store.get<UsageBucketDoc>(USAGE_BUCKETS, bucketId(SUB, 'calls', period.start))));
+  return buckets.filter((bucket): bucket is UsageBucketDoc => bucket !== undefined);
 }
 
 const SPECS: MeterSpec[] = (['sum', 'count', 'max', 'last_during_period', 'unique_count', 'weighted_sum'] as const).flatMap((aggregation) =>
   (['period', 'never'] as const).map((usage_cycle) => ({ aggregation, usage_cycle, unique_property: aggregation === 'unique_count' ? 'user' : null })),
 );
 
-async function readAll(writer: MemoryWriter): Promise<string[]> {
-  const buckets = await bucketsOf(writer);
+async function readAll(store: ReadStore): Promise<string[]> {
+  const buckets = await bucketsOf(store);
   return [JUNE, JULY].flatMap((period) => SPECS.map((spec) => {
     const reading = readMeter(spec, buckets, period);
     return `${period.start} ${spec.aggregation}/${spec.usage_cycle}: ${reading.quantity.toFixed()} (${reading.events}, late ${reading.late_events})`;
@@ -84,20 +68,20 @@ async function readAll(writer: MemoryWriter): Promise<string[]> {
 
 describe('the usage projection', () => {
   it('counts each (subscription, meter, external id) once: later copies change nothing, even with another quantity', async () => {
-    const writer = await project([created(), batch([usage('a', '5', '2026-06-02T00:00:00.000Z'), usage('a', '500', '2026-06-03T00:00:00.000Z')]), batch([usage('a', '7', '2026-06-02T00:00:00.000Z')])]);
-    const [june] = await bucketsOf(writer);
+    const store = await project([created(), batch([usage('a', '5', '2026-06-02T00:00:00.000Z'), usage('a', '500', '2026-06-03T00:00:00.000Z')]), batch([usage('a', '7', '2026-06-02T00:00:00.000Z')])]);
+    const [june] = await bucketsOf(store);
     expect(readMeter({ aggregation: 'sum', usage_cycle: 'period', unique_property: null }, [june], JUNE)).toEqual({ quantity: expect.anything(), events: 1, late_events: 0 });
     expect(june.sum).toBe('5');
   });
 
   it('places an event dated in a closed period in the open one, as late', async () => {
-    const writer = await project([created(), renewed(), batch([usage('late', '3', '2026-06-30T00:00:00.000Z'), usage('on-time', '4', '2026-07-02T00:00:00.000Z')])]);
-    const buckets = await bucketsOf(writer);
+    const store = await project([created(), renewed(), batch([usage('late', '3', '2026-06-30T00:00:00.000Z'), usage('on-time', '4', '2026-07-02T00:00:00.000Z')])]);
+    const buckets = await bucketsOf(store);
     expect(buckets.map((bucket) => [bucket.period.start, bucket.sum, bucket.count, bucket.late_events])).toEqual([[JULY.start, '7', 2, 1]]);
   });
 
   describe('under rebill', () => {
-    const sums = async (writer: MemoryWriter) => (await bucketsOf(writer)).map((bucket) => [bucket.period.start, bucket.sum, bucket.late_events]);
+    const sums = async (store: ReadStore) => (await bucketsOf(store)).map((bucket) => [bucket.period.start, bucket.sum, bucket.late_events]);
 
     it('holds a late event of the period closed less than 24 hours ago, counted nowhere until the rebill decides', async () => {
       expect(await sums(await project([created(), renewed(), batch([rebillable('a', '2026-07-01T23:59:59.999Z')])]))).toEqual([]);
@@ -123,26 +107,26 @@ describe('the usage projection', () => {
   });
 
   it('counts an event dated before the subscription began in the open period, not as late', async () => {
-    const writer = await project([created(), batch([usage('before', '2', '2026-05-31T23:59:59.999Z')])]);
-    expect((await bucketsOf(writer)).map((bucket) => [bucket.period, bucket.sum, bucket.late_events])).toEqual([[JUNE, '2', 0]]);
+    const store = await project([created(), batch([usage('before', '2', '2026-05-31T23:59:59.999Z')])]);
+    expect((await bucketsOf(store)).map((bucket) => [bucket.period, bucket.sum, bucket.late_events])).toEqual([[JUNE, '2', 0]]);
   });
 
   it('places an event of a period whose close is not recorded yet in that period', async () => {
-    const writer = await project([created(), batch([usage('early', '2', '2026-07-03T00:00:00.000Z')])]);
-    expect((await bucketsOf(writer)).map((bucket) => [bucket.period, bucket.sum])).toEqual([[JULY, '2']]);
+    const store = await project([created(), batch([usage('early', '2', '2026-07-03T00:00:00.000Z')])]);
+    expect((await bucketsOf(store)).map((bucket) => [bucket.period, bucket.sum])).toEqual([[JULY, '2']]);
   });
 
   it('moves a value first seen later to the earlier period that also has it', async () => {
-    const writer = await project([created(), batch([usage('b', '1', '2026-07-02T00:00:00.000Z', { user: 'u1' }), usage('a', '1', '2026-06-02T00:00:00.000Z', { user: 'u1' })])]);
-    const buckets = await bucketsOf(writer);
+    const store = await project([created(), batch([usage('b', '1', '2026-07-02T00:00:00.000Z', { user: 'u1' }), usage('a', '1', '2026-06-02T00:00:00.000Z', { user: 'u1' })])]);
+    const buckets = await bucketsOf(store);
     const unique = (usage_cycle: 'period' | 'never', period: typeof JUNE) => readMeter({ aggregation: 'unique_count', usage_cycle, unique_property: 'user' }, buckets, period).quantity.toFixed();
     expect([unique('period', JUNE), unique('period', JULY), unique('never', JUNE), unique('never', JULY)]).toEqual(['1', '1', '1', '1']);
   });
 
   it('keeps user-chosen property names such as __proto__ as data', async () => {
     const properties = JSON.parse('{"__proto__": "x", "constructor": "y"}') as Record<string, string>;
-    const writer = await project([created(), batch([usage('a', '1', '2026-06-02T00:00:00.000Z', properties)])]);
-    const [june] = await bucketsOf(writer);
+    const store = await project([created(), batch([usage('a', '1', '2026-06-02T00:00:00.000Z', properties)])]);
+    const [june] = await bucketsOf(store);
     expect(readMeter({ aggregation: 'unique_count', usage_cycle: 'period', unique_property: '__proto__' }, [june], JUNE).quantity.toFixed()).toBe('1');
     expect(readMeter({ aggregation: 'unique_count', usage_cycle: 'period', unique_property: 'toString' }, [june], JUNE).quantity.toFixed()).toBe('0');
   });

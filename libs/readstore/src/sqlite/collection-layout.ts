@@ -11,7 +11,7 @@ export type ColumnValue = string | number | null;
 export class CollectionLayout {
   /** The stored position, then the column values. */
   readonly selectSql: string;
-  /** id, position, doc, then the column values; inserts nothing over a stored row. */
+  /** id, position, doc, then the column values. */
   readonly insertSql: string;
   /** All NULL, which no condition matches. */
   readonly tombstone: readonly ColumnValue[];
@@ -25,7 +25,7 @@ export class CollectionLayout {
     const columns = fields.flatMap((field) => [keyColumn(field), kindColumn(field)]);
     const table = tableName(collection);
     this.selectSql = `SELECT ${['position', ...columns].join(', ')} FROM ${table} WHERE id = ?`;
-    this.insertSql = `INSERT INTO ${table} (${['id', 'position', 'doc', ...columns].join(', ')}) VALUES (${['?', '?', '?', ...columns.map(() => '?')].join(', ')}) ON CONFLICT (id) DO NOTHING`;
+    this.insertSql = `INSERT INTO ${table} (${['id', 'position', 'doc', ...columns].join(', ')}) VALUES (${['?', '?', '?', ...columns.map(() => '?')].join(', ')})`;
     this.tombstone = columns.map(() => null);
     this.paths = fields.map((field) => field.split('.'));
   }

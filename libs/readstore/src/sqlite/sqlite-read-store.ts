@@ -23,7 +23,6 @@ export class SqliteReadStore implements ReadStore {
   private readonly layouts: CollectionLayouts;
   private readonly tables = new Set<string>();
   private readonly keySets: SqliteKeySets;
-  private lastEncoded: { position: bigint; key: string } | undefined;
   private readonly commitInTransaction: (writes: readonly Write[], checkpoint?: Checkpoint) => void;
   private readonly ensureInTransaction: (collection: string, indexes: readonly (readonly string[])[]) => void;
   private readonly resetInTransaction: (collections: readonly string[], checkpoints: readonly string[]) => void;
@@ -144,23 +143,20 @@ export class SqliteReadStore implements ReadStore {
     // The database is shared with the event store; whoever opened it closes it.
   }
 
-  /** A write lands only over an older position (or no row), so replays change nothing. Most writes are new documents: insert first. */
+  /** A write lands only over an older position (or no row), so replays change nothing. */
   private apply(write: DocumentWrite): void {
     const layout = this.layouts.of(write.collection);
-    const position = this.encoded(write.position);
+    const position = encodePosition(write.position);
     const [id, doc, values] =
       write.op === 'upsert' ? [write.doc.id, JSON.stringify(write.doc), layout.values(write.doc)] : [write.id, null, layout.tombstone];
-    if (this.statements.get(layout.insertSql).run(id, position, doc, ...values).changes > 0) return;
-    const stored = this.statements.get(layout.selectSql).raw().get(id) as [string, ...ColumnValue[]];
+    const stored = this.statements.get(layout.selectSql).raw().get(id) as [string, ...ColumnValue[]] | undefined;
+    if (!stored) {
+      this.run(layout.insertSql, id, position, doc, ...values);
+      return;
+    }
     if (stored[0] >= position) return;
     const { sql, changedValues } = layout.update(stored.slice(1), values);
     this.run(sql, position, doc, ...changedValues, id);
-  }
-
-  /** The writes of one event share its position; it is encoded once. */
-  private encoded(position: bigint): string {
-    if (this.lastEncoded?.position !== position) this.lastEncoded = { position, key: encodePosition(position) };
-    return this.lastEncoded.key;
   }
 
   private setCheckpoint({ name, position }: Checkpoint): void {

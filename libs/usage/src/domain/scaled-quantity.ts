@@ -4,9 +4,11 @@
  * cheaper for the running aggregates, which add one quantity per event.
  */
 const PLACES = 12;
+const UNIT = 10n ** BigInt(PLACES);
 
 /** A plain decimal of at most 12 places (`-12.5`) as 10⁻¹² units. */
 export function toScaled(decimal: string): bigint {
+  if (!decimal.includes('.')) return BigInt(decimal) * UNIT;
   const negative = decimal.startsWith('-');
   const [whole, fraction = ''] = (negative ? decimal.slice(1) : decimal).split('.');
   if (fraction.length > PLACES) throw new RangeError(`${decimal} has more than ${PLACES} decimal places`);

@@ -97,7 +97,13 @@ async function countBatch({ batch_id: batchId, events }: UsageBatchAccepted['dat
     writer.addKey(DEDUPE, keys[index]);
     const { period, late } = placeUsage(periods, record.timestamp);
     const closed = periods.closed;
-    if (late && record.rebill && closed && mayRebill(record, closed)) await awaitRebill(record, closed, batchId, writer);
+    if (late && record.rebill && closed && mayRebill(record, closed)) {
+      await awaitRebill(record, closed, batchId, writer);
+      continue;
+    }
+    // Most events count into a bucket the batch has read already and have no property to look up: no await.
+    const bucket = record.properties ? undefined : tally.held(record.subscription_id, record.meter, period.start);
+    if (bucket) bucket.add(record, late);
     else await countIn(record, period, late, tally, writer);
   }
   tally.write();
@@ -141,9 +147,14 @@ class BucketTally {
     return (await this.stored(subscriptionId, meter, period.start)) ?? this.start(emptyBucket(subscriptionId, meter, period));
   }
 
+  /** The bucket of the period that starts at `periodStart`, if this tally has read it already. */
+  held(subscriptionId: string, meter: string, periodStart: string): RunningBucket | undefined {
+    return this.running.get(tallyKey(subscriptionId, meter, periodStart));
+  }
+
   /** The bucket of the period that starts at `periodStart`, if anything was counted in it. */
   async stored(subscriptionId: string, meter: string, periodStart: string): Promise<RunningBucket | undefined> {
-    const running = this.running.get(tallyKey(subscriptionId, meter, periodStart));
+    const running = this.held(subscriptionId, meter, periodStart);
     if (running) return running;
     const stored = await this.writer.get<UsageBucketDoc>(USAGE_BUCKETS, bucketId(subscriptionId, meter, periodStart));
     return stored && this.start(stored);

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { IdGenerator } from '@tally/kernel';
 import { CommandRuntime, TestClocks, type CommandOutcome } from '@tally/runtime';
-import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { customerAggregate } from './customer.aggregate';
 import type { CustomerResource } from './customer.view';
 import type { CreateCustomer, DeleteTaxId, UpdateCustomer } from './domain/customer.decider';
@@ -91,7 +91,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
   async execute({ context, input, testClock }: CreateCustomerCommand): Promise<CustomerWritten> {
     if (testClock) await this.testClocks.assertUsable(context, testClock);
     const id = this.ids.next('cus');
-    const onClock = testClock ? { ...context, clockId: testClock } : context;
+    const onClock = onClockOf(context, testClock);
     return written(await this.runtime.execute(customerAggregate, id, { type: 'CreateCustomer', data: { customer_id: id, ...input } }, onClock, { newStream: true }));
   }
 }

@@ -3,7 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import Big from 'big.js';
 import { derivedId, type IdGenerator, type Metadata } from '@tally/kernel';
 import { customerAggregate } from '@tally/customers';
-import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, commandStep } from '@tally/runtime';
 import type { TaxBehavior, TaxCode } from '@tally/tax';
 import type { Discount } from './domain/discounts';
@@ -247,7 +247,7 @@ export class CreateInvoiceHandler implements ICommandHandler<CreateInvoiceComman
     const customer = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, input.customer_id, context);
     if (customer.state.status !== 'active') throw customerAggregate.notFound(input.customer_id);
     // The invoice lives on its customer's test clock, if any.
-    const onClock = customer.clockId ? { ...context, clockId: customer.clockId } : context;
+    const onClock = onClockOf(context, customer.clockId);
     const id = this.ids.next(INVOICE_ID_PREFIX);
     const command = (now: string): CreateInvoice => ({
       type: 'CreateInvoice',

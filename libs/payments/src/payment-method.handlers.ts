@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, looksLikeCardNumber, type Address, type AddressPatch, type IdGenerator, type Metadata } from '@tally/kernel';
 import { Clocks, CommandRuntime, reactionCommandId, ScopedReads } from '@tally/runtime';
-import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { customerAggregate, type CustomerState } from '@tally/customers';
 import { LIVE } from '@tally/subscriptions';
 import { attachedMethod, confirmableMethod, verifiableMethod, type PaymentMethodState } from './domain/payment-method.decider';
@@ -79,7 +79,7 @@ export class AttachPaymentMethodHandler implements ICommandHandler<AttachPayment
     const cell = this.runtime.cellOf(context);
     const customer = await this.runtime.load(cell, customerAggregate, customerId, context);
     if (customer.state.status !== 'active') throw customerAggregate.notFound(customerId);
-    const onClock = customer.clockId ? { ...context, clockId: customer.clockId } : context;
+    const onClock = onClockOf(context, customer.clockId);
     const now = (await this.clocks.now(cell, customer.clockId)).toISOString();
 
     const id = this.ids.next('pm');

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { derivedId, DomainError, type IdGenerator } from '@tally/kernel';
 import { CommandRuntime } from '@tally/runtime';
-import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
 import { assertPayable, invoiceAggregate, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
 import { subscriptionAggregate } from '@tally/subscriptions';
@@ -108,7 +108,7 @@ export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, Pay
     assertPayable(invoice.state);
     const methodId = await this.methodFor(context, invoice.state, options.paymentMethodId);
     const paymentId = options.paymentId ?? (options.reason === 'automatic' ? automaticPaymentId(invoiceId) : this.ids.next('pay'));
-    const onClock = invoice.clockId ? { ...context, clockId: invoice.clockId } : context;
+    const onClock = onClockOf(context, invoice.clockId);
     const started = await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'StartInvoicePayment', data: { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason, ...(options.amount !== undefined && { amount: options.amount }) } }, onClock);
     const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');
     if (attempt) await this.charger.create(onClock, attempt.data as InvoicePaymentStarted['data']);

@@ -3,7 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, keyedObject, type FieldError, type IdGenerator, type Metadata } from '@tally/kernel';
 import { couponAggregate, couponIdOf, planAggregate, unredeemableReason, type Plan } from '@tally/catalog';
 import { assertAttachedPaymentMethod, customerAggregate } from '@tally/customers';
-import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
 import { subscriptionDecider, type CreateSubscription, type PaymentBehavior, type Subscription, type SubscriptionCommand, type SubscriptionState } from './domain/subscription.decider';
 import type { Commitment, PauseBehavior, ProrationBehavior } from './domain/subscription.events';
@@ -112,7 +112,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     const customer = await this.runtime.load(cell, customerAggregate, input.customer_id, context);
     if (customer.state.status !== 'active') throw customerAggregate.notFound(input.customer_id);
     assertAttachedPaymentMethod(customer.state, input.default_payment_method_id);
-    const onClock = customer.clockId ? { ...context, clockId: customer.clockId } : context;
+    const onClock = onClockOf(context, customer.clockId);
     const at = (await this.clocks.now(cell, customer.clockId)).toISOString();
 
     const plan = await subscribablePlan(this.runtime, context, input.plan_code);

@@ -17,3 +17,6 @@ export interface RequestContext {
   /** The sandbox test clock the resource lives on, whose time is "now" for this request; none: the system clock. */
   clockId?: string;
 }
+
+/** The context on the sandbox test clock a resource lives on, when it lives on one; else the context as it is. */
+export const onClockOf = (context: RequestContext, clockId: string | undefined): RequestContext => (clockId ? { ...context, clockId } : context);

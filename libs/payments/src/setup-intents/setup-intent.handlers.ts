@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { IdGenerator, Metadata } from '@tally/kernel';
 import { CommandRuntime } from '@tally/runtime';
-import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
 import { confirmableSetupIntent } from '../domain/setup-intent.decider';
 import type { PaymentMethodType } from '../domain/payment-method.events';
@@ -53,7 +53,7 @@ export class CreateSetupIntentHandler implements ICommandHandler<CreateSetupInte
     if (customer.state.status !== 'active') throw customerAggregate.notFound(input.customer_id);
     const id = this.ids.next('seti');
     const data = { setup_intent_id: id, ...input, client_secret: `${id}_secret_${randomBytes(18).toString('base64url')}` };
-    const onClock = customer.clockId ? { ...context, clockId: customer.clockId } : context;
+    const onClock = onClockOf(context, customer.clockId);
     return (await this.runtime.execute(setupIntentAggregate, id, { type: 'CreateSetupIntent', data }, onClock, { newStream: true })).resource!;
   }
 }

@@ -1,6 +1,6 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { discountOf, invoiceAggregate, IssueSubscriptionInvoiceCommand, type InvoiceLine, type InvoiceLineData, type SubscriptionInvoiceLine } from '@tally/invoicing';
-import type { RequestContext } from '@tally/cells';
+import { onClockOf, type RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { Period } from '../domain/billing-cycle';
 import { loadPlan } from '../plan-terms';
@@ -36,7 +36,7 @@ export class ReissueInvoiceWithUsageHandler implements ICommandHandler<ReissueIn
     const { state: subscription, clockId } = await this.runtime.load(cell, subscriptionAggregate, request.subscription_id, context);
     if (subscription.status === 'none') throw subscriptionAggregate.notFound(request.subscription_id);
     // The corrected invoice lives on the subscription's clock, as the one it replaces.
-    const onClock = clockId ? { ...context, clockId } : context;
+    const onClock = onClockOf(context, clockId);
     const plan = await loadPlan(this.runtime, onClock, subscription.planCode);
     const usage = await this.builder.usageLines(onClock, request.subscription_id, plan, request.usage_period);
     await this.commands.execute(

@@ -1,7 +1,7 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError, keyedObject } from '@tally/kernel';
 import { InvoiceDryRun, type InvoiceResource } from '@tally/invoicing';
-import type { RequestContext } from '@tally/cells';
+import { onClockOf, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime } from '@tally/runtime';
 import { periodAt } from '../domain/billing-cycle';
 import { firstPeriod, TERMINAL, type Subscription } from '../domain/subscription.decider';
@@ -38,7 +38,7 @@ export class GetUpcomingInvoiceHandler implements IQueryHandler<GetUpcomingInvoi
     const cell = this.runtime.cellOf(context);
     const { state, clockId } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
     if (state.status === 'none') throw subscriptionAggregate.notFound(subscriptionId);
-    const onClock = clockId ? { ...context, clockId } : context;
+    const onClock = onClockOf(context, clockId);
     const now = (await this.clocks.now(cell, clockId)).toISOString();
     const request = upcomingRequest(state, now);
     const draft = await this.builder.build(onClock, request);

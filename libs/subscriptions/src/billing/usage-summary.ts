@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '@tally/kernel';
-import type { RequestContext } from '@tally/cells';
+import { onClockOf, type RequestContext } from '@tally/cells';
 import { CommandRuntime, instantParameter, invalidParameter } from '@tally/runtime';
 import { periodAt, type Period } from '../domain/billing-cycle';
 import type { Subscription } from '../domain/subscription.decider';
@@ -55,7 +55,7 @@ export class GetUsageSummaryHandler implements IQueryHandler<GetUsageSummaryQuer
     if (state.status === 'none') throw subscriptionAggregate.notFound(subscriptionId);
     const period = which.period === 'current' ? state.period : closedPeriod(state, which.closedAt);
     const plan = await loadPlan(this.runtime, context, state.planCode);
-    const readings = await this.usage.read(clockId ? { ...context, clockId } : context, subscriptionId, usageMeters(plan, period.start), period);
+    const readings = await this.usage.read(onClockOf(context, clockId), subscriptionId, usageMeters(plan, period.start), period);
     return {
       object: 'usage_summary',
       subscription_id: subscriptionId,

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { IdGenerator } from '@tally/kernel';
-import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { Clocks, commandStep, CommandRuntime, ScopedReads } from '@tally/runtime';
 import { loadPlan, subscriptionAggregate, TERMINAL, usageMeters } from '@tally/subscriptions';
 import { meterProblems, usageRefused } from '../domain/usage-batch.decide';
@@ -56,7 +56,7 @@ export class CreateUsageAlertHandler implements ICommandHandler<CreateUsageAlert
     const problems = meterProblems(subscription, input.subscription_id, input.meter);
     if (problems.length > 0) throw usageRefused(problems);
     const id = this.ids.next('ualt');
-    const onClock = subscription.exists && subscription.clockId ? { ...context, clockId: subscription.clockId } : context;
+    const onClock = onClockOf(context, subscription.exists ? subscription.clockId : undefined);
     return (await this.runtime.execute(usageAlertAggregate, id, { type: 'CreateUsageAlert', data: { usage_alert_id: id, ...input } }, onClock, { newStream: true })).resource!;
   }
 }
@@ -98,7 +98,7 @@ export class CheckUsageAlertsHandler implements ICommandHandler<CheckUsageAlerts
     const cell = this.runtime.cellOf(context);
     const { state, clockId } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
     if (state.status === 'none' || TERMINAL.includes(state.status)) return;
-    const onClock = clockId ? { ...context, clockId } : context;
+    const onClock = onClockOf(context, clockId);
     const meters = usageMeters(await loadPlan(this.runtime, onClock, state.planCode), state.period.start).filter(({ meter }) => alerts.some((alert) => alert.meter === meter));
     const readings = await this.usage.read(onClock, subscriptionId, meters, state.period);
     const at = (await this.clocks.now(cell, clockId)).toISOString();

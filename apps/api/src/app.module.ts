@@ -34,7 +34,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        CellsModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock }),
+        // The worker thread's projections commit to the same files after whatever requests append: it checkpoints them, so that no request waits for a checkpoint.
+        CellsModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock, walCheckpoints: worker === 'thread' ? 'as-a-backstop' : 'regularly' }),
         RuntimeModule,
         HttpEdgeModule.forRoot({ aggregateTypes: CONTEXTS.aggregateTypes, projections: CONTEXTS.projections }),
         ...CONTEXTS.modules,

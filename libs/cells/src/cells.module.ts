@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { SystemClock, UlidGenerator, type Clock, type Upcaster } from '@tally/kernel';
+import type { WalCheckpoints } from '@tally/eventstore';
 import { TallyMetrics } from '@tally/observability';
 import type { TallyConfig } from './config/tally-config';
 import type { PiiFieldSpec } from './pii/pii-codec';
@@ -15,13 +16,15 @@ export interface CellsOptions {
   upcasters: readonly Upcaster[];
   /** Tests pass a ManualClock; everything else runs on the system clock. */
   clock?: Clock;
+  /** The embedded profile's: `as-a-backstop` when a worker thread of this process checkpoints the same files. */
+  walCheckpoints?: WalCheckpoints;
 }
 
 /** What every part of a process shares: the configuration, the clock, ids, metrics, and the cells of the configured profile. */
 @Global()
 @Module({})
 export class CellsModule {
-  static forRoot({ config, pii, upcasters, clock }: CellsOptions): DynamicModule {
+  static forRoot({ config, pii, upcasters, clock, walCheckpoints }: CellsOptions): DynamicModule {
     return {
       module: CellsModule,
       providers: [
@@ -29,7 +32,7 @@ export class CellsModule {
         { provide: CLOCK, useValue: clock ?? new SystemClock() },
         { provide: ID_GENERATOR, useFactory: (clock: Clock) => new UlidGenerator(clock), inject: [CLOCK] },
         { provide: TallyMetrics, useValue: new TallyMetrics() },
-        { provide: CellRegistry, useFactory: (clock: Clock, metrics: TallyMetrics) => openConfiguredCells(config, clock, { pii, upcasters }, metrics), inject: [CLOCK, TallyMetrics] },
+        { provide: CellRegistry, useFactory: (clock: Clock, metrics: TallyMetrics) => openConfiguredCells(config, clock, { pii, upcasters }, metrics, walCheckpoints), inject: [CLOCK, TallyMetrics] },
       ],
       exports: [TALLY_CONFIG, CLOCK, ID_GENERATOR, TallyMetrics, CellRegistry],
     };

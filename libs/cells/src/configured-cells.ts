@@ -1,4 +1,5 @@
 import type { Clock, Upcaster } from '@tally/kernel';
+import type { WalCheckpoints } from '@tally/eventstore';
 import type { TallyMetrics } from '@tally/observability';
 import type { TallyConfig } from './config/tally-config';
 import type { PiiFieldSpec } from './pii/pii-codec';
@@ -7,10 +8,16 @@ import { openEmbeddedCells } from './embedded-cells';
 import { connectProductionCells } from './production-cells';
 
 /** The cells of the configured profile: for the apps, and for command-line tools that run beside (or instead of) the service. */
-export async function openConfiguredCells(config: TallyConfig, clock: Clock, contexts: { pii: readonly PiiFieldSpec[]; upcasters: readonly Upcaster[] }, metrics?: TallyMetrics): Promise<CellRegistry> {
+export async function openConfiguredCells(
+  config: TallyConfig,
+  clock: Clock,
+  contexts: { pii: readonly PiiFieldSpec[]; upcasters: readonly Upcaster[] },
+  metrics?: TallyMetrics,
+  walCheckpoints?: WalCheckpoints,
+): Promise<CellRegistry> {
   const { pii, upcasters } = contexts;
   if (config.profile === 'embedded') {
-    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, upcasters, masterKey: config.masterKey, metrics, leasesMongoUrl: config.leasesMongoUrl });
+    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, upcasters, masterKey: config.masterKey, metrics, leasesMongoUrl: config.leasesMongoUrl, walCheckpoints });
   }
   if (!config.masterKey) throw new Error('The production profile needs TALLY_MASTER_KEY (base64 of 32 random bytes)');
   if (!config.directoryMongoUrl) throw new Error('The production profile needs TALLY_DIRECTORY_MONGO_URL or MONGO_URL for the key directory');

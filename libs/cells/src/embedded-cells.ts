@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { Clock, Upcaster } from '@tally/kernel';
-import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore } from '@tally/eventstore';
+import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore, type WalCheckpoints } from '@tally/eventstore';
 import { SqliteReadStore } from '@tally/readstore';
 import type { TallyMetrics } from '@tally/observability';
 import { PiiCodec, type PiiFieldSpec } from './pii/pii-codec';
@@ -43,13 +43,15 @@ export function openEmbeddedCells(options: {
    * folder (TALLY_LEASES=mongo); without it this process holds every lease.
    */
   leasesMongoUrl?: string;
+  /** How the region files' connections checkpoint: `as-a-backstop` beside a worker thread that commits to the same files. */
+  walCheckpoints?: WalCheckpoints;
 }): CellRegistry {
   mkdirSync(options.dataDir, { recursive: true });
   const masterKey = options.masterKey ? Buffer.from(options.masterKey, 'base64') : localMasterKey(options.dataDir);
   const upcasters = new EventUpcasters(options.upcasters);
   const cells = new Map<Region, Cell>();
   for (const region of options.regions) {
-    const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`));
+    const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`), options.walCheckpoints);
     const dataKeys = new DataKeysWrittenWithAppend(new SqliteDataKeyStore(db, masterKey, options.clock));
     const pii = new PiiCodec(dataKeys, options.pii);
     const leases = openLeases(options.leasesMongoUrl);

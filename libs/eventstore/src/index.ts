@@ -1,5 +1,5 @@
 export * from './event-store.port';
-export { openSqliteDatabase, type SqliteDatabase } from './sqlite/sqlite-database';
+export { openSqliteDatabase, type SqliteDatabase, type WalCheckpoints } from './sqlite/sqlite-database';
 export { SqliteEventStore } from './sqlite/sqlite-event-store';
 export type { AppendParticipant } from './sqlite/append-participant';
 export { AppendNotifier, type AppendTap } from './sqlite/append-notifier';

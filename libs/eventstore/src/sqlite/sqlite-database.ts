@@ -14,14 +14,26 @@ export type SqliteDatabase = Database.Database;
  * failure or kernel crash. That is the guarantee we need ("no acknowledged event lost after a kill
  * of the process"); FULL would add an fsync per commit to survive power loss too.
  */
-export function openSqliteDatabase(file: string): SqliteDatabase {
+export function openSqliteDatabase(file: string, checkpoints: WalCheckpoints = 'regularly'): SqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  // Checkpoint the WAL every ~40 MB rather than every ~4 MB: projection batches rewrite the same
-  // pages again and again, and each checkpoint copies them into the database file once more.
-  db.pragma('wal_autocheckpoint = 10000');
+  db.pragma(`wal_autocheckpoint = ${checkpoints === 'regularly' ? REGULAR_CHECKPOINT_PAGES : BACKSTOP_CHECKPOINT_PAGES}`);
   return db;
 }
+
+/**
+ * Who copies the WAL back into the database file. SQLite does it in the commit that finds the WAL
+ * past a connection's threshold, and that commit waits for the copy (up to ~100 ms for 40 MB).
+ * `regularly`: this connection, every ~40 MB rather than SQLite's ~4 MB (projection batches
+ * rewrite the same pages again and again, and each checkpoint copies them once more).
+ * `as-a-backstop`: another connection to the file that commits often does it regularly (the
+ * worker thread's, beside the request thread's), so that requests never wait for a checkpoint;
+ * this one checkpoints only if the WAL reaches ~400 MB, which takes the other to stop committing.
+ */
+export type WalCheckpoints = 'regularly' | 'as-a-backstop';
+
+const REGULAR_CHECKPOINT_PAGES = 10_000;
+const BACKSTOP_CHECKPOINT_PAGES = 100_000;

@@ -7,14 +7,16 @@ import type { ComposedContexts } from '../contexts/context-manifest';
 import { Worker } from '../worker';
 import { WorkerAppModule } from '../worker-app.module';
 import type { FromWorkerThread, ToWorkerThread, WorkerThreadData } from './messages';
+import { lowerThisThreadsPriority } from './thread-priority';
 
 /**
  * The body of an app's worker thread (see WorkerThreadHost): the worker of `contexts` on
  * connections of its own to the same SQLite files, woken by the API thread's appends, on the
- * system clock.
+ * system clock, at a lower CPU priority than the request thread.
  */
 export function serveWorkerThread(contexts: ComposedContexts): void {
   if (!parentPort) throw new Error('serveWorkerThread runs in a worker thread of the API (see WorkerThreadHost)');
+  lowerThisThreadsPriority();
   void serve(parentPort, workerData as WorkerThreadData, contexts);
 }
 

@@ -30,6 +30,32 @@ describe('SqliteKeySets', () => {
     expect([...reader.has('seen', ['a', 'd', 'x'])].sort()).toEqual(['a', 'd']);
   });
 
+  it("finds the keys another writer added to the tail, which its own filter of the tail does not hold", () => {
+    const one = keySetsOn(db);
+    const other = keySetsOn(db);
+    one.add('seen', ['a']);
+    other.add('seen', ['b']);
+
+    expect([...one.has('seen', ['a', 'b', 'x'])].sort()).toEqual(['a', 'b']);
+    one.add('seen', ['c']);
+    expect([...other.has('seen', ['a', 'b', 'c'])].sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reads the tail again after a rollback of its own, even when another writer wrote since', () => {
+    const one = keySetsOn(db);
+    const other = keySetsOn(db);
+    one.add('seen', ['a']);
+    expect(() =>
+      db.transaction(() => {
+        one.add('seen', ['b']);
+        throw new Error('the commit failed');
+      })(),
+    ).toThrow('the commit failed');
+    other.add('seen', ['c']);
+
+    expect([...one.has('seen', ['a', 'b', 'c'])].sort()).toEqual(['a', 'c']);
+  });
+
   it('forgets a run whose commit rolled back', () => {
     const keySets = keySetsOn(db);
     keySets.add('seen', ['a']);

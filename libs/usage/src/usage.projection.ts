@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { usageDedupeKey } from './usage-dedupe-key';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc } from '@tally/readstore';
 import type { Projection, ProjectionWriter } from '@tally/runtime';
@@ -86,7 +86,7 @@ export const usageProjection: Projection = {
  * batch at once, and each bucket is read once and written once, whatever the batch's size.
  */
 async function countBatch({ batch_id: batchId, events }: UsageBatchAccepted['data'], writer: ProjectionWriter): Promise<void> {
-  const keys = events.map(dedupeKey);
+  const keys = events.map(usageDedupeKey);
   const counted = await writer.hasKeys(DEDUPE, keys);
   const periodsOf = await writer.getMany<PeriodsDoc>(PERIODS, [...new Set(events.map((record) => record.subscription_id))]);
   const tally = new BucketTally(writer);
@@ -108,13 +108,6 @@ async function countBatch({ batch_id: batchId, events }: UsageBatchAccepted['dat
   }
   tally.write();
 }
-
-/**
- * 128 bits of SHA-256 of (subscription, meter, external id): a key of fixed size however long the
- * external id, so the index stays small; two keys alike by chance are beyond any realistic count.
- */
-const dedupeKey = (record: UsageRecord): string =>
-  createHash('sha256').update(JSON.stringify([record.subscription_id, record.meter, record.external_id])).digest().subarray(0, 16).toString('base64url');
 
 /** Held, counted nowhere, until the rebill decides (LateUsageSettled) whether the period's invoice could be voided. */
 async function awaitRebill(record: UsageRecord, closed: Period, batchId: string, writer: ProjectionWriter): Promise<void> {

@@ -32,14 +32,21 @@ export function utcTimestampOf(value: string): string | undefined {
   return TIMESTAMP.test(value) ? parseInstant(value)?.toISOString() : undefined;
 }
 
-/** Whether the YYYY-MM-DD that `value` begins with is a day of the (proleptic Gregorian) calendar. */
+/** Whether the YYYY-MM-DD that `value` begins with (digits, as the patterns check) is a day of the (proleptic Gregorian) calendar. */
 function isCalendarDay(value: string): boolean {
-  const year = Number(value.slice(0, 4));
-  const month = Number(value.slice(5, 7));
-  const day = Number(value.slice(8, 10));
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number `count` ASCII digits spell from `start`; read without a substring, since every usage event's timestamp passes here. */
+function digitsAt(value: string, start: number, count: number): number {
+  let number = 0;
+  for (let i = start; i < start + count; i++) number = number * 10 + value.charCodeAt(i) - 48;
+  return number;
+}

@@ -6,6 +6,7 @@ import { traceIdOf } from '../request-id.middleware';
 
 /** Far deeper than any resource; validation and idempotency fingerprints recurse, and a deep enough body would overflow the stack. */
 export const MAX_BODY_DEPTH = 32;
+const TOO_DEEP = { detail: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels` };
 
 /**
  * Requests whose body has no `\\u` escape. Valid UTF-8 encodes no surrogate and JSON allows no raw
@@ -28,15 +29,22 @@ export function verifyUtf8(request: object, _response: unknown, bytes: Buffer): 
 export function bodyShapeMiddleware(request: Request, response: Response, next: NextFunction): void {
   const body: unknown = request.body;
   if (body === undefined) return next();
-  const problem =
+  const problem: BodyProblem | undefined =
     body === null || typeof body !== 'object' || Array.isArray(body)
       ? { detail: 'The request body must be a JSON object' }
-      : shapeProblem(body, !withoutEscapes.has(request));
+      : withoutEscapes.has(request)
+        ? depthProblem(body)
+        : shapeProblem(body);
   if (!problem) return next();
   response
     .status(400)
     .type('application/problem+json')
     .json(problemBody(400, 'request.invalid_body', problem.detail, traceIdOf(request), problem.errors));
+}
+
+interface BodyProblem {
+  detail: string;
+  errors?: FieldError[];
 }
 
 /** A value met on the walk; its path is spelled out only for a problem. */
@@ -47,24 +55,41 @@ interface Visit {
   key?: string;
 }
 
-/** Walks without recursion, so the check itself cannot overflow; strings are checked when `checkText`. */
-function shapeProblem(body: object, checkText: boolean): { detail: string; errors?: FieldError[] } | undefined {
+/** Walks without recursion, so the check itself cannot overflow. */
+function shapeProblem(body: object): BodyProblem | undefined {
   const pending: Visit[] = [{ value: body, depth: 0 }];
   for (let visit = pending.pop(); visit; visit = pending.pop()) {
     const { value, depth } = visit;
-    if (checkText && typeof value === 'string' && !isStorableText(value)) {
+    if (typeof value === 'string' && !isStorableText(value)) {
       const path = pathOf(visit);
       const message = 'strings may not contain NUL characters or unpaired surrogates';
       return { detail: `The request body holds a string that cannot be stored at ${path}`, errors: [{ field: path, code: 'field.invalid_text', message }] };
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth === MAX_BODY_DEPTH) return { detail: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels` };
+    if (depth === MAX_BODY_DEPTH) return TOO_DEEP;
     for (const [key, child] of Object.entries(value)) {
-      if (checkText && !isStorableText(key)) {
+      if (!isStorableText(key)) {
         const path = pathOf(visit);
         return { detail: `The request body holds a key that cannot be stored at ${path || 'the top level'}`, errors: [{ field: path, code: 'field.invalid_text', message: 'keys may not contain NUL characters or unpaired surrogates' }] };
       }
       pending.push({ value: child, depth: depth + 1, parent: visit, key });
+    }
+  }
+  return undefined;
+}
+
+/** The walk of a body whose text needs no check: its objects and arrays only, for their depth. */
+function depthProblem(body: object): BodyProblem | undefined {
+  const pending: object[] = [body];
+  const depths: number[] = [0];
+  while (pending.length > 0) {
+    const value = pending.pop()!;
+    const depth = depths.pop()!;
+    if (depth === MAX_BODY_DEPTH) return TOO_DEEP;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (child === null || typeof child !== 'object') continue;
+      pending.push(child);
+      depths.push(depth + 1);
     }
   }
   return undefined;

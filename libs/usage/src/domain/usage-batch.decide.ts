@@ -27,20 +27,38 @@ export function acceptUsageBatch(
   fieldOf: (index: number) => string,
 ): UsageRecord[] {
   const problems: FieldError[] = [];
-  const receivedAt = new Map<MeteredSubscription, string>();
+  const windows = new Map<MeteredSubscription, UsageWindow>();
   const records = drafts.map((draft, index) => {
     const subscription = subscriptions.get(draft.subscription_id) ?? { exists: false };
-    const found = [...meterProblems(subscription, draft.subscription_id, draft.meter), ...timestampProblems(subscription, draft.timestamp)];
-    if (found.length > 0) {
+    let window = windows.get(subscription);
+    if (window === undefined) windows.set(subscription, (window = usageWindowOf(subscription)));
+    const takes = subscription.exists && !subscription.ended && subscription.meters.has(draft.meter) && isWithin(window, draft.timestamp);
+    if (!takes) {
       const at = fieldOf(index);
+      const found = [...meterProblems(subscription, draft.subscription_id, draft.meter), ...timestampProblems(subscription, window, draft.timestamp)];
       problems.push(...found.map((problem) => ({ ...problem, field: at === '' ? problem.field : `${at}.${problem.field}` })));
     }
-    let received = receivedAt.get(subscription);
-    if (received === undefined) receivedAt.set(subscription, (received = (subscription.exists ? subscription.now : new Date(0)).toISOString()));
-    return record(draft, subscription, received);
+    return record(draft, subscription, window.receivedAt);
   });
   if (problems.length > 0) throw usageRefused(problems);
   return records;
+}
+
+/** What a batch works out once per subscription: its now in the stored form, and the moments it takes usage at (epoch ms). */
+interface UsageWindow {
+  receivedAt: string;
+  earliest: number;
+  latest: number;
+}
+
+function usageWindowOf(subscription: MeteredSubscription): UsageWindow {
+  const now = subscription.exists ? subscription.now : new Date(0);
+  return { receivedAt: now.toISOString(), earliest: now.getTime() - USAGE_BACKDATE_MS, latest: now.getTime() + USAGE_FUTURE_MS };
+}
+
+function isWithin(window: UsageWindow, timestamp: string): boolean {
+  const time = Date.parse(timestamp);
+  return time >= window.earliest && time <= window.latest;
 }
 
 /** Why the subscription takes no usage of `meter`: it does not exist (for the tenant), it ended, or its plan does not meter it. */
@@ -51,11 +69,8 @@ export function meterProblems(subscription: MeteredSubscription, subscriptionId:
   return [];
 }
 
-function timestampProblems(subscription: MeteredSubscription, timestamp: string): FieldError[] {
-  if (!subscription.exists || subscription.ended) return [];
-  const time = Date.parse(timestamp);
-  const now = subscription.now.getTime();
-  if (time >= now - USAGE_BACKDATE_MS && time <= now + USAGE_FUTURE_MS) return [];
+function timestampProblems(subscription: MeteredSubscription, window: UsageWindow, timestamp: string): FieldError[] {
+  if (!subscription.exists || subscription.ended || isWithin(window, timestamp)) return [];
   return [{ field: 'timestamp', code: 'usage.timestamp_out_of_range', message: `must be at most 35 days before and 5 minutes after the subscription's now (${subscription.now.toISOString()})` }];
 }
 

@@ -17,8 +17,17 @@ function fakeDb(failures: ((operations: Operation[]) => Error | undefined)[] = [
         const failure = failures[bulkWrites.length - 1]?.(operations);
         if (failure) throw failure;
       },
-      updateOne: async (filter: { _id: string }, update: { $set: { position: string } }) => {
-        log.push(`updateOne ${collection} ${filter._id} ${update.$set.position}`);
+      updateOne: async (filter: { _id: string }, update: { $max: { position: string } }) => {
+        log.push(`updateOne ${collection} ${filter._id} ${update.$max.position}`);
+      },
+      replaceOne: async (filter: { _id: string }) => {
+        log.push(`replaceOne ${collection} ${filter._id}`);
+      },
+      deleteOne: async (filter: { _id: string }) => {
+        log.push(`deleteOne ${collection} ${filter._id}`);
+      },
+      deleteMany: async () => {
+        log.push(`deleteMany ${collection}`);
       },
       findOne: async () => ({ _id: 'a', id: 'a', v: 1, _position: encodePosition(1n) }),
     }),
@@ -33,8 +42,18 @@ function duplicateKeyAt(index: number): MongoBulkWriteError {
 
 const upsert = (collection: string, id: string, position: bigint): Write => ({ op: 'upsert', collection, doc: { id, v: 1 }, position });
 
+/** A commit's calls: its journal entry (one part), the writes, the checkpoint, and the entry dropped. */
+const journaled = (checkpoint: string, position: bigint, ...applied: string[]): string[] => [
+  `replaceOne _commit_journal_parts ${checkpoint}@${encodePosition(position)}#0`,
+  `replaceOne _commit_journal ${checkpoint}`,
+  ...applied,
+  `updateOne checkpoints ${checkpoint} ${encodePosition(position)}`,
+  `deleteOne _commit_journal ${checkpoint}`,
+  'deleteMany _commit_journal_parts',
+];
+
 describe('MongoReadStore writes', () => {
-  it('applies runs of writes per collection in order, then the checkpoint', async () => {
+  it('journals a commit, applies runs of writes per collection in order, then moves the checkpoint and drops the entry', async () => {
     const { db, log } = fakeDb();
     const store = new MongoReadStore(db);
 
@@ -43,7 +62,7 @@ describe('MongoReadStore writes', () => {
       { name: 'docs', position: 4n },
     );
 
-    expect(log).toEqual(['bulkWrite docs a,b', 'bulkWrite other c', 'bulkWrite docs d', `updateOne checkpoints docs ${encodePosition(4n)}`]);
+    expect(log).toEqual(journaled('docs', 4n, 'bulkWrite docs a,b', 'bulkWrite other c', 'bulkWrite docs d'));
   });
 
   it('replaces the whole document or leaves a tombstone, guarded by position', async () => {
@@ -67,14 +86,23 @@ describe('MongoReadStore writes', () => {
       position: 4n,
     });
 
-    expect(log).toEqual(['bulkWrite docs a,b,c,d', 'bulkWrite docs c,d', 'bulkWrite docs d', `updateOne checkpoints docs ${encodePosition(4n)}`]);
+    expect(log).toEqual(journaled('docs', 4n, 'bulkWrite docs a,b,c,d', 'bulkWrite docs c,d', 'bulkWrite docs d'));
   });
 
-  it('passes any other error on and leaves the checkpoint alone', async () => {
+  it('passes any other error on and leaves the checkpoint and the journal entry alone', async () => {
     const { db, log } = fakeDb([() => new Error('network down')]);
 
     await expect(new MongoReadStore(db).commit([upsert('docs', 'a', 1n)], { name: 'docs', position: 1n })).rejects.toThrow('network down');
-    expect(log).toEqual(['bulkWrite docs a']);
+    expect(log).toEqual(journaled('docs', 1n, 'bulkWrite docs a').slice(0, 3));
+  });
+
+  it('journals nothing for a commit without a checkpoint, or without writes', async () => {
+    const { db, log } = fakeDb();
+
+    await new MongoReadStore(db).commit([upsert('docs', 'a', 1n)]);
+    await new MongoReadStore(db).commit([], { name: 'docs', position: 2n });
+
+    expect(log).toEqual(['bulkWrite docs a', `updateOne checkpoints docs ${encodePosition(2n)}`]);
   });
 
   it('validates every write before the first one', async () => {

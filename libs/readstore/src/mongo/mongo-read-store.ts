@@ -4,6 +4,7 @@ import { assertCollectionName, assertFieldPath, CHECKPOINTS } from '../names';
 import { decodePosition, encodePosition } from '../position-key';
 import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '../read-store.port';
 import { assertWrite, splitWrites, type DocumentWrite } from '../writes';
+import { CommitJournal } from './commit-journal';
 import { mongoFindFilter, mongoPath, mongoSort, NOT_DELETED } from './mongo-find-filter';
 import { type StoredCheckpoint, type StoredDocument, toDoc } from './stored-document';
 
@@ -12,15 +13,20 @@ const DUPLICATE_KEY = 11000;
 /**
  * The read store on MongoDB: one collection per read model, `_id` = the document's id, plus
  * `_position` (the last event applied) and `_deleted` on tombstones. Needs no multi-document
- * transaction: writes are position-guarded and the checkpoint follows them, so a crash in
- * between replays writes that change nothing.
+ * transaction: a commit with a checkpoint is journaled before it is applied (CommitJournal), its
+ * writes are position-guarded, and the checkpoint follows them and never moves back; a commit a
+ * crash interrupted is applied again, whole, when its checkpoint is next read.
  */
 export class MongoReadStore implements ReadStore {
+  private readonly journal: CommitJournal;
+
   /** `ownedClient` is closed by close(); leave it out when the caller manages the client. */
   constructor(
     private readonly db: Db,
     private readonly ownedClient?: MongoClient,
-  ) {}
+  ) {
+    this.journal = new CommitJournal(db);
+  }
 
   async ensureCollection(collection: string, indexes: readonly IndexSpec[]): Promise<void> {
     assertCollectionName(collection);
@@ -67,26 +73,23 @@ export class MongoReadStore implements ReadStore {
   async commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
     // Everything is validated before the first write, as no transaction would undo it.
     writes.forEach(assertWrite);
-    const { documents, keys } = splitWrites(writes);
-    const runs = runsByCollection(documents).map((run) => ({ collection: run.collection, operations: run.writes.map(toReplacement) }));
-    for (const run of runs) await this.applyInOrder(run.collection, run.operations);
-    for (const [name, added] of keys) await this.addKeys(name, added);
-    if (checkpoint) {
-      await this.checkpoints().updateOne(
-        { _id: checkpoint.name },
-        { $set: { position: encodePosition(checkpoint.position) } },
-        { upsert: true },
-      );
-    }
+    if (!checkpoint) return this.apply(writes);
+    if (writes.length === 0) return this.moveCheckpoint(checkpoint);
+    await this.journal.record(checkpoint, writes);
+    await this.finish({ checkpoint, writes });
   }
 
+  /** Finishes first a commit of this checkpoint's runner that a crash interrupted. */
   async getCheckpoint(name: string): Promise<bigint | undefined> {
+    const interrupted = await this.journal.pending(name);
+    if (interrupted) await this.finish(interrupted);
     const stored = await this.checkpoints().findOne({ _id: name });
     return stored ? decodePosition(stored.position) : undefined;
   }
 
-  /** Documents first, checkpoints after: if it fails half-way, running it again completes it. */
+  /** Journal entries, documents, then checkpoints: if it fails half-way, running it again completes it. */
   async reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void> {
+    if (checkpoints.length > 0) await this.journal.forget(checkpoints);
     for (const collection of collections) await this.collection(collection).deleteMany({});
     if (checkpoints.length > 0) await this.checkpoints().deleteMany({ _id: { $in: [...checkpoints] } });
   }
@@ -98,6 +101,28 @@ export class MongoReadStore implements ReadStore {
 
   async close(): Promise<void> {
     await this.ownedClient?.close();
+  }
+
+  /** Applies a journaled commit (again, after a crash: every step changes nothing the second time), then drops its entry. */
+  private async finish({ checkpoint, writes }: { checkpoint: Checkpoint; writes: readonly Write[] }): Promise<void> {
+    await this.apply(writes);
+    await this.moveCheckpoint(checkpoint);
+    await this.journal.clear(checkpoint);
+  }
+
+  private async apply(writes: readonly Write[]): Promise<void> {
+    const { documents, keys } = splitWrites(writes);
+    const runs = runsByCollection(documents).map((run) => ({ collection: run.collection, operations: run.writes.map(toReplacement) }));
+    for (const run of runs) await this.applyInOrder(run.collection, run.operations);
+    for (const [name, added] of keys) await this.addKeys(name, added);
+  }
+
+  /**
+   * Never back: a reader that finished an interrupted commit late must not undo a later one.
+   * Positions are fixed-width strings, so `$max` compares them as numbers.
+   */
+  private async moveCheckpoint({ name, position }: Checkpoint): Promise<void> {
+    await this.checkpoints().updateOne({ _id: name }, { $max: { position: encodePosition(position) } }, { upsert: true });
   }
 
   /**

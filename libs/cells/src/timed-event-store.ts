@@ -27,6 +27,10 @@ export class TimedEventStore implements EventStore {
     return this.inner.readStream(stream, options);
   }
 
+  lastEventOf(stream: string): Promise<AppendResult | undefined> {
+    return this.inner.lastEventOf(stream);
+  }
+
   readAll(options: { fromPosition?: bigint; limit: number; filter?: SubscriptionFilter }): Promise<RecordedEvent[]> {
     return this.inner.readAll(options);
   }

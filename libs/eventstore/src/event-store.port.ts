@@ -96,6 +96,11 @@ export interface EventStore {
   /** Events of one stream, as ReadStreamOptions says. Empty when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /**
+   * Where the stream's last event is (as its append answered), without decoding it: for a reader
+   * that waits for what was appended, when the events are large. Undefined for an unknown stream.
+   */
+  lastEventOf(stream: string): Promise<AppendResult | undefined>;
+  /**
    * Events after `fromPosition` (exclusive; undefined = from the start) in global order, at most
    * `limit`, possibly fewer when they are large (an adapter may bound a page's size); an empty page
    * means there are no more.

@@ -17,6 +17,5 @@ export async function appendToIngestStream(cell: Cell, context: RequestContext, 
 
 /** The position of the tenant's last accepted batch, if any: what a read of its usage must have counted. */
 export async function lastIngestPosition(cell: Cell, context: RequestContext): Promise<bigint | undefined> {
-  const [last] = await cell.events.readStream(ingestStreamOf(context), { direction: 'backwards', limit: 1 });
-  return last?.position;
+  return (await cell.events.lastEventOf(ingestStreamOf(context)))?.position;
 }

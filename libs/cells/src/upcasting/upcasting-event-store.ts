@@ -36,6 +36,10 @@ export class UpcastingEventStore implements EventStore {
     return this.allCurrent(await this.inner.readStream(stream, options));
   }
 
+  lastEventOf(stream: string): Promise<AppendResult | undefined> {
+    return this.inner.lastEventOf(stream);
+  }
+
   async readAll(options: { fromPosition?: bigint; limit: number; filter?: SubscriptionFilter }): Promise<RecordedEvent[]> {
     return this.allCurrent(await this.inner.readAll(options));
   }

@@ -83,6 +83,12 @@ export class EsdbEventStore implements EventStore {
     return events;
   }
 
+  /** The server has no read of a position alone: this reads the last event. */
+  async lastEventOf(stream: string): Promise<AppendResult | undefined> {
+    const [last] = await this.readStream(stream, { direction: 'backwards', limit: 1 });
+    return last && { revision: last.revision, position: last.position };
+  }
+
   async readAll(options: { fromPosition?: bigint; limit: number; filter?: SubscriptionFilter }): Promise<RecordedEvent[]> {
     const prefixes = streamPrefixesOf(options.filter);
     const events: RecordedEvent[] = [];

@@ -82,6 +82,7 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: Statement<[string, number, number], EventRow>;
   private readonly selectStreamBackwards: Statement<[string, number, number], EventRow>;
   private readonly selectHead: Statement<[], { position: number | null }>;
+  private readonly selectLast: Statement<[string], { revision: number; position: number | bigint }>;
   /** Prepared range reads, by number of stream prefixes (0 = no filter). */
   private readonly rangeReads = new Map<number, Statement<Record<string, unknown>, EventRow>>();
   /** Appends in one transaction, each in a savepoint: what each appended, or why it did not. */
@@ -99,6 +100,7 @@ export class SqliteEventStore implements EventStore {
     this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`);
     this.selectStreamBackwards = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`);
     this.selectHead = db.prepare('SELECT MAX(position) AS position FROM es_events');
+    this.selectLast = db.prepare('SELECT revision, position FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
     // A transaction function called inside another runs in a savepoint (better-sqlite3).
     const appendOne = db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
       const result = this.appendChecked(stream, events, expected);
@@ -156,6 +158,11 @@ export class SqliteEventStore implements EventStore {
     const rows = this.selectStream.all(stream, from, limit);
     if (toTheEnd) this.ends.remember(stream, rows.length > 0 ? rows[rows.length - 1].revision + 1 : from);
     return rows.map(toRecordedEvent);
+  }
+
+  async lastEventOf(stream: string): Promise<AppendResult | undefined> {
+    const last = this.selectLast.get(stream);
+    return last && { revision: last.revision, position: BigInt(last.position) };
   }
 
   async readAll(options: { fromPosition?: bigint; limit: number; filter?: SubscriptionFilter }): Promise<RecordedEvent[]> {

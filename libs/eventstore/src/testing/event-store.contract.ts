@@ -98,6 +98,16 @@ export function describeEventStoreContract(
         expect(result).toEqual({ revision: 122, position: read[122].position });
       });
 
+      it("tells where a stream's last event is, as its append answered", async () => {
+        const stream = streamOf('order');
+        await store.append(stream, [event('A'), event('B')], { expectedRevision: 'no_stream' });
+        await store.append(streamOf('other'), [event('X')], { expectedRevision: 'no_stream' });
+        const appended = await store.append(stream, [event('C')], { expectedRevision: 1 });
+
+        expect(await store.lastEventOf(stream)).toEqual(appended);
+        expect(await store.lastEventOf(streamOf('missing'))).toBeUndefined();
+      });
+
       it('reads from a revision, and an unknown stream as empty', async () => {
         const stream = streamOf('order');
         await store.append(stream, [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });

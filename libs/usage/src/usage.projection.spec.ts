@@ -4,34 +4,8 @@ import Database from 'better-sqlite3';
 import { SqliteReadStore, type ReadStore } from '@tally/readstore';
 import { UnitOfWork } from '@tally/runtime';
 import { readMeter, type MeterSpec } from './domain/usage-bucket';
-import type { UsageRecord } from './domain/usage.events';
 import { bucketId, usageProjection, USAGE_BUCKETS, USAGE_PROJECTION, type UsageBucketDoc } from './usage.projection';
-
-const SUB = 'sub_1';
-const JUNE = { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:00.000Z' };
-const JULY = { start: '2026-07-01T00:00:00.000Z', end: '2026-08-01T00:00:00.000Z' };
-let position = 0n;
-
-const recorded = (type: string, data: object, occurred_at = JULY.start): RecordedEvent =>
-  ({ id: `${position}`, type, data, stream: 'x', revision: 0, position: ++position, metadata: { occurred_at } }) as unknown as RecordedEvent;
-
-const created = () =>
-  recorded('SubscriptionCreated', { subscription_id: SUB, billing_cycle_anchor: JUNE.start, cadence: { interval: 'month', count: 1 }, period_start: JUNE.start, period_end: JUNE.end });
-const renewed = () => recorded('SubscriptionRenewed', { subscription_id: SUB, period_start: JULY.start, period_end: JULY.end });
-const batch = (events: UsageRecord[], batch_id = 'ubat_1') => recorded('UsageBatchAccepted', { batch_id, events });
-const settled = (outcome: 'rebilled' | 'deferred', batch_id = 'ubat_1') =>
-  recorded('LateUsageSettled', { subscription_id: SUB, period_start: JUNE.start, batch_id, outcome, voided_invoice_id: outcome === 'rebilled' ? 'in_1' : null });
-
-const usage = (external_id: string, quantity: string, timestamp: string, properties: Record<string, string> | null = null, received_at = timestamp): UsageRecord => ({
-  subscription_id: SUB,
-  meter: 'calls',
-  quantity,
-  timestamp,
-  external_id,
-  properties,
-  received_at,
-});
-const rebillable = (external_id: string, received_at: string): UsageRecord => ({ ...usage(external_id, '3', '2026-06-30T00:00:00.000Z', null, received_at), rebill: true });
+import { batch, created, JULY, JUNE, rebillable, renewed, settled, SUB, usage } from './testing/usage-log';
 
 const databases: Database.Database[] = [];
 afterEach(() => databases.splice(0).forEach((db) => db.close()));

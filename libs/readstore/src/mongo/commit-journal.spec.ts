@@ -1,32 +1,10 @@
 import type { Db } from 'mongodb';
 import type { Write } from '../read-store.port';
-import { describeOnMongo, openTestDatabase } from '../testing/mongo-test-databases';
+import { describeOnMongo, dyingAt, openTestDatabase } from '../testing/mongo-test-databases';
 import { MongoReadStore } from './mongo-read-store';
 
 const upsert = (id: string, fields: Record<string, unknown>, position: bigint): Write => ({ op: 'upsert', collection: 'buckets', doc: { id, ...fields }, position });
 const addKeys = (...keys: string[]): Write => ({ op: 'add_keys', collection: 'seen', keys });
-
-/** The store's database, as a process sees it that dies at the first call `dies` names: that call and every later one fail. */
-function dyingAt(db: Db, dies: (collection: string, method: string) => boolean): Db {
-  let dead = false;
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      if (property !== 'collection') return Reflect.get(target, property, receiver);
-      return (name: string) =>
-        new Proxy(target.collection(name), {
-          get(collection, method, inner) {
-            const value = Reflect.get(collection, method, inner);
-            if (typeof value !== 'function') return value;
-            return (...args: unknown[]) => {
-              dead ||= dies(name, String(method));
-              if (dead) return Promise.reject(new Error('the process died'));
-              return value.apply(collection, args);
-            };
-          },
-        });
-    },
-  });
-}
 
 describeOnMongo('MongoReadStore commits across a crash (the commit journal)', () => {
   let db: Db;

@@ -32,3 +32,25 @@ export function describeOnMongo(name: string, suite: () => void): void {
   if (MONGO_URL) suite();
   else describe.skip(`${name} (skipped: set MONGO_URL to run against a server)`, suite);
 }
+
+/** The store's database, as a process sees it that dies at the first call `dies` names: that call and every later one fail. */
+export function dyingAt(db: Db, dies: (collection: string, method: string) => boolean): Db {
+  let dead = false;
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== 'collection') return Reflect.get(target, property, receiver);
+      return (name: string) =>
+        new Proxy(target.collection(name), {
+          get(collection, method, inner) {
+            const value = Reflect.get(collection, method, inner);
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              dead ||= dies(name, String(method));
+              if (dead) return Promise.reject(new Error('the process died'));
+              return value.apply(collection, args);
+            };
+          },
+        });
+    },
+  });
+}

@@ -46,15 +46,23 @@ export interface FindResult<T extends Doc> {
  * stored document's position is lower, so replaying events that were already applied changes nothing.
  * A delete leaves a tombstone with its position for the same reason; tombstones are never returned.
  *
- * `add_keys` adds keys to a key set: a collection of bare keys, no documents, that only grows (a
- * dedupe index). Adding a key twice changes nothing, so it needs no position. A commit applies its
- * key additions after its document writes: where a commit is not atomic (MongoDB), a key is never
- * there without the documents written beside it.
+ * `add_keys` adds keys to a key set: a collection of bare keys, no documents (a dedupe index).
+ * Adding a key twice changes nothing but its time, so it needs no position. A key added `at` a
+ * time (a whole number in the caller's unit, such as hours of the log) keeps the latest time it
+ * was added at; one added without is kept for good. `forget_keys` lets the store drop keys added before `before`: a reader
+ * that asks only for keys added at or after a time never earlier than `before` gets the same answers
+ * whether they were dropped or not. A commit applies its key writes after its document writes:
+ * where a commit is not atomic (MongoDB), a key is never there without the documents written
+ * beside it.
  */
 export type Write =
   | { op: 'upsert'; collection: string; doc: Doc; position: bigint }
   | { op: 'delete'; collection: string; id: string; position: bigint }
-  | { op: 'add_keys'; collection: string; keys: readonly string[] };
+  | { op: 'add_keys'; collection: string; keys: readonly string[]; at?: number }
+  | { op: 'forget_keys'; collection: string; before: number };
+
+/** Keys added without a time: never forgotten. */
+export const FOREVER = Number.MAX_SAFE_INTEGER;
 
 export interface Checkpoint {
   name: string;
@@ -71,8 +79,8 @@ export interface ReadStore {
   ensureCollection(collection: string, indexes: readonly IndexSpec[]): Promise<void>;
   /** Creates a key set if missing; idempotent. A name is a collection of documents or a key set, never both. */
   ensureKeySet(name: string): Promise<void>;
-  /** Which of these keys the key set holds. */
-  hasKeys(name: string, keys: readonly string[]): Promise<Set<string>>;
+  /** Which of these keys the key set holds, added at or after `notBefore` (at any time without it). */
+  hasKeys(name: string, keys: readonly string[], notBefore?: number): Promise<Set<string>>;
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
   /** The documents of those ids that exist, by id, in one round trip (tombstones and missing ids are absent). */
   getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>>;

@@ -1,5 +1,5 @@
 import { assertCollectionName } from './names';
-import type { Write } from './read-store.port';
+import { FOREVER, type Write } from './read-store.port';
 
 /** Keys the MongoDB adapter stores beside a document's own fields; both adapters refuse them alike. */
 const RESERVED_KEYS = ['_id', '_position', '_deleted'];
@@ -8,6 +8,11 @@ export function assertWrite(write: Write): void {
   assertCollectionName(write.collection);
   if (write.op === 'add_keys') {
     if (!Array.isArray(write.keys) || write.keys.some((key) => typeof key !== 'string')) throw new TypeError('A key set takes string keys');
+    if (write.at !== undefined && !Number.isSafeInteger(write.at)) throw new TypeError('A key is added at a time that is a whole number');
+    return;
+  }
+  if (write.op === 'forget_keys') {
+    if (!Number.isSafeInteger(write.before)) throw new TypeError('Keys are forgotten before a time that is a whole number');
     return;
   }
   if (write.op === 'delete') {
@@ -22,20 +27,36 @@ export function assertWrite(write: Write): void {
   if (reserved) throw new TypeError(`Document ${doc.id} uses the reserved key ${reserved}`);
 }
 
-export type DocumentWrite = Exclude<Write, { op: 'add_keys' }>;
+export type DocumentWrite = Extract<Write, { op: 'upsert' | 'delete' }>;
 
-/** A commit's writes split: its document writes in order, and the keys it adds, by key set (applied after the documents). */
-export function splitWrites(writes: readonly Write[]): { documents: DocumentWrite[]; keys: Map<string, string[]> } {
+/** Keys a commit adds to one key set at one time (FOREVER for keys added without one). */
+export interface KeyAddition {
+  keySet: string;
+  keys: string[];
+  at: number;
+}
+
+/**
+ * A commit's writes split, in the order they are applied: its document writes in order, then the
+ * keys it adds (by key set and time), then, by key set, the time before which keys may go.
+ */
+export function splitWrites(writes: readonly Write[]): { documents: DocumentWrite[]; additions: KeyAddition[]; forgets: Map<string, number> } {
   const documents: DocumentWrite[] = [];
-  const keys = new Map<string, string[]>();
+  const additions = new Map<string, KeyAddition>();
+  const forgets = new Map<string, number>();
   for (const write of writes) {
-    if (write.op !== 'add_keys') {
+    if (write.op === 'add_keys') {
+      const at = write.at ?? FOREVER;
+      const id = `${write.collection}\u0000${at}`;
+      const added = additions.get(id);
+      // A loop, not a spread: a commit may add hundreds of thousands of keys.
+      if (added) for (const key of write.keys) added.keys.push(key);
+      else additions.set(id, { keySet: write.collection, keys: [...write.keys], at });
+    } else if (write.op === 'forget_keys') {
+      forgets.set(write.collection, Math.max(forgets.get(write.collection) ?? -Infinity, write.before));
+    } else {
       documents.push(write);
-      continue;
     }
-    const added = keys.get(write.collection);
-    if (added) added.push(...write.keys);
-    else keys.set(write.collection, [...write.keys]);
   }
-  return { documents, keys };
+  return { documents, additions: [...additions.values()], forgets };
 }

@@ -48,6 +48,19 @@ describe('the usage projection', () => {
     expect(june.sum).toBe('5');
   });
 
+  it('dedupes for 40 days of the log (by the hour) after the batch that counted a key, and counts a copy that comes later', async () => {
+    const first = usage('a', '5', '2026-06-02T00:00:00.000Z');
+    const store = await project([
+      created(),
+      batch([first], 'ubat_1', '2026-06-02T00:30:00.000Z'),
+      batch([first], 'ubat_2', '2026-07-12T00:59:59.999Z'),
+      batch([first], 'ubat_3', '2026-07-12T01:00:00.000Z'),
+      batch([first], 'ubat_4', '2026-08-21T01:59:59.999Z'),
+    ]);
+    const [june] = await bucketsOf(store);
+    expect([june.count, june.sum]).toEqual([2, '10']);
+  });
+
   it('places an event dated in a closed period in the open one, as late', async () => {
     const store = await project([created(), renewed(), batch([usage('late', '3', '2026-06-30T00:00:00.000Z'), usage('on-time', '4', '2026-07-02T00:00:00.000Z')])]);
     const buckets = await bucketsOf(store);

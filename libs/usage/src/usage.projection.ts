@@ -12,8 +12,18 @@ import { USAGE_INGEST_PREFIX } from './usage-ingest-stream';
 export const USAGE_PROJECTION = 'usage';
 export const USAGE_BUCKETS = 'usage_buckets';
 const PERIODS = 'usage_periods';
-/** The dedupe index: a key set, one key per (subscription, meter, external id) ever counted. */
+/** The dedupe index: a key set, one key per (subscription, meter, external id) counted within the window. */
 const DEDUPE = 'usage_dedupe';
+const HOUR_MS = 3_600_000;
+/**
+ * How long a counted event's key dedupes, in hours of the log's time (when its batch was
+ * accepted): more than the 35 days promised. Measured on the log, not the wall clock, so a replay
+ * or a rebuild decides exactly as the first run did. Keys carry their hour (a small number, cheap
+ * to store), so a key dedupes for 40 days and up to an hour more.
+ */
+export const DEDUPE_WINDOW_HOURS = 40 * 24;
+/** Keys are dropped a day after they stop counting: batches of concurrent requests reach the log up to moments out of time order. */
+const DROP_AFTER_HOURS = DEDUPE_WINDOW_HOURS + 24;
 /** Which property values a period has seen, and in which period the subscription first saw each. */
 const VALUES = 'usage_values';
 const FIRST_SEEN = 'usage_first_seen';
@@ -72,7 +82,7 @@ export const usageProjection: Projection = {
         return;
       }
       case 'UsageBatchAccepted':
-        await countBatch(data, writer);
+        await countBatch(data, Math.floor(Date.parse(event.metadata.occurred_at) / HOUR_MS), writer);
         return;
       case 'LateUsageSettled':
         await settle(data, writer);
@@ -85,16 +95,17 @@ export const usageProjection: Projection = {
  * Counts a batch's events in one pass: the dedupe index and the periods are read for the whole
  * batch at once, and each bucket is read once and written once, whatever the batch's size.
  */
-async function countBatch({ batch_id: batchId, events }: UsageBatchAccepted['data'], writer: ProjectionWriter): Promise<void> {
+async function countBatch({ batch_id: batchId, events }: UsageBatchAccepted['data'], acceptedHour: number, writer: ProjectionWriter): Promise<void> {
   const keys = events.map(usageDedupeKey);
-  const counted = await writer.hasKeys(DEDUPE, keys);
+  const counted = await writer.hasKeys(DEDUPE, keys, acceptedHour - DEDUPE_WINDOW_HOURS);
+  writer.forgetKeys(DEDUPE, acceptedHour - DROP_AFTER_HOURS);
   const periodsOf = await writer.getMany<PeriodsDoc>(PERIODS, [...new Set(events.map((record) => record.subscription_id))]);
   const tally = new BucketTally(writer);
   for (const [index, record] of events.entries()) {
     const periods = periodsOf.get(record.subscription_id);
     if (counted.has(keys[index]) || !periods) continue;
     counted.add(keys[index]);
-    writer.addKey(DEDUPE, keys[index]);
+    writer.addKey(DEDUPE, keys[index], acceptedHour);
     const { period, late } = placeUsage(periods, record.timestamp);
     const closed = periods.closed;
     if (late && record.rebill && closed && mayRebill(record, closed)) {

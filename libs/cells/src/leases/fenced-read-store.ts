@@ -30,8 +30,8 @@ export class FencedReadStore implements ReadStore {
     return this.store.ensureKeySet(name);
   }
 
-  hasKeys(name: string, keys: readonly string[]): Promise<Set<string>> {
-    return this.store.hasKeys(name, keys);
+  hasKeys(name: string, keys: readonly string[], notBefore?: number): Promise<Set<string>> {
+    return this.store.hasKeys(name, keys, notBefore);
   }
 
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {

@@ -2,8 +2,8 @@ import { type AnyBulkWriteOperation, type Db, MongoBulkWriteError, MongoClient }
 import { assertFindQuery } from '../find-query';
 import { assertCollectionName, assertFieldPath, CHECKPOINTS } from '../names';
 import { decodePosition, encodePosition } from '../position-key';
-import type { Checkpoint, Doc, FindQuery, FindResult, IndexSpec, ReadStore, Write } from '../read-store.port';
-import { assertWrite, splitWrites, type DocumentWrite } from '../writes';
+import { FOREVER, type Checkpoint, type Doc, type FindQuery, type FindResult, type IndexSpec, type ReadStore, type Write } from '../read-store.port';
+import { assertWrite, splitWrites, type DocumentWrite, type KeyAddition } from '../writes';
 import { CommitJournal } from './commit-journal';
 import { mongoFindFilter, mongoPath, mongoSort, NOT_DELETED } from './mongo-find-filter';
 import { type StoredCheckpoint, type StoredDocument, toDoc } from './stored-document';
@@ -39,13 +39,15 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  /** Keys are documents `{ _id, at }`; `at` is missing on keys kept for good. */
   async ensureKeySet(name: string): Promise<void> {
-    assertCollectionName(name);
+    await this.collection(name).createIndex({ at: 1 });
   }
 
-  async hasKeys(name: string, keys: readonly string[]): Promise<Set<string>> {
+  async hasKeys(name: string, keys: readonly string[], notBefore?: number): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const held = await this.collection(name).find({ _id: { $in: [...keys] } }, { projection: { _id: 1 } }).toArray();
+    const recent = notBefore === undefined ? {} : { $or: [{ at: { $gte: notBefore } }, { at: { $exists: false } }] };
+    const held = await this.collection(name).find({ _id: { $in: [...keys] }, ...recent }, { projection: { _id: 1 } }).toArray();
     return new Set(held.map((key) => key._id));
   }
 
@@ -111,10 +113,11 @@ export class MongoReadStore implements ReadStore {
   }
 
   private async apply(writes: readonly Write[]): Promise<void> {
-    const { documents, keys } = splitWrites(writes);
+    const { documents, additions, forgets } = splitWrites(writes);
     const runs = runsByCollection(documents).map((run) => ({ collection: run.collection, operations: run.writes.map(toReplacement) }));
     for (const run of runs) await this.applyInOrder(run.collection, run.operations);
-    for (const [name, added] of keys) await this.addKeys(name, added);
+    for (const addition of additions) await this.addKeys(addition);
+    for (const [keySet, before] of forgets) await this.collection(keySet).deleteMany({ at: { $lt: before } });
   }
 
   /**
@@ -144,15 +147,27 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  /** Unordered: a key already there is a duplicate-key error, which is the key added. */
-  private async addKeys(name: string, keys: readonly string[]): Promise<void> {
+  /**
+   * Inserts the keys unordered (a key already there is a duplicate-key error), then gives those
+   * already there the later time: `at` if older, none (kept for good) for an addition without one.
+   */
+  private async addKeys({ keySet, keys, at }: KeyAddition): Promise<void> {
+    const there = await this.insertKeys(keySet, keys.map((key) => (at === FOREVER ? { _id: key } : { _id: key, at }) as StoredDocument));
+    if (there.length === 0) return;
+    if (at === FOREVER) await this.collection(keySet).updateMany({ _id: { $in: there }, at: { $exists: true } }, { $unset: { at: '' } });
+    else await this.collection(keySet).updateMany({ _id: { $in: there }, at: { $lt: at } }, { $set: { at } });
+  }
+
+  /** The ids of the documents that were there already. */
+  private async insertKeys(name: string, documents: StoredDocument[]): Promise<string[]> {
+    if (documents.length === 0) return [];
     try {
-      await this.collection(name).insertMany(
-        keys.map((key) => ({ _id: key }) as StoredDocument),
-        { ordered: false },
-      );
+      await this.collection(name).insertMany(documents, { ordered: false });
+      return [];
     } catch (error) {
-      if (!(error instanceof MongoBulkWriteError) || [error.writeErrors].flat().some((failure) => failure.code !== DUPLICATE_KEY)) throw error;
+      const failures = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
+      if (failures.length === 0 || failures.some((failure) => failure.code !== DUPLICATE_KEY)) throw error;
+      return failures.map((failure) => documents[failure.index]._id);
     }
   }
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { BloomFilter } from './bloom-filter';
 import { SqliteKeySets } from './sqlite-key-sets';
 import { StatementCache } from './statement-cache';
 
@@ -68,6 +69,36 @@ describe('SqliteKeySets', () => {
 
     expect(tables()).toEqual(['rk_seen']);
     expect(keySets.has('seen', ['a', 'b', 'c'])).toEqual(new Set(['a']));
+  });
+
+  it('drops on forget the sealed runs whose every key was added before then, and skips them on lookups from a later time', () => {
+    const keySets = keySetsOn(db);
+    keySets.add('seen', ['a', 'b', 'c'], 10);
+    keySets.add('seen', ['d', 'e'], 20);
+    keySets.add('seen', ['f'], 30);
+    expect(tables()).toEqual(['rk_seen', 'rk_seen@1', 'rk_seen@2']);
+
+    expect([...keySets.has('seen', ['a', 'd', 'f'], 20)].sort()).toEqual(['d', 'f']);
+    keySets.forget('seen', 20);
+
+    expect(tables()).toEqual(['rk_seen', 'rk_seen@2']);
+    expect([...keySets.has('seen', ['a', 'd', 'f'], 20)].sort()).toEqual(['d', 'f']);
+    expect([...keySetsOn(db).has('seen', ['a', 'd', 'f'])].sort()).toEqual(['d', 'f']);
+  });
+
+  it('keeps for good the keys of a store made before keys had times', () => {
+    db.exec(`CREATE TABLE rk_runs (key_set TEXT NOT NULL, run INTEGER NOT NULL, bloom BLOB NOT NULL, PRIMARY KEY (key_set, run)) STRICT`);
+    db.exec(`CREATE TABLE "rk_seen" (key TEXT NOT NULL PRIMARY KEY) STRICT, WITHOUT ROWID`);
+    db.exec(`CREATE TABLE "rk_seen@1" (key TEXT NOT NULL PRIMARY KEY) STRICT, WITHOUT ROWID`);
+    db.exec(`INSERT INTO "rk_seen" VALUES ('tail')`);
+    db.exec(`INSERT INTO "rk_seen@1" VALUES ('run')`);
+    const filter = BloomFilter.sizedFor(1);
+    filter.add('run');
+    db.prepare(`INSERT INTO rk_runs VALUES ('seen', 1, ?)`).run(Buffer.from(filter.bits));
+
+    const keySets = keySetsOn(db);
+    keySets.forget('seen', 1_000);
+    expect([...keySets.has('seen', ['tail', 'run', 'other'], 1_000)].sort()).toEqual(['run', 'tail']);
   });
 
   it('drops every run on reset', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { assertCollectionName } from '../names';
+import { FOREVER } from '../read-store.port';
 import { BloomFilter, hashesOf } from './bloom-filter';
 import type { StatementCache } from './statement-cache';
 
@@ -9,13 +10,22 @@ export const TAIL_KEYS = 250_000;
 
 const RUNS_TABLE = 'rk_runs';
 const CREATE_RUNS_SQL = `CREATE TABLE IF NOT EXISTS ${RUNS_TABLE} (key_set TEXT NOT NULL, run INTEGER NOT NULL, bloom BLOB NOT NULL, PRIMARY KEY (key_set, run)) STRICT`;
+/** The latest time a key of the table was added at (FOREVER: kept for good). */
+const AT_COLUMN = `at INTEGER NOT NULL DEFAULT ${FOREVER}`;
+const NEWEST_COLUMN = `newest_at INTEGER NOT NULL DEFAULT ${FOREVER}`;
+const keysTableSql = (table: string) => `CREATE TABLE IF NOT EXISTS ${table} (key TEXT NOT NULL PRIMARY KEY, ${AT_COLUMN}) STRICT, WITHOUT ROWID`;
 const WRITES_TABLE = 'rk_writes';
 const CREATE_WRITES_SQL = `CREATE TABLE IF NOT EXISTS ${WRITES_TABLE} (key_set TEXT NOT NULL PRIMARY KEY, last_write TEXT NOT NULL) STRICT`;
 
-/** A B-tree of keys (the tail or a sealed run) and the filter that spares most lookups in it. */
+/** A B-tree of keys (the tail or a sealed run), the filter that spares most lookups in it, and the latest time a key of it was added at. */
 interface Part {
   table: string;
   bloom: BloomFilter;
+  newest: number;
+}
+
+interface Run extends Part {
+  number: number;
 }
 
 /** A key set as this connection knows it: true while `rk_writes` still names this connection's last write to it. */
@@ -24,7 +34,7 @@ interface KnownKeySet {
   tail: Part;
   tailKeys: number;
   /** Newest first. */
-  runs: Part[];
+  runs: Run[];
 }
 
 /**
@@ -39,8 +49,12 @@ interface KnownKeySet {
  * Filters must cover every key, or a key would be missed. Each write to a key set records a token
  * of its own in `rk_writes` (in the same transaction); a connection trusts what it holds in memory
  * only while the token there is the one it last wrote. After another connection's write, or a
- * rollback of its own, it reads the runs and the tail again. Runs are not merged yet: a lookup
- * tests one more filter for each TAIL_KEYS keys stored.
+ * rollback of its own, it reads the runs and the tail again.
+ *
+ * Each key keeps the latest time it was added at (`at`, FOREVER for none), and each run the newest
+ * of its keys' times (`newest_at`): a lookup from a time skips the runs that are older, and a
+ * forget drops them whole. Runs are not merged yet: a lookup tests one more filter for each
+ * TAIL_KEYS keys kept.
  */
 export class SqliteKeySets {
   private readonly created = new Set<string>();
@@ -60,7 +74,10 @@ export class SqliteKeySets {
       assertCollectionName(name);
       this.db.exec(CREATE_RUNS_SQL);
       this.db.exec(CREATE_WRITES_SQL);
-      this.db.exec(`CREATE TABLE IF NOT EXISTS ${tailOf(name)} (key TEXT NOT NULL PRIMARY KEY) STRICT, WITHOUT ROWID`);
+      this.db.exec(keysTableSql(tailOf(name)));
+      // Stores made before keys had times: their keys are kept for good.
+      this.addColumnIfMissing(RUNS_TABLE, 'newest_at', NEWEST_COLUMN);
+      this.addColumnIfMissing(tailOf(name), 'at', AT_COLUMN);
       if (!this.db.inTransaction) this.created.add(name);
     }
     return tailOf(name);
@@ -70,12 +87,15 @@ export class SqliteKeySets {
     return this.statements.get(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).pluck().get(`rk_${name}`) !== undefined;
   }
 
-  /** Each B-tree is read once, for the keys its filter may hold; most keys, new ones, are in no filter. */
-  has(name: string, keys: readonly string[]): Set<string> {
+  /**
+   * Each B-tree is read once, for the keys its filter may hold (most keys, new ones, are in no
+   * filter), and only if it has keys added at or after `notBefore`.
+   */
+  has(name: string, keys: readonly string[], notBefore = Number.MIN_SAFE_INTEGER): Set<string> {
     const held = new Set<string>();
     if (keys.length === 0) return held;
     const { tail, runs } = this.state(name);
-    const parts = [tail, ...runs];
+    const parts = [tail, ...runs].filter((part) => part.newest >= notBefore);
     const candidates = parts.map((): string[] => []);
     for (const key of keys) {
       const hashes = hashesOf(key);
@@ -83,7 +103,7 @@ export class SqliteKeySets {
     }
     parts.forEach((part, i) => {
       const unresolved = candidates[i].filter((key) => !held.has(key));
-      if (unresolved.length > 0) this.lookUp(part.table, unresolved, held);
+      if (unresolved.length > 0) this.lookUp(part.table, unresolved, notBefore, held);
     });
     return held;
   }
@@ -92,15 +112,30 @@ export class SqliteKeySets {
    * Inside the commit's transaction, in key order, so each page of the tail is reached once; a full
    * tail is sealed. A key a run holds already may land in the tail too, which changes no answer.
    */
-  add(name: string, keys: string[]): void {
+  add(name: string, keys: string[], at = FOREVER): void {
     const state = this.state(name);
     const json = JSON.stringify(keys.sort());
-    const added = this.statements.get(`INSERT INTO ${state.tail.table} (key) SELECT value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`).run(json).changes;
+    const sql = `INSERT INTO ${state.tail.table} (key, at) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT (key) DO UPDATE SET at = excluded.at WHERE excluded.at > at`;
+    const added = this.statements.get(sql).run(at, json).changes;
     if (added === 0) return;
     // Keys that were there already are in the filter already; adding them again changes nothing.
     for (const key of keys) state.tail.bloom.add(key);
+    state.tail.newest = Math.max(state.tail.newest, at);
     state.tailKeys += added;
     if (state.tailKeys >= this.tailKeys) this.seal(name, state);
+    this.recordWrite(name, state);
+  }
+
+  /** Inside the commit's transaction: drops the sealed runs whose every key was added before `before`. */
+  forget(name: string, before: number): void {
+    const state = this.state(name);
+    const expired = state.runs.filter((run) => run.newest < before);
+    if (expired.length === 0) return;
+    for (const run of expired) {
+      this.db.exec(`DROP TABLE ${run.table}`);
+      this.statements.get(`DELETE FROM ${RUNS_TABLE} WHERE key_set = ? AND run = ?`).run(name, run.number);
+    }
+    state.runs = state.runs.filter((run) => run.newest >= before);
     this.recordWrite(name, state);
   }
 
@@ -116,10 +151,10 @@ export class SqliteKeySets {
 
   private seal(name: string, state: KnownKeySet): void {
     const run = this.statements.get(`SELECT coalesce(max(run), 0) + 1 FROM ${RUNS_TABLE} WHERE key_set = ?`).pluck().get(name) as number;
-    const sealed = { table: runOf(name, run), bloom: state.tail.bloom };
+    const sealed: Run = { table: runOf(name, run), bloom: state.tail.bloom, newest: state.tail.newest, number: run };
     this.db.exec(`ALTER TABLE ${state.tail.table} RENAME TO ${sealed.table}`);
-    this.db.exec(`CREATE TABLE ${tailOf(name)} (key TEXT NOT NULL PRIMARY KEY) STRICT, WITHOUT ROWID`);
-    this.statements.get(`INSERT INTO ${RUNS_TABLE} (key_set, run, bloom) VALUES (?, ?, ?)`).run(name, run, Buffer.from(sealed.bloom.bits));
+    this.db.exec(keysTableSql(tailOf(name)));
+    this.statements.get(`INSERT INTO ${RUNS_TABLE} (key_set, run, bloom, newest_at) VALUES (?, ?, ?, ?)`).run(name, run, Buffer.from(sealed.bloom.bits), sealed.newest);
     Object.assign(state, { tail: this.emptyTail(name), tailKeys: 0, runs: [sealed, ...state.runs] });
   }
 
@@ -134,27 +169,39 @@ export class SqliteKeySets {
     const lastWrite = (this.statements.get(`SELECT last_write FROM ${WRITES_TABLE} WHERE key_set = ?`).pluck().get(name) as string | undefined) ?? '';
     let state = this.known.get(name);
     if (!state || state.lastWrite !== lastWrite) {
-      const keys = this.statements.get(`SELECT key FROM ${tail}`).pluck().all() as string[];
-      const bloom = this.emptyTail(name).bloom;
-      for (const key of keys) bloom.add(key);
-      state = { lastWrite, tail: { table: tail, bloom }, tailKeys: keys.length, runs: this.runsOf(name) };
+      const rows = this.statements.get(`SELECT key, at FROM ${tail}`).raw().all() as [string, number][];
+      const loaded = this.emptyTail(name);
+      for (const [key, at] of rows) {
+        loaded.bloom.add(key);
+        loaded.newest = Math.max(loaded.newest, at);
+      }
+      state = { lastWrite, tail: loaded, tailKeys: rows.length, runs: this.runsOf(name) };
       this.known.set(name, state);
     }
     return state;
   }
 
   private emptyTail(name: string): Part {
-    return { table: tailOf(name), bloom: BloomFilter.sizedFor(this.tailKeys) };
+    return { table: tailOf(name), bloom: BloomFilter.sizedFor(this.tailKeys), newest: Number.MIN_SAFE_INTEGER };
   }
 
-  private runsOf(name: string): Part[] {
-    const rows = this.statements.get(`SELECT run, bloom FROM ${RUNS_TABLE} WHERE key_set = ? ORDER BY run DESC`).all(name) as { run: number; bloom: Buffer }[];
-    return rows.map(({ run, bloom }) => ({ table: runOf(name, run), bloom: new BloomFilter(new Uint8Array(bloom)) }));
+  private runsOf(name: string): Run[] {
+    const rows = this.statements.get(`SELECT run, bloom, newest_at FROM ${RUNS_TABLE} WHERE key_set = ? ORDER BY run DESC`).all(name) as { run: number; bloom: Buffer; newest_at: number }[];
+    return rows.map(({ run, bloom, newest_at: newest }) => {
+      this.addColumnIfMissing(runOf(name, run), 'at', AT_COLUMN);
+      return { table: runOf(name, run), bloom: new BloomFilter(new Uint8Array(bloom)), newest, number: run };
+    });
   }
 
-  private lookUp(table: string, keys: readonly string[], held: Set<string>): void {
-    const found = this.statements.get(`SELECT key FROM ${table} WHERE key IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(keys)) as string[];
+  private lookUp(table: string, keys: readonly string[], notBefore: number, held: Set<string>): void {
+    const sql = `SELECT key FROM ${table} WHERE key IN (SELECT value FROM json_each(?)) AND at >= ?`;
+    const found = this.statements.get(sql).pluck().all(JSON.stringify(keys), notBefore) as string[];
     for (const key of found) held.add(key);
+  }
+
+  private addColumnIfMissing(table: string, column: string, definition: string): void {
+    const columns = this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table.replaceAll('"', '')) as string[];
+    if (!columns.includes(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
   }
 }
 

@@ -37,9 +37,10 @@ export class SqliteReadStore implements ReadStore {
     this.commitInTransaction = db.transaction((writes: readonly Write[], checkpoint?: Checkpoint) => {
       this.layouts.sync();
       writes.forEach(assertWrite);
-      const { documents, keys } = splitWrites(writes);
+      const { documents, additions, forgets } = splitWrites(writes);
       for (const write of documents) this.apply(write);
-      for (const [name, added] of keys) this.keySets.add(name, added);
+      for (const { keySet, keys, at } of additions) this.keySets.add(keySet, keys, at);
+      for (const [keySet, before] of forgets) this.keySets.forget(keySet, before);
       if (checkpoint) this.setCheckpoint(checkpoint);
     }).immediate;
     this.ensureInTransaction = db.transaction((collection: string, indexes: readonly (readonly string[])[]) => {
@@ -75,8 +76,8 @@ export class SqliteReadStore implements ReadStore {
     this.keySets.ensure(name);
   }
 
-  async hasKeys(name: string, keys: readonly string[]): Promise<Set<string>> {
-    return this.keySets.has(name, keys);
+  async hasKeys(name: string, keys: readonly string[], notBefore?: number): Promise<Set<string>> {
+    return this.keySets.has(name, keys, notBefore);
   }
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -112,7 +113,7 @@ export class SqliteReadStore implements ReadStore {
 
   async commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
     for (const write of writes) {
-      if (write.op === 'add_keys') this.keySets.ensure(write.collection);
+      if (write.op === 'add_keys' || write.op === 'forget_keys') this.keySets.ensure(write.collection);
       else this.table(write.collection);
     }
     this.commitInTransaction(writes, checkpoint);

@@ -143,6 +143,35 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
         expect(await store.get('docs', 'b')).toEqual({ id: 'b' });
       });
 
+      it('holds a key added at a time for a reader who asks from then or before, and by the latest time it was added at', async () => {
+        await store.ensureKeySet('seen');
+        const addAt = (at: number, ...keys: string[]): Write => ({ op: 'add_keys', collection: 'seen', keys, at });
+        await store.commit([addAt(100, 'a', 'b'), addKey('seen', 'forever')]);
+        await store.commit([addAt(300, 'a'), addAt(50, 'b')]);
+
+        expect([...(await store.hasKeys('seen', ['a', 'b', 'forever', 'x'], 100))].sort()).toEqual(['a', 'b', 'forever']);
+        expect([...(await store.hasKeys('seen', ['a', 'b', 'forever'], 101))].sort()).toEqual(['a', 'forever']);
+        expect([...(await store.hasKeys('seen', ['a', 'b', 'forever']))].sort()).toEqual(['a', 'b', 'forever']);
+      });
+
+      it('keeps a key added for good for good, even when it is added at a time later', async () => {
+        await store.ensureKeySet('seen');
+        await store.commit([addKey('seen', 'k')]);
+        await store.commit([{ op: 'add_keys', collection: 'seen', keys: ['k'], at: 10 }, { op: 'forget_keys', collection: 'seen', before: 1_000 }]);
+
+        expect(await store.hasKeys('seen', ['k'], 5_000)).toEqual(new Set(['k']));
+      });
+
+      it('answers alike, before and after a forget_keys, every reader who asks from its time or later', async () => {
+        await store.ensureKeySet('seen');
+        await store.commit([{ op: 'add_keys', collection: 'seen', keys: ['old'], at: 10 }, { op: 'add_keys', collection: 'seen', keys: ['new'], at: 90 }]);
+        const before = await Promise.all([50, 90, 91].map((notBefore) => store.hasKeys('seen', ['old', 'new'], notBefore)));
+        await store.commit([{ op: 'forget_keys', collection: 'seen', before: 50 }], { name: 'p', position: 1n });
+
+        expect(await Promise.all([50, 90, 91].map((notBefore) => store.hasKeys('seen', ['old', 'new'], notBefore)))).toEqual(before);
+        expect(before).toEqual([new Set(['new']), new Set(['new']), new Set()]);
+      });
+
       it('keeps key sets apart', async () => {
         await store.ensureKeySet('left');
         await store.ensureKeySet('right');

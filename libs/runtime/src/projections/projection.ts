@@ -7,10 +7,13 @@ export interface ProjectionWriter {
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
   /** The documents of those ids that exist, by id: for a projection that handles an event of many parts in one go. */
   getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>>;
-  /** Which of these keys the key set holds, the keys this unit added included. */
-  hasKeys(keySet: string, keys: readonly string[]): Promise<Set<string>>;
+  /** Which of these keys the key set holds (added at or after `notBefore`, when given), the keys this unit added included. */
+  hasKeys(keySet: string, keys: readonly string[], notBefore?: number): Promise<Set<string>>;
   upsert(collection: string, doc: Doc): void;
-  addKey(keySet: string, key: string): void;
+  /** Adds a key, `at` a time (a whole number in the projection's unit) or for good. */
+  addKey(keySet: string, key: string, at?: number): void;
+  /** Lets the store drop keys added before `before`, which no later `hasKeys` asks for. */
+  forgetKeys(keySet: string, before: number): void;
   delete(collection: string, id: string): void;
 }
 

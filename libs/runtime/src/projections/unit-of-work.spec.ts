@@ -85,12 +85,38 @@ describe('UnitOfWork', () => {
 
     const reads = jest.spyOn(store, 'hasKeys');
     expect(await writer.hasKeys('seen', ['old', 'new', 'other'])).toEqual(new Set(['old', 'new']));
-    expect(reads).toHaveBeenCalledWith('seen', ['old', 'other']);
+    expect(reads).toHaveBeenCalledWith('seen', ['old', 'other'], undefined);
     expect(unit.size).toBe(1);
 
     const commits = jest.spyOn(store, 'commit');
     await unit.commit('p');
     expect(commits).toHaveBeenCalledWith([{ op: 'add_keys', collection: 'seen', keys: ['new'] }], { name: 'p', position: 1n });
     expect(await store.hasKeys('seen', ['old', 'new'])).toEqual(new Set(['old', 'new']));
+  });
+
+  it('holds its own keys by the latest time they were added at, and commits them by time, then what may be forgotten', async () => {
+    await store.ensureKeySet('seen');
+    const unit = new UnitOfWork(store);
+    const writer = unit.writerFor(at(1n));
+    writer.addKey('seen', 'a', 100);
+    writer.addKey('seen', 'b', 100);
+    writer.addKey('seen', 'a', 300);
+    writer.addKey('seen', 'c', 200);
+    writer.forgetKeys('seen', 40);
+    writer.forgetKeys('seen', 50);
+
+    expect(await writer.hasKeys('seen', ['a', 'b', 'c'], 150)).toEqual(new Set(['a', 'c']));
+    const commits = jest.spyOn(store, 'commit');
+    await unit.commit('p');
+    expect(commits).toHaveBeenCalledWith(
+      [
+        { op: 'add_keys', collection: 'seen', keys: ['a'], at: 300 },
+        { op: 'add_keys', collection: 'seen', keys: ['b'], at: 100 },
+        { op: 'add_keys', collection: 'seen', keys: ['c'], at: 200 },
+        { op: 'forget_keys', collection: 'seen', before: 50 },
+      ],
+      { name: 'p', position: 1n },
+    );
+    expect(await store.hasKeys('seen', ['a', 'b', 'c'], 150)).toEqual(new Set(['a', 'c']));
   });
 });

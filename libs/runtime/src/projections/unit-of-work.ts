@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@tally/eventstore';
-import type { Doc, ReadStore, Write } from '@tally/readstore';
+import { FOREVER, type Doc, type ReadStore, type Write } from '@tally/readstore';
 import type { ProjectionWriter } from './projection';
 
 /**
@@ -13,9 +13,11 @@ import type { ProjectionWriter } from './projection';
  */
 export class UnitOfWork {
   private readonly pending = new Map<string, Write>();
-  /** Keys added, by key set. */
-  private readonly pendingKeys = new Map<string, Set<string>>();
+  /** Keys added, by key set, each with the latest time it was added at (FOREVER: for good). */
+  private readonly pendingKeys = new Map<string, Map<string, number>>();
   private pendingKeyCount = 0;
+  /** By key set: before when keys may be dropped. */
+  private readonly pendingForgets = new Map<string, number>();
   private readonly committed = new Map<string, Write>();
   private readonly readCollections = new Set<string>();
   private lastPosition: bigint | undefined;
@@ -51,22 +53,27 @@ export class UnitOfWork {
         for (const [id, doc] of await this.store.getMany<T>(collection, unwritten)) found.set(id, doc);
         return found;
       },
-      hasKeys: async (keySet: string, keys: readonly string[]) => {
+      hasKeys: async (keySet: string, keys: readonly string[], notBefore?: number) => {
         const added = this.pendingKeys.get(keySet);
         const held = new Set<string>();
         const unwritten: string[] = [];
         for (const candidate of keys) {
-          if (added?.has(candidate)) held.add(candidate);
+          const at = added?.get(candidate);
+          if (at !== undefined && (notBefore === undefined || at >= notBefore)) held.add(candidate);
           else unwritten.push(candidate);
         }
-        for (const stored of await this.store.hasKeys(keySet, unwritten)) held.add(stored);
+        for (const stored of await this.store.hasKeys(keySet, unwritten, notBefore)) held.add(stored);
         return held;
       },
-      addKey: (keySet, added) => {
-        const keys = this.pendingKeys.get(keySet) ?? new Set<string>();
+      addKey: (keySet, added, at = FOREVER) => {
+        const keys = this.pendingKeys.get(keySet) ?? new Map<string, number>();
         this.pendingKeys.set(keySet, keys);
-        this.pendingKeyCount += keys.has(added) ? 0 : 1;
-        keys.add(added);
+        const before = keys.get(added);
+        this.pendingKeyCount += before === undefined ? 1 : 0;
+        keys.set(added, Math.max(before ?? at, at));
+      },
+      forgetKeys: (keySet, before) => {
+        this.pendingForgets.set(keySet, Math.max(this.pendingForgets.get(keySet) ?? before, before));
       },
       upsert: (collection, doc) => {
         this.pending.set(key(collection, doc.id), { op: 'upsert', collection, doc, position });
@@ -80,14 +87,30 @@ export class UnitOfWork {
   /** Commits the writes and moves the checkpoint to the last event handled; returns that position. */
   async commit(checkpointName: string, handledUpTo: bigint | undefined = this.lastPosition): Promise<bigint | undefined> {
     if (handledUpTo === undefined) return undefined;
-    const keys = [...this.pendingKeys].map(([collection, added]): Write => ({ op: 'add_keys', collection, keys: [...added] }));
-    await this.store.commit([...this.pending.values(), ...keys], { name: checkpointName, position: handledUpTo });
+    await this.store.commit([...this.pending.values(), ...this.keyWrites()], { name: checkpointName, position: handledUpTo });
     if (this.keepCommitted > 0) this.keep();
     this.pending.clear();
     this.pendingKeys.clear();
     this.pendingKeyCount = 0;
+    this.pendingForgets.clear();
     this.lastPosition = undefined;
     return handledUpTo;
+  }
+
+  /** The keys added, one write per key set and time, then what may be forgotten. */
+  private keyWrites(): Write[] {
+    const writes: Write[] = [];
+    for (const [collection, added] of this.pendingKeys) {
+      const byTime = new Map<number, string[]>();
+      for (const [key, at] of added) {
+        const keys = byTime.get(at);
+        if (keys) keys.push(key);
+        else byTime.set(at, [key]);
+      }
+      for (const [at, keys] of byTime) writes.push(at === FOREVER ? { op: 'add_keys', collection, keys } : { op: 'add_keys', collection, keys, at });
+    }
+    for (const [collection, before] of this.pendingForgets) writes.push({ op: 'forget_keys', collection, before });
+    return writes;
   }
 
   private written(collection: string, id: string): Write | undefined {

@@ -13,7 +13,8 @@ export const recorded = (type: string, data: object, occurred_at = JULY.start): 
 export const created = () =>
   recorded('SubscriptionCreated', { subscription_id: SUB, billing_cycle_anchor: JUNE.start, cadence: { interval: 'month', count: 1 }, period_start: JUNE.start, period_end: JUNE.end });
 export const renewed = () => recorded('SubscriptionRenewed', { subscription_id: SUB, period_start: JULY.start, period_end: JULY.end });
-export const batch = (events: UsageRecord[], batch_id = 'ubat_1') => recorded('UsageBatchAccepted', { batch_id, events });
+/** `accepted_at`: when the log took the batch (its event's `occurred_at`). */
+export const batch = (events: UsageRecord[], batch_id = 'ubat_1', accepted_at = JULY.start) => recorded('UsageBatchAccepted', { batch_id, events }, accepted_at);
 export const settled = (outcome: 'rebilled' | 'deferred', batch_id = 'ubat_1') =>
   recorded('LateUsageSettled', { subscription_id: SUB, period_start: JUNE.start, batch_id, outcome, voided_invoice_id: outcome === 'rebilled' ? 'in_1' : null });
 

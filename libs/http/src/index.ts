@@ -36,4 +36,7 @@ export * from './rate-limits/rate-limit-store';
 export * from './rate-limits/sliding-window';
 export * from './request-id.middleware';
 export * from './versions/api-versions';
+export * from './versions/downgrade';
+export * from './versions/request-version';
+export * from './versions/signature-header';
 export * from './versions/service-version-header';

@@ -25,6 +25,7 @@ export * from './public-events/resource-projection';
 export * from './public-events/resource-view';
 export * from './queries/list-query';
 export * from './queries/scoped-reads';
+export * from './runners/cell-service';
 export * from './runners/leased-runner';
 export * from './runtime.module';
 export * from './worker';

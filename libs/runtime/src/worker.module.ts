@@ -7,6 +7,7 @@ import { CommandRuntime } from './commands/command-runtime';
 import type { ComposedContexts } from './contexts/context-manifest';
 import type { ProcessManager } from './processes/process-manager';
 import type { Reaction } from './processes/reaction';
+import type { CellService } from './runners/cell-service';
 import type { RunnerLog } from './runners/supervise';
 import { Worker } from './worker';
 
@@ -17,8 +18,9 @@ const log: RunnerLog = { error: (message, error) => logger.error(message, (error
 @Module({})
 export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
   /** `extraProcesses`: process managers of tests, beside every context's. */
-  static forRoot(contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes' | 'reactions'>, extraProcesses: readonly Type<ProcessManager>[] = []): DynamicModule {
+  static forRoot(contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes' | 'reactions' | 'services'>, extraProcesses: readonly Type<ProcessManager>[] = []): DynamicModule {
     const processCount = contexts.processes.length + extraProcesses.length;
+    const reactionsEnd = processCount + contexts.reactions.length;
     return {
       module: WorkerModule,
       imports: [...contexts.modules],
@@ -26,12 +28,13 @@ export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdo
         ...extraProcesses,
         {
           provide: Worker,
-          useFactory: (config: TallyConfig, cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...flows: (ProcessManager | Reaction)[]) =>
+          useFactory: (config: TallyConfig, cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...flows: (ProcessManager | Reaction | CellService)[]) =>
             new Worker({
               cells,
               projections: contexts.projections,
               processes: flows.slice(0, processCount) as ProcessManager[],
-              reactions: flows.slice(processCount) as Reaction[],
+              reactions: flows.slice(processCount, reactionsEnd) as Reaction[],
+              services: flows.slice(reactionsEnd) as CellService[],
               clocks,
               commands,
               ids,
@@ -39,7 +42,7 @@ export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdo
               log,
               leaseTtlMs: config.leaseTtlMs,
             }),
-          inject: [TALLY_CONFIG, CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, ...contexts.processes, ...extraProcesses, ...contexts.reactions],
+          inject: [TALLY_CONFIG, CellRegistry, Clocks, CommandRuntime, ID_GENERATOR, TallyMetrics, ...contexts.processes, ...extraProcesses, ...contexts.reactions, ...contexts.services],
         },
       ],
       exports: [Worker],

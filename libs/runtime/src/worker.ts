@@ -18,6 +18,7 @@ import type { Reaction } from './processes/reaction';
 import { ReactionRunner } from './processes/reaction-runner';
 import { TimerPoller } from './processes/timer-poller';
 import { timersProjection } from './processes/timers.projection';
+import type { CellService } from './runners/cell-service';
 import { LeasedRunner, leaseTermsOfThisProcess, type LeaseTerms, type Runner } from './runners/leased-runner';
 
 /** The read models the runtime keeps for itself, beside every context's. */
@@ -47,6 +48,7 @@ interface WorkerDependencies {
   projections: readonly Projection[];
   processes: readonly ProcessManager[];
   reactions: readonly Reaction[];
+  services?: readonly CellService[];
   clocks: Clocks;
   commands: CommandRuntime;
   ids: IdGenerator;
@@ -67,6 +69,7 @@ type Leased<R extends Runner> = { cell: Cell; runner: LeasedRunner<R> };
 export class Worker {
   private readonly followers: Leased<Follower>[] = [];
   private readonly advancers: Leased<Follower>[] = [];
+  private readonly services: Leased<Runner>[] = [];
   private readonly pollers: LeasedRunner<Runner & Pick<TimerPoller, 'tick'>>[] = [];
   private readonly leaseTerms: LeaseTerms;
 
@@ -77,7 +80,16 @@ export class Worker {
   /** A worker outside Nest (tools, tests): its own command runtime and metrics over `cells`. */
   static over(
     cells: CellRegistry,
-    options: { projections: readonly Projection[]; processes?: readonly ProcessManager[]; reactions?: readonly Reaction[]; clock: Clock; ids: IdGenerator; log: RunnerLog; leaseTtlMs?: number },
+    options: {
+      projections: readonly Projection[];
+      processes?: readonly ProcessManager[];
+      reactions?: readonly Reaction[];
+      services?: readonly CellService[];
+      clock: Clock;
+      ids: IdGenerator;
+      log: RunnerLog;
+      leaseTtlMs?: number;
+    },
   ): Worker {
     const clocks = new Clocks(options.clock);
     const commands = new CommandRuntime(cells, clocks, options.ids);
@@ -108,11 +120,12 @@ export class Worker {
         tick: () => timers.tick(),
       }));
       this.pollers.push(poller.runner);
+      for (const service of this.deps.services ?? []) this.services.push(await this.leased(cell, `service/${service.name}`, (fence) => service.runnerFor(cell, fence)));
     }
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.pollers.map((poller) => poller.stop()));
+    await Promise.all([...this.pollers, ...this.services.map(({ runner }) => runner)].map((runner) => runner.stop()));
     for (const { runner } of [...this.advancers, ...this.followers].reverse()) await runner.stop();
   }
 

@@ -6,6 +6,8 @@ import type { ProcessManager } from '../processes/process-manager';
 import type { Reaction } from '../processes/reaction';
 import { processPii } from '../processes/process-pii';
 import type { Projection } from '../projections/projection';
+import type { PublicEventSource } from '../public-events/resource-view';
+import type { CellService } from '../runners/cell-service';
 
 /**
  * Everything the apps need of one bounded context, exported by the context as one value: adding
@@ -16,6 +18,10 @@ export interface ContextManifest {
   /** Controllers, command and query handlers, and the process managers as providers. */
   module: Type;
   projections?: readonly Projection[];
+  /** Projections that follow every context's public events (the webhook outbox), made once the contexts are composed. */
+  projectionsOfPublicEvents?: (sources: readonly PublicEventSource[]) => readonly Projection[];
+  /** Provided (and exported) by `module`; the worker runs one of each per cell, under a lease. */
+  services?: readonly Type<CellService>[];
   /** Provided (and exported) by `module`; the worker runs them. */
   processes?: readonly Type<ProcessManager>[];
   /** Provided (and exported) by `module`, as the process managers; the worker runs them. */
@@ -33,17 +39,21 @@ export interface ComposedContexts {
   projections: readonly Projection[];
   processes: readonly Type<ProcessManager>[];
   reactions: readonly Type<Reaction>[];
+  services: readonly Type<CellService>[];
   pii: readonly PiiFieldSpec[];
   upcasters: readonly Upcaster[];
   aggregateTypes: readonly AggregateType[];
 }
 
 export function composeContexts(contexts: readonly ContextManifest[]): ComposedContexts {
+  const projections = contexts.flatMap((context) => context.projections ?? []);
+  const sources = projections.flatMap((projection) => (projection.publishes ? [projection.publishes] : []));
   return {
     modules: contexts.map((context) => context.module),
-    projections: contexts.flatMap((context) => context.projections ?? []),
+    projections: [...projections, ...contexts.flatMap((context) => context.projectionsOfPublicEvents?.(sources) ?? [])],
     processes: contexts.flatMap((context) => context.processes ?? []),
     reactions: contexts.flatMap((context) => context.reactions ?? []),
+    services: contexts.flatMap((context) => context.services ?? []),
     pii: [...processPii, ...contexts.flatMap((context) => context.pii ?? [])],
     upcasters: contexts.flatMap((context) => context.upcasters ?? []),
     aggregateTypes: [...contexts.flatMap((context) => context.aggregateTypes ?? []), { idPrefix: 'clock', type: 'test_clock' }],

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc, IndexSpec } from '@tally/readstore';
 import type { Pacing } from '../runners/follow-in-batches';
+import type { PublicEventSource } from '../public-events/resource-view';
 
 /** Reads and writes a projection makes while handling one event; the runner commits them with the checkpoint. */
 export interface ProjectionWriter {
@@ -42,5 +43,7 @@ export interface Projection {
   pacing?: Pacing;
   /** `directory` projections write the global key directory instead of their cell's read store. */
   target?: 'cell' | 'directory';
+  /** The public events it writes to the log (a resource projection): which events of its streams are public, as which type. */
+  publishes?: PublicEventSource;
   handle(event: RecordedEvent, writer: ProjectionWriter): Promise<void>;
 }

@@ -19,6 +19,7 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
   return {
     name: view.collection,
     streamPrefixes: [`${view.aggregateType}-`],
+    publishes: view,
     collections: [
       { name: view.collection, indexes },
       { name: PUBLIC_EVENTS, indexes: PUBLIC_EVENT_INDEXES },

@@ -17,6 +17,14 @@ export class ScopedReads {
     return { resource: unscoped(doc), revision: doc.stream_revision };
   }
 
+  /** The documents of those ids that exist and are the request's, by id. */
+  async many<R extends ResourceDoc>(context: RequestContext, collection: string, ids: readonly string[]): Promise<Map<string, R>> {
+    const found = await this.cells.cell(context.region).readModels.getMany<StoredResource<R> & Doc>(collection, ids);
+    const mine = new Map<string, R>();
+    for (const [id, doc] of found) if (doc.tenant_id === context.tenantId && doc.environment === context.environment) mine.set(id, unscoped(doc));
+    return mine;
+  }
+
   /** One page of a list endpoint: its query parameters checked against `spec`, its cursor signed by the cell. */
   async page<R extends ResourceDoc, P = R>(
     context: RequestContext,

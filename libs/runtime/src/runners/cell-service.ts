@@ -1,0 +1,13 @@
+import type { Cell, LeaseFence } from '@tally/cells';
+import type { Runner } from './leased-runner';
+
+/**
+ * Work a context runs in the background of each cell that is neither a projection nor a process
+ * (the webhook dispatcher): the worker holds one lease per cell for it and runs the runner it
+ * makes while the lease is held. The fence closes when the lease is lost.
+ */
+export interface CellService {
+  /** Lowercase with underscores; names the lease, e.g. `eu/service/webhook_dispatcher`. */
+  name: string;
+  runnerFor(cell: Cell, fence: LeaseFence): Runner;
+}

@@ -34,7 +34,7 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  const CONTEXTS = ['tenancy', 'customers', 'catalog', 'tax', 'invoicing', 'payments', 'subscriptions', 'usage'];
+  const CONTEXTS = ['tenancy', 'customers', 'catalog', 'tax', 'invoicing', 'payments', 'subscriptions', 'usage', 'webhooks'];
   const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '(@tally\/[^']+)'/g)].map(([, specifier]) => specifier);
 
   it.each(CONTEXTS)('keeps the other contexts out of the domain of %s: they use its published entry', (context) => {

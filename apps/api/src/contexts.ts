@@ -7,6 +7,7 @@ import { composeContexts } from '@tally/runtime';
 import { taxContext } from '@tally/tax';
 import { usageContext } from '@tally/usage';
 import { tenancyContext } from '@tally/tenancy';
+import { webhooksContext } from '@tally/webhooks';
 
 /** The bounded contexts this app serves: one line each. */
-export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext]);
+export const CONTEXTS = composeContexts([tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext, webhooksContext]);

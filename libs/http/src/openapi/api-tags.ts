@@ -12,6 +12,7 @@ export const API_TAGS = [
   { name: 'payments', description: 'Charges of invoices: 3DS actions, failures with their retry hints, cancellations; sandbox test helpers' },
   { name: 'usage', description: 'Metered usage: events in batches of up to 1000, deduplicated exactly, aggregated per period; usage alerts' },
   { name: 'events', description: 'The public event log: every change, as webhooks deliver it' },
+  { name: 'webhooks', description: 'Endpoints that receive the public events as signed POSTs, in commit order per resource; their deliveries, retries and replays' },
   { name: 'test clocks', description: 'Sandbox clocks that customers live on: advance one to see months of billing in seconds' },
   { name: 'admin', description: 'For auditors and operators of a tenant: the audit log, the stored events of any resource, commands that failed every attempt' },
   { name: 'operator', description: 'For the operator of this Tally installation (`TALLY_OPERATOR_KEY`): tenants, their regions, limits and API keys' },

@@ -1,0 +1,32 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
+import type { IdGenerator } from '@tally/kernel';
+import { ID_GENERATOR, type Cell, type LeaseFence } from '@tally/cells';
+import { Clocks, CommandRuntime, type CellService, type Runner } from '@tally/runtime';
+import { WEBHOOK_OUTBOX } from '../outbox/webhook-outbox.projection';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookSender } from './webhook-sender';
+
+const logger = new Logger('webhooks');
+
+/** The worker's webhook dispatcher in each cell, all sharing one sender (its sockets per receiver). */
+@Injectable()
+export class WebhookDispatch implements CellService, OnApplicationShutdown {
+  readonly name = 'webhook_dispatcher';
+  private readonly sender = new WebhookSender();
+
+  constructor(
+    private readonly clocks: Clocks,
+    private readonly commands: CommandRuntime,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  runnerFor(cell: Cell, fence: LeaseFence): Runner {
+    const log = { error: (message: string, error?: unknown) => logger.error(message, (error as Error)?.stack) };
+    return new WebhookDispatcher({ cell, fence, clocks: this.clocks, ids: this.ids, commands: this.commands, sender: this.sender, outboxCheckpoint: WEBHOOK_OUTBOX, log });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sender.close();
+  }
+}

@@ -1,0 +1,132 @@
+import Database from 'better-sqlite3';
+import type { RecordedEvent } from '@tally/eventstore';
+import { SqliteReadStore, type ReadStore } from '@tally/readstore';
+import { UnitOfWork, type PublicEventSource } from '@tally/runtime';
+import type { WebhookDeliveryLogEvent } from '../domain/webhook-delivery.events';
+import type { WebhookEndpointEvent } from '../domain/webhook-endpoint.events';
+import { deliveryLogOf } from '../webhook-delivery-log';
+import { webhookEndpointView } from '../webhook-endpoint.view';
+import { DUE_NOW, laneId, WEBHOOK_DELIVERIES, WEBHOOK_LANES, type DeliveryDoc, type LaneDoc } from './outbox-documents';
+import { deliveryId, WEBHOOK_OUTBOX, webhookOutboxProjection } from './webhook-outbox.projection';
+
+const customers: PublicEventSource = { aggregateType: 'customer', publicType: (event) => (event.type === 'CustomerCreated' ? 'customer.created' : event.type === 'CustomerNoted' ? undefined : 'customer.updated') };
+const outbox = webhookOutboxProjection([customers, webhookEndpointView]);
+const WE = 'we_1';
+const OTHER = 'we_2';
+const AT = '2026-05-01T10:00:00.000Z';
+
+let position = 0n;
+const revisions = new Map<string, number>();
+function stored(stream: string, type: string, data: object, tenant = 'ten_1'): RecordedEvent {
+  const revision = (revisions.get(stream) ?? -1) + 1;
+  revisions.set(stream, revision);
+  position += 1n;
+  return { id: `e${position}`, stream, revision, position, type, data, metadata: { tenant_id: tenant, environment: 'sandbox', occurred_at: AT, schema_version: 1 } } as unknown as RecordedEvent;
+}
+const endpointEvent = (event: WebhookEndpointEvent, tenant?: string) => stored(`webhook_endpoint-${event.data.webhook_endpoint_id}`, event.type, event.data, tenant);
+const created = (id: string, events: string[], tenant?: string) =>
+  endpointEvent({ type: 'WebhookEndpointCreated', data: { webhook_endpoint_id: id, url: 'https://example.com', events, description: null, api_version: '2026-04-01', secret: `whsec_${id}` } }, tenant);
+const customer = (id: string, type = 'CustomerUpdated', tenant?: string) => stored(`customer-${id}`, type, { customer_id: id }, tenant);
+const logged = (event: WebhookDeliveryLogEvent, endpoint = WE) => stored(deliveryLogOf(endpoint), event.type, event.data);
+const attempted = (delivery: string, attempt: number, outcome: 'succeeded' | 'retrying' | 'failed', next: string | null = null) =>
+  logged({ type: 'WebhookDeliveryAttempted', data: { delivery_id: delivery, attempt, attempted_at: AT, duration_ms: 3, response_status: outcome === 'succeeded' ? 200 : 500, response_body: '', error: null, outcome, next_attempt_at: next } });
+
+const databases: Database.Database[] = [];
+afterEach(() => databases.splice(0).forEach((db) => db.close()));
+
+async function project(events: readonly RecordedEvent[]): Promise<ReadStore> {
+  const db = new Database(':memory:');
+  databases.push(db);
+  const store = new SqliteReadStore(db);
+  for (const collection of outbox.collections) await store.ensureCollection(collection.name, collection.indexes);
+  const unit = new UnitOfWork(store);
+  for (const event of events) {
+    await outbox.handle(event, unit.writerFor(event));
+    await unit.commit(WEBHOOK_OUTBOX);
+  }
+  return store;
+}
+
+const deliveryOf = (endpoint: string, event: RecordedEvent) => deliveryId(endpoint, `evt_${event.id}`);
+const lane = (store: ReadStore, endpoint: string, aggregate: string) => store.get<LaneDoc>(WEBHOOK_LANES, laneId(endpoint, aggregate));
+const delivery = (store: ReadStore, id: string) => store.get<DeliveryDoc>(WEBHOOK_DELIVERIES, id);
+
+describe('the webhook outbox', () => {
+  it('makes one delivery per enabled endpoint whose filter matches, from the point of the log where the endpoint exists', async () => {
+    const before = customer('cus_1', 'CustomerCreated');
+    const first = customer('cus_1');
+    const internal = customer('cus_1', 'CustomerNoted');
+    const store = await project([before, created(WE, ['customer.updated']), created(OTHER, ['invoice.*']), first, internal, created('we_3', ['*'], 'ten_2')]);
+    const all = await store.all<DeliveryDoc>(WEBHOOK_DELIVERIES);
+    expect(all.map((doc) => [doc.webhook_endpoint_id, doc.event_id, doc.event_type, doc.aggregate_id, doc.sequence, doc.status])).toEqual([[WE, `evt_${first.id}`, 'customer.updated', 'cus_1', 1, 'pending']]);
+    expect(all[0].id).toBe(deliveryOf(WE, first));
+  });
+
+  it('queues one aggregate’s deliveries in a lane, due at once, in commit order, and moves on when the first succeeds', async () => {
+    const events = [created(WE, ['*']), customer('cus_1'), customer('cus_1'), customer('cus_1')];
+    const [, one, two, three] = events;
+    let store = await project(events);
+    expect(await lane(store, WE, 'cus_1')).toMatchObject({ head: deliveryOf(WE, one), tail: deliveryOf(WE, three), due_at: DUE_NOW, clock: 'system' });
+    expect((await delivery(store, deliveryOf(WE, one)))!.next_in_lane).toBe(deliveryOf(WE, two));
+
+    store = await project([...events, attempted(deliveryOf(WE, one), 1, 'succeeded')]);
+    expect(await lane(store, WE, 'cus_1')).toMatchObject({ head: deliveryOf(WE, two), due_at: DUE_NOW });
+    expect(await delivery(store, deliveryOf(WE, one))).toMatchObject({ status: 'succeeded', attempt_count: 1, response_status: 200, first_attempted_at: AT });
+  });
+
+  it('keeps a retrying delivery at the head until its next attempt, and empties the lane when the last one fails for good', async () => {
+    const events = [created(WE, ['*']), customer('cus_1')];
+    const id = deliveryOf(WE, events[1]);
+    const retrying = await project([...events, attempted(id, 1, 'retrying', '2026-05-01T10:00:05.000Z')]);
+    expect(await lane(retrying, WE, 'cus_1')).toMatchObject({ head: id, due_at: '2026-05-01T10:00:05.000Z' });
+    const failed = await project([...events, attempted(id, 1, 'retrying', '2026-05-01T10:00:05.000Z'), attempted(id, 2, 'failed')]);
+    expect(await lane(failed, WE, 'cus_1')).toBeUndefined();
+    expect(await delivery(failed, id)).toMatchObject({ status: 'failed', attempt_count: 2, next_attempt_at: null });
+  });
+
+  it('ignores a second record of the same attempt', async () => {
+    const events = [created(WE, ['*']), customer('cus_1'), customer('cus_1')];
+    const id = deliveryOf(WE, events[1]);
+    const store = await project([...events, attempted(id, 1, 'succeeded'), attempted(id, 1, 'succeeded')]);
+    expect(await delivery(store, id)).toMatchObject({ attempt_count: 1, attempts: [expect.objectContaining({ attempt: 1 })] });
+    expect((await lane(store, WE, 'cus_1'))!.head).toBe(deliveryOf(WE, events[2]));
+  });
+
+  it('delivers nothing new to a disabled or deleted endpoint', async () => {
+    const store = await project([
+      created(WE, ['*']),
+      created(OTHER, ['*']),
+      endpointEvent({ type: 'WebhookEndpointUpdated', data: { webhook_endpoint_id: WE, status: 'disabled' } }),
+      endpointEvent({ type: 'WebhookEndpointDeleted', data: { webhook_endpoint_id: OTHER } }),
+      customer('cus_1'),
+    ]);
+    expect(await store.all(WEBHOOK_DELIVERIES)).toEqual([]);
+  });
+
+  it('never tells an endpoint of its own failures', async () => {
+    const failure = endpointEvent({ type: 'WebhookDeliveryFailed', data: { webhook_endpoint_id: WE, delivery_id: 'del_x', event_id: 'evt_x', event_type: 'customer.updated', attempts: 8, failed_at: AT } });
+    const store = await project([created(WE, ['*']), created(OTHER, ['webhook_endpoint.*']), failure]);
+    expect((await store.all<DeliveryDoc>(WEBHOOK_DELIVERIES)).map((doc) => [doc.webhook_endpoint_id, doc.event_type])).toEqual([[OTHER, 'webhook_endpoint.delivery_failed']]);
+  });
+
+  it('queues a manual retry of a finished delivery behind its lane, and a replay as new deliveries of the same events in the given order', async () => {
+    const events = [created(WE, ['*']), customer('cus_1'), customer('cus_1')];
+    const [one, two] = [deliveryOf(WE, events[1]), deliveryOf(WE, events[2])];
+    const done = [...events, attempted(one, 1, 'succeeded'), attempted(two, 1, 'succeeded')];
+    const retried = await project([...done, logged({ type: 'WebhookDeliveryRetryRequested', data: { delivery_id: one } })]);
+    expect(await delivery(retried, one)).toMatchObject({ status: 'pending', manual_retry: true, attempt_count: 1 });
+    expect(await lane(retried, WE, 'cus_1')).toMatchObject({ head: one, tail: one, due_at: DUE_NOW });
+
+    const replayed = await project([...done, logged({ type: 'WebhookReplayRequested', data: { replay_id: 'whrp_1', webhook_endpoint_id: WE, delivery_ids: [one, two, 'del_unknown'] } })]);
+    const fresh = (await replayed.all<DeliveryDoc>(WEBHOOK_DELIVERIES)).filter((doc) => doc.replay_of !== null);
+    expect(fresh.map((doc) => [doc.replay_of, doc.event_id, doc.status, doc.attempt_count])).toEqual(
+      expect.arrayContaining([
+        [one, `evt_${events[1].id}`, 'pending', 0],
+        [two, `evt_${events[2].id}`, 'pending', 0],
+      ]),
+    );
+    const head = (await lane(replayed, WE, 'cus_1'))!;
+    expect((await delivery(replayed, head.head))!.replay_of).toBe(one);
+    expect((await delivery(replayed, head.tail))!.replay_of).toBe(two);
+  });
+});

@@ -1,0 +1,94 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '@tally/cells';
+import { parseListQuery, PUBLIC_EVENTS, ScopedReads, toPage, type ListPage, type ListSpec, type PublicEventDoc } from '@tally/runtime';
+import { webhookEndpointNotFound } from './domain/webhook-endpoint.decider';
+import { deliveryBody } from './delivery-body';
+import { WEBHOOK_DELIVERIES, type DeliveryDoc } from './outbox/outbox-documents';
+import { webhookEndpointView, type WebhookEndpointResource } from './webhook-endpoint.view';
+
+export const WEBHOOK_ENDPOINT_LIST: ListSpec = { sortable: ['created_at'], filters: { status: { ops: ['eq'] } } };
+
+export const WEBHOOK_DELIVERY_LIST: ListSpec = {
+  sortable: ['created_at'],
+  filters: {
+    status: { ops: ['eq'] },
+    event_type: { ops: ['eq', 'in'] },
+    created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },
+  },
+};
+
+/** A delivery as the API shows it: the record, with the body it POSTs. */
+export type WebhookDelivery = Omit<DeliveryDoc, 'tenant_id' | 'environment' | 'next_in_lane' | 'manual_retry' | 'first_attempted_at' | 'sequence'> & { request: { body: string } | null };
+
+export class GetWebhookEndpointQuery extends Query<WebhookEndpointResource> {
+  constructor(
+    readonly context: RequestContext,
+    readonly endpointId: string,
+  ) {
+    super();
+  }
+}
+
+export class ListWebhookEndpointsQuery extends Query<ListPage<WebhookEndpointResource>> {
+  constructor(
+    readonly context: RequestContext,
+    readonly params: Record<string, unknown>,
+  ) {
+    super();
+  }
+}
+
+export class ListWebhookDeliveriesQuery extends Query<ListPage<WebhookDelivery>> {
+  constructor(
+    readonly context: RequestContext,
+    readonly endpointId: string,
+    readonly params: Record<string, unknown>,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetWebhookEndpointQuery)
+export class GetWebhookEndpointHandler implements IQueryHandler<GetWebhookEndpointQuery, WebhookEndpointResource> {
+  constructor(private readonly reads: ScopedReads) {}
+
+  execute({ context, endpointId }: GetWebhookEndpointQuery): Promise<WebhookEndpointResource> {
+    return endpointOf(this.reads, context, endpointId);
+  }
+}
+
+@QueryHandler(ListWebhookEndpointsQuery)
+export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEndpointsQuery, ListPage<WebhookEndpointResource>> {
+  constructor(private readonly reads: ScopedReads) {}
+
+  execute({ context, params }: ListWebhookEndpointsQuery): Promise<ListPage<WebhookEndpointResource>> {
+    return this.reads.page<WebhookEndpointResource>(context, webhookEndpointView.collection, params, WEBHOOK_ENDPOINT_LIST);
+  }
+}
+
+@QueryHandler(ListWebhookDeliveriesQuery)
+export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveriesQuery, ListPage<WebhookDelivery>> {
+  constructor(private readonly reads: ScopedReads) {}
+
+  async execute({ context, endpointId, params }: ListWebhookDeliveriesQuery): Promise<ListPage<WebhookDelivery>> {
+    const endpoint = await endpointOf(this.reads, context, endpointId);
+    const cursors = this.reads.cursorsFor(context);
+    const query = parseListQuery(params, WEBHOOK_DELIVERY_LIST, cursors);
+    const found = await this.reads.list<DeliveryDoc>(context, WEBHOOK_DELIVERIES, { ...query, where: [{ field: 'webhook_endpoint_id', op: 'eq', value: endpointId }, ...(query.where ?? [])] });
+    const events = await this.reads.many<PublicEventDoc>(context, PUBLIC_EVENTS, [...new Set(found.items.map((delivery) => delivery.event_id))]);
+    return toPage(found, query, (delivery) => presentDelivery(delivery, events.get(delivery.event_id), context.tenantId, endpoint.api_version), cursors);
+  }
+}
+
+export async function endpointOf(reads: ScopedReads, context: RequestContext, endpointId: string): Promise<WebhookEndpointResource> {
+  const found = await reads.retrieve<WebhookEndpointResource>(context, webhookEndpointView.collection, endpointId);
+  if (!found) throw webhookEndpointNotFound(endpointId);
+  return found.resource;
+}
+
+export function presentDelivery(delivery: DeliveryDoc, event: PublicEventDoc | undefined, tenantId: string, apiVersion: string): WebhookDelivery {
+  const { next_in_lane: _next, manual_retry: _manual, first_attempted_at: _first, sequence: _sequence, tenant_id: _tenant, environment: _environment, ...shown } = delivery;
+  return { ...shown, request: event ? { body: deliveryBody(event, tenantId, apiVersion) } : null };
+}
+
+export const webhookQueryHandlers = [GetWebhookEndpointHandler, ListWebhookEndpointsHandler, ListWebhookDeliveriesHandler];

@@ -1,0 +1,397 @@
+import { createHmac } from 'node:crypto';
+import Stripe from 'stripe';
+import { TallyUnderTest } from './support/tally';
+import { eventually, WebhookReceiver, type Behaviour, type ReceivedDelivery } from './support/webhook-receiver';
+
+const stripe = new Stripe('sk_test_unused');
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Stripe's default tolerance, and the spec's since version 2026-04-01. */
+const TOLERANCE_S = 300;
+
+/**
+ * Webhooks through the HTTP API, delivered to real receivers on 127.0.0.1: signatures checked by
+ * Stripe's own library and by hand, commit order per aggregate under failures, retries on the
+ * service's clock, rotation, disabling, replays, and the failure event after the last retry.
+ */
+describe('webhooks', () => {
+  let tally: TallyUnderTest;
+  const receivers: WebhookReceiver[] = [];
+
+  beforeAll(async () => {
+    tally = await TallyUnderTest.start();
+  });
+
+  afterAll(async () => {
+    await tally.stop();
+    await Promise.all(receivers.map((receiver) => receiver.stop()));
+  });
+
+  /** A tenant of its own per test, so that one test's endpoints never see another's events. */
+  async function sandbox() {
+    const tenant = await tally.tenant();
+    await tally.liftRateLimits(tenant.tenantId);
+    return tally.as(tenant.sandbox);
+  }
+
+  async function receiver(behaviour?: Behaviour): Promise<WebhookReceiver> {
+    const started = await WebhookReceiver.start(behaviour, () => tally.clock.now());
+    receivers.push(started);
+    return started;
+  }
+
+  type Api = Awaited<ReturnType<typeof sandbox>>;
+
+  async function endpoint(api: Api, url: string, events: string[], extra: object = {}): Promise<{ id: string; secret: string }> {
+    return (await api.post('/v1/admin/webhook-endpoints', { url, events, ...extra }).expect(200)).body;
+  }
+
+  const newCustomer = async (api: Api, email = 'hooks@example.com'): Promise<string> => (await api.post('/v1/customers', { email }).expect(200)).body.id;
+
+  /** Checks a delivery's signature with Stripe's library at the time it arrived, and by the spec's formula. */
+  function expectSigned(delivery: ReceivedDelivery, secret: string, header = 'service-signature'): void {
+    const value = delivery.headers[header] as string;
+    const receivedAt = Math.floor(delivery.at.getTime() / 1000);
+    expect(stripe.webhooks.constructEvent(delivery.body, value, secret, TOLERANCE_S, undefined, receivedAt).id).toBe(delivery.event.id);
+    const [t, ...signatures] = value.split(',');
+    expect(signatures).toContain(`v1=${createHmac('sha256', secret).update(`${t.slice('t='.length)}.${delivery.body}`).digest('hex')}`);
+  }
+
+  /** Per aggregate, no event arrived before every earlier one of its aggregate had been acknowledged. */
+  function expectCommitOrder(received: readonly ReceivedDelivery[]): void {
+    const acknowledged = new Map<string, Set<number>>();
+    for (const delivery of received) {
+      const { aggregate_id, sequence } = delivery.event;
+      const done = acknowledged.get(aggregate_id) ?? new Set<number>();
+      acknowledged.set(aggregate_id, done);
+      const earlier = received.filter((other) => other.event.aggregate_id === aggregate_id && other.event.sequence < sequence).map((other) => other.event.sequence);
+      expect({ event: delivery.event.id, missing: earlier.filter((s) => !done.has(s)) }).toEqual({ event: delivery.event.id, missing: [] });
+      if (delivery.answered !== 'nothing' && delivery.answered < 300) done.add(sequence);
+    }
+  }
+
+  /** Moves the service's clock to each next retry of the endpoint's deliveries, as they fall due, until `condition` holds. */
+  async function advanceUntil(api: Api, endpointId: string, condition: () => boolean, what: string): Promise<void> {
+    for (let step = 0; step < 100 && !condition(); step++) {
+      await tally.settle();
+      const pending = (await api.get(`/v1/admin/webhook-endpoints/${endpointId}/deliveries?status=pending&limit=100`).expect(200)).body.data as { next_attempt_at: string | null }[];
+      const next = pending.map((delivery) => delivery.next_attempt_at).filter((at): at is string => at !== null && at > tally.clock.now().toISOString()).sort()[0];
+      if (next) tally.clock.set(next);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await eventually(condition, 15_000, what);
+  }
+
+  it('delivers every event once, signed, and shows the secret only at creation', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    const created = await endpoint(api, hooks.url, ['customer.*']);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
+    expect((await api.get(`/v1/admin/webhook-endpoints/${created.id}`).expect(200)).body).not.toHaveProperty('secret');
+    expect((await api.get('/v1/admin/webhook-endpoints').expect(200)).body.data[0]).not.toHaveProperty('secret');
+
+    const customer = await newCustomer(api);
+    tally.clock.advance(1000);
+    await api.patch(`/v1/customers/${customer}`, { name: 'Ada' }).expect(200);
+    await eventually(() => hooks.acknowledged.length === 2, 10_000, 'two deliveries');
+
+    const [first, second] = hooks.acknowledged;
+    expect([first.event.type, second.event.type]).toEqual(['customer.created', 'customer.updated']);
+    expect(first.event).toMatchObject({ object: 'event', aggregate_type: 'customer', aggregate_id: customer, schema_version: 1, data: { id: customer, email: 'hooks@example.com' } });
+    expect(first.event.occurred_at).toMatch(/\.\d{3}Z$/);
+    expect(second.event.previous_attributes).toEqual({ name: null, updated_at: first.event.data.updated_at });
+    for (const delivery of [first, second]) {
+      expectSigned(delivery, created.secret);
+      expect(delivery.headers['content-type']).toBe('application/json');
+      expect(delivery.headers['service-event-id']).toBe(delivery.event.id);
+      expect(delivery.headers['service-event-type']).toBe(delivery.event.type);
+      expect(delivery.headers['service-delivery-id']).toMatch(/^del_/);
+    }
+    const logged = (await api.get(`/v1/events/${first.event.id}`).expect(200)).body;
+    expect(JSON.parse(first.body)).toEqual({ ...logged });
+  });
+
+  it('keeps commit order per aggregate through failures, slow answers and a timeout, and delivers everything', async () => {
+    const api = await sandbox();
+    let requests = 0;
+    // Every third request fails, some are slow, and the 5th one gets no answer (10 s timeout).
+    const flaky = await receiver(() => {
+      requests++;
+      if (requests === 5) return 'hang';
+      if (requests % 10 < 3) return { status: 503, delayMs: requests % 2 === 0 ? 30 : 0 };
+      return { status: 200, delayMs: requests % 4 === 0 ? 40 : 0 };
+    });
+    const { id: endpointId, secret } = await endpoint(api, flaky.url, ['customer.created', 'customer.updated']);
+    const customers = await Promise.all(Array.from({ length: 5 }, (_, n) => newCustomer(api, `c${n}@example.com`)));
+    for (let round = 1; round <= 4; round++) {
+      await Promise.all(customers.map((customer) => api.patch(`/v1/customers/${customer}`, { name: `round ${round}` }).expect(200)));
+    }
+    const events = customers.length * 5;
+    const delivered = () => new Set(flaky.acknowledged.map((delivery) => delivery.event.id)).size === events;
+    await eventually(() => flaky.received.some((delivery) => delivery.answered === 'nothing'), 10_000, 'the unanswered request');
+    // The unanswered attempt is cut off at 10 s, then retried 5 s later on the service's clock.
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    await advanceUntil(api, endpointId, delivered, `all ${events} events acknowledged`);
+
+    expect(flaky.received.length).toBeGreaterThan(events);
+    expectCommitOrder(flaky.received);
+    for (const delivery of flaky.acknowledged) expectSigned(delivery, secret);
+    const perAggregate = customers.map((customer) => flaky.acknowledged.filter((delivery) => delivery.event.aggregate_id === customer).map((delivery) => delivery.event.data.name));
+    expect(perAggregate).toEqual(customers.map(() => [null, 'round 1', 'round 2', 'round 3', 'round 4']));
+  }, 60_000);
+
+  it('never lets a receiver that stalls on one aggregate delay its other aggregates or the other endpoints', async () => {
+    const api = await sandbox();
+    const slow = await receiver((delivery) => (delivery.event.data.email === 'stalled@example.com' ? 'hang' : { status: 200 }));
+    const other = await receiver();
+    await endpoint(api, slow.url, ['customer.*']);
+    await endpoint(api, other.url, ['customer.*']);
+    const started = Date.now();
+    const stalled = await newCustomer(api, 'stalled@example.com');
+    await api.patch(`/v1/customers/${stalled}`, { name: 'Waits' }).expect(200);
+    const flowing = await Promise.all([1, 2, 3].map((n) => newCustomer(api, `flowing${n}@example.com`)));
+
+    await eventually(() => slow.acknowledged.length === 3 && other.acknowledged.length === 5, 5_000, 'the deliveries not held up');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(new Set(slow.acknowledged.map((delivery) => delivery.event.aggregate_id))).toEqual(new Set(flowing));
+    // The stalled aggregate's update waits behind its creation, which is still unanswered.
+    expect(slow.received.filter((delivery) => delivery.event.aggregate_id === stalled).map((delivery) => delivery.event.type)).toEqual(['customer.created']);
+    await slow.stop();
+  });
+
+  it('lists each delivery with its body, every attempt and the last answer, filtered and paginated', async () => {
+    const api = await sandbox();
+    let calls = 0;
+    const once = await receiver(() => (++calls === 1 ? { status: 500 } : { status: 200 }));
+    const { id } = await endpoint(api, once.url, ['customer.created']);
+    const customer = await newCustomer(api);
+    await newCustomer(api, 'second@example.com');
+    await eventually(() => once.received.length === 2, 10_000, 'the first attempts');
+    await advanceUntil(api, id, () => once.acknowledged.length === 2, 'the retry');
+    await tally.settle();
+
+    const listed = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?limit=1`).expect(200)).body;
+    expect(listed.has_more).toBe(true);
+    const next = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?limit=1&cursor=${listed.next_cursor}`).expect(200)).body;
+    expect(next.has_more).toBe(false);
+    const all = [...listed.data, ...next.data];
+    const retried = all.find((delivery) => delivery.aggregate_id === customer);
+    expect(retried).toMatchObject({ object: 'webhook_delivery', webhook_endpoint_id: id, event_type: 'customer.created', status: 'succeeded', attempt_count: 2, response_status: 200, response_body: 'ok', next_attempt_at: null });
+    expect(retried.attempts.map((attempt: { response_status: number }) => attempt.response_status)).toEqual([500, 200]);
+    expect(retried.attempts[0].duration_ms).toEqual(expect.any(Number));
+    expect(retried.request.body).toBe(once.acknowledged.find((delivery) => delivery.event.aggregate_id === customer)!.body);
+
+    const failedFirst = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?status=succeeded&event_type=customer.created&created_at[gte]=2026-01-01`).expect(200)).body;
+    expect(failedFirst.data).toHaveLength(2);
+    expect((await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?status=failed`).expect(200)).body.data).toEqual([]);
+    await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?colour=red`).expect(400);
+    await api.get('/v1/admin/webhook-endpoints/we_missing/deliveries').expect(404);
+  });
+
+  it('signs with both secrets while a rotated one overlaps, then with the new one alone', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    const { id, secret: old } = await endpoint(api, hooks.url, ['customer.*']);
+    const rotated = (await api.post(`/v1/admin/webhook-endpoints/${id}/rotate-secret`, { expires_in: 3600 }).expect(200)).body;
+    expect(rotated.secret).not.toBe(old);
+    expect(rotated.secret_rotated_at).toBe(tally.clock.now().toISOString());
+
+    await newCustomer(api);
+    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'a delivery');
+    const during = hooks.acknowledged[0];
+    expect((during.headers['service-signature'] as string).split(',').filter((part) => part.startsWith('v1='))).toHaveLength(2);
+    expectSigned(during, old);
+    expectSigned(during, rotated.secret);
+
+    tally.clock.advance(HOUR + 1000);
+    await newCustomer(api, 'later@example.com');
+    await eventually(() => hooks.acknowledged.length === 2, 10_000, 'a second delivery');
+    const after = hooks.acknowledged[1];
+    expect((after.headers['service-signature'] as string).split(',')).toHaveLength(2);
+    expectSigned(after, rotated.secret);
+    expect(() => stripe.webhooks.constructEvent(after.body, after.headers['service-signature'] as string, old, TOLERANCE_S, undefined, Math.floor(after.at.getTime() / 1000))).toThrow();
+  });
+
+  it('sends a disabled endpoint nothing new, and resumes with the events after it is enabled again', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    const witness = await receiver();
+    const { id } = await endpoint(api, hooks.url, ['customer.created']);
+    await endpoint(api, witness.url, ['customer.created']);
+    expect((await api.patch(`/v1/admin/webhook-endpoints/${id}`, { status: 'disabled' }).expect(200)).body.status).toBe('disabled');
+    const whileDisabled = await newCustomer(api, 'quiet@example.com');
+    await eventually(() => witness.acknowledged.length === 1, 10_000, 'the witness’s delivery');
+
+    await api.patch(`/v1/admin/webhook-endpoints/${id}`, { status: 'enabled' }).expect(200);
+    const afterwards = await newCustomer(api, 'loud@example.com');
+    await eventually(() => witness.acknowledged.length === 2 && hooks.acknowledged.length === 1, 10_000, 'the deliveries after enabling');
+    expect(hooks.received.map((delivery) => delivery.event.aggregate_id)).toEqual([afterwards]);
+    expect(witness.acknowledged.map((delivery) => delivery.event.aggregate_id)).toEqual([whileDisabled, afterwards]);
+  });
+
+  it('replays a window in commit order per aggregate with the same event ids, and retries one delivery', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    const { id } = await endpoint(api, hooks.url, ['customer.*']);
+    const from = tally.clock.now().toISOString();
+    const customers = [await newCustomer(api, 'a@example.com'), await newCustomer(api, 'b@example.com')];
+    for (const customer of customers) await api.patch(`/v1/customers/${customer}`, { name: 'Grace' }).expect(200);
+    await eventually(() => hooks.acknowledged.length === 4, 10_000, 'the first deliveries');
+    await tally.settle();
+    tally.clock.advance(1000);
+
+    const replay = (await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from, to: tally.clock.now().toISOString(), types: ['customer.created', 'customer.updated'] }).expect(202)).body;
+    expect(replay).toMatchObject({ object: 'webhook_replay', webhook_endpoint_id: id, deliveries: 4 });
+    await eventually(() => hooks.acknowledged.length === 8, 10_000, 'the replayed deliveries');
+    const replayed = hooks.acknowledged.slice(4);
+    expect(new Set(replayed.map((delivery) => delivery.event.id))).toEqual(new Set(hooks.acknowledged.slice(0, 4).map((delivery) => delivery.event.id)));
+    expectCommitOrder(replayed);
+
+    const only = (await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from, to: tally.clock.now().toISOString(), types: ['customer.updated'] }).expect(202)).body;
+    expect(only.deliveries).toBe(2);
+    await eventually(() => hooks.acknowledged.length === 10, 10_000, 'the replayed updates');
+    await tally.settle();
+
+    const [delivery] = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?event_type=customer.created&limit=1`).expect(200)).body.data;
+    const retried = (await api.post(`/v1/admin/webhook-endpoints/${id}/deliveries/${delivery.id}/retry`).expect(202)).body;
+    expect(retried).toMatchObject({ id: delivery.id, event_id: delivery.event_id, status: 'pending' });
+    await eventually(() => hooks.acknowledged.length === 11, 10_000, 'the retried delivery');
+    expect(hooks.acknowledged[10].event.id).toBe(delivery.event_id);
+    expect(hooks.acknowledged[10].headers['service-delivery-id']).toBe(delivery.id);
+  });
+
+  it('gives up after 24 hours of retries, then emits webhook_endpoint.delivery_failed to the other endpoints', async () => {
+    const api = await sandbox();
+    const broken = await receiver(() => ({ status: 500 }));
+    const watcher = await receiver();
+    const failing = await endpoint(api, broken.url, ['*']);
+    await endpoint(api, watcher.url, ['webhook_endpoint.*']);
+    const customer = await newCustomer(api);
+    await eventually(() => broken.received.length === 1, 10_000, 'the first attempt');
+    const firstAt = broken.received[0].at.getTime();
+
+    // Each time the record shows the next attempt's time, the clock moves there.
+    for (let attempt = 1; attempt < 8; attempt++) {
+      let pending: { attempt_count: number; next_attempt_at: string } | undefined;
+      await eventually(async () => {
+        await tally.settle();
+        [pending] = (await api.get(`/v1/admin/webhook-endpoints/${failing.id}/deliveries?status=pending`).expect(200)).body.data;
+        return pending?.attempt_count === attempt;
+      }, 10_000, `attempt ${attempt} recorded`);
+      tally.clock.set(pending!.next_attempt_at);
+    }
+    await eventually(() => watcher.acknowledged.length === 1, 10_000, 'the failure event');
+    const gaps = broken.received.slice(1).map((delivery, n) => delivery.at.getTime() - broken.received[n].at.getTime());
+    const schedule = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
+    gaps.slice(0, -1).forEach((gap, n) => expect(Math.abs(gap - schedule[n])).toBeLessThanOrEqual(schedule[n] / 10));
+    expect(broken.received).toHaveLength(8);
+    expect(broken.received[7].at.getTime() - firstAt).toBe(24 * HOUR);
+
+    const failure = watcher.acknowledged[0].event;
+    expect(failure).toMatchObject({ type: 'webhook_endpoint.delivery_failed', aggregate_type: 'webhook_endpoint', aggregate_id: failing.id });
+    expect(failure.data).toMatchObject({ id: failing.id, last_failed_delivery: { event_id: broken.received[0].event.id, event_type: 'customer.created', attempts: 8 } });
+    expect(broken.received.every((delivery) => delivery.event.aggregate_id === customer)).toBe(true);
+    await tally.settle();
+    const [record] = (await api.get(`/v1/admin/webhook-endpoints/${failing.id}/deliveries?status=failed`).expect(200)).body.data;
+    expect(record).toMatchObject({ attempt_count: 8, response_status: 500, next_attempt_at: null });
+    expect((await api.get(`/v1/events?type=webhook_endpoint.delivery_failed`).expect(200)).body.data).toHaveLength(1);
+  }, 60_000);
+
+  it('retries the events of a resource on a test clock when that clock advances, not the system clock', async () => {
+    const api = await sandbox();
+    let calls = 0;
+    const once = await receiver(() => (++calls === 1 ? { status: 500 } : { status: 200 }));
+    const { id } = await endpoint(api, once.url, ['customer.created']);
+    const start = '2027-01-01T00:00:00.000Z';
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: start }).expect(200)).body.id;
+    await api.post('/v1/customers', { email: 'clocked@example.com', test_clock: clock }).expect(200);
+    await eventually(() => once.received.length === 1, 10_000, 'the first attempt');
+    await eventually(async () => {
+      await tally.settle();
+      const [delivery] = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries`).expect(200)).body.data;
+      return delivery.attempt_count === 1;
+    }, 10_000, 'the attempt recorded');
+    const [delivery] = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries`).expect(200)).body.data;
+    expect(delivery.attempts[0].attempted_at).toBe(start);
+    expect(Date.parse(delivery.next_attempt_at) - Date.parse(start)).toBeLessThanOrEqual(5_500);
+
+    tally.clock.advance(HOUR);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(once.received).toHaveLength(1);
+
+    await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: '2027-01-01T00:00:06.000Z' }).expect(200);
+    await eventually(() => once.acknowledged.length === 1, 10_000, 'the retry on the test clock');
+  });
+
+  it('renders deliveries in the endpoint’s API version, with the old signature header before 2025-04-01', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    const { secret } = await endpoint(api, hooks.url, ['customer.created'], { api_version: '2024-10-01' });
+    await newCustomer(api);
+    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'a delivery');
+    expect(hooks.acknowledged[0].headers).not.toHaveProperty('service-signature');
+    expectSigned(hooks.acknowledged[0], secret, 'x-service-signature');
+  });
+
+  it('keeps delivery records 90 days', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    const { id } = await endpoint(api, hooks.url, ['customer.created']);
+    await newCustomer(api);
+    const records = async () => {
+      await tally.settle();
+      return (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries`).expect(200)).body.data as { status: string }[];
+    };
+    await eventually(async () => (await records())[0]?.status === 'succeeded', 10_000, 'the delivery recorded');
+    tally.clock.advance(89 * 24 * HOUR);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await records()).toHaveLength(1);
+    tally.clock.advance(2 * 24 * HOUR);
+    await eventually(async () => (await records()).length === 0, 10_000, 'the record deleted');
+  });
+
+  describe('refuses bad input with a problem and writes nothing', () => {
+    it.each([
+      ['an unknown event type', { url: 'https://example.com/hooks', events: ['customer.created', 'customer.exploded'] }, 'webhook_endpoint.unknown_event_type', 'events[1]'],
+      ['an unknown category', { url: 'https://example.com/hooks', events: ['charges.*'] }, 'webhook_endpoint.unknown_event_type', 'events[0]'],
+      ['http to another host in sandbox', { url: 'http://example.com/hooks', events: ['*'] }, 'webhook_endpoint.invalid_url', 'url'],
+      ['a URL with credentials', { url: 'https://user:secret@example.com/hooks', events: ['*'] }, 'webhook_endpoint.invalid_url', 'url'],
+      ['no events', { url: 'https://example.com/hooks', events: [] }, 'request.invalid_body', 'events'],
+      ['no url', { events: ['*'] }, 'request.invalid_body', 'url'],
+      ['an unknown API version', { url: 'https://example.com/hooks', events: ['*'], api_version: '2023-01-01' }, 'request.invalid_body', 'api_version'],
+    ])('%s', async (_case, body, code, field) => {
+      const api = await sandbox();
+      const refused = await api.post('/v1/admin/webhook-endpoints', body).expect(400);
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(refused.body.problem).toBe(code);
+      expect(refused.body.errors.map((error: { field: string }) => error.field)).toContain(field);
+      expect((await api.get('/v1/admin/webhook-endpoints').expect(200)).body.data).toEqual([]);
+    });
+
+    it('takes only https in live mode', async () => {
+      const tenant = await tally.tenant();
+      const live = tally.as(tenant.live);
+      expect((await live.post('/v1/admin/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks', events: ['*'] }).expect(400)).body.problem).toBe('webhook_endpoint.invalid_url');
+      expect((await live.post('/v1/admin/webhook-endpoints', { url: 'https://example.com/hooks', events: ['*'] }).expect(200)).body.livemode).toBe(true);
+    });
+
+    it('answers 404 for another tenant’s endpoint and refuses bad replay windows and retries', async () => {
+      const api = await sandbox();
+      const other = await sandbox();
+      const { id } = await endpoint(api, 'https://example.com/hooks', ['*']);
+      await other.get(`/v1/admin/webhook-endpoints/${id}`).expect(404);
+      await other.patch(`/v1/admin/webhook-endpoints/${id}`, { status: 'disabled' }).expect(404);
+      await other.delete(`/v1/admin/webhook-endpoints/${id}`).expect(404);
+      const week = (await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from: '2026-04-01T00:00:00Z', to: '2026-04-09T00:00:00Z' }).expect(400)).body;
+      expect(week.problem).toBe('webhook_endpoint.invalid_replay_window');
+      await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from: '2026-04-02T00:00:00Z', to: '2026-04-01T00:00:00Z' }).expect(400);
+      await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from: '2026-04-01T00:00:00Z', to: '2026-04-02T00:00:00Z', types: ['nope.nope'] }).expect(400);
+      await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from: 'yesterday', to: '2026-04-02T00:00:00Z' }).expect(400);
+      await api.post(`/v1/admin/webhook-endpoints/${id}/deliveries/del_missing/retry`).expect(404);
+      await api.patch(`/v1/admin/webhook-endpoints/${id}`, { events: ['nope'] }).expect(400);
+      expect((await api.get(`/v1/admin/webhook-endpoints/${id}`).expect(200)).body).toMatchObject({ events: ['*'], status: 'enabled' });
+      expect((await api.delete(`/v1/admin/webhook-endpoints/${id}`).expect(200)).body).toEqual({ id, object: 'webhook_endpoint', deleted: true });
+      await api.get(`/v1/admin/webhook-endpoints/${id}`).expect(404);
+    });
+  });
+});

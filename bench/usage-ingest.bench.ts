@@ -30,7 +30,6 @@
  * --cases baseline,ack,e2e,latency,long --cpu-prof <dir> (profiles both threads of the Tally
  * children and prints their top self times over the measured part).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -46,6 +45,7 @@ import { ingestStreamOf } from '@tally/usage/usage-ingest-stream';
 import { createApp } from '../apps/api/src/create-app';
 import { listenOnLoopback } from './support/listen';
 import { formatSummary, readProfile, summarise } from './support/cpu-profile';
+import { BenchChild, serveRequests } from './support/bench-child';
 import { cpuMsByThread, loopGaps, sqliteTimes, threadHeaps, type SqliteTimes, type ThreadHeap } from './support/thread-heap-probe';
 import { BATCH_EVENTS, METER, percentile, UsageClient, type ExternalIds } from './support/usage-load';
 
@@ -169,26 +169,18 @@ function fileSizes(dir: string): Record<string, number> {
 /** Answers the driver's requests until it asks the child to stop. */
 function serve(ready: Ready, handlers: { [op in Exclude<Request['op'], 'stop'>]?: (request: Request) => Promise<unknown> }, stop: () => Promise<void>): void {
   const mark = async () => Number(process.hrtime.bigint() / 1000n);
-  process.on('message', (message: Request) => {
-    const answer = async (): Promise<unknown> => {
-      if (message.op === 'stop') {
-        await stop();
-        return null;
-      }
-      if (message.op === 'mark') return mark();
-      if (message.op === 'gaps') return loopGaps();
-      if (message.op === 'sqlite') return sqliteTimes();
-      const handler = handlers[message.op];
-      if (!handler) throw new Error(`this child does not answer ${message.op}`);
-      return handler(message);
-    };
-    answer().then(
-      (value) => process.send!({ id: message.id, value }, () => (message.op === 'stop' ? process.exit(0) : undefined)),
-      (error: unknown) => process.send!({ id: message.id, error: String((error as Error)?.stack ?? error) }),
-    );
-  });
-  process.send!({ id: 0, value: ready });
+  const answer = async (request: Request): Promise<unknown> => {
+    if (request.op === 'mark') return mark();
+    if (request.op === 'gaps') return loopGaps();
+    if (request.op === 'sqlite') return sqliteTimes();
+    const handler = handlers[request.op as Exclude<Request['op'], 'stop'>];
+    if (!handler) throw new Error(`this child does not answer ${request.op}`);
+    return handler(request);
+  };
+  serveRequests<Request>(ready, answer, stop);
 }
+
+type Child = BenchChild<Ready, Request>;
 
 /**
  * The baseline: node:http alone, the body read whole, JSON.parsed, and stored as one row by one
@@ -317,56 +309,6 @@ async function serveTally(subscriptionCount: number): Promise<void> {
 
 // ——— the driver ———
 
-/** A server in a child process, and requests to it. */
-class Child {
-  private next = 1;
-  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  private constructor(
-    private readonly process: ChildProcess,
-    readonly ready: Ready,
-    readonly profileDir: string | undefined,
-  ) {
-    process.on('message', (message: { id: number; value?: unknown; error?: string }) => {
-      const waiter = this.waiting.get(message.id);
-      this.waiting.delete(message.id);
-      if (message.error !== undefined) waiter?.reject(new Error(message.error));
-      else waiter?.resolve(message.value);
-    });
-  }
-
-  get pid(): number {
-    return this.process.pid!;
-  }
-
-  static start(kind: 'baseline' | 'tally', subscriptions: number, profileDir?: string): Promise<Child> {
-    const probe = join(__dirname, 'support', 'thread-heap-probe.js');
-    const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const child = fork(__filename, ['--child', kind, String(subscriptions)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, '--expose-gc', '-r', probe, ...profiling] });
-    return new Promise((resolve, reject) => {
-      const failed = (code: number | null) => reject(new Error(`the ${kind} child exited with ${code} before it was ready`));
-      child.once('exit', failed);
-      child.once('error', reject);
-      child.once('message', (message: { value: Ready }) => {
-        child.off('exit', failed);
-        resolve(new Child(child, message.value, profileDir));
-      });
-    });
-  }
-
-  ask<T>(op: Request['op'], extra: Partial<Request> = {}): Promise<T> {
-    const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.process.send({ id, op, ...extra } satisfies Request);
-    });
-  }
-
-  async stop(): Promise<void> {
-    const exited = new Promise<void>((resolve) => this.process.once('exit', () => resolve()));
-    await this.ask('stop');
-    await exited;
-  }
-}
 
 /** Cores busy during a measured part: the server's threads and this process (the client). */
 interface Cores {
@@ -414,7 +356,7 @@ const rate = (r: Throughput) => (r.events / r.ms) * 1000;
 
 /** The client of a fresh child: its warm-up sent, and on Tally counted, before the measured part. */
 async function prepared(kind: 'baseline' | 'tally', options: Options): Promise<{ child: Child; client: UsageClient }> {
-  const child = await Child.start(kind, options.subscriptions, kind === 'tally' ? options.cpuProf : undefined);
+  const child = await BenchChild.start<Ready, Request>(__filename, ['--child', kind, String(options.subscriptions)], { label: kind, execArgv: ['--expose-gc'], profileDir: kind === 'tally' ? options.cpuProf : undefined });
   const client = new UsageClient(child.ready.url, child.ready.key, child.ready.subscriptions, Math.max(options.connections, 64), options.ids);
   if (options.warmup > 0) await client.closedLoop(options.warmup, options.connections);
   if (kind === 'tally') {

@@ -55,7 +55,6 @@
  * --cpu-prof <dir> (profiles both threads of the Tally children and prints their top self times over
  * the measured part).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -72,6 +71,7 @@ import { WorkerThreadHost } from '@tally/runtime';
 import { WEBHOOK_DELIVERIES, type DeliveryDoc } from '@tally/webhooks';
 import { createApp } from '../apps/api/src/create-app';
 import { formatSummary, readProfile, summarise } from './support/cpu-profile';
+import { BenchChild, serveRequests } from './support/bench-child';
 import { cpuMsByThread, sqliteTimes, threadHeaps, type SqliteTimes } from './support/thread-heap-probe';
 import { percentile, UsageClient } from './support/usage-load';
 
@@ -296,75 +296,16 @@ async function serveTally(aggregates: number, sourceName: SourceName): Promise<v
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(1);
   });
-  process.on('message', (message: Request) => {
-    const answer = async (): Promise<unknown> => {
-      if (message.op === 'stop') {
-        clearInterval(watching);
-        reader.close();
-        await app.close();
-        rmSync(dataDir, { recursive: true, force: true });
-        return null;
-      }
-      return handlers[message.op](message);
-    };
-    answer().then(
-      (value) => process.send!({ id: message.id, value }, () => (message.op === 'stop' ? process.exit(0) : undefined)),
-      (error: unknown) => process.send!({ id: message.id, error: String((error as Error)?.stack ?? error) }),
-    );
+  serveRequests<Request>({ url, key, aggregates: ids } satisfies Ready, (request) => handlers[request.op as Exclude<Request['op'], 'stop'>](request), async () => {
+    clearInterval(watching);
+    reader.close();
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
-  process.send!({ id: 0, value: { url, key, aggregates: ids } satisfies Ready });
 }
 
-/** The Tally child, and requests to it. */
-class Child {
-  private next = 1;
-  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  private constructor(
-    private readonly process: ChildProcess,
-    readonly ready: Ready,
-    readonly profileDir: string | undefined,
-  ) {
-    process.on('message', (message: { id: number; value?: unknown; error?: string }) => {
-      const waiter = this.waiting.get(message.id);
-      this.waiting.delete(message.id);
-      if (message.error !== undefined) waiter?.reject(new Error(message.error));
-      else waiter?.resolve(message.value);
-    });
-  }
+type Child = BenchChild<Ready, Request>;
 
-  get pid(): number {
-    return this.process.pid!;
-  }
-
-  static start(aggregates: number, source: SourceName, profileDir?: string): Promise<Child> {
-    const probe = join(__dirname, 'support', 'thread-heap-probe.js');
-    const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const child = fork(__filename, ['--child', String(aggregates), source], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, '-r', probe, ...profiling] });
-    return new Promise((resolve, reject) => {
-      const failed = (code: number | null) => reject(new Error(`the Tally child exited with ${code} before it was ready`));
-      child.once('exit', failed);
-      child.once('error', reject);
-      child.once('message', (message: { value: Ready }) => {
-        child.off('exit', failed);
-        resolve(new Child(child, message.value, profileDir));
-      });
-    });
-  }
-
-  ask<T>(op: Request['op'], extra: Partial<Request> = {}): Promise<T> {
-    const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.process.send({ id, op, ...extra } satisfies Request);
-    });
-  }
-
-  async stop(): Promise<void> {
-    const exited = new Promise<void>((resolve) => this.process.once('exit', () => resolve()));
-    await this.ask('stop');
-    await exited;
-  }
-}
 
 // ——— the receivers, in this process ———
 
@@ -636,7 +577,7 @@ async function tallyCase(name: Exclude<CaseName, 'baseline'>, options: Options):
   const firstMeasured = Math.round(options.rate * options.warmup);
   const receivers = await Promise.all(ENDPOINT_STATUSES[name].map((status) => Receiver.start(status, total)));
   const source = SOURCES[options.source];
-  const child = await Child.start(options.aggregates, options.source, options.cpuProf);
+  const child = await BenchChild.start<Ready, Request>(__filename, ['--child', String(options.aggregates), options.source], { label: 'Tally', profileDir: options.cpuProf });
   const admin = new UsageClient(child.ready.url, child.ready.key, [], 1);
   for (const receiver of receivers) {
     const answer = await admin.send('POST', '/v1/admin/webhook-endpoints', JSON.stringify({ url: receiver.url, events: [source.eventType] }));

@@ -13,6 +13,9 @@ export function assertSandbox(context: RequestContext): void {
 }
 
 /** The commands on test clocks that requests send; the advance itself runs in the worker (TestClockAdvancer). */
+/** Test clock ids are `clock_…`. */
+export const TEST_CLOCK_ID_PREFIX = 'clock';
+
 export class TestClocks {
   constructor(
     private readonly runtime: CommandRuntime,
@@ -21,7 +24,7 @@ export class TestClocks {
 
   async create(context: RequestContext, input: { frozen_time: string; name: string | null }): Promise<TestClockResource> {
     assertSandbox(context);
-    const id = this.ids.next('clock');
+    const id = this.ids.next(TEST_CLOCK_ID_PREFIX);
     return this.run(context, id, { type: 'CreateTestClock', data: { test_clock_id: id, name: input.name, frozen_time: toUtcTimestamp(input.frozen_time) } });
   }
 

@@ -5,6 +5,7 @@ import type { AggregateType } from './aggregate-types';
 import type { ProcessManager } from '../processes/process-manager';
 import type { Reaction } from '../processes/reaction';
 import { processPii } from '../processes/process-pii';
+import { TEST_CLOCK_ID_PREFIX } from '../clocks/test-clocks';
 import type { Projection } from '../projections/projection';
 import type { PublicEventSource } from '../public-events/resource-view';
 import type { CellService } from '../runners/cell-service';
@@ -56,6 +57,6 @@ export function composeContexts(contexts: readonly ContextManifest[]): ComposedC
     services: contexts.flatMap((context) => context.services ?? []),
     pii: [...processPii, ...contexts.flatMap((context) => context.pii ?? [])],
     upcasters: contexts.flatMap((context) => context.upcasters ?? []),
-    aggregateTypes: [...contexts.flatMap((context) => context.aggregateTypes ?? []), { idPrefix: 'clock', type: 'test_clock' }],
+    aggregateTypes: [...contexts.flatMap((context) => context.aggregateTypes ?? []), { idPrefix: TEST_CLOCK_ID_PREFIX, type: 'test_clock' }],
   };
 }

@@ -3,7 +3,7 @@ import { derivedId, type IdGenerator } from '@tally/kernel';
 import type { Cell, LeaseFence, RequestContext } from '@tally/cells';
 import { signatureHeaderName, isApiVersion, CURRENT_API_VERSION } from '@tally/http';
 import type { After } from '@tally/readstore';
-import { PUBLIC_EVENTS, type Clocks, type CommandRuntime, type PublicEventDoc, type Runner } from '@tally/runtime';
+import { PUBLIC_EVENTS, TEST_CLOCK_ID_PREFIX, type Clocks, type CommandRuntime, type PublicEventDoc, type Runner } from '@tally/runtime';
 import { nextAttemptAt } from '../domain/retry-schedule';
 import type { WebhookDeliveryAttempted } from '../domain/webhook-delivery.events';
 import { deliveryBody } from '../delivery-body';
@@ -183,7 +183,7 @@ export class WebhookDispatcher implements Runner {
     const endpointIds = withRoom();
     if (endpointIds.length === 0) return;
     const ofEndpoints = { field: 'webhook_endpoint_id', op: 'in' as const, value: endpointIds };
-    const where = [ofEndpoints, { field: 'clock', op: 'starts' as const, value: TEST_CLOCK_PREFIX }];
+    const where = [ofEndpoints, { field: 'clock', op: 'starts' as const, value: `${TEST_CLOCK_ID_PREFIX}_` }];
     const { items } = await this.deps.cell.readModels.find<LaneDoc>(WEBHOOK_LANES, { where, sort, limit: BATCH });
     const nowOn = new Map<string, string>();
     const due: LaneDoc[] = [];
@@ -316,8 +316,6 @@ export class WebhookDispatcher implements Runner {
     });
   }
 }
-
-const TEST_CLOCK_PREFIX = 'clock_';
 
 /** A lane as the dispatcher attempted it: the same first delivery, due at the same time. */
 const markerOf = (lane: LaneDoc): string => `${lane.head}@${lane.due_at}`;

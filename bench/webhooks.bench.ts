@@ -32,8 +32,9 @@
  *   5 minutes); the latency is that of the other two;
  * - baseline: no Tally; the same receivers (all three answering 200), the bare loop sending
  *   `--rate` requests a second to each, with the body and headers of a delivery Tally sent in the
- *   same round (its name swapped for one of the same length), keep-alive sockets, at most 16 per
- *   receiver as Tally's sender; each latency from the moment the request was due.
+ *   same round (its name swapped for one of the same length), keep-alive sockets, at most as many
+ *   per receiver as Tally's sender (PER_ENDPOINT_CONCURRENCY); each latency from the moment the
+ *   request was due.
  * - commits-only (not run unless named in --cases): Tally with no endpoint, the same load: what the
  *   API alone sustains.
  *
@@ -68,7 +69,7 @@ import { CellRegistry, readConfig } from '@tally/cells';
 import { couponProjection } from '@tally/catalog';
 import { customerProjection } from '@tally/customers';
 import { WorkerThreadHost } from '@tally/runtime';
-import { WEBHOOK_DELIVERIES, type DeliveryDoc } from '@tally/webhooks';
+import { PER_ENDPOINT_CONCURRENCY, WEBHOOK_DELIVERIES, type DeliveryDoc } from '@tally/webhooks';
 import { createApp } from '../apps/api/src/create-app';
 import { formatSummary, readProfile, summarise } from './support/cpu-profile';
 import { BenchChild, serveRequests } from './support/bench-child';
@@ -85,8 +86,6 @@ const WINDOW_MS = 5_000;
 const ENDPOINTS = 3;
 /** The outbox projection's checkpoint name (libs/webhooks/src/outbox/webhook-outbox.projection.ts). */
 const OUTBOX_PROJECTION = 'webhook_outbox';
-/** Tally's sender keeps at most this many sockets per receiver (WebhookSender's maxSocketsPerOrigin). */
-const SOCKETS_PER_RECEIVER = 16;
 
 type CaseName = 'three' | 'one-failing' | 'baseline' | 'commits-only';
 const ALL_CASES: CaseName[] = ['three', 'one-failing', 'baseline', 'commits-only'];
@@ -735,8 +734,8 @@ function syntheticSample(sourceName: SourceName): Sample {
 
 /**
  * The baseline: the same receivers (all answering 200), fed by a bare loop in this process that
- * POSTs `rate` requests a second to each with node:http, keep-alive, at most 16 sockets per
- * receiver; the body a delivery's, its name swapped for the commit's.
+ * POSTs `rate` requests a second to each with node:http, keep-alive, at most as many sockets per
+ * receiver as Tally's sender; the body a delivery's, its name swapped for the commit's.
  */
 async function baselineCase(options: Options, sample: Sample): Promise<Result> {
   const total = Math.round(options.rate * (options.warmup + options.seconds));
@@ -747,7 +746,7 @@ async function baselineCase(options: Options, sample: Sample): Promise<Result> {
   const [head, tail] = JSON.stringify({ ...event, data: { ...event.data, name: marker } }).split(`"${marker}"`);
   const skip = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
   const headers = Object.fromEntries(Object.entries(sample.headers).filter(([name, value]) => !skip.has(name) && typeof value === 'string')) as Record<string, string>;
-  const targets = receivers.map((receiver) => ({ url: new URL(receiver.url), agent: new Agent({ keepAlive: true, maxSockets: SOCKETS_PER_RECEIVER }) }));
+  const targets = receivers.map((receiver) => ({ url: new URL(receiver.url), agent: new Agent({ keepAlive: true, maxSockets: PER_ENDPOINT_CONCURRENCY }) }));
   const post = (target: (typeof targets)[number], body: string) =>
     new Promise<void>((resolve, reject) => {
       const outgoing = request({ host: target.url.hostname, port: target.url.port, path: target.url.pathname, method: 'POST', agent: target.agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {

@@ -63,7 +63,7 @@ export class RetryWebhookDeliveryHandler implements ICommandHandler<RetryWebhook
     const found = await this.reads.retrieve<DeliveryDoc>(context, WEBHOOK_DELIVERIES, deliveryId);
     if (!found || found.resource.webhook_endpoint_id !== endpointId) throw DomainError.notFound('webhook_delivery.not_found', `No delivery ${deliveryId} of webhook endpoint ${endpointId}`);
     const cell = this.runtime.cellOf(context);
-    await appendToDeliveryLog(cell, context, endpointId, [{ id: this.ids.ulid(), type: 'WebhookDeliveryRetryRequested', data: { delivery_id: deliveryId } }], await this.clocks.now(cell));
+    await appendToDeliveryLog(cell, endpointId, [{ event: { id: this.ids.ulid(), type: 'WebhookDeliveryRetryRequested', data: { delivery_id: deliveryId } }, context }], await this.clocks.now(cell));
     const event = (await this.reads.retrieve<PublicEventDoc>(context, PUBLIC_EVENTS, found.resource.event_id))?.resource;
     return presentDelivery({ ...found.resource, status: 'pending' }, event, context.tenantId, endpoint.api_version);
   }
@@ -91,7 +91,7 @@ export class ReplayWebhookEventsHandler implements ICommandHandler<ReplayWebhook
       const parts = Array.from({ length: Math.ceil(ordered.length / PAGE) }, (_, index) => ordered.slice(index * PAGE, (index + 1) * PAGE));
       const events = parts.map((delivery_ids) => ({ id: this.ids.ulid(), type: 'WebhookReplayRequested' as const, data: { replay_id: replayId, webhook_endpoint_id: endpointId, delivery_ids } }));
       const cell = this.runtime.cellOf(context);
-      await appendToDeliveryLog(cell, context, endpointId, events, await this.clocks.now(cell));
+      await appendToDeliveryLog(cell, endpointId, events.map((event) => ({ event, context })), await this.clocks.now(cell));
     }
     return { id: replayId, object: 'webhook_replay', webhook_endpoint_id: endpointId, deliveries: deliveries.length };
   }

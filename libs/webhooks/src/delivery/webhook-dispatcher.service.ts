@@ -4,16 +4,16 @@ import type { IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type Cell, type LeaseFence } from '@tally/cells';
 import { Clocks, CommandRuntime, type CellService, type Runner } from '@tally/runtime';
 import { WEBHOOK_OUTBOX } from '../outbox/webhook-outbox.projection';
-import { WebhookDispatcher } from './webhook-dispatcher';
+import { PER_ENDPOINT_CONCURRENCY, WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookSender } from './webhook-sender';
 
 const logger = new Logger('webhooks');
 
-/** The worker's webhook dispatcher in each cell, all sharing one sender (its sockets per receiver). */
+/** The worker's webhook dispatcher in each cell, all sharing one sender, with a socket for each request an endpoint may have under way. */
 @Injectable()
 export class WebhookDispatch implements CellService, OnApplicationShutdown {
   readonly name = 'webhook_dispatcher';
-  private readonly sender = new WebhookSender();
+  private readonly sender = new WebhookSender({ maxSocketsPerOrigin: PER_ENDPOINT_CONCURRENCY });
 
   constructor(
     private readonly clocks: Clocks,

@@ -1,37 +1,30 @@
-import { randomInt } from 'node:crypto';
 import { derivedId, type IdGenerator } from '@tally/kernel';
 import type { Cell, LeaseFence, RequestContext } from '@tally/cells';
-import { signatureHeaderName, isApiVersion, CURRENT_API_VERSION } from '@tally/http';
-import type { After } from '@tally/readstore';
-import { PUBLIC_EVENTS, TEST_CLOCK_ID_PREFIX, type Clocks, type CommandRuntime, type PublicEventDoc, type Runner } from '@tally/runtime';
-import { nextAttemptAt } from '../domain/retry-schedule';
+import { encodePosition, type After, type Condition } from '@tally/readstore';
+import { PUBLIC_EVENTS, type Clocks, type CommandRuntime, type PublicEventDoc, type Runner } from '@tally/runtime';
 import type { WebhookDeliveryAttempted } from '../domain/webhook-delivery.events';
-import { deliveryBody } from '../delivery-body';
 import { SYSTEM_CLOCK_LANES, targetsId, WEBHOOK_DELIVERIES, WEBHOOK_LANES, WEBHOOK_TARGETS, type DeliveryDoc, type DeliveryTarget, type LaneDoc, type TargetsDoc } from '../outbox/outbox-documents';
 import { appendToDeliveryLog, deliveryLogOf } from '../webhook-delivery-log';
 import { webhookEndpointAggregate } from '../webhook-endpoint.aggregate';
+import { attemptRecord, deliveryRequest } from './delivery-request';
 import { purgeExpiredDeliveries } from './delivery-retention';
-import { signatureHeaderValue } from './signature';
-import type { WebhookResponse, WebhookSender } from './webhook-sender';
+import { LaneBook } from './lane-book';
+import type { WebhookSender } from './webhook-sender';
 
-/** Attempts under way at once for one endpoint (each on its own aggregate) and in all. */
-export const PER_ENDPOINT_CONCURRENCY = 16;
-export const TOTAL_CONCURRENCY = 256;
-/** How often the lanes are read while nothing is due. */
+/** Requests under way at once to one endpoint (each for its own aggregate) and in all. */
+export const PER_ENDPOINT_CONCURRENCY = 64;
+export const TOTAL_CONCURRENCY = 512;
+/** How often the outbox's checkpoint is read while nothing is under way. */
 const IDLE_POLL_MS = 10;
-/** Lanes read at once. */
-const BATCH = 500;
-/** How long (in real time) a lane the dispatcher attempted is not attempted again unless the outbox shows its attempt. */
-const AWAITING_RECORD_MS = 60_000;
+/** Lanes read at once from the outbox. */
+const PAGE = 1000;
+/** How long a lane waits for its event's own projection (or for its endpoint to be enabled again) before another look. */
+const HOLD_MS = 20;
+/** How long a lane whose attempt could not be recorded waits before it is read again (and attempted again unless the record showed). */
+const UNRECORDED_RETRY_MS = 1000;
 const PURGE_EVERY_MS = 3600 * 1000;
-/** How long the list of enabled endpoints is used before it is read again; each attempt reads its endpoint afresh. */
+/** How long the list of enabled endpoints is used before it is read again. */
 const ENDPOINTS_TTL_MS = 100;
-
-interface Addressed {
-  target: DeliveryTarget;
-  tenantId: string;
-  environment: string;
-}
 
 export interface DispatcherDependencies {
   cell: Cell;
@@ -40,29 +33,30 @@ export interface DispatcherDependencies {
   ids: IdGenerator;
   commands: CommandRuntime;
   sender: WebhookSender;
-  /** The outbox projection's checkpoint name: expired records are deleted behind it. */
+  /** The outbox projection's checkpoint name: the lanes are followed, and expired records deleted, behind it. */
   outboxCheckpoint: string;
   log: { error(message: string, error?: unknown): void };
 }
 
 /**
- * Sends the outbox's deliveries of one cell. It reads the lanes that are due, attempts the first
- * delivery of each (never two of one lane at once, so an aggregate's events go in commit order),
- * and records every attempt in the endpoint's delivery log, which the outbox folds into the lane:
- * the next delivery becomes due, or the same one at its retry time. Until that record shows in
- * the outbox, the lane is not attempted again. A crash between an attempt and its record sends
- * that one delivery again, with the same event id.
+ * Sends the outbox's deliveries of one cell. It keeps the outbox's lanes in memory (a LaneBook),
+ * reading at first every lane and then those the outbox changed behind its checkpoint; it attempts
+ * the first delivery of each ready lane (never two of one lane at once, so an aggregate's events
+ * go in commit order), and records every attempt in the endpoint's delivery log, which the outbox
+ * folds into the lane: the next delivery becomes due, or the same one at its retry time. The lane
+ * is placed again only once the outbox's checkpoint has passed that record. A crash between an
+ * attempt and its record sends that one delivery again, with the same event id.
  */
 export class WebhookDispatcher implements Runner {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
-  private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly inFlightByEndpoint = new Map<string, number>();
-  /** Lanes attempted, as they then were, until the outbox records the attempt. */
-  private readonly awaitingRecord = new Map<string, { marker: string; since: number }>();
+  private readonly lanes = new LaneBook();
+  private readonly attempts = new Set<Promise<void>>();
+  /** The outbox position whose lane changes the book holds; undefined before the first read. */
+  private followedUpTo: bigint | undefined;
   private lastPurge: number | undefined;
-  private endpoints: { ids: readonly string[]; at: number } | undefined;
+  private endpoints: { enabled: ReadonlySet<string>; at: number } | undefined;
 
   constructor(private readonly deps: DispatcherDependencies) {}
 
@@ -74,7 +68,7 @@ export class WebhookDispatcher implements Runner {
     this.stopped = true;
     this.wake?.();
     await this.loop;
-    await Promise.allSettled(this.inFlight.values());
+    await Promise.allSettled(this.attempts);
   }
 
   private async run(): Promise<void> {
@@ -82,7 +76,7 @@ export class WebhookDispatcher implements Runner {
     while (!this.stopped) {
       try {
         await this.purgeWhenDue();
-        const started = await this.dispatchDue();
+        const started = await this.pass();
         if (started === 0) await this.pause(IDLE_POLL_MS);
         else await new Promise((resolve) => setImmediate(resolve));
       } catch (error) {
@@ -106,98 +100,136 @@ export class WebhookDispatcher implements Runner {
     while (!this.stopped && ((await this.deps.cell.readModels.getCheckpoint(this.deps.outboxCheckpoint)) ?? -1n) < last) await this.pause(IDLE_POLL_MS);
   }
 
+  /** Brings the book up to the outbox's checkpoint and starts an attempt for every ready lane there is room for; returns how many started. */
+  private async pass(): Promise<number> {
+    const checkpoint = await this.deps.cell.readModels.getCheckpoint(this.deps.outboxCheckpoint);
+    if (checkpoint === undefined) return 0;
+    await this.follow(checkpoint);
+    await this.settleFolded(checkpoint);
+    await this.promoteDue();
+    return this.dispatchReady();
+  }
+
   /**
-   * Starts an attempt for every due lane there is room for; returns how many started. Only the
-   * lanes of endpoints with a free slot are read, and documents only for the lanes chosen, so a
-   * backlog behind a busy or failing endpoint costs a pass nothing.
+   * Reads into the book the lanes the outbox changed up to `checkpoint`: at first every lane. The
+   * checkpoint bounds the read, since on MongoDB the outbox's writes land before its checkpoint,
+   * not all at once.
    */
-  private async dispatchDue(): Promise<number> {
-    const endpoints = await this.enabledEndpoints();
-    const now = performance.now();
-    if (this.awaitingRecord.size > BATCH) this.forgetOldAttempts(now);
+  private async follow(checkpoint: bigint): Promise<void> {
+    if (this.followedUpTo === checkpoint) return;
+    const where: Condition[] =
+      this.followedUpTo === undefined
+        ? []
+        : [
+            { field: 'changed_at', op: 'gt', value: encodePosition(this.followedUpTo) },
+            { field: 'changed_at', op: 'lte', value: encodePosition(checkpoint) },
+          ];
+    const sort = this.followedUpTo === undefined ? undefined : { field: 'changed_at', direction: 'asc' as const };
+    for (let after: After | undefined; ; ) {
+      const { items, hasMore } = await this.deps.cell.readModels.find<LaneDoc>(WEBHOOK_LANES, { where, sort, after, limit: PAGE });
+      for (const lane of items) this.lanes.see(lane);
+      if (!hasMore) break;
+      const last = items[items.length - 1];
+      after = { value: sort ? last.changed_at : last.id, id: last.id };
+    }
+    this.followedUpTo = checkpoint;
+  }
+
+  /** Places again the lanes whose attempt records the outbox has folded, as it left them (gone: emptied). */
+  private async settleFolded(checkpoint: bigint): Promise<void> {
+    const folded = this.lanes.foldedBy(checkpoint, performance.now());
+    if (folded.length === 0) return;
+    const now = await this.deps.cell.readModels.getMany<LaneDoc>(WEBHOOK_LANES, folded);
+    for (const id of folded) {
+      const lane = now.get(id);
+      if (lane) this.lanes.settle(lane);
+      else this.lanes.forget(id);
+    }
+  }
+
+  /** Makes ready the lanes now due on their clocks: the system clock, or a sandbox test clock (a deleted one no longer holds its lanes back). */
+  private async promoteDue(): Promise<void> {
+    const nowOn = new Map<string, string>();
+    for (const clock of this.lanes.waitingClocks()) nowOn.set(clock, (await this.now(clock)).toISOString());
+    this.lanes.promote(performance.now(), nowOn);
+  }
+
+  private async now(clock: string): Promise<Date> {
+    if (clock === SYSTEM_CLOCK_LANES) return this.deps.clocks.system.now();
+    return this.deps.clocks.now(this.deps.cell, clock).catch(() => this.deps.clocks.system.now());
+  }
+
+  /**
+   * Takes the ready lanes of the enabled endpoints, as many as each endpoint and the cell have
+   * room for, and starts their attempts; reads documents only for the lanes taken.
+   */
+  private async dispatchReady(): Promise<number> {
+    const enabled = await this.enabledEndpoints();
+    const taken: LaneDoc[] = [];
+    for (const endpointId of this.lanes.endpointsWithReadyLanes()) {
+      const room = Math.min(PER_ENDPOINT_CONCURRENCY - this.lanes.sendingOf(endpointId), TOTAL_CONCURRENCY - this.lanes.totalSending);
+      if (enabled.has(endpointId) && room > 0) taken.push(...this.lanes.take(endpointId, room));
+    }
+    if (taken.length === 0) return 0;
+    const { readModels } = this.deps.cell;
+    const deliveries = await readModels.getMany<DeliveryDoc>(WEBHOOK_DELIVERIES, taken.map((lane) => lane.head));
+    const events = await readModels.getMany<PublicEventDoc>(PUBLIC_EVENTS, [...new Set([...deliveries.values()].map((delivery) => delivery.event_id))]);
+    const targets = await readModels.getMany<TargetsDoc>(WEBHOOK_TARGETS, [...new Set(taken.map((lane) => targetsId(lane.tenant_id, lane.environment)))]);
     let started = 0;
-    for await (const lanes of this.dueLanes(() => this.withRoom(endpoints))) {
-      const chosen = this.choose(lanes, now);
-      if (chosen.length === 0) continue;
-      const { readModels } = this.deps.cell;
-      const deliveries = await readModels.getMany<DeliveryDoc>(WEBHOOK_DELIVERIES, chosen.map((lane) => lane.head));
-      const events = await readModels.getMany<PublicEventDoc>(PUBLIC_EVENTS, [...new Set([...deliveries.values()].map((delivery) => delivery.event_id))]);
-      const targets = await readModels.getMany<TargetsDoc>(WEBHOOK_TARGETS, [...new Set(chosen.map((lane) => targetsId(lane.tenant_id, lane.environment)))]);
-      for (const lane of chosen) {
-        const delivery = deliveries.get(lane.head);
-        const event = delivery && events.get(delivery.event_id);
-        const target = targets.get(targetsId(lane.tenant_id, lane.environment))?.endpoints.find((endpoint) => endpoint.id === lane.webhook_endpoint_id);
-        // The event's own projection has not written it yet, or the endpoint was disabled since the list was read.
-        if (!delivery || delivery.status !== 'pending' || !event || target?.status !== 'enabled') continue;
-        this.begin(lane, this.attempt({ target, tenantId: lane.tenant_id, environment: lane.environment }, lane, delivery, event));
-        started++;
+    for (const lane of taken) {
+      const delivery = deliveries.get(lane.head);
+      const event = delivery && events.get(delivery.event_id);
+      const target = targets.get(targetsId(lane.tenant_id, lane.environment))?.endpoints.find((endpoint) => endpoint.id === lane.webhook_endpoint_id);
+      // The event's own projection has not written it yet, or the endpoint was disabled since the list was read.
+      if (!delivery || delivery.status !== 'pending' || !event || target?.status !== 'enabled') {
+        this.lanes.hold(lane.id, performance.now() + HOLD_MS);
+        continue;
       }
+      this.begin(lane, this.attempt(target, lane, delivery, event));
+      started++;
     }
     return started;
   }
 
-  /** The enabled endpoints with a free slot; none when the cell has none. */
-  private withRoom(endpoints: readonly string[]): string[] {
-    if (this.inFlight.size >= TOTAL_CONCURRENCY) return [];
-    return endpoints.filter((id) => (this.inFlightByEndpoint.get(id) ?? 0) < PER_ENDPOINT_CONCURRENCY);
-  }
-
-  /** The ready lanes of a page, as many as their endpoints and the cell have room for. */
-  private choose(lanes: readonly LaneDoc[], now: number): LaneDoc[] {
-    const room = new Map<string, number>();
-    let total = TOTAL_CONCURRENCY - this.inFlight.size;
-    const chosen: LaneDoc[] = [];
-    for (const lane of lanes) {
-      if (total === 0) break;
-      const endpoint = lane.webhook_endpoint_id;
-      const free = room.get(endpoint) ?? PER_ENDPOINT_CONCURRENCY - (this.inFlightByEndpoint.get(endpoint) ?? 0);
-      if (free <= 0 || !this.isReady(lane, now)) continue;
-      room.set(endpoint, free - 1);
-      total--;
-      chosen.push(lane);
-    }
-    return chosen;
+  private begin(lane: LaneDoc, attempt: Promise<bigint>): void {
+    const running = attempt
+      .then((position) => this.lanes.recorded(lane.id, position))
+      .catch((error) => {
+        this.deps.log.error(`webhook delivery ${lane.head} could not be recorded`, error);
+        this.lanes.answered(lane.id);
+        this.lanes.recorded(lane.id, undefined, performance.now() + UNRECORDED_RETRY_MS);
+      })
+      .finally(() => {
+        this.attempts.delete(running);
+        this.wake?.();
+      });
+    this.attempts.add(running);
   }
 
   /**
-   * The due lanes of the endpoints `withRoom` names (asked again for every page), a page at a
-   * time, earliest first: those on the system clock by their due time, then one page of those on
-   * sandbox test clocks, each due by its own clock (few lanes wait on a test clock).
+   * POSTs the delivery, then records the attempt (and, when it gave up, the endpoint's failure
+   * first); answers the record's position. The endpoint's slot is free once the receiver
+   * answered. The attempt and its retries are timed on the lane's clock.
    */
-  private async *dueLanes(withRoom: () => string[]): AsyncGenerator<LaneDoc[]> {
-    const sort = { field: 'due_at', direction: 'asc' as const };
-    const upTo = this.deps.clocks.system.now().toISOString();
-    for (let after: After | undefined; ; ) {
-      const endpointIds = withRoom();
-      if (endpointIds.length === 0) return;
-      const where = [
-        { field: 'webhook_endpoint_id', op: 'in' as const, value: endpointIds },
-        { field: 'clock', op: 'eq' as const, value: SYSTEM_CLOCK_LANES },
-        { field: 'due_at', op: 'lte' as const, value: upTo },
-      ];
-      const { items, hasMore } = await this.deps.cell.readModels.find<LaneDoc>(WEBHOOK_LANES, { where, sort, after, limit: BATCH });
-      yield items;
-      if (!hasMore) break;
-      after = { value: items[items.length - 1].due_at, id: items[items.length - 1].id };
-    }
-    const endpointIds = withRoom();
-    if (endpointIds.length === 0) return;
-    const ofEndpoints = { field: 'webhook_endpoint_id', op: 'in' as const, value: endpointIds };
-    const where = [ofEndpoints, { field: 'clock', op: 'starts' as const, value: `${TEST_CLOCK_ID_PREFIX}_` }];
-    const { items } = await this.deps.cell.readModels.find<LaneDoc>(WEBHOOK_LANES, { where, sort, limit: BATCH });
-    const nowOn = new Map<string, string>();
-    const due: LaneDoc[] = [];
-    for (const lane of items) {
-      if (!nowOn.has(lane.clock)) nowOn.set(lane.clock, (await this.now(lane.clock)).toISOString());
-      if (lane.due_at <= nowOn.get(lane.clock)!) due.push(lane);
-    }
-    yield due;
+  private async attempt(target: DeliveryTarget, lane: LaneDoc, delivery: DeliveryDoc, event: PublicEventDoc): Promise<bigint> {
+    const { tenant_id: tenantId, environment } = lane;
+    const attemptedAt = await this.now(lane.clock);
+    const response = await this.deps.sender.send(deliveryRequest(target, environment, delivery, event, tenantId, this.deps.clocks.system.now()));
+    this.lanes.answered(lane.id);
+    this.wake?.();
+    const record = attemptRecord(this.deps.ids.ulid(), delivery, attemptedAt, response);
+    const context: RequestContext = { tenantId, environment: environment as RequestContext['environment'], region: this.deps.cell.region, actor: 'system', requestId: null, correlationId: delivery.event_id, causationId: delivery.event_id };
+    this.deps.fence.assertHeld();
+    if (record.data.outcome === 'failed' && !delivery.manual_retry) await this.recordFailure(context, delivery, record.data);
+    const { position } = await appendToDeliveryLog(this.deps.cell, target.id, [{ event: record, context }], this.deps.clocks.system.now());
+    return position;
   }
 
-  /** Now on a lane's clock; a deleted test clock no longer holds its lanes back. */
-  private async now(clock: string): Promise<Date> {
-    if (clock === SYSTEM_CLOCK_LANES) return this.deps.clocks.system.now();
-    return this.deps.clocks.now(this.deps.cell, clock).catch(() => this.deps.clocks.system.now());
+  /** `webhook_endpoint.delivery_failed`, once per delivery: the command id derives from it. */
+  private async recordFailure(context: RequestContext, delivery: DeliveryDoc, attempted: WebhookDeliveryAttempted['data']): Promise<void> {
+    const data = { webhook_endpoint_id: delivery.webhook_endpoint_id, delivery_id: delivery.id, event_id: delivery.event_id, event_type: delivery.event_type, attempts: attempted.attempt, failed_at: attempted.attempted_at };
+    const failure = { ...context, commandId: derivedId('cmd', ['webhook_delivery_failed', delivery.id]) };
+    await this.deps.commands.execute(webhookEndpointAggregate, delivery.webhook_endpoint_id, { type: 'RecordWebhookDeliveryFailure', data }, failure);
   }
 
   /** Deletes expired delivery records at most once an hour of the system clock. */
@@ -209,100 +241,16 @@ export class WebhookDispatcher implements Runner {
     await purgeExpiredDeliveries(this.deps.cell.readModels, this.deps.outboxCheckpoint, now);
   }
 
-  /** Forgets the attempts whose lanes the outbox emptied, which no later read shows. */
-  private forgetOldAttempts(now: number): void {
-    for (const [lane, { since }] of this.awaitingRecord) if (now - since >= AWAITING_RECORD_MS) this.awaitingRecord.delete(lane);
-  }
-
-  private isReady(lane: LaneDoc, now: number): boolean {
-    if (this.inFlight.has(lane.id)) return false;
-    const awaiting = this.awaitingRecord.get(lane.id);
-    if (!awaiting) return true;
-    if (awaiting.marker === markerOf(lane) && now - awaiting.since < AWAITING_RECORD_MS) return false;
-    this.awaitingRecord.delete(lane.id);
-    return true;
-  }
-
-  private begin(lane: LaneDoc, attempt: Promise<void>): void {
-    const endpointId = lane.webhook_endpoint_id;
-    this.inFlightByEndpoint.set(endpointId, (this.inFlightByEndpoint.get(endpointId) ?? 0) + 1);
-    const running = attempt
-      .then(() => {
-        this.awaitingRecord.set(lane.id, { marker: markerOf(lane), since: performance.now() });
-      })
-      .catch((error) => this.deps.log.error(`webhook delivery ${lane.head} could not be recorded`, error))
-      .finally(() => {
-        this.inFlight.delete(lane.id);
-        this.inFlightByEndpoint.set(endpointId, this.inFlightByEndpoint.get(endpointId)! - 1);
-        this.wake?.();
-      });
-    this.inFlight.set(lane.id, running);
-  }
-
-  /**
-   * POSTs the delivery, then records the attempt (and, when it gave up, the endpoint's failure).
-   * The signature's time is the system clock's, which receivers check against theirs; the attempt
-   * and its retries are timed on the lane's clock.
-   */
-  private async attempt({ target, tenantId, environment }: Addressed, lane: LaneDoc, delivery: DeliveryDoc, event: PublicEventDoc): Promise<void> {
-    const signedAt = this.deps.clocks.system.now();
-    const attemptedAt = await this.now(lane.clock);
-    const version = isApiVersion(target.api_version) ? target.api_version : CURRENT_API_VERSION;
-    const body = deliveryBody(event, tenantId, version);
-    const secrets = target.secrets.filter(({ expires_at }) => expires_at === null || expires_at > signedAt.toISOString()).map(({ secret }) => secret);
-    const headers = {
-      'Content-Type': 'application/json',
-      [signatureHeaderName(version)]: signatureHeaderValue(secrets, Math.floor(signedAt.getTime() / 1000), body),
-      'Service-Event-Id': delivery.event_id,
-      'Service-Delivery-Id': delivery.id,
-      'Service-Event-Type': delivery.event_type,
-    };
-    const response = await this.deps.sender.send({ url: target.url, headers, body, mode: environment === 'live' ? 'live' : 'sandbox' });
-    const attempted = this.recordOf(delivery, attemptedAt, response);
-    const context: RequestContext = { tenantId, environment: environment as RequestContext['environment'], region: this.deps.cell.region, actor: 'system', requestId: null, correlationId: delivery.event_id, causationId: delivery.event_id };
-    this.deps.fence.assertHeld();
-    if (attempted.data.outcome === 'failed' && !delivery.manual_retry) await this.recordFailure(context, delivery, attempted.data);
-    await appendToDeliveryLog(this.deps.cell, context, target.id, [attempted], this.deps.clocks.system.now());
-  }
-
-  private recordOf(delivery: DeliveryDoc, attemptedAt: Date, response: WebhookResponse): WebhookDeliveryAttempted & { id: string } {
-    const attempt = delivery.attempt_count + 1;
-    const succeeded = response.status !== null && response.status >= 200 && response.status < 300;
-    const next = succeeded || delivery.manual_retry ? undefined : nextAttemptAt(attempt, new Date(delivery.first_attempted_at ?? attemptedAt), attemptedAt, randomInt(1_000_000) / 1_000_000);
-    return {
-      id: this.deps.ids.ulid(),
-      type: 'WebhookDeliveryAttempted',
-      data: {
-        delivery_id: delivery.id,
-        attempt,
-        attempted_at: attemptedAt.toISOString(),
-        duration_ms: Math.round(response.durationMs),
-        response_status: response.status,
-        response_body: response.body,
-        error: response.error,
-        outcome: succeeded ? 'succeeded' : next ? 'retrying' : 'failed',
-        next_attempt_at: next?.toISOString() ?? null,
-      },
-    };
-  }
-
-  /** `webhook_endpoint.delivery_failed`, once per delivery: the command id derives from it. */
-  private async recordFailure(context: RequestContext, delivery: DeliveryDoc, attempted: WebhookDeliveryAttempted['data']): Promise<void> {
-    const data = { webhook_endpoint_id: delivery.webhook_endpoint_id, delivery_id: delivery.id, event_id: delivery.event_id, event_type: delivery.event_type, attempts: attempted.attempt, failed_at: attempted.attempted_at };
-    const failure = { ...context, commandId: derivedId('cmd', ['webhook_delivery_failed', delivery.id]) };
-    await this.deps.commands.execute(webhookEndpointAggregate, delivery.webhook_endpoint_id, { type: 'RecordWebhookDeliveryFailure', data }, failure);
-  }
-
   /** The ids of the cell's enabled endpoints, read again at most every ENDPOINTS_TTL_MS. */
-  private async enabledEndpoints(): Promise<readonly string[]> {
+  private async enabledEndpoints(): Promise<ReadonlySet<string>> {
     const now = performance.now();
-    if (this.endpoints && now - this.endpoints.at < ENDPOINTS_TTL_MS) return this.endpoints.ids;
-    const ids: string[] = [];
+    if (this.endpoints && now - this.endpoints.at < ENDPOINTS_TTL_MS) return this.endpoints.enabled;
+    const enabled = new Set<string>();
     for (const doc of await this.deps.cell.readModels.all<TargetsDoc>(WEBHOOK_TARGETS)) {
-      for (const target of doc.endpoints) if (target.status === 'enabled') ids.push(target.id);
+      for (const target of doc.endpoints) if (target.status === 'enabled') enabled.add(target.id);
     }
-    this.endpoints = { ids, at: now };
-    return ids;
+    this.endpoints = { enabled, at: now };
+    return enabled;
   }
 
   private pause(ms: number): Promise<void> {
@@ -316,6 +264,3 @@ export class WebhookDispatcher implements Runner {
     });
   }
 }
-
-/** A lane as the dispatcher attempted it: the same first delivery, due at the same time. */
-const markerOf = (lane: LaneDoc): string => `${lane.head}@${lane.due_at}`;

@@ -87,6 +87,8 @@ export interface LaneDoc {
   due_at: string;
   /** `system`, or the test clock of the lane's aggregate. */
   clock: string;
+  /** The position (as the read store encodes it) of the event that last changed the lane: the dispatcher follows the lanes by it. */
+  changed_at: string;
 }
 
 /** Lanes whose aggregate lives on no test clock. */
@@ -100,5 +102,5 @@ export const DELIVERY_INDEXES: readonly IndexSpec[] = [
   { fields: ['webhook_endpoint_id', 'event_type', 'created_at'] },
   { fields: ['status', 'created_at'] },
 ];
-export const LANE_INDEXES: readonly IndexSpec[] = [{ fields: ['webhook_endpoint_id', 'due_at'] }, { fields: ['due_at'] }];
+export const LANE_INDEXES: readonly IndexSpec[] = [{ fields: ['changed_at'] }];
 

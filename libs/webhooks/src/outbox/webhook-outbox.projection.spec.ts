@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@tally/eventstore';
-import { SqliteReadStore, type ReadStore } from '@tally/readstore';
+import { encodePosition, SqliteReadStore, type ReadStore } from '@tally/readstore';
 import { UnitOfWork, type PublicEventSource } from '@tally/runtime';
 import type { WebhookDeliveryLogEvent } from '../domain/webhook-delivery.events';
 import type { WebhookEndpointEvent } from '../domain/webhook-endpoint.events';
@@ -72,6 +72,17 @@ describe('the webhook outbox', () => {
     store = await project([...events, attempted(deliveryOf(WE, one), 1, 'succeeded')]);
     expect(await lane(store, WE, 'cus_1')).toMatchObject({ head: deliveryOf(WE, two), due_at: DUE_NOW });
     expect(await delivery(store, deliveryOf(WE, one))).toMatchObject({ status: 'succeeded', attempt_count: 1, response_status: 200, first_attempted_at: AT });
+  });
+
+  it('stamps a lane with the position of the event that last changed it, which the dispatcher follows', async () => {
+    const events = [created(WE, ['*']), customer('cus_1'), customer('cus_1')];
+    const [, one, two] = events;
+    const queued = await project(events);
+    expect((await lane(queued, WE, 'cus_1'))!.changed_at).toBe(encodePosition(two.position));
+
+    const success = attempted(deliveryOf(WE, one), 1, 'succeeded');
+    const moved = await project([...events, success]);
+    expect((await lane(moved, WE, 'cus_1'))!.changed_at).toBe(encodePosition(success.position));
   });
 
   it('keeps a retrying delivery at the head until its next attempt, and empties the lane when the last one fails for good', async () => {

@@ -76,7 +76,7 @@ async function fanOut(event: RecordedEvent, prefix: string, type: string, writer
     if (endpoint.status !== 'enabled' || !matchesEventFilter(endpoint.events, type)) continue;
     // An endpoint never hears of its own failures: a failing receiver would feed itself forever.
     if (prefix === ENDPOINT_PREFIX && aggregateId === endpoint.id) continue;
-    await enqueue(writer, newDelivery(deliveryId(endpoint.id, eventId), { webhook_endpoint_id: endpoint.id, tenant_id, environment, event_id: eventId, event_type: type, aggregate_id: aggregateId, sequence: event.revision, clock }, occurred_at));
+    await enqueue(writer, newDelivery(deliveryId(endpoint.id, eventId), { webhook_endpoint_id: endpoint.id, tenant_id, environment, event_id: eventId, event_type: type, aggregate_id: aggregateId, sequence: event.revision, clock }, occurred_at), event.position);
   }
 }
 
@@ -122,15 +122,15 @@ async function foldDeliveryLog(stored: RecordedEvent, writer: ProjectionWriter):
         manual_retry: false,
       };
       writer.upsert(WEBHOOK_DELIVERIES, attempted);
-      if (outcome === 'retrying') await reschedule(writer, attempted, next_attempt_at!);
-      else await dequeue(writer, attempted);
+      if (outcome === 'retrying') await reschedule(writer, attempted, next_attempt_at!, stored.position);
+      else await dequeue(writer, attempted, stored.position);
       return;
     }
     case 'WebhookDeliveryRetryRequested': {
       const delivery = await writer.get<DeliveryDoc>(WEBHOOK_DELIVERIES, event.data.delivery_id);
       if (!delivery) return;
-      if (delivery.status === 'pending') return reschedule(writer, delivery, DUE_NOW);
-      return enqueue(writer, { ...delivery, status: 'pending', manual_retry: true, next_attempt_at: null });
+      if (delivery.status === 'pending') return reschedule(writer, delivery, DUE_NOW, stored.position);
+      return enqueue(writer, { ...delivery, status: 'pending', manual_retry: true, next_attempt_at: null }, stored.position);
     }
     case 'WebhookReplayRequested': {
       const originals = await writer.getMany<DeliveryDoc>(WEBHOOK_DELIVERIES, event.data.delivery_ids);
@@ -139,7 +139,7 @@ async function foldDeliveryLog(stored: RecordedEvent, writer: ProjectionWriter):
         const { webhook_endpoint_id, tenant_id, environment, event_id, event_type, aggregate_id, sequence, clock } = original;
         const of = { webhook_endpoint_id, tenant_id, environment, event_id, event_type, aggregate_id, sequence, clock };
         const replay = newDelivery(derivedId('del', [event.data.replay_id, original.id]), of, stored.metadata.occurred_at, original.id);
-        await enqueue(writer, replay);
+        await enqueue(writer, replay, stored.position);
       }
       return;
     }

@@ -49,7 +49,7 @@ export class ProjectionRunner {
     const subscription = events.subscribeToAll({ fromPosition: from, filter: { streamPrefixes: projection.streamPrefixes } });
     this.close = () => subscription.close();
     if (this.stopped) await subscription.close();
-    const unit = new UnitOfWork(store);
+    const unit = new UnitOfWork(store, projection.keepWritten);
     try {
       await followInBatches(
         subscription,

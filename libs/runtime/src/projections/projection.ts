@@ -41,6 +41,13 @@ export interface Projection {
    * larger batches: each commit writes every page it touched once.
    */
   pacing?: Pacing;
+  /**
+   * How many of the documents it wrote stay in memory between batches to answer its own reads
+   * again (the least recently written leave first); none by default. Only for a projection whose
+   * reads are mostly of documents it wrote a moment before and that nothing else changes but by
+   * deleting what it will not read again (the webhook outbox).
+   */
+  keepWritten?: number;
   /** `directory` projections write the global key directory instead of their cell's read store. */
   target?: 'cell' | 'directory';
   /** The public events it writes to the log (a resource projection): which events of its streams are public, as which type. */

@@ -3,6 +3,13 @@ import type { DirectoryChanges, TallyConfig } from '@tally/cells';
 import { forwardAppends } from './append-forwarder';
 import type { FromWorkerThread, WorkerThreadData } from './messages';
 
+/**
+ * The thread's young generation, twice V8's default (32 MB): the worker allocates short-lived
+ * objects fast (documents, events, requests), and under load scavenges took 15% of its time, with
+ * objects still in use promoted to the old generation for want of room. See BENCHMARKS.md,
+ * "Webhook delivery".
+ */
+const YOUNG_GENERATION_MB = 64;
 /** How long a stopping worker may take to finish its batches before the thread is terminated. */
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -37,7 +44,7 @@ export class WorkerThreadHost {
 
   /** Resolves once the worker runs (its projections and process managers subscribed). */
   start(): Promise<void> {
-    const thread = new Thread(this.options.entry, { workerData: { config: this.options.config } satisfies WorkerThreadData, execArgv: this.options.execArgv });
+    const thread = new Thread(this.options.entry, { workerData: { config: this.options.config } satisfies WorkerThreadData, execArgv: this.options.execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     this.thread = thread;
     this.stopForwarding = forwardAppends((message) => thread.postMessage(message));
     this.ready = new Promise<void>((resolve, reject) => {

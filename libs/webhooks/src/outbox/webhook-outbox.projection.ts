@@ -26,6 +26,9 @@ const ENDPOINT_PREFIX = `${WEBHOOK_ENDPOINT_AGGREGATE}-`;
 /** Attempts a delivery record lists; the count goes on. */
 const LISTED_ATTEMPTS = 20;
 
+/** Deliveries and lanes kept in memory between batches: those of the last few seconds at thousands of deliveries a second. */
+const KEEP_WRITTEN = 20_000;
+
 export const WEBHOOK_OUTBOX = 'webhook_outbox';
 
 /** A delivery's id: one per endpoint and event, so a redelivered event makes none twice. */
@@ -43,6 +46,8 @@ export function webhookOutboxProjection(sources: readonly PublicEventSource[]): 
   return {
     name: WEBHOOK_OUTBOX,
     streamPrefixes: [...sourceOf.keys(), WEBHOOK_DELIVERY_LOG_PREFIX],
+    // A delivery and its lane are read again when their attempt is folded, a moment after they were written.
+    keepWritten: KEEP_WRITTEN,
     collections: [
       { name: WEBHOOK_TARGETS, indexes: [] },
       { name: WEBHOOK_DELIVERIES, indexes: DELIVERY_INDEXES },

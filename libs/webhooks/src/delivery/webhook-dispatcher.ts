@@ -12,8 +12,8 @@ import { LaneBook } from './lane-book';
 import type { WebhookSender } from './webhook-sender';
 
 /** Requests under way at once to one endpoint (each for its own aggregate) and in all. */
-export const PER_ENDPOINT_CONCURRENCY = 64;
-export const TOTAL_CONCURRENCY = 512;
+export const PER_ENDPOINT_CONCURRENCY = 128;
+export const TOTAL_CONCURRENCY = 1024;
 /** How often the outbox's checkpoint is read while nothing is under way. */
 const IDLE_POLL_MS = 10;
 /** Lanes read at once from the outbox. */

@@ -47,6 +47,7 @@ import { listenOnLoopback } from './support/listen';
 import { formatSummary, readProfile, summarise } from './support/cpu-profile';
 import { BenchChild, serveRequests } from './support/bench-child';
 import { cpuMsByThread, loopGaps, sqliteTimes, threadHeaps, type SqliteTimes, type ThreadHeap } from './support/thread-heap-probe';
+import { answerJson, createBenchTenant } from './support/bench-tenant';
 import { BATCH_EVENTS, METER, percentile, UsageClient, type ExternalIds } from './support/usage-load';
 
 /** The targets of the issue (the latency one at 20 batches of 1000 a second, `--rate 20`). */
@@ -240,29 +241,15 @@ async function serveTally(subscriptionCount: number): Promise<void> {
   const { port } = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
 
-  const operator = new UsageClient(url, operatorKey, [], 1);
-  const json = async (answer: Promise<{ status: number; text: string }>, what: string) => {
-    const { status, text } = await answer;
-    if (status >= 300) throw new Error(`${what} answered ${status}: ${text}`);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
-  const tenant = await json(operator.send('POST', '/v1/operator/tenants', JSON.stringify({ name: 'Bench', region: 'eu' })), 'creating the tenant');
-  const tenantId = tenant.id as string;
-  const key = (tenant.api_keys as { environment: string; secret?: string }[]).find((k) => k.environment === 'sandbox')!.secret!;
-  // The load runs far past every default limit, which would answer 429.
-  const unlimited = { read: 1_000_000, write: 1_000_000, money: 1_000_000, usage: 1_000_000, admin: 1_000_000 };
-  await json(operator.send('PATCH', `/v1/operator/tenants/${tenantId}`, JSON.stringify({ rate_limits: unlimited })), 'lifting the rate limits');
-  operator.close();
-  // The key directory and the limits reach the API through the worker's projections.
-  await host.settle();
+  const { tenantId, key } = await createBenchTenant(url, operatorKey, () => host.settle());
 
   const api = new UsageClient(url, key, [], 4);
   const plan = { code: 'metered', product_code: 'metered', currency: 'EUR', interval: 'month', interval_count: 1, components: [{ code: METER, pricing: { model: 'usage', aggregation: 'sum', tiers: [{ up_to: null, unit_amount: '0.001' }] } }] };
-  await json(api.send('POST', '/v1/plans', JSON.stringify(plan)), 'creating the plan');
+  await answerJson(api.send('POST', '/v1/plans', JSON.stringify(plan)), 'creating the plan');
   const subscriptions: string[] = [];
   for (let i = 0; i < subscriptionCount; i++) {
-    const customer = await json(api.send('POST', '/v1/customers', JSON.stringify({ email: `usage${i}@example.com`, name: `Usage ${i}` })), 'creating a customer');
-    const subscription = await json(api.send('POST', '/v1/subscriptions', JSON.stringify({ customer_id: customer.id, plan_code: plan.code })), 'creating a subscription');
+    const customer = await answerJson(api.send('POST', '/v1/customers', JSON.stringify({ email: `usage${i}@example.com`, name: `Usage ${i}` })), 'creating a customer');
+    const subscription = await answerJson(api.send('POST', '/v1/subscriptions', JSON.stringify({ customer_id: customer.id, plan_code: plan.code })), 'creating a subscription');
     subscriptions.push(subscription.id as string);
   }
   api.close();

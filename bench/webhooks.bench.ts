@@ -74,6 +74,7 @@ import { createApp } from '../apps/api/src/create-app';
 import { formatSummary, readProfile, summarise } from './support/cpu-profile';
 import { BenchChild, serveRequests } from './support/bench-child';
 import { cpuMsByThread, sqliteTimes, threadHeaps, type SqliteTimes } from './support/thread-heap-probe';
+import { answerJson, createBenchTenant } from './support/bench-tenant';
 import { percentile, UsageClient } from './support/usage-load';
 
 /** The targets of the issue, at 1,000 events/s across 1,000 aggregates to 3 endpoints. */
@@ -199,21 +200,7 @@ async function serveTally(aggregates: number, sourceName: SourceName): Promise<v
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 
-  const json = async (answer: Promise<{ status: number; text: string }>, what: string) => {
-    const { status, text } = await answer;
-    if (status >= 300) throw new Error(`${what} answered ${status}: ${text}`);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
-  const operator = new UsageClient(url, operatorKey, [], 1);
-  const tenant = await json(operator.send('POST', '/v1/operator/tenants', JSON.stringify({ name: 'Bench', region: 'eu' })), 'creating the tenant');
-  const tenantId = tenant.id as string;
-  const key = (tenant.api_keys as { environment: string; secret?: string }[]).find((k) => k.environment === 'sandbox')!.secret!;
-  // The load runs far past every default limit, which would answer 429.
-  const unlimited = { read: 1_000_000, write: 1_000_000, money: 1_000_000, usage: 1_000_000, admin: 1_000_000 };
-  await json(operator.send('PATCH', `/v1/operator/tenants/${tenantId}`, JSON.stringify({ rate_limits: unlimited })), 'lifting the rate limits');
-  operator.close();
-  // The key directory and the limits reach the API through the worker's projections.
-  await host.settle();
+  const { key } = await createBenchTenant(url, operatorKey, () => host.settle());
 
   const api = new UsageClient(url, key, [], 8);
   const ids: string[] = new Array<string>(aggregates);
@@ -221,7 +208,7 @@ async function serveTally(aggregates: number, sourceName: SourceName): Promise<v
   const lane = async () => {
     while (next < aggregates) {
       const i = next++;
-      ids[i] = (await json(api.send('POST', source.create.path, JSON.stringify(source.create.body(i))), `creating ${source.plural}`)).id as string;
+      ids[i] = (await answerJson(api.send('POST', source.create.path, JSON.stringify(source.create.body(i))), `creating ${source.plural}`)).id as string;
     }
   };
   await Promise.all(Array.from({ length: 8 }, lane));

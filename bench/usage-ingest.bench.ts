@@ -118,7 +118,7 @@ interface Ready {
 interface Stats {
   rssMiB: number;
   peakRssMiB: number;
-  /** The main thread's heap first, then the worker thread's (Tally only). */
+  /** The main thread's heap first, then the worker threads' (Tally only): the projections' thread, then the services'. */
   heaps: ThreadHeap[];
   /** Sizes of the files of the data folder, in MiB. */
   files: Record<string, number>;
@@ -134,7 +134,7 @@ interface Storage {
 
 type Request = { id: number; op: 'settle' | 'progress' | 'stats' | 'storage' | 'cpu' | 'gaps' | 'sqlite' | 'mark' | 'stop'; gc?: boolean; timeoutMs?: number };
 
-/** CPU time of the server's threads so far, in ms: its main thread, the worker thread (Tally), and the rest (V8's helpers, libuv's pool). */
+/** CPU time of the server's threads so far, in ms: its main thread, the worker thread that runs the projections (Tally), and the rest (the services' thread, V8's helpers, libuv's pool). */
 interface Cpu {
   main: number;
   worker: number;
@@ -255,8 +255,8 @@ async function serveTally(subscriptionCount: number): Promise<void> {
   api.close();
   await host.settle();
 
-  // The worker thread is idle now: it answers at once, with its kernel thread id.
-  const workerTid = (await threadHeaps({ threads: 1, timeoutMs: 10_000 }))[1]?.tid;
+  // The worker threads are idle now: they answer at once, with their kernel thread ids; the first runs the projections.
+  const workerTid = (await threadHeaps({ threads: 2, timeoutMs: 10_000 }))[1]?.tid;
   const cell = app.get(CellRegistry).cell('eu');
   const file = join(dataDir, 'eu.sqlite');
   // A connection of its own, read only, for what the store's API does not say: the ingest stream's revision at the checkpoint.
@@ -272,7 +272,7 @@ async function serveTally(subscriptionCount: number): Promise<void> {
         const checkpoint = await cell.readModels.getCheckpoint(USAGE_PROJECTION);
         return checkpoint === undefined ? 0 : ((countedAt.get(stream, checkpoint) as number | undefined) ?? 0);
       },
-      stats: async (request) => ({ rssMiB: rssMiB(), peakRssMiB: peakRssMiB(), heaps: await threadHeaps({ gc: request.gc, threads: 1, timeoutMs: request.timeoutMs }), files: fileSizes(dataDir) }) satisfies Stats,
+      stats: async (request) => ({ rssMiB: rssMiB(), peakRssMiB: peakRssMiB(), heaps: await threadHeaps({ gc: request.gc, threads: 2, timeoutMs: request.timeoutMs }), files: fileSizes(dataDir) }) satisfies Stats,
       cpu: async () => cpuOf(workerTid),
       storage: async () => {
         const count = (table: string) => reader.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;

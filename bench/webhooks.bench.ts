@@ -1,5 +1,5 @@
 /**
- * Webhook delivery on the embedded profile (one process: the API, its worker in a thread, as
+ * Webhook delivery on the embedded profile (one process: the API, its worker in two threads, as
  * `npm start` runs it, on the system clock): events committed at a steady rate across many
  * aggregates, each delivered to three endpoints on loopback; from each commit's acknowledgement to
  * its arrival at the receiver. Against a baseline measured in the same round: the same receivers
@@ -48,12 +48,13 @@
  * projection (which writes the public event the delivery carries) and the webhook outbox
  * (which writes the delivery) had committed the event, from their checkpoints sampled every 5 ms in
  * the child, and when the dispatcher began the attempt (the delivery's `attempted_at`). Also: the
- * cores each thread kept busy, the worker thread's longest event-loop stall and its SQLite
- * transactions (bench/support/thread-heap-probe.ts, preloaded into the child).
+ * cores each thread kept busy, each worker thread's longest event-loop stall and its SQLite
+ * transactions (bench/support/thread-heap-probe.ts, preloaded into the child): the followers
+ * thread runs the projections and the outbox, the services thread the dispatcher.
  *
  * Options, with their defaults: --source coupons (or customers) --rate 1000 (events/s) --aggregates
  * 1000 --seconds 20 --warmup 3 --drain 30 --rounds 1 --cases three,one-failing,baseline[,commits-only]
- * --cpu-prof <dir> (profiles both threads of the Tally children and prints their top self times over
+ * --cpu-prof <dir> (profiles every thread of the Tally children and prints their top self times over
  * the measured part).
  */
 import { randomUUID } from 'node:crypto';
@@ -177,12 +178,20 @@ interface Ready {
   aggregates: string[];
 }
 
-/** The child's CPU time so far, in ms: its main (request) thread, the worker thread, and the rest (V8's helpers, libuv's pool). */
+/** The parts of Tally's worker, each in a thread of its own. */
+const WORKER_PARTS = ['followers', 'services'] as const;
+type WorkerPart = (typeof WORKER_PARTS)[number];
+
+/** The child's CPU time so far, in ms: its main (request) thread, each worker thread, and the rest (V8's helpers, libuv's pool). */
 interface Cpu {
   main: number;
-  worker: number;
+  followers: number;
+  services: number;
   rest: number;
 }
+
+/** A worker thread's longest loop stall and its SQLite transactions since the last question. */
+type WorkerThreadStats = Partial<Record<WorkerPart, { maxLoopDelayMs: number; sqlite: SqliteTimes }>>;
 
 /** Checkpoints of the source's projection and the webhook outbox, sampled in the child: [epoch ms, source's projection, outbox]. */
 type CheckpointSample = [number, number, number];
@@ -215,8 +224,8 @@ async function serveTally(aggregates: number, sourceName: SourceName): Promise<v
   api.close();
   await host.settle();
 
-  // The worker thread is idle now: it answers at once, with its kernel thread id.
-  const workerTid = (await threadHeaps({ threads: 1, timeoutMs: 10_000 }))[1]?.tid;
+  // The worker threads are idle now: they answer at once, with their kernel thread ids.
+  const partOfTid = new Map((await threadHeaps({ threads: WORKER_PARTS.length, timeoutMs: 10_000 })).slice(1).map(({ tid, part }) => [tid, part as WorkerPart]));
   const cell = app.get(CellRegistry).cell('eu');
   const reader = new Database(join(dataDir, 'eu.sqlite'), { readonly: true, fileMustExist: true });
   const positionOf = reader.prepare('SELECT position FROM es_events WHERE event_id = ?').pluck();
@@ -238,19 +247,16 @@ async function serveTally(aggregates: number, sourceName: SourceName): Promise<v
   const handlers: Record<Exclude<Request['op'], 'stop'>, (request: Request) => Promise<unknown>> = {
     settle: () => host.settle(),
     cpu: async () => {
-      let [main, worker, rest] = [0, 0, 0];
-      for (const [tid, ms] of cpuMsByThread()) {
-        if (tid === process.pid) main += ms;
-        else if (tid === workerTid) worker += ms;
-        else rest += ms;
-      }
-      return { main, worker, rest } satisfies Cpu;
+      const cpu: Cpu = { main: 0, followers: 0, services: 0, rest: 0 };
+      for (const [tid, ms] of cpuMsByThread()) cpu[tid === process.pid ? 'main' : (partOfTid.get(tid) ?? 'rest')] += ms;
+      return cpu;
     },
     sqlite: async () => sqliteTimes(),
-    /** The worker thread's longest loop stall and its SQLite transactions since the last question. */
+    /** Each worker thread's longest loop stall and its SQLite transactions since the last question. */
     worker: async () => {
-      const heap = (await threadHeaps({ threads: 1, timeoutMs: 30_000 }))[1];
-      return heap ? { maxLoopDelayMs: heap.maxLoopDelayMs, answeredAfterMs: heap.answeredAfterMs, sqlite: heap.sqlite } : undefined;
+      const stats: WorkerThreadStats = {};
+      for (const { part, maxLoopDelayMs, sqlite } of (await threadHeaps({ threads: WORKER_PARTS.length, timeoutMs: 30_000 })).slice(1)) stats[part as WorkerPart] = { maxLoopDelayMs, sqlite };
+      return stats;
     },
     mark: async () => Number(process.hrtime.bigint() / 1000n),
     watch: async () => {
@@ -460,8 +466,8 @@ interface Result {
   /** The failing endpoint: requests it got, and the commits they carried. */
   failing?: { requests: number; commits: number };
   stages?: Stages;
-  cores?: { main: number; worker: number; rest: number; driver: number };
-  worker?: { maxLoopDelayMs: number; sqlite: SqliteTimes } | undefined;
+  cores?: Cpu & { driver: number };
+  worker?: WorkerThreadStats;
   mainSqlite?: SqliteTimes;
   /** A delivery Tally sent, for the baseline of the round. */
   sample?: Sample;
@@ -656,7 +662,8 @@ async function tallyCase(name: Exclude<CaseName, 'baseline'>, options: Options):
   if (child.profileDir) {
     const files = readdirSync(child.profileDir).filter((file) => file.includes(`.${child.pid}.`) && file.endsWith('.cpuprofile'));
     for (const file of files.sort()) {
-      const thread = file.split('.')[4] === '0' ? 'main (request) thread' : 'worker thread';
+      const threadId = file.split('.')[4];
+      const thread = threadId === '0' ? 'main (request) thread' : `worker thread ${threadId}`;
       profiles.push(formatSummary(`${name}, measured part, ${thread} (${file})`, summarise(readProfile(join(child.profileDir, file)), { top: 25, fromUs: start.fromUs, toUs })));
     }
   }
@@ -667,7 +674,7 @@ async function tallyCase(name: Exclude<CaseName, 'baseline'>, options: Options):
     commitLatency: percentilesOf(commitLatencies),
     commitErrors: errors,
     stages,
-    cores: { main: (cpu.main - start.cpu.main) / ms, worker: (cpu.worker - start.cpu.worker) / ms, rest: (cpu.rest - start.cpu.rest) / ms, driver: (client.user + client.system) / 1000 / ms },
+    cores: { main: (cpu.main - start.cpu.main) / ms, followers: (cpu.followers - start.cpu.followers) / ms, services: (cpu.services - start.cpu.services) / ms, rest: (cpu.rest - start.cpu.rest) / ms, driver: (client.user + client.system) / 1000 / ms },
     worker,
     mainSqlite,
     sample: first?.sample ?? receivers.find((r) => r.sample)?.sample,
@@ -773,7 +780,7 @@ async function baselineCase(options: Options, sample: Sample): Promise<Result> {
   const measuredFrom = sentAt[firstMeasured];
   const summary = summariseCase('baseline', options, receivers, sentAt, firstMeasured, measuredFrom, load.sentAt, load.sentAt, backlog.samples);
   if (sendErrors > 0) console.error(`  ${sendErrors} baseline requests failed`);
-  return { ...summary, drainMs: lastArrival - load.sentAt, lateSendsMs: load.lateSendsMs, cores: { main: NaN, worker: NaN, rest: NaN, driver: (client.user + client.system) / 1000 / ms } };
+  return { ...summary, drainMs: lastArrival - load.sentAt, lateSendsMs: load.lateSendsMs, cores: { main: NaN, followers: NaN, services: NaN, rest: NaN, driver: (client.user + client.system) / 1000 / ms } };
 }
 
 // ——— the report ———
@@ -845,8 +852,11 @@ function report(options: Options, rounds: Round[]): string {
         `per ${WINDOW_MS / 1000} s of the load, ${r.name === 'baseline' ? 'sent' : 'committed'}/s ${r.windows.committed.map(int).join(', ')}${r.healthyEndpoints > 0 ? `, received/s per healthy endpoint ${r.windows.delivered.map(int).join(', ')}, p95 of the commits of each ${r.windows.p95.map(ms1).join(', ')} ms` : ''}`,
         r.perEndpoint.length === 0 ? '' : `per endpoint p50/p95/p99: ${r.perEndpoint.map((p) => `${ms1(p.p50)}/${ms1(p.p95)}/${ms1(p.p99)}`).join('; ')}`,
         r.failing ? `failing endpoint: ${int(r.failing.requests)} requests carrying ${int(r.failing.commits)} commits` : '',
-        r.cores ? `cores busy: ${Number.isFinite(r.cores.main) ? `Tally request thread ${r.cores.main.toFixed(2)}, worker thread ${r.cores.worker.toFixed(2)}, other threads ${r.cores.rest.toFixed(2)}, ` : ''}bench process (client and receivers) ${r.cores.driver.toFixed(2)}` : '',
-        r.worker ? `worker thread's longest loop stall ${int(r.worker.maxLoopDelayMs)} ms; its transactions: ${sqliteText(r.worker.sqlite)}` : '',
+        r.cores ? `cores busy: ${Number.isFinite(r.cores.main) ? `Tally request thread ${r.cores.main.toFixed(2)}, followers thread ${r.cores.followers.toFixed(2)}, services thread ${r.cores.services.toFixed(2)}, other threads ${r.cores.rest.toFixed(2)}, ` : ''}bench process (client and receivers) ${r.cores.driver.toFixed(2)}` : '',
+        ...WORKER_PARTS.map((part) => {
+          const thread = r.worker?.[part];
+          return thread ? `${part} thread's longest loop stall ${int(thread.maxLoopDelayMs)} ms; its transactions: ${sqliteText(thread.sqlite)}` : '';
+        }),
         r.mainSqlite ? `request thread's transactions: ${sqliteText(r.mainSqlite)}` : '',
       ].filter((note) => note !== '');
       lines.push(`- round ${i + 1}, ${r.name}: ${notes.join('; ')}.`);

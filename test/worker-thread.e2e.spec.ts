@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -61,6 +63,30 @@ describe('the embedded worker in a thread of its own (npm start)', () => {
     const { body } = await api(sandbox).post('/v1/customers', { email: 'grace@example.com', name: 'Grace' }).expect(200);
     await host.settle();
     expect((await api(sandbox).get(`/v1/customers/${body.id}`).expect(200)).body).toMatchObject({ id: body.id, name: 'Grace' });
+  });
+
+  it('sends webhooks from the services thread, whose attempt records the followers thread folds at once', async () => {
+    const arrivals: number[] = [];
+    const receiver: Server = createServer((req, res) => req.resume().on('end', () => res.end('ok', () => arrivals.push(performance.now()))));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      const { body: endpoint } = await api(sandbox).post('/v1/admin/webhook-endpoints', { url, events: ['customer.created'] }).expect(200);
+      await host.settle();
+      const deliveries = app.get(CellRegistry).cell('eu').readModels;
+      const succeeded = async () => (await deliveries.find('webhook_deliveries', { where: [{ field: 'webhook_endpoint_id', op: 'eq', value: endpoint.id }, { field: 'status', op: 'eq', value: 'succeeded' }], limit: 100 })).items.length;
+      const delays: number[] = [];
+      for (let i = 1; i <= 10; i++) {
+        await api(sandbox).post('/v1/customers', { email: `hook${i}@example.com` }).expect(200);
+        while ((await succeeded()) < i) await new Promise((resolve) => setTimeout(resolve, 1));
+        delays.push(performance.now() - arrivals[i - 1]);
+      }
+      expect(arrivals).toHaveLength(10);
+      const median = [...delays].sort((a, b) => a - b)[delays.length >> 1];
+      expect(median).toBeLessThan(WOKEN_WITHIN_MS);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('stops honouring a revoked key as soon as the thread’s directory projection committed', async () => {

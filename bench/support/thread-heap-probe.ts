@@ -10,13 +10,15 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { performance } from 'node:perf_hooks';
-import { BroadcastChannel, isMainThread, threadId } from 'node:worker_threads';
+import { BroadcastChannel, isMainThread, threadId, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 const CHANNEL = 'bench:thread-heaps';
 
 export interface ThreadHeap {
   threadId: number;
+  /** The part of Tally's worker the thread runs (`followers`, `services`), or null. */
+  part: string | null;
   /** The thread's id in the kernel (/proc/self/task/<tid>). */
   tid: number;
   /** V8's used and total heap of the thread, in MiB. */
@@ -173,6 +175,7 @@ function heapOf(gc: boolean, sentAt?: number): ThreadHeap {
   const maxLoopDelayMs = isMainThread ? NaN : loopGaps().maxMs;
   return {
     threadId,
+    part: (workerData as { part?: string } | null)?.part ?? null,
     tid: ownTid(),
     usedMiB: stats.used_heap_size / MiB,
     totalMiB: stats.total_heap_size / MiB,
@@ -198,8 +201,9 @@ if (!isMainThread) {
 let asked = 0;
 
 /**
- * This thread's figures, then those of every worker thread that answers within `timeoutMs`; ends
- * early once `threads` answered.
+ * This thread's figures, then those of every worker thread that answers within `timeoutMs`, in
+ * the order of their parts' names (Tally's `followers` thread, which runs the projections, before
+ * its `services` thread); ends early once `threads` answered.
  */
 export async function threadHeaps({ gc = false, threads = 1, timeoutMs = 3000 }: { gc?: boolean; threads?: number; timeoutMs?: number } = {}): Promise<ThreadHeap[]> {
   const started = performance.now();
@@ -224,5 +228,6 @@ export async function threadHeaps({ gc = false, threads = 1, timeoutMs = 3000 }:
   } finally {
     channel.close();
   }
-  return heaps;
+  const [own, ...workers] = heaps;
+  return [own, ...workers.sort((a, b) => (a.part ?? '').localeCompare(b.part ?? ''))];
 }

@@ -39,7 +39,7 @@ export class AppModule {
         RuntimeModule,
         HttpEdgeModule.forRoot({ aggregateTypes: CONTEXTS.aggregateTypes, projections: CONTEXTS.projections }),
         ...CONTEXTS.modules,
-        ...(worker === 'in-process' ? [WorkerModule.forRoot(CONTEXTS, extraProcesses)] : []),
+        ...(worker === 'in-process' ? [WorkerModule.forRoot(CONTEXTS, { extraProcesses })] : []),
         ...(worker === 'thread' ? [WorkerThreadModule.forRoot({ config, entry: WORKER_THREAD_ENTRY, execArgv: workerExecArgv })] : []),
       ],
     };

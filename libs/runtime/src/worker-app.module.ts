@@ -2,15 +2,21 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CellsModule, type TallyConfig } from '@tally/cells';
 import type { ComposedContexts } from './contexts/context-manifest';
 import { RuntimeModule } from './runtime.module';
+import type { WorkerPart } from './worker';
 import { WorkerModule } from './worker.module';
 
-/** The worker alone, without HTTP, on the system clock: a process of its own, or the API's worker thread. */
+/** The worker alone (or a part of it), without HTTP, on the system clock: a process of its own, or one of the API's worker threads. */
 @Module({})
 export class WorkerAppModule {
-  static forRoot(config: TallyConfig, contexts: ComposedContexts): DynamicModule {
+  static forRoot(config: TallyConfig, contexts: ComposedContexts, part: WorkerPart = 'all'): DynamicModule {
     return {
       module: WorkerAppModule,
-      imports: [CellsModule.forRoot({ config, pii: contexts.pii, upcasters: contexts.upcasters }), RuntimeModule, WorkerModule.forRoot(contexts)],
+      imports: [
+        // The followers' batches, which write the most, copy the WAL back: the services' requests never wait for that.
+        CellsModule.forRoot({ config, pii: contexts.pii, upcasters: contexts.upcasters, walCheckpoints: part === 'services' ? 'as-a-backstop' : 'regularly' }),
+        RuntimeModule,
+        WorkerModule.forRoot(contexts, { part }),
+      ],
     };
   }
 }

@@ -9,7 +9,9 @@ import type { ProcessManager } from './processes/process-manager';
 import type { Reaction } from './processes/reaction';
 import type { CellService } from './runners/cell-service';
 import type { RunnerLog } from './runners/supervise';
-import { Worker } from './worker';
+import { Worker, type WorkerPart } from './worker';
+
+const WORKER_PART = Symbol('WorkerPart');
 
 const logger = new Logger('worker');
 const log: RunnerLog = { error: (message, error) => logger.error(message, (error as Error)?.stack) };
@@ -17,8 +19,11 @@ const log: RunnerLog = { error: (message, error) => logger.error(message, (error
 /** Projections, process managers, the dispatcher, timers and test clock advances for every cell this process serves. */
 @Module({})
 export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  /** `extraProcesses`: process managers of tests, beside every context's. */
-  static forRoot(contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes' | 'reactions' | 'services'>, extraProcesses: readonly Type<ProcessManager>[] = []): DynamicModule {
+  /** `extraProcesses`: process managers of tests, beside every context's; `part`: what this worker runs of it all. */
+  static forRoot(
+    contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes' | 'reactions' | 'services'>,
+    { extraProcesses = [], part = 'all' }: { extraProcesses?: readonly Type<ProcessManager>[]; part?: WorkerPart } = {},
+  ): DynamicModule {
     const processCount = contexts.processes.length + extraProcesses.length;
     const reactionsEnd = processCount + contexts.reactions.length;
     return {
@@ -26,6 +31,7 @@ export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdo
       imports: [...contexts.modules],
       providers: [
         ...extraProcesses,
+        { provide: WORKER_PART, useValue: part },
         {
           provide: Worker,
           useFactory: (config: TallyConfig, cells: CellRegistry, clocks: Clocks, commands: CommandRuntime, ids: IdGenerator, metrics: TallyMetrics, ...flows: (ProcessManager | Reaction | CellService)[]) =>
@@ -49,10 +55,13 @@ export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdo
     };
   }
 
-  constructor(@Inject(Worker) private readonly worker: Worker) {}
+  constructor(
+    @Inject(Worker) private readonly worker: Worker,
+    @Inject(WORKER_PART) private readonly part: WorkerPart,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.worker.start();
+    await this.worker.start({ part: this.part });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -60,6 +60,14 @@ interface WorkerDependencies {
 type Leased<R extends Runner> = { cell: Cell; runner: LeasedRunner<R> };
 
 /**
+ * What one worker runs: everything, or one of two halves that two threads of a process run side
+ * by side (see WorkerThreadHost): what follows the log (with the timers and test clock advances,
+ * which settle it), or the cell services (the webhook dispatcher), whose requests then never wait
+ * behind a projection's batch.
+ */
+export type WorkerPart = 'all' | 'followers' | 'services';
+
+/**
  * Everything that happens after a write, for every cell this process serves: projections,
  * process managers, the dispatcher of the commands they issue, reactions, timers, and test clock
  * advances.
@@ -96,32 +104,40 @@ export class Worker {
     return new Worker({ ...options, cells, processes: options.processes ?? [], reactions: options.reactions ?? [], clocks, commands, metrics: new TallyMetrics() });
   }
 
-  async start(options: { pollTimers?: boolean } = {}): Promise<void> {
-    const { cells, projections, processes, reactions, clocks, commands, ids, metrics, log } = this.deps;
-    for (const cell of cells.all()) {
-      const runtimes = new Map(processes.map((manager) => [manager.name, new ProcessRuntime(manager, cell, clocks, ids)]));
-      const fenced = (fence: LeaseFence) => new FencedReadStore(cell.readModels, fence);
-      for (const binding of bindingsFor(cell, cells, projections)) {
-        this.followers.push(await this.leased(cell, `projection/${binding.checkpoint}`, (fence) => new ProjectionRunner({ ...binding, store: new FencedReadStore(binding.store, fence) }, log)));
+  async start(options: { pollTimers?: boolean; part?: WorkerPart } = {}): Promise<void> {
+    const part = options.part ?? 'all';
+    for (const cell of this.deps.cells.all()) {
+      if (part !== 'services') await this.startFollowing(cell, options.pollTimers !== false);
+      if (part !== 'followers') {
+        for (const service of this.deps.services ?? []) this.services.push(await this.leased(cell, `service/${service.name}`, (fence) => service.runnerFor(cell, fence)));
       }
-      for (const runtime of runtimes.values()) {
-        this.followers.push(await this.leased(cell, `process/${runtime.manager.name}`, (fence) => new ProcessRunner(runtime, fenced(fence), cell.events, cell.pii, log)));
-      }
-      for (const reaction of reactions) {
-        this.followers.push(await this.leased(cell, `reaction/${reaction.name}`, (fence) => new ReactionRunner(reaction, cell, fenced(fence), metrics, log)));
-      }
-      this.followers.push(await this.leased(cell, 'dispatcher', (fence) => new CommandDispatcher(cell, runtimes, fenced(fence), metrics, ids, log)));
-      const timers = new TimerPoller(cell.readModels, runtimes, clocks.system, log);
-      this.advancers.push(await this.leased(cell, 'test-clock-advancer', (fence) => new TestClockAdvancer(cell, commands, timers, fenced(fence), () => this.settleFollowers(), log)));
-      // With pollTimers off (tests), the holder's poller fires timers only when fireDueTimers asks.
-      const poller = await this.leased(cell, 'timer-poller', () => ({
-        start: () => (options.pollTimers === false ? undefined : timers.start()),
-        stop: () => timers.stop(),
-        tick: () => timers.tick(),
-      }));
-      this.pollers.push(poller.runner);
-      for (const service of this.deps.services ?? []) this.services.push(await this.leased(cell, `service/${service.name}`, (fence) => service.runnerFor(cell, fence)));
     }
+  }
+
+  /** The cell's projections, process managers, reactions, command dispatcher, test clock advancer and timer poller. */
+  private async startFollowing(cell: Cell, pollTimers: boolean): Promise<void> {
+    const { cells, projections, processes, reactions, clocks, commands, ids, metrics, log } = this.deps;
+    const runtimes = new Map(processes.map((manager) => [manager.name, new ProcessRuntime(manager, cell, clocks, ids)]));
+    const fenced = (fence: LeaseFence) => new FencedReadStore(cell.readModels, fence);
+    for (const binding of bindingsFor(cell, cells, projections)) {
+      this.followers.push(await this.leased(cell, `projection/${binding.checkpoint}`, (fence) => new ProjectionRunner({ ...binding, store: new FencedReadStore(binding.store, fence) }, log)));
+    }
+    for (const runtime of runtimes.values()) {
+      this.followers.push(await this.leased(cell, `process/${runtime.manager.name}`, (fence) => new ProcessRunner(runtime, fenced(fence), cell.events, cell.pii, log)));
+    }
+    for (const reaction of reactions) {
+      this.followers.push(await this.leased(cell, `reaction/${reaction.name}`, (fence) => new ReactionRunner(reaction, cell, fenced(fence), metrics, log)));
+    }
+    this.followers.push(await this.leased(cell, 'dispatcher', (fence) => new CommandDispatcher(cell, runtimes, fenced(fence), metrics, ids, log)));
+    const timers = new TimerPoller(cell.readModels, runtimes, clocks.system, log);
+    this.advancers.push(await this.leased(cell, 'test-clock-advancer', (fence) => new TestClockAdvancer(cell, commands, timers, fenced(fence), () => this.settleFollowers(), log)));
+    // With pollTimers off (tests), the holder's poller fires timers only when fireDueTimers asks.
+    const poller = await this.leased(cell, 'timer-poller', () => ({
+      start: () => (pollTimers ? timers.start() : undefined),
+      stop: () => timers.stop(),
+      tick: () => timers.tick(),
+    }));
+    this.pollers.push(poller.runner);
   }
 
   async stop(): Promise<void> {

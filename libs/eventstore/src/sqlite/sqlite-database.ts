@@ -30,7 +30,8 @@ export function openSqliteDatabase(file: string, checkpoints: WalCheckpoints = '
  * `regularly`: this connection, every ~40 MB rather than SQLite's ~4 MB (projection batches
  * rewrite the same pages again and again, and each checkpoint copies them once more).
  * `as-a-backstop`: another connection to the file that commits often does it regularly (the
- * worker thread's, beside the request thread's), so that requests never wait for a checkpoint;
+ * followers' worker thread, beside the request thread and the services' thread), so that neither
+ * of those waits for a checkpoint;
  * this one checkpoints only if the WAL reaches ~400 MB, which takes the other to stop committing.
  */
 export type WalCheckpoints = 'regularly' | 'as-a-backstop';

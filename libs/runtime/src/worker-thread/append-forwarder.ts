@@ -1,12 +1,12 @@
 import { AppendNotifier } from '@tally/eventstore';
-import type { ToWorkerThread } from './messages';
+import type { Appended } from './messages';
 
 /**
  * Hands every append this thread makes to `send`, the streams of each SQLite file collected and
  * sent once per turn of the event loop, so a burst of requests costs one message. Returns the
  * function that stops forwarding.
  */
-export function forwardAppends(send: (message: ToWorkerThread) => void): () => void {
+export function forwardAppends(send: (message: Appended) => void): () => void {
   let pending: Map<string, Set<string>> | undefined;
   const flush = () => {
     const appends = [...pending!].map(([file, streams]): [string, string[]] => [file, [...streams]]);

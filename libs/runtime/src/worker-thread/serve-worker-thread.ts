@@ -6,13 +6,15 @@ import { createLog, NestJsonLogger } from '@tally/observability';
 import type { ComposedContexts } from '../contexts/context-manifest';
 import { Worker } from '../worker';
 import { WorkerAppModule } from '../worker-app.module';
+import { forwardAppends } from './append-forwarder';
 import type { FromWorkerThread, ToWorkerThread, WorkerThreadData } from './messages';
 import { lowerThisThreadsPriority } from './thread-priority';
 
 /**
- * The body of an app's worker thread (see WorkerThreadHost): the worker of `contexts` on
- * connections of its own to the same SQLite files, woken by the API thread's appends, on the
- * system clock, at a lower CPU priority than the request thread.
+ * The body of an app's worker thread (see WorkerThreadHost): its part of the worker of `contexts`
+ * on connections of its own to the same SQLite files, woken by the appends of the API's thread
+ * and of the other worker thread, on the system clock, at a lower CPU priority than the request
+ * thread. Its own appends go to the host, which hands them on.
  */
 export function serveWorkerThread(contexts: ComposedContexts): void {
   if (!parentPort) throw new Error('serveWorkerThread runs in a worker thread of the API (see WorkerThreadHost)');
@@ -20,15 +22,17 @@ export function serveWorkerThread(contexts: ComposedContexts): void {
   void serve(parentPort, workerData as WorkerThreadData, contexts);
 }
 
-async function serve(port: MessagePort, { config }: WorkerThreadData, contexts: ComposedContexts): Promise<void> {
+async function serve(port: MessagePort, { config, part }: WorkerThreadData, contexts: ComposedContexts): Promise<void> {
   const post = (message: FromWorkerThread) => port.postMessage(message);
-  const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config, contexts), { logger: new NestJsonLogger(createLog(config)) });
+  const stopForwarding = forwardAppends(post);
+  const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config, contexts, part), { logger: new NestJsonLogger(createLog(config)) });
   const cells = app.get(CellRegistry);
   const worker = app.get(Worker);
   cells.directoryChanges?.listen(() => post({ kind: 'directory-changed' }));
 
   // Closing the port leaves the thread nothing to wait for, so it exits.
   const stop = async () => {
+    stopForwarding();
     await app.close();
     await cells.close();
     port.close();

@@ -1,7 +1,8 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { DirectoryChanges, TallyConfig } from '@tally/cells';
 import { forwardAppends } from './append-forwarder';
-import type { FromWorkerThread, WorkerThreadData } from './messages';
+import type { WorkerPart } from '../worker';
+import type { Appended, FromWorkerThread, ToWorkerThread, WorkerThreadData } from './messages';
 
 /**
  * The thread's young generation, twice V8's default (32 MB): the worker allocates short-lived
@@ -22,13 +23,21 @@ export interface WorkerThreadOptions {
 }
 
 /**
- * Runs the worker in a thread of this process, so projections and process managers never take
- * the request thread's time. Every append this thread makes wakes the worker's subscriptions at
- * once, and the worker's directory commits reach `directoryChanges`. The thread dying on its own
- * is reported to `died`: the API would otherwise serve ever staler reads.
+ * The worker's two parts, each in a thread of its own: the webhook dispatcher's requests never
+ * wait behind a projection's batch, which blocks its thread while SQLite writes it. See
+ * BENCHMARKS.md, "Webhook delivery".
+ */
+const PARTS: readonly WorkerPart[] = ['followers', 'services'];
+
+/**
+ * Runs the worker in threads of this process, so projections, process managers and the webhook
+ * dispatcher never take the request thread's time. Every append this thread or a worker thread
+ * makes wakes the subscriptions of the others at once, and the worker's directory commits reach
+ * `directoryChanges`. A thread dying on its own is reported to `died`: the API would otherwise
+ * serve ever staler reads, or send no webhooks.
  */
 export class WorkerThreadHost {
-  private thread: Thread | undefined;
+  private threads: Thread[] = [];
   private stopForwarding: (() => void) | undefined;
   private started = false;
   private ready: Promise<void> | undefined;
@@ -42,15 +51,17 @@ export class WorkerThreadHost {
     private readonly died: (error: Error) => void,
   ) {}
 
-  /** Resolves once the worker runs (its projections and process managers subscribed). */
+  /** Resolves once the worker runs (its projections, process managers and services subscribed). */
   start(): Promise<void> {
-    const thread = new Thread(this.options.entry, { workerData: { config: this.options.config } satisfies WorkerThreadData, execArgv: this.options.execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-    this.thread = thread;
-    this.stopForwarding = forwardAppends((message) => thread.postMessage(message));
+    this.threads = PARTS.map((part) => new Thread(this.options.entry, { workerData: { config: this.options.config, part } satisfies WorkerThreadData, execArgv: this.options.execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }));
+    this.stopForwarding = forwardAppends((message) => this.post(message));
     this.ready = new Promise<void>((resolve, reject) => {
-      thread.on('message', (message: FromWorkerThread) => (message.kind === 'ready' ? resolve() : this.receive(message)));
-      thread.on('error', (error) => (this.stopping ? undefined : this.fail(error, reject)));
-      thread.on('exit', (code) => (this.stopping ? undefined : this.fail(new Error(`the worker thread exited with code ${code}`), reject)));
+      let readyCount = 0;
+      for (const thread of this.threads) {
+        thread.on('message', (message: FromWorkerThread) => (message.kind === 'ready' ? ++readyCount === this.threads.length && resolve() : this.receive(message, thread)));
+        thread.on('error', (error) => (this.stopping ? undefined : this.fail(error, reject)));
+        thread.on('exit', (code) => (this.stopping ? undefined : this.fail(new Error(`a worker thread exited with code ${code}`), reject)));
+      }
     }).then(() => {
       this.started = true;
     });
@@ -60,50 +71,68 @@ export class WorkerThreadHost {
   /** Resolves when every projection and process manager has handled everything written so far. */
   async settle(): Promise<void> {
     await this.ready;
-    const thread = this.running();
-    const id = this.nextSettle++;
-    return new Promise((resolve, reject) => {
-      this.settling.set(id, { resolve, reject });
-      thread.postMessage({ kind: 'settle', id });
-    });
+    const threads = this.running();
+    const settled = threads.map(
+      (thread) =>
+        new Promise<void>((resolve, reject) => {
+          const id = this.nextSettle++;
+          this.settling.set(id, { resolve, reject });
+          thread.postMessage({ kind: 'settle', id } satisfies ToWorkerThread);
+        }),
+    );
+    await Promise.all(settled);
   }
 
   async stop(): Promise<void> {
-    const thread = this.thread;
-    if (!thread || this.stopping) return;
+    const threads = this.threads;
+    if (threads.length === 0 || this.stopping) return;
     this.stopping = true;
     this.stopForwarding?.();
-    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
-    thread.postMessage({ kind: 'stop' });
-    const timer = setTimeout(() => void thread.terminate(), STOP_TIMEOUT_MS);
-    await exited;
-    clearTimeout(timer);
+    await Promise.all(
+      threads.map(async (thread) => {
+        const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+        thread.postMessage({ kind: 'stop' } satisfies ToWorkerThread);
+        const timer = setTimeout(() => void thread.terminate(), STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
   }
 
-  private receive(message: Exclude<FromWorkerThread, { kind: 'ready' }>): void {
-    if (message.kind === 'directory-changed') {
+  private receive(message: Exclude<FromWorkerThread, { kind: 'ready' }>, from: Thread): void {
+    if (message.kind === 'appended') {
+      this.post(message, from);
+    } else if (message.kind === 'directory-changed') {
       this.directoryChanges?.changed();
-    } else if (message.kind === 'settled') {
+    } else {
       const waiter = this.settling.get(message.id);
       this.settling.delete(message.id);
       if (message.error === undefined) waiter?.resolve();
-      else waiter?.reject(new Error(`the worker thread could not settle: ${message.error}`));
+      else waiter?.reject(new Error(`a worker thread could not settle: ${message.error}`));
     }
   }
 
-  /** The thread failed or exited unasked, starting or later (an 'error' is followed by an 'exit': reported once). */
+  /** Hands appends to every worker thread but the one that made them. */
+  private post(message: Appended, from?: Thread): void {
+    for (const thread of this.threads) if (thread !== from) thread.postMessage(message);
+  }
+
+  /** A thread failed or exited unasked, starting or later: the others are stopped, and it is reported once. */
   private fail(error: Error, rejectStart: (error: Error) => void): void {
-    if (!this.thread) return;
-    this.thread = undefined;
+    if (this.stopping) return;
+    const threads = this.threads;
+    this.stopping = true;
+    this.threads = [];
     this.stopForwarding?.();
+    for (const thread of threads) void thread.terminate();
     for (const { reject } of this.settling.values()) reject(error);
     this.settling.clear();
     if (!this.started) rejectStart(error);
     this.died(error);
   }
 
-  private running(): Thread {
-    if (!this.thread) throw new Error('The worker thread is not running');
-    return this.thread;
+  private running(): Thread[] {
+    if (this.threads.length === 0) throw new Error('The worker threads are not running');
+    return this.threads;
   }
 }

@@ -1,5 +1,5 @@
 import { ManualClock } from './clock';
-import { derivedId, isIdOf, UlidGenerator, ulidTime } from './ids';
+import { derivedId, isIdOf, timeOrderedDerivedId, UlidGenerator, ulidTime } from './ids';
 
 describe('UlidGenerator', () => {
   it('prefixes ids and encodes the clock time', () => {
@@ -45,6 +45,30 @@ describe('derivedId', () => {
   it('never changes: stored streams, commands and resources are named by these ids', () => {
     expect(derivedId('plan', ['ten_1', 'live', 'gold'])).toBe('plan_ZD0K8DRMJ7P7HWYQ48J38GW3AC');
     expect(derivedId('cmd', ['pm.subscription_cycle-sub_1', 'timer:period_end', '0'])).toBe('cmd_49EXCJX7SCBZWZC9YPXXKGH7T2');
+  });
+});
+
+describe('timeOrderedDerivedId', () => {
+  const EARLIER = 'evt_01JD3M0000AAAAAAAAAAAAAAAA';
+  const LATER = 'evt_01JD3M0001ZZZZZZZZZZZZZZZZ';
+
+  it('is derived from the parts alone, as derivedId, and begins with the time of the id it was made after', () => {
+    const id = timeOrderedDerivedId('del', LATER, ['we_1', LATER]);
+    expect(isIdOf('del', id)).toBe(true);
+    expect(id.slice(4, 14)).toBe('01JD3M0001');
+    expect(timeOrderedDerivedId('del', LATER, ['we_1', LATER])).toBe(id);
+    expect(timeOrderedDerivedId('del', LATER, ['we_2', LATER])).not.toBe(id);
+    expect(ulidTime(id)).toEqual(ulidTime(LATER));
+  });
+
+  it('sorts by that time, whatever the parts', () => {
+    const ids = [timeOrderedDerivedId('del', LATER, ['a']), timeOrderedDerivedId('del', EARLIER, ['z']), timeOrderedDerivedId('del', EARLIER, ['b'])];
+    expect(ids.map(ulidTime).map((at) => at.getTime())).toEqual([ulidTime(LATER).getTime(), ulidTime(EARLIER).getTime(), ulidTime(EARLIER).getTime()]);
+    expect([...ids].sort()[2]).toBe(ids[0]);
+  });
+
+  it('never changes: delivery logs name deliveries by these ids', () => {
+    expect(timeOrderedDerivedId('del', EARLIER, ['we_1', EARLIER])).toBe('del_01JD3M0000FHZFC746KJ5C62E3');
   });
 });
 

@@ -56,6 +56,17 @@ export function derivedId(prefix: string, parts: readonly string[]): string {
   return out;
 }
 
+/**
+ * A derived id (see derivedId) that sorts by the time of `madeAfter`, an id ending in a ULID
+ * (`evt_01J…`): its first 10 characters are that ULID's time, the other 16 (80 bits) come from the
+ * digest of the parts. Ids derived from things made in time order then land at the right edge of
+ * a B-tree keyed by them, as minted ULIDs do, rather than on a random page each: a projection
+ * that writes thousands of them a second commits far fewer pages.
+ */
+export function timeOrderedDerivedId(prefix: string, madeAfter: string, parts: readonly string[]): string {
+  return `${prefix}_${ulidOf(madeAfter).slice(0, TIME_CHARS)}${derivedId(prefix, parts).slice(-RANDOM_CHARS)}`;
+}
+
 /** The bits of the digest an id is taken from (its first 17 bytes), and the 26 characters' worth of them it keeps. */
 const DIGEST_BITS = 17 * 8;
 const ID_BITS = (TIME_CHARS + RANDOM_CHARS) * 5;
@@ -95,8 +106,9 @@ function incrementBase32(digits: number[]): number[] {
 
 /** The time a ULID (or `prefix_ULID`) was minted at. */
 export function ulidTime(id: string): Date {
-  const ulid = id.slice(id.lastIndexOf('_') + 1);
   let ms = 0;
-  for (const ch of ulid.slice(0, TIME_CHARS)) ms = ms * 32 + CROCKFORD.indexOf(ch);
+  for (const ch of ulidOf(id).slice(0, TIME_CHARS)) ms = ms * 32 + CROCKFORD.indexOf(ch);
   return new Date(ms);
 }
+
+const ulidOf = (id: string): string => id.slice(id.lastIndexOf('_') + 1);

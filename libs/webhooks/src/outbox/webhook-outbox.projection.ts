@@ -1,4 +1,4 @@
-import { derivedId } from '@tally/kernel';
+import { timeOrderedDerivedId } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import { publicEventId, type Projection, type ProjectionWriter, type PublicEventSource } from '@tally/runtime';
 import { matchesEventFilter } from '../domain/event-types';
@@ -31,8 +31,15 @@ const KEEP_WRITTEN = 20_000;
 
 export const WEBHOOK_OUTBOX = 'webhook_outbox';
 
-/** A delivery's id: one per endpoint and event, so a redelivered event makes none twice. */
-export const deliveryId = (endpointId: string, eventId: string): string => derivedId('del', [endpointId, eventId]);
+/**
+ * A delivery's id: one per endpoint and event, so a redelivered event makes none twice. It begins
+ * with the event's time, so the outbox's inserts land together in the deliveries' id index (see
+ * timeOrderedDerivedId). Delivery logs name deliveries by it: it never changes.
+ */
+export const deliveryId = (endpointId: string, eventId: string): string => timeOrderedDerivedId('del', eventId, [endpointId, eventId]);
+
+/** A replay's delivery of an earlier delivery's event, at the replay's time. */
+const replayDeliveryId = (replayId: string, originalId: string): string => timeOrderedDerivedId('del', replayId, [replayId, originalId]);
 
 /**
  * The webhook outbox: follows every public event in the global order, with the endpoints' own
@@ -143,7 +150,7 @@ async function foldDeliveryLog(stored: RecordedEvent, writer: ProjectionWriter):
         if (!original) continue;
         const { webhook_endpoint_id, tenant_id, environment, event_id, event_type, aggregate_id, sequence, clock } = original;
         const of = { webhook_endpoint_id, tenant_id, environment, event_id, event_type, aggregate_id, sequence, clock };
-        const replay = newDelivery(derivedId('del', [event.data.replay_id, original.id]), of, stored.metadata.occurred_at, original.id);
+        const replay = newDelivery(replayDeliveryId(event.data.replay_id, original.id), of, stored.metadata.occurred_at, original.id);
         await enqueue(writer, replay, stored.position);
       }
       return;

@@ -1,35 +1,8 @@
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@tally/eventstore';
 import { encodePosition, SqliteReadStore, type ReadStore } from '@tally/readstore';
-import { UnitOfWork, type PublicEventSource } from '@tally/runtime';
-import type { WebhookDeliveryLogEvent } from '../domain/webhook-delivery.events';
-import type { WebhookEndpointEvent } from '../domain/webhook-endpoint.events';
-import { deliveryLogOf } from '../webhook-delivery-log';
-import { webhookEndpointView } from '../webhook-endpoint.view';
 import { DUE_NOW, laneId, WEBHOOK_DELIVERIES, WEBHOOK_LANES, type DeliveryDoc, type LaneDoc } from './outbox-documents';
-import { deliveryId, WEBHOOK_OUTBOX, webhookOutboxProjection } from './webhook-outbox.projection';
-
-const customers: PublicEventSource = { aggregateType: 'customer', publicType: (event) => (event.type === 'CustomerCreated' ? 'customer.created' : event.type === 'CustomerNoted' ? undefined : 'customer.updated') };
-const outbox = webhookOutboxProjection([customers, webhookEndpointView]);
-const WE = 'we_1';
-const OTHER = 'we_2';
-const AT = '2026-05-01T10:00:00.000Z';
-
-let position = 0n;
-const revisions = new Map<string, number>();
-function stored(stream: string, type: string, data: object, tenant = 'ten_1'): RecordedEvent {
-  const revision = (revisions.get(stream) ?? -1) + 1;
-  revisions.set(stream, revision);
-  position += 1n;
-  return { id: `e${position}`, stream, revision, position, type, data, metadata: { tenant_id: tenant, environment: 'sandbox', occurred_at: AT, schema_version: 1 } } as unknown as RecordedEvent;
-}
-const endpointEvent = (event: WebhookEndpointEvent, tenant?: string) => stored(`webhook_endpoint-${event.data.webhook_endpoint_id}`, event.type, event.data, tenant);
-const created = (id: string, events: string[], tenant?: string) =>
-  endpointEvent({ type: 'WebhookEndpointCreated', data: { webhook_endpoint_id: id, url: 'https://example.com', events, description: null, api_version: '2026-04-01', secret: `whsec_${id}` } }, tenant);
-const customer = (id: string, type = 'CustomerUpdated', tenant?: string) => stored(`customer-${id}`, type, { customer_id: id }, tenant);
-const logged = (event: WebhookDeliveryLogEvent, endpoint = WE) => stored(deliveryLogOf(endpoint), event.type, event.data);
-const attempted = (delivery: string, attempt: number, outcome: 'succeeded' | 'retrying' | 'failed', next: string | null = null) =>
-  logged({ type: 'WebhookDeliveryAttempted', data: { delivery_id: delivery, attempt, attempted_at: AT, duration_ms: 3, response_status: outcome === 'succeeded' ? 200 : 500, response_body: '', error: null, outcome, next_attempt_at: next } });
+import { AT, attempted, created, customer, deliveryOf, endpointEvent, logged, OTHER, projectInto, WE } from './testing/outbox-log';
 
 const databases: Database.Database[] = [];
 afterEach(() => databases.splice(0).forEach((db) => db.close()));
@@ -37,17 +10,9 @@ afterEach(() => databases.splice(0).forEach((db) => db.close()));
 async function project(events: readonly RecordedEvent[]): Promise<ReadStore> {
   const db = new Database(':memory:');
   databases.push(db);
-  const store = new SqliteReadStore(db);
-  for (const collection of outbox.collections) await store.ensureCollection(collection.name, collection.indexes);
-  const unit = new UnitOfWork(store);
-  for (const event of events) {
-    await outbox.handle(event, unit.writerFor(event));
-    await unit.commit(WEBHOOK_OUTBOX);
-  }
-  return store;
+  return projectInto(new SqliteReadStore(db), events);
 }
 
-const deliveryOf = (endpoint: string, event: RecordedEvent) => deliveryId(endpoint, `evt_${event.id}`);
 const lane = (store: ReadStore, endpoint: string, aggregate: string) => store.get<LaneDoc>(WEBHOOK_LANES, laneId(endpoint, aggregate));
 const delivery = (store: ReadStore, id: string) => store.get<DeliveryDoc>(WEBHOOK_DELIVERIES, id);
 

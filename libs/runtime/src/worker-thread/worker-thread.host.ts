@@ -1,11 +1,11 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { DirectoryChanges, TallyConfig } from '@tally/cells';
-import { forwardAppends } from './append-forwarder';
 import type { WorkerPart } from '../worker';
+import { forwardAppends } from './append-forwarder';
 import type { Appended, FromWorkerThread, ToWorkerThread, WorkerThreadData } from './messages';
 
 /**
- * The thread's young generation, twice V8's default (32 MB): the worker allocates short-lived
+ * Each thread's young generation, twice V8's default (32 MB): the worker allocates short-lived
  * objects fast (documents, events, requests), and under load scavenges took 15% of its time, with
  * objects still in use promoted to the old generation for want of room. See BENCHMARKS.md,
  * "Webhook delivery".

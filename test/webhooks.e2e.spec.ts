@@ -229,6 +229,28 @@ describe('webhooks', () => {
     expect(witness.acknowledged.map((delivery) => delivery.event.aggregate_id)).toEqual([whileDisabled, afterwards]);
   });
 
+  it('attempts nothing more for a deleted endpoint, its retries included, while the others go on', async () => {
+    const api = await sandbox();
+    const failing = await receiver(() => ({ status: 500 }));
+    const witness = await receiver();
+    const { id } = await endpoint(api, failing.url, ['customer.created']);
+    await endpoint(api, witness.url, ['customer.created']);
+    await newCustomer(api, 'first@example.com');
+    await eventually(() => failing.received.length === 1 && witness.acknowledged.length === 1, 10_000, 'the first attempts');
+    await tally.settle();
+    const retryAt = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?status=pending`).expect(200)).body.data[0].next_attempt_at as string;
+
+    await api.delete(`/v1/admin/webhook-endpoints/${id}`).expect(200);
+    tally.clock.set(new Date(Date.parse(retryAt) + 1000).toISOString());
+    const second = await newCustomer(api, 'second@example.com');
+    await eventually(() => witness.acknowledged.length === 2, 10_000, 'the witness’s second delivery');
+    await tally.settle();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(failing.received).toHaveLength(1);
+    expect(witness.acknowledged.map((delivery) => delivery.event.aggregate_id)[1]).toBe(second);
+  });
+
   it('replays a window in commit order per aggregate with the same event ids, and retries one delivery', async () => {
     const api = await sandbox();
     const hooks = await receiver();

@@ -26,6 +26,20 @@ const PURGE_EVERY_MS = 3600 * 1000;
 /** How long the list of enabled endpoints is used before it is read again. */
 const ENDPOINTS_TTL_MS = 100;
 
+/** The cell's endpoints as the outbox last wrote them. */
+interface Endpoints {
+  enabled: ReadonlySet<string>;
+  /** Enabled or disabled: not deleted. */
+  known: ReadonlySet<string>;
+  /**
+   * The outbox position the lanes had been followed to when the list was read, which names every
+   * endpoint created up to there: a lane changed by then whose endpoint it does not name is of a
+   * deleted endpoint. Undefined: read before the first follow.
+   */
+  listedAfter: bigint | undefined;
+  at: number;
+}
+
 export interface DispatcherDependencies {
   cell: Cell;
   fence: LeaseFence;
@@ -56,7 +70,7 @@ export class WebhookDispatcher implements Runner {
   /** The outbox position whose lane changes the book holds; undefined before the first read. */
   private followedUpTo: bigint | undefined;
   private lastPurge: number | undefined;
-  private endpoints: { enabled: ReadonlySet<string>; at: number } | undefined;
+  private endpoints: Endpoints | undefined;
 
   constructor(private readonly deps: DispatcherDependencies) {}
 
@@ -93,7 +107,7 @@ export class WebhookDispatcher implements Runner {
    */
   private async awaitRecordedAttempts(): Promise<void> {
     let last = -1n;
-    for (const id of await this.enabledEndpoints()) {
+    for (const id of (await this.currentEndpoints()).enabled) {
       const latest = await this.deps.cell.events.lastEventOf(deliveryLogOf(id));
       if (latest && latest.position > last) last = latest.position;
     }
@@ -161,12 +175,14 @@ export class WebhookDispatcher implements Runner {
 
   /**
    * Takes the ready lanes of the enabled endpoints, as many as each endpoint and the cell have
-   * room for, and starts their attempts; reads documents only for the lanes taken.
+   * room for, and starts their attempts; reads documents only for the lanes taken. The ready lanes
+   * of deleted endpoints are forgotten.
    */
   private async dispatchReady(): Promise<number> {
-    const enabled = await this.enabledEndpoints();
+    const { enabled, known, listedAfter } = await this.currentEndpoints();
     const taken: LaneDoc[] = [];
     for (const endpointId of this.lanes.endpointsWithReadyLanes()) {
+      if (!known.has(endpointId) && listedAfter !== undefined) this.lanes.forgetReady(endpointId, encodePosition(listedAfter));
       const room = Math.min(PER_ENDPOINT_CONCURRENCY - this.lanes.sendingOf(endpointId), TOTAL_CONCURRENCY - this.lanes.totalSending);
       if (enabled.has(endpointId) && room > 0) taken.push(...this.lanes.take(endpointId, room));
     }
@@ -241,16 +257,21 @@ export class WebhookDispatcher implements Runner {
     await purgeExpiredDeliveries(this.deps.cell.readModels, this.deps.outboxCheckpoint, now);
   }
 
-  /** The ids of the cell's enabled endpoints, read again at most every ENDPOINTS_TTL_MS. */
-  private async enabledEndpoints(): Promise<ReadonlySet<string>> {
+  /** The cell's endpoints, read again at most every ENDPOINTS_TTL_MS. */
+  private async currentEndpoints(): Promise<Endpoints> {
     const now = performance.now();
-    if (this.endpoints && now - this.endpoints.at < ENDPOINTS_TTL_MS) return this.endpoints.enabled;
+    if (this.endpoints && now - this.endpoints.at < ENDPOINTS_TTL_MS) return this.endpoints;
+    const listedAfter = this.followedUpTo;
     const enabled = new Set<string>();
+    const known = new Set<string>();
     for (const doc of await this.deps.cell.readModels.all<TargetsDoc>(WEBHOOK_TARGETS)) {
-      for (const target of doc.endpoints) if (target.status === 'enabled') enabled.add(target.id);
+      for (const target of doc.endpoints) {
+        known.add(target.id);
+        if (target.status === 'enabled') enabled.add(target.id);
+      }
     }
-    this.endpoints = { enabled, at: now };
-    return enabled;
+    this.endpoints = { enabled, known, listedAfter, at: now };
+    return this.endpoints;
   }
 
   private pause(ms: number): Promise<void> {

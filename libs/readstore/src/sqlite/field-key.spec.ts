@@ -48,6 +48,7 @@ describe('fieldKey', () => {
   it('reads values as JSON.stringify writes them', () => {
     expect(fieldKey({ id: 'a', on: true, off: false }, ['off'])).toEqual([0, 'boolean']);
     expect(fieldKey({ id: 'a', at: new Date('2026-01-02T03:04:05.000Z') }, ['at'])).toEqual(['2026-01-02T03:04:05.000Z', 'string']);
+    expect(fieldKey({ id: 'a', n: -0 }, ['n'])).toEqual([0, 'number']);
     expect(fieldKey({ id: 'a', n: Number.NaN }, ['n'])).toEqual([-Infinity, null]);
     expect(fieldKey({ id: 'a', n: undefined }, ['n'])).toEqual([-Infinity, null]);
     expect(fieldKey({ id: 'a' }, ['toString'])).toEqual([-Infinity, null]);

@@ -25,7 +25,8 @@ export function fieldKey(doc: object, path: readonly string[]): FieldKey {
     case 'string':
       return [value, 'string'];
     case 'number':
-      return Number.isFinite(value) ? [value, 'number'] : NULL_FIELD;
+      // JSON.stringify writes -0 as 0.
+      return Number.isFinite(value) ? [value === 0 ? 0 : value, 'number'] : NULL_FIELD;
     case 'boolean':
       return [Number(value), 'boolean'];
     case 'object':

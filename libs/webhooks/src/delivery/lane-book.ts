@@ -61,15 +61,9 @@ export class LaneBook {
     this.entries.delete(id);
   }
 
-  /**
-   * The endpoint was deleted: its ready lanes changed up to `changedUpTo` are forgotten. Its other
-   * lanes come here as they become ready (retries due, attempts folded); a later lane may be of an
-   * endpoint the caller's list is too old to name, and is kept.
-   */
-  forgetReady(endpointId: string, changedUpTo: string): void {
-    for (const id of [...(this.ready.get(endpointId) ?? [])]) {
-      if (this.entries.get(id)!.lane.changed_at <= changedUpTo) this.forget(id);
-    }
+  /** The endpoint was deleted: its ready lanes are forgotten (the others as they become ready). */
+  forgetReady(endpointId: string): void {
+    for (const id of [...(this.ready.get(endpointId) ?? [])]) this.forget(id);
   }
 
   /** Up to `count` ready lanes of the endpoint, oldest first, now sending. */

@@ -3,12 +3,13 @@ import type { Cell, LeaseFence, RequestContext } from '@tally/cells';
 import { encodePosition, type After, type Condition } from '@tally/readstore';
 import { PUBLIC_EVENTS, type Clocks, type CommandRuntime, type PublicEventDoc, type Runner } from '@tally/runtime';
 import type { WebhookDeliveryAttempted } from '../domain/webhook-delivery.events';
-import { SYSTEM_CLOCK_LANES, targetsId, WEBHOOK_DELIVERIES, WEBHOOK_LANES, WEBHOOK_TARGETS, type DeliveryDoc, type DeliveryTarget, type LaneDoc, type TargetsDoc } from '../outbox/outbox-documents';
+import { SYSTEM_CLOCK_LANES, WEBHOOK_DELIVERIES, WEBHOOK_LANES, WEBHOOK_TARGETS, type DeliveryDoc, type DeliveryTarget, type LaneDoc, type TargetsDoc } from '../outbox/outbox-documents';
 import { appendToDeliveryLog, deliveryLogOf } from '../webhook-delivery-log';
 import { webhookEndpointAggregate } from '../webhook-endpoint.aggregate';
 import { attemptRecord, deliveryRequest } from './delivery-request';
 import { purgeExpiredDeliveries } from './delivery-retention';
 import { LaneBook } from './lane-book';
+import { TargetBook } from './target-book';
 import type { WebhookSender } from './webhook-sender';
 
 /** Requests under way at once to one endpoint (each for its own aggregate) and in all. */
@@ -23,22 +24,6 @@ const HOLD_MS = 20;
 /** How long a lane whose attempt could not be recorded waits before it is read again (and attempted again unless the record showed). */
 const UNRECORDED_RETRY_MS = 1000;
 const PURGE_EVERY_MS = 3600 * 1000;
-/** How long the list of enabled endpoints is used before it is read again. */
-const ENDPOINTS_TTL_MS = 100;
-
-/** The cell's endpoints as the outbox last wrote them. */
-interface Endpoints {
-  enabled: ReadonlySet<string>;
-  /** Enabled or disabled: not deleted. */
-  known: ReadonlySet<string>;
-  /**
-   * The outbox position the lanes had been followed to when the list was read, which names every
-   * endpoint created up to there: a lane changed by then whose endpoint it does not name is of a
-   * deleted endpoint. Undefined: read before the first follow.
-   */
-  listedAfter: bigint | undefined;
-  at: number;
-}
 
 export interface DispatcherDependencies {
   cell: Cell;
@@ -53,8 +38,9 @@ export interface DispatcherDependencies {
 }
 
 /**
- * Sends the outbox's deliveries of one cell. It keeps the outbox's lanes in memory (a LaneBook),
- * reading at first every lane and then those the outbox changed behind its checkpoint; it attempts
+ * Sends the outbox's deliveries of one cell. It keeps the outbox's lanes and endpoints in memory
+ * (a LaneBook, a TargetBook), reading at first all of them and then those the outbox changed
+ * behind its checkpoint; it attempts
  * the first delivery of each ready lane (never two of one lane at once, so an aggregate's events
  * go in commit order), and records every attempt in the endpoint's delivery log, which the outbox
  * folds into the lane: the next delivery becomes due, or the same one at its retry time. The lane
@@ -66,11 +52,11 @@ export class WebhookDispatcher implements Runner {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readonly lanes = new LaneBook();
+  private readonly targets = new TargetBook();
   private readonly attempts = new Set<Promise<void>>();
-  /** The outbox position whose lane changes the book holds; undefined before the first read. */
+  /** The outbox position whose lane and endpoint changes the books hold; undefined before the first read. */
   private followedUpTo: bigint | undefined;
   private lastPurge: number | undefined;
-  private endpoints: Endpoints | undefined;
 
   constructor(private readonly deps: DispatcherDependencies) {}
 
@@ -107,9 +93,11 @@ export class WebhookDispatcher implements Runner {
    */
   private async awaitRecordedAttempts(): Promise<void> {
     let last = -1n;
-    for (const id of (await this.currentEndpoints()).enabled) {
-      const latest = await this.deps.cell.events.lastEventOf(deliveryLogOf(id));
-      if (latest && latest.position > last) last = latest.position;
+    for (const doc of await this.deps.cell.readModels.all<TargetsDoc>(WEBHOOK_TARGETS)) {
+      for (const { id } of doc.endpoints) {
+        const latest = await this.deps.cell.events.lastEventOf(deliveryLogOf(id));
+        if (latest && latest.position > last) last = latest.position;
+      }
     }
     while (!this.stopped && ((await this.deps.cell.readModels.getCheckpoint(this.deps.outboxCheckpoint)) ?? -1n) < last) await this.pause(IDLE_POLL_MS);
   }
@@ -125,12 +113,19 @@ export class WebhookDispatcher implements Runner {
   }
 
   /**
-   * Reads into the book the lanes the outbox changed up to `checkpoint`: at first every lane. The
-   * checkpoint bounds the read, since on MongoDB the outbox's writes land before its checkpoint,
-   * not all at once.
+   * Reads into the books the lanes and endpoints the outbox changed up to `checkpoint`: at first
+   * all of them. The checkpoint bounds the read, since on MongoDB the outbox's writes land before
+   * its checkpoint, not all at once; both books then stand at the same point of the log.
    */
   private async follow(checkpoint: bigint): Promise<void> {
     if (this.followedUpTo === checkpoint) return;
+    for await (const doc of this.changedUpTo<TargetsDoc>(WEBHOOK_TARGETS, checkpoint)) this.targets.see(doc);
+    for await (const lane of this.changedUpTo<LaneDoc>(WEBHOOK_LANES, checkpoint)) this.lanes.see(lane);
+    this.followedUpTo = checkpoint;
+  }
+
+  /** The documents of `collection` changed after what the books hold, up to `checkpoint`, in the order of their changes; at first all of them. */
+  private async *changedUpTo<T extends { id: string; changed_at: string }>(collection: string, checkpoint: bigint): AsyncGenerator<T> {
     const where: Condition[] =
       this.followedUpTo === undefined
         ? []
@@ -140,13 +135,12 @@ export class WebhookDispatcher implements Runner {
           ];
     const sort = this.followedUpTo === undefined ? undefined : { field: 'changed_at', direction: 'asc' as const };
     for (let after: After | undefined; ; ) {
-      const { items, hasMore } = await this.deps.cell.readModels.find<LaneDoc>(WEBHOOK_LANES, { where, sort, after, limit: PAGE });
-      for (const lane of items) this.lanes.see(lane);
-      if (!hasMore) break;
+      const { items, hasMore } = await this.deps.cell.readModels.find<T>(collection, { where, sort, after, limit: PAGE });
+      yield* items;
+      if (!hasMore) return;
       const last = items[items.length - 1];
       after = { value: sort ? last.changed_at : last.id, id: last.id };
     }
-    this.followedUpTo = checkpoint;
   }
 
   /** Places again the lanes whose attempt records the outbox has folded, as it left them (gone: emptied). */
@@ -179,25 +173,24 @@ export class WebhookDispatcher implements Runner {
    * of deleted endpoints are forgotten.
    */
   private async dispatchReady(): Promise<number> {
-    const { enabled, known, listedAfter } = await this.currentEndpoints();
     const taken: LaneDoc[] = [];
     for (const endpointId of this.lanes.endpointsWithReadyLanes()) {
-      if (!known.has(endpointId) && listedAfter !== undefined) this.lanes.forgetReady(endpointId, encodePosition(listedAfter));
+      const target = this.targets.get(endpointId);
+      if (!target) this.lanes.forgetReady(endpointId);
       const room = Math.min(PER_ENDPOINT_CONCURRENCY - this.lanes.sendingOf(endpointId), TOTAL_CONCURRENCY - this.lanes.totalSending);
-      if (enabled.has(endpointId) && room > 0) taken.push(...this.lanes.take(endpointId, room));
+      if (target?.status === 'enabled' && room > 0) taken.push(...this.lanes.take(endpointId, room));
     }
     if (taken.length === 0) return 0;
     const { readModels } = this.deps.cell;
     const deliveries = await readModels.getMany<DeliveryDoc>(WEBHOOK_DELIVERIES, taken.map((lane) => lane.head));
     const events = await readModels.getMany<PublicEventDoc>(PUBLIC_EVENTS, [...new Set([...deliveries.values()].map((delivery) => delivery.event_id))]);
-    const targets = await readModels.getMany<TargetsDoc>(WEBHOOK_TARGETS, [...new Set(taken.map((lane) => targetsId(lane.tenant_id, lane.environment)))]);
     let started = 0;
     for (const lane of taken) {
       const delivery = deliveries.get(lane.head);
       const event = delivery && events.get(delivery.event_id);
-      const target = targets.get(targetsId(lane.tenant_id, lane.environment))?.endpoints.find((endpoint) => endpoint.id === lane.webhook_endpoint_id);
-      // The event's own projection has not written it yet, or the endpoint was disabled since the list was read.
-      if (!delivery || delivery.status !== 'pending' || !event || target?.status !== 'enabled') {
+      const target = this.targets.get(lane.webhook_endpoint_id)!;
+      // The event's own projection has not written it yet.
+      if (!delivery || delivery.status !== 'pending' || !event) {
         this.lanes.hold(lane.id, performance.now() + HOLD_MS);
         continue;
       }
@@ -255,23 +248,6 @@ export class WebhookDispatcher implements Runner {
     this.lastPurge = now.getTime();
     this.deps.fence.assertHeld();
     await purgeExpiredDeliveries(this.deps.cell.readModels, this.deps.outboxCheckpoint, now);
-  }
-
-  /** The cell's endpoints, read again at most every ENDPOINTS_TTL_MS. */
-  private async currentEndpoints(): Promise<Endpoints> {
-    const now = performance.now();
-    if (this.endpoints && now - this.endpoints.at < ENDPOINTS_TTL_MS) return this.endpoints;
-    const listedAfter = this.followedUpTo;
-    const enabled = new Set<string>();
-    const known = new Set<string>();
-    for (const doc of await this.deps.cell.readModels.all<TargetsDoc>(WEBHOOK_TARGETS)) {
-      for (const target of doc.endpoints) {
-        known.add(target.id);
-        if (target.status === 'enabled') enabled.add(target.id);
-      }
-    }
-    this.endpoints = { enabled, known, listedAfter, at: now };
-    return this.endpoints;
   }
 
   private pause(ms: number): Promise<void> {

@@ -32,6 +32,8 @@ export interface TargetsDoc {
   tenant_id: string;
   environment: string;
   endpoints: readonly DeliveryTarget[];
+  /** The position (as the read store encodes it) of the endpoint event that last changed them: the dispatcher follows them by it. */
+  changed_at: string;
 }
 
 export const targetsId = (tenantId: string, environment: string): string => `${tenantId}/${environment}`;
@@ -103,4 +105,5 @@ export const DELIVERY_INDEXES: readonly IndexSpec[] = [
   { fields: ['status', 'created_at'] },
 ];
 export const LANE_INDEXES: readonly IndexSpec[] = [{ fields: ['changed_at'] }];
+export const TARGETS_INDEXES: readonly IndexSpec[] = [{ fields: ['changed_at'] }];
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@tally/eventstore';
 import { encodePosition, SqliteReadStore, type ReadStore } from '@tally/readstore';
-import { DUE_NOW, laneId, WEBHOOK_DELIVERIES, WEBHOOK_LANES, type DeliveryDoc, type LaneDoc } from './outbox-documents';
+import { DUE_NOW, laneId, targetsId, WEBHOOK_DELIVERIES, WEBHOOK_LANES, WEBHOOK_TARGETS, type DeliveryDoc, type LaneDoc, type TargetsDoc } from './outbox-documents';
 import { AT, attempted, created, customer, deliveryOf, endpointEvent, logged, OTHER, projectInto, WE } from './testing/outbox-log';
 
 const databases: Database.Database[] = [];
@@ -48,6 +48,14 @@ describe('the webhook outbox', () => {
     const success = attempted(deliveryOf(WE, one), 1, 'succeeded');
     const moved = await project([...events, success]);
     expect((await lane(moved, WE, 'cus_1'))!.changed_at).toBe(encodePosition(success.position));
+  });
+
+  it('stamps a tenant’s endpoints with the position of the endpoint event that last changed them, and not for a description', async () => {
+    const start = [created(WE, ['*']), customer('cus_1')];
+    const disabled = endpointEvent({ type: 'WebhookEndpointUpdated', data: { webhook_endpoint_id: WE, status: 'disabled' } });
+    const described = endpointEvent({ type: 'WebhookEndpointUpdated', data: { webhook_endpoint_id: WE, description: 'quiet' } });
+    const store = await project([...start, disabled, described]);
+    expect(await store.get<TargetsDoc>(WEBHOOK_TARGETS, targetsId('ten_1', 'sandbox'))).toMatchObject({ changed_at: encodePosition(disabled.position), endpoints: [expect.objectContaining({ id: WE, status: 'disabled' })] });
   });
 
   it('keeps a retrying delivery at the head until its next attempt, and empties the lane when the last one fails for good', async () => {

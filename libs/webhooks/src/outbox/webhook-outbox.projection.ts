@@ -1,4 +1,5 @@
 import { timeOrderedDerivedId } from '@tally/kernel';
+import { encodePosition } from '@tally/readstore';
 import type { RecordedEvent } from '@tally/eventstore';
 import { publicEventId, type Projection, type ProjectionWriter, type PublicEventSource } from '@tally/runtime';
 import { matchesEventFilter } from '../domain/event-types';
@@ -13,6 +14,7 @@ import {
   DUE_NOW,
   LANE_INDEXES,
   SYSTEM_CLOCK_LANES,
+  TARGETS_INDEXES,
   targetsId,
   WEBHOOK_DELIVERIES,
   WEBHOOK_LANES,
@@ -56,7 +58,7 @@ export function webhookOutboxProjection(sources: readonly PublicEventSource[]): 
     // A delivery and its lane are read again when their attempt is folded, a moment after they were written.
     keepWritten: KEEP_WRITTEN,
     collections: [
-      { name: WEBHOOK_TARGETS, indexes: [] },
+      { name: WEBHOOK_TARGETS, indexes: TARGETS_INDEXES },
       { name: WEBHOOK_DELIVERIES, indexes: DELIVERY_INDEXES },
       { name: WEBHOOK_LANES, indexes: LANE_INDEXES },
     ],
@@ -73,9 +75,9 @@ export function webhookOutboxProjection(sources: readonly PublicEventSource[]): 
 async function foldEndpoint(event: RecordedEvent, writer: ProjectionWriter): Promise<void> {
   const { tenant_id, environment } = event.metadata;
   const id = targetsId(tenant_id, environment);
-  const targets = (await writer.get<TargetsDoc>(WEBHOOK_TARGETS, id)) ?? { id, tenant_id, environment, endpoints: [] };
+  const targets = (await writer.get<TargetsDoc>(WEBHOOK_TARGETS, id)) ?? { id, tenant_id, environment, endpoints: [], changed_at: '' };
   const endpoints = foldTargets(targets.endpoints, event as unknown as WebhookEndpointEvent, event.metadata.occurred_at);
-  if (endpoints !== targets.endpoints) writer.upsert(WEBHOOK_TARGETS, { ...targets, endpoints });
+  if (endpoints !== targets.endpoints) writer.upsert(WEBHOOK_TARGETS, { ...targets, endpoints, changed_at: encodePosition(event.position) });
 }
 
 async function fanOut(event: RecordedEvent, prefix: string, type: string, writer: ProjectionWriter): Promise<void> {

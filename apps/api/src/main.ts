@@ -1,16 +1,18 @@
+import type { AddressInfo } from 'node:net';
 import { CellRegistry, ID_GENERATOR, readConfig } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { IdGenerator } from '@tally/kernel';
 import { createApp } from './create-app';
 import { DEMO_KEY_FILE, demoSandboxKey } from './demo-tenant';
 
-/** The API; on the embedded profile also the worker, in a thread of this process, with data under TALLY_DATA_DIR. */
+/** The API; on the embedded profile also the worker, in two threads of this process, with data under TALLY_DATA_DIR. */
 async function main(): Promise<void> {
   const config = readConfig();
   const embedded = config.profile === 'embedded';
   const app = await createApp({ config, worker: embedded ? 'thread' : false });
   await app.listen(config.port);
-  const address = `http://localhost:${config.port}`;
+  // The port listened on: PORT=0 takes a free one.
+  const address = `http://localhost:${(app.getHttpServer().address() as AddressInfo).port}`;
   if (!embedded) {
     process.stdout.write(`Tally API listening on ${address} (production profile)\n`);
     return;

@@ -308,6 +308,8 @@ describe('billing properties: random command sequences on test clocks', () => {
           await send(`${id} seats ${step.seats} ${step.effective_at}`, api.post(`${path}/quantities`, { meter: 'seats', quantity: step.seats, effective_at: step.effective_at }));
           break;
         case 'change_plan': {
+          // A read model a moment behind a write may not show a subscription just created yet.
+          await tally.settle();
           const { plan_code: current, status } = (await api.get(path).expect(200)).body as { plan_code: string; status: string };
           const other = FAMILIES[family].find((code) => code !== current)!;
           const changed = await send(`${id} plan ${other} ${step.proration_behavior}`, api.patch(path, { plan_code: other, proration_behavior: step.proration_behavior }));

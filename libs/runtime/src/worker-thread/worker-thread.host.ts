@@ -59,8 +59,8 @@ export class WorkerThreadHost {
       let readyCount = 0;
       for (const thread of this.threads) {
         thread.on('message', (message: FromWorkerThread) => (message.kind === 'ready' ? ++readyCount === this.threads.length && resolve() : this.receive(message, thread)));
-        thread.on('error', (error) => (this.stopping ? undefined : this.fail(error, reject)));
-        thread.on('exit', (code) => (this.stopping ? undefined : this.fail(new Error(`a worker thread exited with code ${code}`), reject)));
+        thread.on('error', (error) => this.fail(error, reject));
+        thread.on('exit', (code) => this.fail(new Error(`a worker thread exited with code ${code}`), reject));
       }
     }).then(() => {
       this.started = true;
@@ -71,16 +71,7 @@ export class WorkerThreadHost {
   /** Resolves when every projection and process manager has handled everything written so far. */
   async settle(): Promise<void> {
     await this.ready;
-    const threads = this.running();
-    const settled = threads.map(
-      (thread) =>
-        new Promise<void>((resolve, reject) => {
-          const id = this.nextSettle++;
-          this.settling.set(id, { resolve, reject });
-          thread.postMessage({ kind: 'settle', id } satisfies ToWorkerThread);
-        }),
-    );
-    await Promise.all(settled);
+    await Promise.all(this.running().map((thread) => this.settleIn(thread)));
   }
 
   async stop(): Promise<void> {
@@ -112,12 +103,20 @@ export class WorkerThreadHost {
     }
   }
 
+  private settleIn(thread: Thread): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextSettle++;
+      this.settling.set(id, { resolve, reject });
+      thread.postMessage({ kind: 'settle', id } satisfies ToWorkerThread);
+    });
+  }
+
   /** Hands appends to every worker thread but the one that made them. */
   private post(message: Appended, from?: Thread): void {
     for (const thread of this.threads) if (thread !== from) thread.postMessage(message);
   }
 
-  /** A thread failed or exited unasked, starting or later: the others are stopped, and it is reported once. */
+  /** A thread failed or exited unasked (not while stopping), starting or later: the others are stopped, and it is reported once. */
   private fail(error: Error, rejectStart: (error: Error) => void): void {
     if (this.stopping) return;
     const threads = this.threads;

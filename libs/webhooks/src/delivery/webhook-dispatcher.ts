@@ -19,7 +19,7 @@ export const TOTAL_CONCURRENCY = 1024;
 const IDLE_POLL_MS = 10;
 /** Lanes read at once from the outbox. */
 const PAGE = 1000;
-/** How long a lane waits for its event's own projection (or for its endpoint to be enabled again) before another look. */
+/** How long a lane waits for its event's own projection before another look. */
 const HOLD_MS = 20;
 /** How long a lane whose attempt could not be recorded waits before it is read again (and attempted again unless the record showed). */
 const UNRECORDED_RETRY_MS = 1000;
@@ -176,9 +176,12 @@ export class WebhookDispatcher implements Runner {
     const taken: LaneDoc[] = [];
     for (const endpointId of this.lanes.endpointsWithReadyLanes()) {
       const target = this.targets.get(endpointId);
-      if (!target) this.lanes.forgetReady(endpointId);
+      if (!target) {
+        this.lanes.forgetReady(endpointId);
+        continue;
+      }
       const room = Math.min(PER_ENDPOINT_CONCURRENCY - this.lanes.sendingOf(endpointId), TOTAL_CONCURRENCY - this.lanes.totalSending);
-      if (target?.status === 'enabled' && room > 0) taken.push(...this.lanes.take(endpointId, room));
+      if (target.status === 'enabled' && room > 0) taken.push(...this.lanes.take(endpointId, room));
     }
     if (taken.length === 0) return 0;
     const { readModels } = this.deps.cell;

@@ -104,6 +104,6 @@ export const DELIVERY_INDEXES: readonly IndexSpec[] = [
   { fields: ['webhook_endpoint_id', 'event_type', 'created_at'] },
   { fields: ['status', 'created_at'] },
 ];
-export const LANE_INDEXES: readonly IndexSpec[] = [{ fields: ['changed_at'] }];
-export const TARGETS_INDEXES: readonly IndexSpec[] = [{ fields: ['changed_at'] }];
+/** Lanes and targets: the dispatcher follows both by the position that last changed them. */
+export const CHANGE_FEED_INDEXES: readonly IndexSpec[] = [{ fields: ['changed_at'] }];
 

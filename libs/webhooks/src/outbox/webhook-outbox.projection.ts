@@ -11,10 +11,9 @@ import { dequeue, enqueue, reschedule } from './delivery-lanes';
 import { foldTargets } from './delivery-targets';
 import {
   DELIVERY_INDEXES,
+  CHANGE_FEED_INDEXES,
   DUE_NOW,
-  LANE_INDEXES,
   SYSTEM_CLOCK_LANES,
-  TARGETS_INDEXES,
   targetsId,
   WEBHOOK_DELIVERIES,
   WEBHOOK_LANES,
@@ -58,9 +57,9 @@ export function webhookOutboxProjection(sources: readonly PublicEventSource[]): 
     // A delivery and its lane are read again when their attempt is folded, a moment after they were written.
     keepWritten: KEEP_WRITTEN,
     collections: [
-      { name: WEBHOOK_TARGETS, indexes: TARGETS_INDEXES },
+      { name: WEBHOOK_TARGETS, indexes: CHANGE_FEED_INDEXES },
       { name: WEBHOOK_DELIVERIES, indexes: DELIVERY_INDEXES },
-      { name: WEBHOOK_LANES, indexes: LANE_INDEXES },
+      { name: WEBHOOK_LANES, indexes: CHANGE_FEED_INDEXES },
     ],
     async handle(event, writer) {
       if (event.stream.startsWith(WEBHOOK_DELIVERY_LOG_PREFIX)) return foldDeliveryLog(event, writer);

@@ -7,12 +7,15 @@ import type { Region } from './context/request-context';
 import type { IdempotencyStore } from './idempotency/idempotency-store.port';
 import type { ListCursors } from './list-cursor';
 import type { LeaseStore } from './leases/lease-store.port';
+import type { WrittenPositions } from './written-positions';
 
 /** A region cell: every store that holds a tenant's data lives in its region's cell, and nowhere else. */
 export interface Cell {
   region: Region;
   /** Delivers every event in its type's current shape (see UpcastingEventStore). */
   events: EventStore;
+  /** Where this process's appends to `events` reached, per tenant and environment. */
+  written: WrittenPositions;
   /** The schema version each event type is written at. */
   upcasters: EventUpcasters;
   snapshots: SnapshotStore;

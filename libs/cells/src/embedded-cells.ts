@@ -15,7 +15,8 @@ import { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store';
 import { MemoryLeaseStore } from './leases/memory-lease-store';
 import { MongoLeaseStore } from './leases/mongo-lease-store';
 import type { LeaseStore } from './leases/lease-store.port';
-import { withAppendTiming } from './timed-event-store';
+import { ObservedEventStore } from './observed-event-store';
+import { WrittenPositions } from './written-positions';
 import { EventUpcasters } from './upcasting/event-upcasters';
 import { UpcastingEventStore } from './upcasting/upcasting-event-store';
 import type { Region } from './context/request-context';
@@ -55,9 +56,11 @@ export function openEmbeddedCells(options: {
     const dataKeys = new DataKeysWrittenWithAppend(new SqliteDataKeyStore(db, masterKey, options.clock));
     const pii = new PiiCodec(dataKeys, options.pii);
     const leases = openLeases(options.leasesMongoUrl);
+    const written = new WrittenPositions();
     cells.set(region, {
       region,
-      events: withAppendTiming(new UpcastingEventStore(new SqliteEventStore(db, [dataKeys.appendParticipant(pii)]), upcasters, pii), region, options.metrics),
+      events: new ObservedEventStore(new UpcastingEventStore(new SqliteEventStore(db, [dataKeys.appendParticipant(pii)]), upcasters, pii), region, written, options.metrics),
+      written,
       upcasters,
       snapshots: new SqliteSnapshotStore(db),
       readModels: new SqliteReadStore(db),

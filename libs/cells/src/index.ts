@@ -20,3 +20,4 @@ export * from './pii/pii-codec';
 export * from './tokens';
 export * from './derived-keys';
 export * from './signed-links/link-signer';
+export * from './written-positions';

@@ -9,7 +9,8 @@ import { MongoDataKeyStore } from './pii/mongo-data-key-store';
 import { MongoIdempotencyStore } from './idempotency/mongo-idempotency-store';
 import { SealedIdempotencyStore } from './idempotency/sealed-idempotency-store';
 import { MongoLeaseStore } from './leases/mongo-lease-store';
-import { withAppendTiming } from './timed-event-store';
+import { ObservedEventStore } from './observed-event-store';
+import { WrittenPositions } from './written-positions';
 import { EventUpcasters } from './upcasting/event-upcasters';
 import { UpcastingEventStore } from './upcasting/upcasting-event-store';
 import type { Region } from './context/request-context';
@@ -38,9 +39,11 @@ export async function connectProductionCells(options: {
     const dataKeys = new MongoDataKeyStore(db, masterKey, options.clock);
     const events = new EsdbEventStore(esdb);
     const pii = new PiiCodec(dataKeys, options.pii);
+    const written = new WrittenPositions();
     cells.set(region, {
       region,
-      events: withAppendTiming(new UpcastingEventStore(events, upcasters, pii), region, options.metrics),
+      events: new ObservedEventStore(new UpcastingEventStore(events, upcasters, pii), region, written, options.metrics),
+      written,
       upcasters,
       snapshots: new EsdbSnapshotStore(esdb),
       readModels: new MongoReadStore(db),

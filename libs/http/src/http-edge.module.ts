@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { AGGREGATE_TYPES, ProjectionLag, type AggregateType, type Projection } from '@tally/runtime';
+import { AGGREGATE_TYPES, ProjectionLag, ReadYourWritesModule, type AggregateType, type Projection } from '@tally/runtime';
 import { CellRegistry } from '@tally/cells';
 import { HistoryController } from './admin/history.controller';
 import { TestClocksController } from './test-clocks/test-clocks.controller';
@@ -17,7 +17,7 @@ import { ApiVersionInterceptor } from './versions/api-version.interceptor';
 export interface HttpEdgeOptions {
   /** Every context's aggregate types, for the auditors' history. */
   aggregateTypes: readonly AggregateType[];
-  /** The projections whose lag `/metrics` reports. */
+  /** The projections whose lag `/metrics` reports, and which the callers' reads wait for (see ReadYourWrites). */
   projections: readonly Projection[];
 }
 
@@ -31,7 +31,7 @@ export class HttpEdgeModule {
   static forRoot({ aggregateTypes, projections }: HttpEdgeOptions): DynamicModule {
     return {
       module: HttpEdgeModule,
-      imports: [RateLimitsModule],
+      imports: [RateLimitsModule, ReadYourWritesModule.forRoot(projections)],
       controllers: [EventsController, HistoryController, HealthController, TestClocksController, ParkedCommandsController, MetricsController],
       providers: [
         { provide: AGGREGATE_TYPES, useValue: aggregateTypes },

@@ -33,7 +33,13 @@ export class TallyMetrics {
 
   readonly commandRetries = new Counter('process_command_retries_total', 'Dispatch attempts of issued commands that failed and were tried again, by process', ['process']);
 
+  readonly readWaits = new Counter(
+    'read_your_writes_waits_total',
+    "Reads that waited for the read models to show what their tenant had written, by outcome (caught_up, or timed_out: answered with what they held)",
+    ['outcome'],
+  );
+
   families(): MetricFamily[] {
-    return [this.httpRequests.collect(), this.httpDuration.collect(), this.appendDuration.collect(), this.commandsDispatched.collect(), this.commandRetries.collect()];
+    return [this.httpRequests.collect(), this.httpDuration.collect(), this.appendDuration.collect(), this.commandsDispatched.collect(), this.commandRetries.collect(), this.readWaits.collect()];
   }
 }

@@ -7,6 +7,7 @@ import { TestClocks } from './clocks/test-clocks';
 import { CommandRuntime } from './commands/command-runtime';
 import { ParkedCommands } from './processes/parked-commands';
 import { ScopedReads } from './queries/scoped-reads';
+import { ReadYourWrites } from './queries/read-your-writes';
 
 /** The runtime every context's handlers, queries and process managers use: clocks, the command runtime, scoped reads, test clocks, parked commands. */
 @Global()
@@ -15,7 +16,12 @@ import { ScopedReads } from './queries/scoped-reads';
   providers: [
     { provide: Clocks, useFactory: (clock: Clock) => new Clocks(clock), inject: [CLOCK] },
     { provide: CommandRuntime, useFactory: (cells: CellRegistry, clocks: Clocks, ids: IdGenerator) => new CommandRuntime(cells, clocks, ids), inject: [CellRegistry, Clocks, ID_GENERATOR] },
-    { provide: ScopedReads, useFactory: (cells: CellRegistry) => new ScopedReads(cells), inject: [CellRegistry] },
+    {
+      provide: ScopedReads,
+      useFactory: (cells: CellRegistry, writes?: ReadYourWrites) => new ScopedReads(cells, writes),
+      // The API's (see ReadYourWritesModule); the worker's reads do without.
+      inject: [CellRegistry, { token: ReadYourWrites, optional: true }],
+    },
     { provide: TestClocks, useFactory: (runtime: CommandRuntime, ids: IdGenerator) => new TestClocks(runtime, ids), inject: [CommandRuntime, ID_GENERATOR] },
     {
       provide: ParkedCommands,

@@ -32,6 +32,8 @@ export interface TallyConfig {
   leasesMongoUrl: string | undefined;
   /** How long a lease lasts without renewal: how soon another worker takes over from a dead one. */
   leaseTtlMs: number;
+  /** How long a caller's read waits for the read models to show what the caller wrote before it answers with what they hold. */
+  readWaitMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
@@ -50,6 +52,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     logFormat: parseLogFormat(env.LOG_FORMAT, profile),
     ...parseLeases(env, profile),
+    readWaitMs: parseReadWait(env.TALLY_READ_WAIT_MS),
   };
   if (profile === 'production') config.regionStores = productionStores(env, regions);
   return config;
@@ -80,6 +83,15 @@ function parseLeases(env: NodeJS.ProcessEnv, profile: Profile): Pick<TallyConfig
   const leaseTtlMs = Number(env.TALLY_LEASE_TTL_MS ?? DEFAULT_LEASE_TTL_MS);
   if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < MIN_LEASE_TTL_MS) throw new Error(`TALLY_LEASE_TTL_MS is a whole number of milliseconds, at least ${MIN_LEASE_TTL_MS}`);
   return { leases, leasesMongoUrl: leases === 'mongo' && profile === 'embedded' ? leasesMongoUrl : undefined, leaseTtlMs };
+}
+
+/** Far beyond the few milliseconds the read models trail the log by, and within a client's patience after a restart. */
+export const DEFAULT_READ_WAIT_MS = 10_000;
+
+function parseReadWait(raw: string | undefined): number {
+  const ms = Number(raw ?? DEFAULT_READ_WAIT_MS);
+  if (!Number.isInteger(ms) || ms < 0) throw new Error('TALLY_READ_WAIT_MS is a whole number of milliseconds');
+  return ms;
 }
 
 function parseRegions(raw: string | undefined): Region[] {

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import type { Request } from 'express';
 import { DomainError } from '@tally/kernel';
 import { CellRegistry, TALLY_CONFIG, type RequestContext, type TallyConfig } from '@tally/cells';
+import { ReadYourWrites } from '@tally/runtime';
 import { API_KEYS, TENANTS, type ApiKeyEntry, type TenantEntry } from './api-key-directory';
 import { resolveApiVersion } from '../versions/request-version';
 import { environmentOfKey, hashApiKey } from './api-key';
@@ -29,6 +30,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly cells: CellRegistry,
     @Inject(TALLY_CONFIG) private readonly config: TallyConfig,
+    @Optional() private readonly writes?: ReadYourWrites,
   ) {
     this.cache = cells.directoryChanges && new ApiKeyCache(cells.directoryChanges);
   }
@@ -61,7 +63,15 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  private resolve(keyHash: string): Promise<ResolvedKey | undefined> {
+  /** A key not found may have been issued a moment ago: it is looked for again once the directory shows this process's writes. */
+  private async resolve(keyHash: string): Promise<ResolvedKey | undefined> {
+    const found = await this.resolveNow(keyHash);
+    if (found || !this.writes) return found;
+    await this.writes.awaitDirectory();
+    return this.resolveNow(keyHash);
+  }
+
+  private resolveNow(keyHash: string): Promise<ResolvedKey | undefined> {
     return this.cache ? this.cache.resolve(keyHash, () => this.read(keyHash)) : this.read(keyHash);
   }
 

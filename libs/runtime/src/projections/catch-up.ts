@@ -44,4 +44,5 @@ export class CatchUp {
   }
 }
 
-const later = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined || a >= b ? a : b);
+/** The later of two positions, either of which may be unknown. */
+export const later = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined || a >= b ? a : b);

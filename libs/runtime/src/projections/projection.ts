@@ -52,5 +52,11 @@ export interface Projection {
   target?: 'cell' | 'directory';
   /** The public events it writes to the log (a resource projection): which events of its streams are public, as which type. */
   publishes?: PublicEventSource;
+  /**
+   * A resource projection's collection, with one document per stream of the aggregate type, each
+   * holding the revision of its stream it reflects (`stream_revision`): a retrieve can tell from the
+   * stream whether the document is behind it.
+   */
+  resource?: { collection: string; aggregateType: string };
   handle(event: RecordedEvent, writer: ProjectionWriter): Promise<void>;
 }

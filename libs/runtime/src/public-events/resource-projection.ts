@@ -20,6 +20,7 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
     name: view.collection,
     streamPrefixes: [`${view.aggregateType}-`],
     publishes: view,
+    resource: { collection: view.collection, aggregateType: view.aggregateType },
     collections: [
       { name: view.collection, indexes },
       { name: PUBLIC_EVENTS, indexes: PUBLIC_EVENT_INDEXES },

@@ -3,22 +3,31 @@ import type { CellRegistry, ListCursors, RequestContext } from '@tally/cells';
 import { unscoped, type StoredResource } from '../public-events/resource-projection';
 import type { ResourceDoc } from '../public-events/resource-view';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from './list-query';
+import type { ReadYourWrites } from './read-your-writes';
 
 /**
  * Reads of read models on behalf of a request: only the request's tenant and environment, in
- * its region's cell. A document of another tenant is indistinguishable from a missing one.
+ * its region's cell. A document of another tenant is indistinguishable from a missing one. In the
+ * API, a caller's read first waits for what the caller wrote (see ReadYourWrites).
  */
 export class ScopedReads {
-  constructor(private readonly cells: CellRegistry) {}
+  constructor(
+    private readonly cells: CellRegistry,
+    private readonly writes?: ReadYourWrites,
+  ) {}
 
   async retrieve<R extends ResourceDoc>(context: RequestContext, collection: string, id: string): Promise<{ resource: R; revision: number } | undefined> {
-    const doc = await this.cells.cell(context.region).readModels.get<StoredResource<R> & Doc>(collection, id);
+    await this.writes?.awaitWrites(context, collection);
+    const read = () => this.cells.cell(context.region).readModels.get<StoredResource<R> & Doc>(collection, id);
+    let doc = await read();
+    if (await this.writes?.awaitStream(context, collection, id, doc?.stream_revision)) doc = await read();
     if (!doc || doc.tenant_id !== context.tenantId || doc.environment !== context.environment) return undefined;
     return { resource: unscoped(doc), revision: doc.stream_revision };
   }
 
   /** The documents of those ids that exist and are the request's, by id. */
   async many<R extends ResourceDoc>(context: RequestContext, collection: string, ids: readonly string[]): Promise<Map<string, R>> {
+    await this.writes?.awaitWrites(context, collection);
     const found = await this.cells.cell(context.region).readModels.getMany<StoredResource<R> & Doc>(collection, ids);
     const mine = new Map<string, R>();
     for (const [id, doc] of found) if (doc.tenant_id === context.tenantId && doc.environment === context.environment) mine.set(id, unscoped(doc));
@@ -44,6 +53,7 @@ export class ScopedReads {
   }
 
   async list<R extends ResourceDoc>(context: RequestContext, collection: string, query: FindQuery): Promise<FindResult<R>> {
+    await this.writes?.awaitWrites(context, collection);
     const scoped: FindQuery = {
       ...query,
       where: [

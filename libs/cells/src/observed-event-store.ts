@@ -1,25 +1,31 @@
 import type { AppendResult, EventStore, EventSubscription, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, SubscriptionFilter } from '@tally/eventstore';
 import type { TallyMetrics } from '@tally/observability';
 import type { Region } from './context/request-context';
+import type { WrittenPositions } from './written-positions';
 
 /**
- * A cell's event store that times each append into `event_store_append_duration_seconds`. Wrapping
- * the port in the cell catches every writer alike (commands, process managers, tenant setup), and
- * measures the store alone, not the decide and encrypt work around it.
+ * A cell's event store that notes, for each append, the position it reached for its tenant and
+ * environment (what their later reads wait for), and times it into
+ * `event_store_append_duration_seconds` when the process keeps metrics. Wrapping the port in the
+ * cell catches every writer alike (commands, process managers, tenant setup), and measures the
+ * store alone, not the decide and encrypt work around it.
  */
-export class TimedEventStore implements EventStore {
+export class ObservedEventStore implements EventStore {
   constructor(
     private readonly inner: EventStore,
     private readonly region: Region,
-    private readonly metrics: TallyMetrics,
+    private readonly written: WrittenPositions,
+    private readonly metrics: TallyMetrics | undefined,
   ) {}
 
   async append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     const started = performance.now();
     try {
-      return await this.inner.append(stream, events, options);
+      const result = await this.inner.append(stream, events, options);
+      if (events.length > 0) this.written.note(events[0].metadata.tenant_id, events[0].metadata.environment, result.position);
+      return result;
     } finally {
-      this.metrics.appendDuration.observe({ region: this.region }, (performance.now() - started) / 1000);
+      this.metrics?.appendDuration.observe({ region: this.region }, (performance.now() - started) / 1000);
     }
   }
 
@@ -47,7 +53,3 @@ export class TimedEventStore implements EventStore {
     return this.inner.close();
   }
 }
-
-/** The cell factories' hook: timed when the process keeps metrics, as is for the command-line tools. */
-export const withAppendTiming = (events: EventStore, region: Region, metrics: TallyMetrics | undefined): EventStore =>
-  metrics ? new TimedEventStore(events, region, metrics) : events;

@@ -9,12 +9,14 @@ import { runCatchUpBench } from './catch-up.bench';
 import { runEdgeOverheadBench } from './edge-overhead.bench';
 import { runHttpBench } from './http.bench';
 import { runPricingBench } from './pricing.bench';
+import { runReadYourWritesBench } from './read-your-writes.bench';
 
 const BENCHES: { title: string; run: () => Promise<string> }[] = [
   { title: 'Event store (SQLite)', run: runAppendBench },
   { title: 'Projection catch-up', run: runCatchUpBench },
   { title: 'HTTP: create and retrieve customers', run: runHttpBench },
   { title: 'Per-request cost of authentication, rate limits and idempotency', run: () => runEdgeOverheadBench() },
+  { title: 'Read-your-writes', run: runReadYourWritesBench },
   { title: 'Pricing engine', run: runPricingBench },
   { title: 'Billing run: due timers to finalised invoices', run: () => runBillingRunBench() },
 ];

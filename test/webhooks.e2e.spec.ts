@@ -376,6 +376,22 @@ describe('webhooks', () => {
     await eventually(async () => (await records()).length === 0, 10_000, 'the record deleted');
   });
 
+  it('subscribes to the spec’s `service.*` family of platform notices, of which no type exists yet', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    const notices = await endpoint(api, hooks.url, ['service.*']);
+    expect((await api.get(`/v1/admin/webhook-endpoints/${notices.id}`).expect(200)).body.events).toEqual(['service.*']);
+    const both = await endpoint(api, hooks.url, ['service.*', 'customer.created']);
+    await newCustomer(api);
+    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'the customer.created delivery');
+    await tally.settle();
+    expect((await api.get(`/v1/admin/webhook-endpoints/${notices.id}/deliveries`).expect(200)).body.data).toEqual([]);
+    expect(hooks.acknowledged.map((delivery) => delivery.event.type)).toEqual(['customer.created']);
+    expect((await api.get(`/v1/admin/webhook-endpoints/${both.id}/deliveries`).expect(200)).body.data).toHaveLength(1);
+    const refused = (await api.post('/v1/admin/webhook-endpoints', { url: hooks.url, events: ['service.outage'] }).expect(400)).body;
+    expect(refused).toMatchObject({ problem: 'webhook_endpoint.unknown_event_type', errors: [{ field: 'events[0]' }] });
+  });
+
   describe('refuses bad input with a problem and writes nothing', () => {
     it.each([
       ['an unknown event type', { url: 'https://example.com/hooks', events: ['customer.created', 'customer.exploded'] }, 'webhook_endpoint.unknown_event_type', 'events[1]'],

@@ -349,6 +349,29 @@ describe('webhooks', () => {
     await eventually(() => once.acknowledged.length === 1, 10_000, 'the retry on the test clock');
   });
 
+  it('numbers an aggregate’s published events without gaps: renewals, which publish nothing, take no number', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    await endpoint(api, hooks.url, ['subscription.*']);
+    await api.post('/v1/plans', { code: 'monthly', product_code: 'monthly', currency: 'EUR', interval: 'month', interval_count: 1, components: [{ code: 'base', pricing: { model: 'flat', amount: '31.00' } }] }).expect(200);
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: '2027-01-05T00:00:00.000Z' }).expect(200)).body.id;
+    const customer = (await api.post('/v1/customers', { email: 'renewals@example.com', test_clock: clock }).expect(200)).body.id;
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'monthly' }).expect(200)).body.id;
+    await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: '2027-03-10T00:00:00.000Z' }).expect(200);
+    await tally.settle();
+    await api.patch(`/v1/subscriptions/${subscription}`, { metadata: { renewed: 'twice' } }).expect(200);
+    await tally.settle();
+
+    const stored = (await api.get(`/v1/admin/aggregates/${subscription}/history?limit=100`).expect(200)).body.data as { type: string }[];
+    expect(stored.filter((event) => event.type === 'SubscriptionRenewed')).toHaveLength(2);
+    const published = (await api.get(`/v1/events?aggregate_id=${subscription}&sort=created_at:asc&limit=100`).expect(200)).body.data as { type: string; sequence: number }[];
+    expect(published.length).toBeLessThan(stored.length);
+    expect(published.map((event) => event.sequence)).toEqual(published.map((_, index) => index + 1));
+    expect(published.at(-1)).toMatchObject({ type: 'subscription.updated', sequence: published.length });
+    await eventually(() => hooks.acknowledged.length === published.length, 10_000, 'every subscription event delivered');
+    expect(hooks.acknowledged.map((delivery) => delivery.event.sequence)).toEqual(published.map((event) => event.sequence));
+  });
+
   it('renders deliveries in the endpoint’s API version, with the old signature header before 2025-04-01', async () => {
     const api = await sandbox();
     const hooks = await receiver();

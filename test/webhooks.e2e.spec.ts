@@ -349,6 +349,31 @@ describe('webhooks', () => {
     await eventually(() => once.acknowledged.length === 1, 10_000, 'the retry on the test clock');
   });
 
+  it('makes every attempt a test clock’s advance passes, each at its own time and in order: 25 hours in one go bring all eight, then the failure event', async () => {
+    const api = await sandbox();
+    const broken = await receiver(() => ({ status: 503 }));
+    const watcher = await receiver();
+    const failing = await endpoint(api, broken.url, ['customer.*']);
+    await endpoint(api, watcher.url, ['webhook_endpoint.delivery_failed']);
+    const start = '2027-02-01T00:00:00.000Z';
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: start }).expect(200)).body.id;
+    await api.post('/v1/customers', { email: 'retried@example.com', test_clock: clock }).expect(200);
+    // Whether the first attempt is made before the advance or during it, it is made at the event's time.
+    await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: new Date(Date.parse(start) + 25 * HOUR).toISOString() }).expect(200);
+
+    await eventually(() => watcher.acknowledged.length === 1, 15_000, 'the failure event');
+    expect(broken.received).toHaveLength(8);
+    await tally.settle();
+    const [record] = (await api.get(`/v1/admin/webhook-endpoints/${failing.id}/deliveries`).expect(200)).body.data;
+    expect(record).toMatchObject({ status: 'failed', attempt_count: 8, next_attempt_at: null });
+    const times = (record.attempts as { attempted_at: string }[]).map((attempt) => Date.parse(attempt.attempted_at));
+    expect(times[0]).toBe(Date.parse(start));
+    const schedule = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
+    schedule.forEach((pause, n) => expect(Math.abs(times[n + 1] - times[n] - pause)).toBeLessThanOrEqual(pause / 10));
+    expect(times[7] - times[0]).toBe(24 * HOUR);
+    expect(watcher.acknowledged[0].event.data).toMatchObject({ id: failing.id, last_failed_delivery: { id: record.id, attempts: 8, failed_at: new Date(times[7]).toISOString() } });
+  });
+
   it('numbers an aggregate’s published events without gaps: renewals, which publish nothing, take no number', async () => {
     const api = await sandbox();
     const hooks = await receiver();

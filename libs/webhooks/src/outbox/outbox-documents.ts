@@ -85,7 +85,7 @@ export interface LaneDoc {
   environment: string;
   head: string;
   tail: string;
-  /** When the head is due: DUE_NOW, or its next attempt's time on `clock`. */
+  /** When the head is due: DUE_NOW, or a time on `clock` (its next attempt's; on a test clock also its first, see dequeue). */
   due_at: string;
   /** `system`, or the test clock of the lane's aggregate. */
   clock: string;

@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hashApiKey } from '@tally/http';
 import Stripe from 'stripe';
 import { TallyUnderTest } from './support/tally';
 import { eventually, WebhookReceiver, type Behaviour, type ReceivedDelivery } from './support/webhook-receiver';
@@ -210,6 +213,45 @@ describe('webhooks', () => {
     expect((after.headers['service-signature'] as string).split(',')).toHaveLength(2);
     expectSigned(after, rotated.secret);
     expect(() => stripe.webhooks.constructEvent(after.body, after.headers['service-signature'] as string, old, TOLERANCE_S, undefined, Math.floor(after.at.getTime() / 1000))).toThrow();
+  });
+
+  it('seals signing secrets at rest and never shows one again, nor a key’s hash, while deliveries still verify after rotations', async () => {
+    const tenant = await tally.tenant();
+    await tally.liftRateLimits(tenant.tenantId);
+    const api = tally.as(tenant.sandbox);
+    const hooks = await receiver();
+    const created = await endpoint(api, hooks.url, ['customer.*']);
+    const overlapping = (await api.post(`/v1/admin/webhook-endpoints/${created.id}/rotate-secret`, { expires_in: 3600 }).expect(200)).body.secret as string;
+    await newCustomer(api);
+    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'a delivery signed with both secrets');
+    expectSigned(hooks.acknowledged[0], created.secret);
+    expectSigned(hooks.acknowledged[0], overlapping);
+    const last = (await api.post(`/v1/admin/webhook-endpoints/${created.id}/rotate-secret`).expect(200)).body.secret as string;
+    await newCustomer(api);
+    await eventually(() => hooks.acknowledged.length === 2, 10_000, 'a delivery signed with the last secret');
+    expectSigned(hooks.acknowledged[1], last);
+    expect(() => expectSigned(hooks.acknowledged[1], overlapping)).toThrow();
+    await tally.settle();
+
+    const secrets = [created.secret, overlapping, last];
+    const history = (await api.get(`/v1/admin/aggregates/${created.id}/history`).expect(200)).body;
+    expect(history.data.filter((event: { data: { secret?: string } }) => event.data.secret !== undefined).map((event: { data: { secret: string } }) => event.data.secret)).toEqual(['[redacted]', '[redacted]', '[redacted]']);
+    const events = (await api.get('/v1/events?limit=100').expect(200)).body;
+    const endpoints = (await api.get('/v1/admin/webhook-endpoints').expect(200)).body;
+    const deliveries = (await api.get(`/v1/admin/webhook-endpoints/${created.id}/deliveries`).expect(200)).body;
+    for (const shown of [history, events, endpoints, deliveries]) for (const secret of secrets) expect(JSON.stringify(shown)).not.toContain(secret);
+    // At rest: the region's files (events, read models, idempotency records) hold none of them.
+    const stored = Buffer.concat(readdirSync(tally.dataDir).filter((file) => file.startsWith('eu.sqlite')).map((file) => readFileSync(join(tally.dataDir, file))));
+    expect(stored.includes(created.id)).toBe(true);
+    for (const secret of secrets) expect({ secret, stored: stored.includes(secret) }).toEqual({ secret, stored: false });
+
+    const tenantHistory = (await tally.as(tenant.live).get(`/v1/admin/aggregates/${tenant.tenantId}/history`).expect(200)).body;
+    const keysCreated = tenantHistory.data.filter((event: { type: string }) => event.type === 'ApiKeyCreated');
+    expect(keysCreated.map((event: { data: object }) => event.data)).toEqual([
+      expect.objectContaining({ key_hash: '[redacted]', last4: tenant.live.slice(-4) }),
+      expect.objectContaining({ key_hash: '[redacted]', last4: tenant.sandbox.slice(-4) }),
+    ]);
+    for (const key of [tenant.live, tenant.sandbox]) expect(JSON.stringify(tenantHistory)).not.toContain(hashApiKey(key));
   });
 
   it('sends a disabled endpoint nothing new, and resumes with the events after it is enabled again', async () => {

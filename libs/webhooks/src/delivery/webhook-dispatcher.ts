@@ -9,6 +9,7 @@ import { webhookEndpointAggregate } from '../webhook-endpoint.aggregate';
 import { attemptRecord, deliveryRequest } from './delivery-request';
 import { purgeExpiredDeliveries } from './delivery-retention';
 import { LaneBook } from './lane-book';
+import { SigningSecrets } from './signing-secrets';
 import { TargetBook } from './target-book';
 import type { WebhookSender } from './webhook-sender';
 
@@ -53,12 +54,15 @@ export class WebhookDispatcher implements Runner {
   private wake: (() => void) | undefined;
   private readonly lanes = new LaneBook();
   private readonly targets = new TargetBook();
+  private readonly secrets: SigningSecrets;
   private readonly attempts = new Set<Promise<void>>();
   /** The outbox position whose lane and endpoint changes the books hold; undefined before the first read. */
   private followedUpTo: bigint | undefined;
   private lastPurge: number | undefined;
 
-  constructor(private readonly deps: DispatcherDependencies) {}
+  constructor(private readonly deps: DispatcherDependencies) {
+    this.secrets = new SigningSecrets(deps.cell);
+  }
 
   start(): void {
     this.loop = this.run();
@@ -226,7 +230,9 @@ export class WebhookDispatcher implements Runner {
   private async attempt(target: DeliveryTarget, lane: LaneDoc, delivery: DeliveryDoc, event: PublicEventDoc): Promise<bigint> {
     const { tenant_id: tenantId, environment } = lane;
     const attemptedAt = await this.attemptTime(lane);
-    const response = await this.deps.sender.send(deliveryRequest(target, environment, delivery, event, tenantId, this.deps.clocks.system.now()));
+    const signedAt = this.deps.clocks.system.now();
+    const secrets = await this.secrets.alive(target, signedAt);
+    const response = await this.deps.sender.send(deliveryRequest(target, secrets, environment, delivery, event, tenantId, signedAt));
     this.lanes.answered(lane.id);
     this.wake?.();
     const record = attemptRecord(this.deps.ids.ulid(), delivery, attemptedAt, response);

@@ -279,15 +279,20 @@ describe('webhooks', () => {
     await endpoint(api, witness.url, ['customer.created']);
     await newCustomer(api, 'first@example.com');
     await eventually(() => failing.received.length === 1 && witness.acknowledged.length === 1, 10_000, 'the first attempts');
-    await tally.settle();
-    const retryAt = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?status=pending`).expect(200)).body.data[0].next_attempt_at as string;
+    let retryAt: string | null = null;
+    // The receiver has answered; the dispatcher records the attempt a moment later.
+    await eventually(async () => {
+      await tally.settle();
+      retryAt = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?status=pending`).expect(200)).body.data[0].next_attempt_at;
+      return retryAt !== null;
+    }, 10_000, 'the first attempt recorded');
 
     await api.delete(`/v1/admin/webhook-endpoints/${id}`).expect(200);
     // Once the outbox has the deletion and the dispatcher has passed it (it looks every 10 ms when
     // idle): a retry that falls due before then is still made, as an attempt under way finishes.
     await tally.settle();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    tally.clock.set(new Date(Date.parse(retryAt) + 1000).toISOString());
+    tally.clock.set(new Date(Date.parse(retryAt!) + 1000).toISOString());
     const second = await newCustomer(api, 'second@example.com');
     await eventually(() => witness.acknowledged.length === 2, 10_000, 'the witness’s second delivery');
     await tally.settle();

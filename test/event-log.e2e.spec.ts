@@ -30,7 +30,7 @@ describe('the public event log, auditors and personal data', () => {
       tenant_id: acme.tenantId,
       aggregate_type: 'customer',
       aggregate_id: created.id,
-      sequence: 0,
+      sequence: 1,
       data: created,
       request: { id: expect.stringMatching(/^req_/) },
     });

@@ -1,5 +1,6 @@
 import { createJsonLog } from '@tally/observability';
 import { REGIONS } from '@tally/cells';
+import { hashApiKey } from '@tally/http';
 import { CONTEXTS } from '../apps/worker/src/contexts';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
@@ -90,6 +91,18 @@ describe('observability: metrics and JSON logs', () => {
       duration_ms: expect.any(Number),
     });
     expect(lines.join('\n')).not.toContain('ada@example.com');
+  });
+
+  it('logs neither a webhook signing secret nor an API key or its hash', async () => {
+    const created = (await api.post('/v1/admin/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks', events: ['*'] }).expect(200)).body;
+    const rotated = (await api.post(`/v1/admin/webhook-endpoints/${created.id}/rotate-secret`, { expires_in: 60 }).expect(200)).body;
+    await api.post('/v1/customers', { email: 'hooked@example.com' }).expect(200);
+    await tally.settle();
+    await tally.as(acme.live).get(`/v1/admin/aggregates/${acme.tenantId}/history`).expect(200);
+    await api.get(`/v1/admin/aggregates/${created.id}/history`).expect(200);
+    const log = lines.join('\n');
+    expect(log).toContain(created.id);
+    for (const secret of [created.secret, rotated.secret, acme.live, acme.sandbox, hashApiKey(acme.live), hashApiKey(acme.sandbox)]) expect(log).not.toContain(secret);
   });
 
   it('logs a failure with its trace id and tenant as fields', async () => {

@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hashApiKey } from '@tally/http';
 import Stripe from 'stripe';
 import { TallyUnderTest } from './support/tally';
 import { eventually, WebhookReceiver, type Behaviour, type ReceivedDelivery } from './support/webhook-receiver';
@@ -212,6 +215,45 @@ describe('webhooks', () => {
     expect(() => stripe.webhooks.constructEvent(after.body, after.headers['service-signature'] as string, old, TOLERANCE_S, undefined, Math.floor(after.at.getTime() / 1000))).toThrow();
   });
 
+  it('seals signing secrets at rest and never shows one again, nor a key’s hash, while deliveries still verify after rotations', async () => {
+    const tenant = await tally.tenant();
+    await tally.liftRateLimits(tenant.tenantId);
+    const api = tally.as(tenant.sandbox);
+    const hooks = await receiver();
+    const created = await endpoint(api, hooks.url, ['customer.*']);
+    const overlapping = (await api.post(`/v1/admin/webhook-endpoints/${created.id}/rotate-secret`, { expires_in: 3600 }).expect(200)).body.secret as string;
+    await newCustomer(api);
+    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'a delivery signed with both secrets');
+    expectSigned(hooks.acknowledged[0], created.secret);
+    expectSigned(hooks.acknowledged[0], overlapping);
+    const last = (await api.post(`/v1/admin/webhook-endpoints/${created.id}/rotate-secret`).expect(200)).body.secret as string;
+    await newCustomer(api);
+    await eventually(() => hooks.acknowledged.length === 2, 10_000, 'a delivery signed with the last secret');
+    expectSigned(hooks.acknowledged[1], last);
+    expect(() => expectSigned(hooks.acknowledged[1], overlapping)).toThrow();
+    await tally.settle();
+
+    const secrets = [created.secret, overlapping, last];
+    const history = (await api.get(`/v1/admin/aggregates/${created.id}/history`).expect(200)).body;
+    expect(history.data.filter((event: { data: { secret?: string } }) => event.data.secret !== undefined).map((event: { data: { secret: string } }) => event.data.secret)).toEqual(['[redacted]', '[redacted]', '[redacted]']);
+    const events = (await api.get('/v1/events?limit=100').expect(200)).body;
+    const endpoints = (await api.get('/v1/admin/webhook-endpoints').expect(200)).body;
+    const deliveries = (await api.get(`/v1/admin/webhook-endpoints/${created.id}/deliveries`).expect(200)).body;
+    for (const shown of [history, events, endpoints, deliveries]) for (const secret of secrets) expect(JSON.stringify(shown)).not.toContain(secret);
+    // At rest: the region's files (events, read models, idempotency records) hold none of them.
+    const stored = Buffer.concat(readdirSync(tally.dataDir).filter((file) => file.startsWith('eu.sqlite')).map((file) => readFileSync(join(tally.dataDir, file))));
+    expect(stored.includes(created.id)).toBe(true);
+    for (const secret of secrets) expect({ secret, stored: stored.includes(secret) }).toEqual({ secret, stored: false });
+
+    const tenantHistory = (await tally.as(tenant.live).get(`/v1/admin/aggregates/${tenant.tenantId}/history`).expect(200)).body;
+    const keysCreated = tenantHistory.data.filter((event: { type: string }) => event.type === 'ApiKeyCreated');
+    expect(keysCreated.map((event: { data: object }) => event.data)).toEqual([
+      expect.objectContaining({ key_hash: '[redacted]', last4: tenant.live.slice(-4) }),
+      expect.objectContaining({ key_hash: '[redacted]', last4: tenant.sandbox.slice(-4) }),
+    ]);
+    for (const key of [tenant.live, tenant.sandbox]) expect(JSON.stringify(tenantHistory)).not.toContain(hashApiKey(key));
+  });
+
   it('sends a disabled endpoint nothing new, and resumes with the events after it is enabled again', async () => {
     const api = await sandbox();
     const hooks = await receiver();
@@ -237,15 +279,20 @@ describe('webhooks', () => {
     await endpoint(api, witness.url, ['customer.created']);
     await newCustomer(api, 'first@example.com');
     await eventually(() => failing.received.length === 1 && witness.acknowledged.length === 1, 10_000, 'the first attempts');
-    await tally.settle();
-    const retryAt = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?status=pending`).expect(200)).body.data[0].next_attempt_at as string;
+    let retryAt: string | null = null;
+    // The receiver has answered; the dispatcher records the attempt a moment later.
+    await eventually(async () => {
+      await tally.settle();
+      retryAt = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?status=pending`).expect(200)).body.data[0].next_attempt_at;
+      return retryAt !== null;
+    }, 10_000, 'the first attempt recorded');
 
     await api.delete(`/v1/admin/webhook-endpoints/${id}`).expect(200);
     // Once the outbox has the deletion and the dispatcher has passed it (it looks every 10 ms when
     // idle): a retry that falls due before then is still made, as an attempt under way finishes.
     await tally.settle();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    tally.clock.set(new Date(Date.parse(retryAt) + 1000).toISOString());
+    tally.clock.set(new Date(Date.parse(retryAt!) + 1000).toISOString());
     const second = await newCustomer(api, 'second@example.com');
     await eventually(() => witness.acknowledged.length === 2, 10_000, 'the witness’s second delivery');
     await tally.settle();
@@ -349,6 +396,54 @@ describe('webhooks', () => {
     await eventually(() => once.acknowledged.length === 1, 10_000, 'the retry on the test clock');
   });
 
+  it('makes every attempt a test clock’s advance passes, each at its own time and in order: 25 hours in one go bring all eight, then the failure event', async () => {
+    const api = await sandbox();
+    const broken = await receiver(() => ({ status: 503 }));
+    const watcher = await receiver();
+    const failing = await endpoint(api, broken.url, ['customer.*']);
+    await endpoint(api, watcher.url, ['webhook_endpoint.delivery_failed']);
+    const start = '2027-02-01T00:00:00.000Z';
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: start }).expect(200)).body.id;
+    await api.post('/v1/customers', { email: 'retried@example.com', test_clock: clock }).expect(200);
+    // Whether the first attempt is made before the advance or during it, it is made at the event's time.
+    await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: new Date(Date.parse(start) + 25 * HOUR).toISOString() }).expect(200);
+
+    await eventually(() => watcher.acknowledged.length === 1, 15_000, 'the failure event');
+    expect(broken.received).toHaveLength(8);
+    await tally.settle();
+    const [record] = (await api.get(`/v1/admin/webhook-endpoints/${failing.id}/deliveries`).expect(200)).body.data;
+    expect(record).toMatchObject({ status: 'failed', attempt_count: 8, next_attempt_at: null });
+    const times = (record.attempts as { attempted_at: string }[]).map((attempt) => Date.parse(attempt.attempted_at));
+    expect(times[0]).toBe(Date.parse(start));
+    const schedule = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
+    schedule.forEach((pause, n) => expect(Math.abs(times[n + 1] - times[n] - pause)).toBeLessThanOrEqual(pause / 10));
+    expect(times[7] - times[0]).toBe(24 * HOUR);
+    expect(watcher.acknowledged[0].event.data).toMatchObject({ id: failing.id, last_failed_delivery: { id: record.id, attempts: 8, failed_at: new Date(times[7]).toISOString() } });
+  });
+
+  it('numbers an aggregate’s published events without gaps: renewals, which publish nothing, take no number', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    await endpoint(api, hooks.url, ['subscription.*']);
+    await api.post('/v1/plans', { code: 'monthly', product_code: 'monthly', currency: 'EUR', interval: 'month', interval_count: 1, components: [{ code: 'base', pricing: { model: 'flat', amount: '31.00' } }] }).expect(200);
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: '2027-01-05T00:00:00.000Z' }).expect(200)).body.id;
+    const customer = (await api.post('/v1/customers', { email: 'renewals@example.com', test_clock: clock }).expect(200)).body.id;
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'monthly' }).expect(200)).body.id;
+    await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: '2027-03-10T00:00:00.000Z' }).expect(200);
+    await tally.settle();
+    await api.patch(`/v1/subscriptions/${subscription}`, { metadata: { renewed: 'twice' } }).expect(200);
+    await tally.settle();
+
+    const stored = (await api.get(`/v1/admin/aggregates/${subscription}/history?limit=100`).expect(200)).body.data as { type: string }[];
+    expect(stored.filter((event) => event.type === 'SubscriptionRenewed')).toHaveLength(2);
+    const published = (await api.get(`/v1/events?aggregate_id=${subscription}&sort=created_at:asc&limit=100`).expect(200)).body.data as { type: string; sequence: number }[];
+    expect(published.length).toBeLessThan(stored.length);
+    expect(published.map((event) => event.sequence)).toEqual(published.map((_, index) => index + 1));
+    expect(published.at(-1)).toMatchObject({ type: 'subscription.updated', sequence: published.length });
+    await eventually(() => hooks.acknowledged.length === published.length, 10_000, 'every subscription event delivered');
+    expect(hooks.acknowledged.map((delivery) => delivery.event.sequence)).toEqual(published.map((event) => event.sequence));
+  });
+
   it('renders deliveries in the endpoint’s API version, with the old signature header before 2025-04-01', async () => {
     const api = await sandbox();
     const hooks = await receiver();
@@ -374,6 +469,22 @@ describe('webhooks', () => {
     expect(await records()).toHaveLength(1);
     tally.clock.advance(2 * 24 * HOUR);
     await eventually(async () => (await records()).length === 0, 10_000, 'the record deleted');
+  });
+
+  it('subscribes to the spec’s `service.*` family of platform notices, of which no type exists yet', async () => {
+    const api = await sandbox();
+    const hooks = await receiver();
+    const notices = await endpoint(api, hooks.url, ['service.*']);
+    expect((await api.get(`/v1/admin/webhook-endpoints/${notices.id}`).expect(200)).body.events).toEqual(['service.*']);
+    const both = await endpoint(api, hooks.url, ['service.*', 'customer.created']);
+    await newCustomer(api);
+    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'the customer.created delivery');
+    await tally.settle();
+    expect((await api.get(`/v1/admin/webhook-endpoints/${notices.id}/deliveries`).expect(200)).body.data).toEqual([]);
+    expect(hooks.acknowledged.map((delivery) => delivery.event.type)).toEqual(['customer.created']);
+    expect((await api.get(`/v1/admin/webhook-endpoints/${both.id}/deliveries`).expect(200)).body.data).toHaveLength(1);
+    const refused = (await api.post('/v1/admin/webhook-endpoints', { url: hooks.url, events: ['service.outage'] }).expect(400)).body;
+    expect(refused).toMatchObject({ problem: 'webhook_endpoint.unknown_event_type', errors: [{ field: 'events[0]' }] });
   });
 
   describe('refuses bad input with a problem and writes nothing', () => {

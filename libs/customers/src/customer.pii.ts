@@ -1,7 +1,7 @@
-import type { PiiFieldSpec } from '@tally/cells';
+import { REDACTED, type PiiFieldSpec } from '@tally/cells';
 
 /** What a replay shows for personal data once the customer's data key is destroyed. */
-export const REDACTED = '[redacted]';
+export { REDACTED };
 
 const subject = (data: { customer_id: string }) => data.customer_id;
 

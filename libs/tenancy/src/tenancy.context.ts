@@ -8,5 +8,15 @@ export const tenancyContext: ContextManifest = {
   name: 'tenancy',
   module: TenancyModule,
   projections: [tenantDirectoryProjection, auditLogProjection],
-  aggregateTypes: [{ idPrefix: 'ten', type: 'tenant' }],
+  aggregateTypes: [
+    {
+      idPrefix: 'ten',
+      type: 'tenant',
+      // A key's hash finds its tenant; the history shows the key's id and last four characters instead.
+      secretFields: [
+        { eventType: 'ApiKeyCreated', field: 'key_hash' },
+        { eventType: 'ApiKeyRevoked', field: 'key_hash' },
+      ],
+    },
+  ],
 };

@@ -3,6 +3,9 @@ import { isRecord, readPath, removePath, writePath } from './dotted-path';
 import { KeyCache } from './key-cache';
 import { isSealedFields, openSealedFields, sealFields, type SealedFields } from './sealed-fields';
 
+/** What a read shows in place of a value it may not show: personal data once its key is destroyed, a secret. */
+export const REDACTED = '[redacted]';
+
 /** Which fields of one event type hold personal data, and whose data it is. */
 export interface PiiFieldSpec {
   eventType: string;

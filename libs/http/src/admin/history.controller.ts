@@ -10,12 +10,14 @@ import { API_KEY_PROBLEMS, LIST_PROBLEMS } from '../openapi/problem-codes';
 import { ApiListResponse } from '../openapi/api-list-response.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
 import { ApiTag } from '../openapi/api-tags';
+import { secretsRedacted } from './secrets-redacted';
 import type { StoredEventView } from './stored-event-view';
 import { StoredEventResponse } from './stored-event.response';
 
 /**
  * For auditors: every stored event of one aggregate, in order, with its metadata. Personal
- * data is decrypted; after erasure it shows the redaction placeholders.
+ * data is decrypted; after erasure it shows the redaction placeholders. Secrets and key hashes
+ * always show as `[redacted]`.
  */
 @Controller('v1/admin/aggregates')
 @ApiAuthenticated(API_KEY_AUTH)
@@ -29,7 +31,8 @@ export class HistoryController {
   @Get(':id/history')
   @ApiOperation({
     summary: 'List the stored events of a resource',
-    description: 'Every event stored for one resource (a customer, plan, coupon, …), oldest first, with its metadata; personal data shows decrypted, or as redaction placeholders once erased.',
+    description:
+      'Every event stored for one resource (a customer, plan, coupon, …), oldest first, with its metadata; personal data shows decrypted, or as redaction placeholders once erased. Webhook signing secrets and API key hashes always show as `[redacted]`.',
   })
   @ApiListResponse(StoredEventResponse)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['aggregate.not_found'] })
@@ -58,7 +61,7 @@ export class HistoryController {
         revision: event.revision,
         position: event.position.toString(),
         type: event.type,
-        data: await cell.pii.decode(event.type, event.data),
+        data: secretsRedacted(type, event.type, await cell.pii.decode(event.type, event.data)),
         metadata: { ...event.metadata },
       })),
     );

@@ -12,7 +12,7 @@ export class StoredEventResponse implements StoredEventView {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'Personal data decrypted, or `[redacted]` once erased',
+    description: 'Personal data decrypted, or `[redacted]` once erased; secrets and key hashes always `[redacted]`',
     example: { customer_id: 'cus_01JD8X5Z3Q4W2R6T8Y0V1B3N5M', name: 'Ada Lovelace' },
   })
   data!: unknown;

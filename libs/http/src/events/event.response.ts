@@ -18,7 +18,7 @@ export class EventResponse implements Omit<KnownFields<PublicEventDoc>, 'environ
   @ApiProperty({ example: 'ten_01JD…' }) tenant_id!: string;
   @ApiProperty({ example: 'customer' }) aggregate_type!: string;
   @ApiProperty({ example: 'cus_01JD…' }) aggregate_id!: string;
-  @ApiProperty({ type: 'integer', description: 'Position among the events of its aggregate: order one aggregate’s events by it' }) sequence!: number;
+  @ApiProperty({ type: 'integer', description: 'Place among the published events of its aggregate, from 1 without gaps: order one aggregate’s events by it' }) sequence!: number;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,

@@ -12,8 +12,10 @@ export const PUBLIC_EVENT_INDEXES: readonly IndexSpec[] = [
 /**
  * The read model of one resource plus its entries in the public event log, written in the same
  * batch: `data` is the full resource after the event (as it was, for a deletion), `previous_attributes`
- * what an update changed.
- * Stored documents carry `tenant_id` and `environment` for scoping; the API does not show them.
+ * what an update changed, and `sequence` the event's place among the aggregate's published events
+ * (1, 2, 3 …: an internal event takes no number, so a gap is a published event not received).
+ * Stored documents carry `tenant_id` and `environment` for scoping, and how many events of the
+ * aggregate were published; the API does not show them.
  */
 export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>, indexes: readonly IndexSpec[]): Projection {
   return {
@@ -27,16 +29,17 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
     ],
     async handle(event, writer) {
       const aggregateId = event.stream.slice(view.aggregateType.length + 1);
-      const stored = await writer.get<R & Scope>(view.collection, aggregateId);
+      const stored = await writer.get<StoredResource<R>>(view.collection, aggregateId);
       const before = stored && unscoped(stored);
       const after = view.apply(before, event);
-      const scope: Scope = { tenant_id: event.metadata.tenant_id, environment: event.metadata.environment };
-      if (after) writer.upsert(view.collection, { ...after, ...scope, stream_revision: event.revision });
-      else if (stored) writer.delete(view.collection, aggregateId);
-
       // A deletion publishes the resource as it was when deleted.
       const type = view.publicType(event);
       const data = after ?? before;
+      const published = publishedBefore(stored) + (type && data ? 1 : 0);
+      const scope: Scope = { tenant_id: event.metadata.tenant_id, environment: event.metadata.environment };
+      if (after) writer.upsert(view.collection, { ...after, ...scope, stream_revision: event.revision, published_count: published });
+      else if (stored) writer.delete(view.collection, aggregateId);
+
       if (!type || !data) return;
       const changes = after && before && previousAttributes(before, after);
       writer.upsert(PUBLIC_EVENTS, {
@@ -49,7 +52,7 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
         ...scope,
         aggregate_type: view.aggregateType,
         aggregate_id: aggregateId,
-        sequence: event.revision,
+        sequence: published,
         data,
         ...(changes ? { previous_attributes: changes } : {}),
         request: { id: event.metadata.request_id },
@@ -64,11 +67,24 @@ interface Scope {
   environment: string;
 }
 
-/** Stored beside the resource: whose it is, and the stream revision it reflects (for ETags). */
-export type StoredResource<R extends ResourceDoc> = R & Scope & { stream_revision: number };
+/**
+ * Stored beside the resource: whose it is, the stream revision it reflects (for ETags), and how
+ * many of its events were published (absent from documents written before it was kept).
+ */
+export type StoredResource<R extends ResourceDoc> = R & Scope & { stream_revision: number; published_count?: number };
 
 /** The resource without what the read model keeps beside it. */
-export function unscoped<R extends ResourceDoc>(doc: R & Partial<Scope> & { stream_revision?: number }): R {
-  const { tenant_id: _tenant, environment: _environment, stream_revision: _revision, ...resource } = doc;
+export function unscoped<R extends ResourceDoc>(doc: R & Partial<Scope> & { stream_revision?: number; published_count?: number }): R {
+  const { tenant_id: _tenant, environment: _environment, stream_revision: _revision, published_count: _published, ...resource } = doc;
   return resource as unknown as R;
+}
+
+/**
+ * How many events of the aggregate were published before this one. A document written before the
+ * count was kept numbered its events by stream revision: counting on from its revision keeps the
+ * sequence increasing for its consumers (a rebuild numbers every event from 1).
+ */
+function publishedBefore(stored: StoredResource<ResourceDoc> | undefined): number {
+  if (!stored) return 0;
+  return stored.published_count ?? stored.stream_revision;
 }

@@ -10,12 +10,11 @@ import type { WebhookRequest, WebhookResponse } from './webhook-sender';
 
 /**
  * The POST of a delivery to its endpoint, signed at `signedAt` (the system clock's time, which
- * receivers check against theirs) with every secret of the endpoint still alive then.
+ * receivers check against theirs) with `secrets`, the endpoint's secrets still alive then.
  */
-export function deliveryRequest(target: DeliveryTarget, environment: string, delivery: DeliveryDoc, event: PublicEventDoc, tenantId: string, signedAt: Date): WebhookRequest {
+export function deliveryRequest(target: DeliveryTarget, secrets: readonly string[], environment: string, delivery: DeliveryDoc, event: PublicEventDoc, tenantId: string, signedAt: Date): WebhookRequest {
   const version = isApiVersion(target.api_version) ? target.api_version : CURRENT_API_VERSION;
   const body = deliveryBody(event, tenantId, version);
-  const secrets = target.secrets.filter(({ expires_at }) => expires_at === null || expires_at > signedAt.toISOString()).map(({ secret }) => secret);
   const headers = {
     'Content-Type': 'application/json',
     [signatureHeaderName(version)]: signatureHeaderValue(secrets, Math.floor(signedAt.getTime() / 1000), body),

@@ -1,7 +1,7 @@
 import type { DeliveryTarget, TargetsDoc } from '../outbox/outbox-documents';
 import { TargetBook } from './target-book';
 
-const target = (id: string, fields: Partial<DeliveryTarget> = {}): DeliveryTarget => ({ id, url: `https://example.com/${id}`, events: ['*'], status: 'enabled', api_version: '2026-04-01', secrets: [{ secret: `whsec_${id}`, expires_at: null }], ...fields });
+const target = (id: string, fields: Partial<DeliveryTarget> = {}): DeliveryTarget => ({ id, url: `https://example.com/${id}`, events: ['*'], status: 'enabled', api_version: '2026-04-01', secrets: [{ revision: 0, expires_at: null }], ...fields });
 const doc = (tenant: string, ...endpoints: DeliveryTarget[]): TargetsDoc => ({ id: `${tenant}/sandbox`, tenant_id: tenant, environment: 'sandbox', endpoints, changed_at: '' });
 
 describe('the target book', () => {

@@ -3,12 +3,13 @@ import type { Cell, LeaseFence, RequestContext } from '@tally/cells';
 import { encodePosition, type After, type Condition } from '@tally/readstore';
 import { PUBLIC_EVENTS, type Clocks, type CommandRuntime, type PublicEventDoc, type Runner } from '@tally/runtime';
 import type { WebhookDeliveryAttempted } from '../domain/webhook-delivery.events';
-import { SYSTEM_CLOCK_LANES, WEBHOOK_DELIVERIES, WEBHOOK_LANES, WEBHOOK_TARGETS, type DeliveryDoc, type DeliveryTarget, type LaneDoc, type TargetsDoc } from '../outbox/outbox-documents';
+import { DUE_NOW, SYSTEM_CLOCK_LANES, WEBHOOK_DELIVERIES, WEBHOOK_LANES, WEBHOOK_TARGETS, type DeliveryDoc, type DeliveryTarget, type LaneDoc, type TargetsDoc } from '../outbox/outbox-documents';
 import { appendToDeliveryLog, deliveryLogOf } from '../webhook-delivery-log';
 import { webhookEndpointAggregate } from '../webhook-endpoint.aggregate';
 import { attemptRecord, deliveryRequest } from './delivery-request';
 import { purgeExpiredDeliveries } from './delivery-retention';
 import { LaneBook } from './lane-book';
+import { SigningSecrets } from './signing-secrets';
 import { TargetBook } from './target-book';
 import type { WebhookSender } from './webhook-sender';
 
@@ -53,12 +54,15 @@ export class WebhookDispatcher implements Runner {
   private wake: (() => void) | undefined;
   private readonly lanes = new LaneBook();
   private readonly targets = new TargetBook();
+  private readonly secrets: SigningSecrets;
   private readonly attempts = new Set<Promise<void>>();
   /** The outbox position whose lane and endpoint changes the books hold; undefined before the first read. */
   private followedUpTo: bigint | undefined;
   private lastPurge: number | undefined;
 
-  constructor(private readonly deps: DispatcherDependencies) {}
+  constructor(private readonly deps: DispatcherDependencies) {
+    this.secrets = new SigningSecrets(deps.cell);
+  }
 
   start(): void {
     this.loop = this.run();
@@ -225,8 +229,10 @@ export class WebhookDispatcher implements Runner {
    */
   private async attempt(target: DeliveryTarget, lane: LaneDoc, delivery: DeliveryDoc, event: PublicEventDoc): Promise<bigint> {
     const { tenant_id: tenantId, environment } = lane;
-    const attemptedAt = await this.now(lane.clock);
-    const response = await this.deps.sender.send(deliveryRequest(target, environment, delivery, event, tenantId, this.deps.clocks.system.now()));
+    const attemptedAt = await this.attemptTime(lane);
+    const signedAt = this.deps.clocks.system.now();
+    const secrets = await this.secrets.alive(target, signedAt);
+    const response = await this.deps.sender.send(deliveryRequest(target, secrets, environment, delivery, event, tenantId, signedAt));
     this.lanes.answered(lane.id);
     this.wake?.();
     const record = attemptRecord(this.deps.ids.ulid(), delivery, attemptedAt, response);
@@ -235,6 +241,16 @@ export class WebhookDispatcher implements Runner {
     if (record.data.outcome === 'failed' && !delivery.manual_retry) await this.recordFailure(context, delivery, record.data);
     const { position } = await appendToDeliveryLog(this.deps.cell, target.id, [{ event: record, context }], this.deps.clocks.system.now());
     return position;
+  }
+
+  /**
+   * When an attempt is made, on the lane's clock: now; or, on a test clock, when it was due, which
+   * an advance may have passed together with later due times: each attempt is then made at its own
+   * time, and its retry falls due from there, as the clock's timers fire during an advance.
+   */
+  private async attemptTime(lane: LaneDoc): Promise<Date> {
+    if (lane.clock !== SYSTEM_CLOCK_LANES && lane.due_at !== DUE_NOW) return new Date(lane.due_at);
+    return this.now(lane.clock);
   }
 
   /** `webhook_endpoint.delivery_failed`, once per delivery: the command id derives from it. */

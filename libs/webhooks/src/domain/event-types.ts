@@ -67,8 +67,14 @@ export const PUBLIC_EVENT_TYPES: ReadonlySet<string> = new Set([
   'webhook_endpoint.delivery_failed',
 ]);
 
-/** The categories of `category.*` patterns: the part of each type before its first dot. */
-const CATEGORIES: ReadonlySet<string> = new Set([...PUBLIC_EVENT_TYPES].map((type) => type.slice(0, type.indexOf('.'))));
+/**
+ * The spec's family of platform notices (`service.*`). Tally publishes no notice yet, so an
+ * endpoint may subscribe to the family, which matches nothing until a notice type exists.
+ */
+const SERVICE_NOTICES = 'service';
+
+/** The categories of `category.*` patterns: the part of each type before its first dot, and the notices' family. */
+const CATEGORIES: ReadonlySet<string> = new Set([...[...PUBLIC_EVENT_TYPES].map((type) => type.slice(0, type.indexOf('.'))), SERVICE_NOTICES]);
 
 /** Whether an endpoint's filter entry is `*`, a `category.*` pattern of a known category, or a known type. */
 export function isEventFilter(entry: string): boolean {

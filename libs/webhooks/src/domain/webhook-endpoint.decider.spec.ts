@@ -19,6 +19,9 @@ describe('webhook endpoint decider', () => {
     it('takes `*` and category patterns', () =>
       spec.given([]).when(create({ events: ['*', 'invoice.*', 'tax.*'] })).then([{ ...created, data: { ...endpoint, events: ['*', 'invoice.*', 'tax.*'] } }]));
 
+    it('takes the spec’s `service.*` family of platform notices, though no notice type exists yet', () =>
+      spec.given([]).when(create({ events: ['service.*'] })).then([{ ...created, data: { ...endpoint, events: ['service.*'] } }]));
+
     it('refuses an unknown type, naming its place', () => {
       spec.given([]).when(create({ events: ['invoice.paid', 'invoice.exploded'] })).thenFails('webhook_endpoint.unknown_event_type');
       expect(() => webhookEndpointDecider.decide(create({ events: ['invoice.paid', 'nope.*'] }), { status: 'none' })).toThrow(expect.objectContaining({ fields: [expect.objectContaining({ field: 'events[1]' })] }));

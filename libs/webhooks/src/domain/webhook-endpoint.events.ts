@@ -1,6 +1,6 @@
 import type { Event } from '@tally/kernel';
 
-/** An endpoint and its first signing secret (`whsec_…`), which only this event and the create response hold. */
+/** An endpoint and its first signing secret (`whsec_…`), sealed in the store (see webhook-endpoint.pii.ts); only the create response shows it. */
 export type WebhookEndpointCreated = Event<
   'WebhookEndpointCreated',
   { webhook_endpoint_id: string; url: string; events: readonly string[]; description: string | null; api_version: string; secret: string }
@@ -12,7 +12,7 @@ export type WebhookEndpointUpdated = Event<
   { webhook_endpoint_id: string; url?: string; events?: readonly string[]; description?: string | null; status?: WebhookEndpointStatus }
 >;
 
-/** A new signing secret; the one before it still signs (as a second `v1`) until `previous_secret_expires_at`. */
+/** A new signing secret, sealed as the first; the one before it still signs (as a second `v1`) until `previous_secret_expires_at`. */
 export type WebhookEndpointSecretRotated = Event<'WebhookEndpointSecretRotated', { webhook_endpoint_id: string; secret: string; previous_secret_expires_at: string }>;
 
 export type WebhookEndpointDeleted = Event<'WebhookEndpointDeleted', { webhook_endpoint_id: string }>;

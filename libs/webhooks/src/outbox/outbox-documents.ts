@@ -1,7 +1,7 @@
 import type { IndexSpec } from '@tally/readstore';
 import type { WebhookEndpointStatus } from '../domain/webhook-endpoint.events';
 
-/** Per tenant and environment: the endpoints as the outbox saw them at this point of the log, secrets included. */
+/** Per tenant and environment: the endpoints as the outbox saw them at this point of the log, with where their secrets are. */
 export const WEBHOOK_TARGETS = 'webhook_targets';
 export const WEBHOOK_DELIVERIES = 'webhook_deliveries';
 /** Per endpoint and aggregate: the deliveries still to make, oldest first, and when the first is due. */
@@ -10,11 +10,15 @@ export const WEBHOOK_LANES = 'webhook_lanes';
 /** The due time of a lane whose first delivery goes out as soon as the dispatcher sees it. */
 export const DUE_NOW = '1970-01-01T00:00:00.000Z';
 
-export interface SigningSecret {
-  secret: string;
+/**
+ * A signing secret, by the revision of the endpoint's event that holds it sealed (the dispatcher
+ * opens it there); a read model written before secrets were sealed holds the secret itself,
+ * until the projections are rebuilt.
+ */
+export type SigningSecret = ({ revision: number } | { secret: string }) & {
   /** null: the current secret. */
   expires_at: string | null;
-}
+};
 
 export interface DeliveryTarget {
   id: string;
@@ -85,7 +89,7 @@ export interface LaneDoc {
   environment: string;
   head: string;
   tail: string;
-  /** When the head is due: DUE_NOW, or its next attempt's time on `clock`. */
+  /** When the head is due: DUE_NOW, or a time on `clock` (its next attempt's; on a test clock also its first, see dequeue). */
   due_at: string;
   /** `system`, or the test clock of the lane's aggregate. */
   clock: string;

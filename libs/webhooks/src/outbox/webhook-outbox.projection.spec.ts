@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@tally/eventstore';
 import { encodePosition, SqliteReadStore, type ReadStore } from '@tally/readstore';
 import { DUE_NOW, laneId, targetsId, WEBHOOK_DELIVERIES, WEBHOOK_LANES, WEBHOOK_TARGETS, type DeliveryDoc, type LaneDoc, type TargetsDoc } from './outbox-documents';
-import { AT, attempted, created, customer, deliveryOf, endpointEvent, logged, OTHER, projectInto, WE } from './testing/outbox-log';
+import { AT, attempted, created, customer, customerOnClock, deliveryOf, endpointEvent, logged, OTHER, projectInto, WE } from './testing/outbox-log';
 
 const databases: Database.Database[] = [];
 afterEach(() => databases.splice(0).forEach((db) => db.close()));
@@ -66,6 +66,27 @@ describe('the webhook outbox', () => {
     const failed = await project([...events, attempted(id, 1, 'retrying', '2026-05-01T10:00:05.000Z'), attempted(id, 2, 'failed')]);
     expect(await lane(failed, WE, 'cus_1')).toBeUndefined();
     expect(await delivery(failed, id)).toMatchObject({ status: 'failed', attempt_count: 2, next_attempt_at: null });
+  });
+
+  it('makes a lane on a test clock due at its event’s time there, and the next delivery when the one before ended or its own event happened, whichever is later', async () => {
+    const [clock, t0, t1, t2] = ['clock_1', '2027-01-01T00:00:00.000Z', '2027-01-01T01:00:00.000Z', '2027-01-01T02:00:00.000Z'];
+    const events = [created(WE, ['*']), customerOnClock('cus_1', clock, t0), customerOnClock('cus_1', clock, t1), customerOnClock('cus_1', clock, t1)];
+    const [one, two, three] = events.slice(1).map((event) => deliveryOf(WE, event));
+    expect(await lane(await project(events), WE, 'cus_1')).toMatchObject({ head: one, due_at: t0, clock });
+
+    const endedLater = await project([...events, attempted(one, 1, 'retrying', t2, t0), attempted(one, 2, 'succeeded', null, t2)]);
+    expect(await lane(endedLater, WE, 'cus_1')).toMatchObject({ head: two, due_at: t2 });
+    const endedEarlier = await project([...events, attempted(one, 1, 'succeeded', null, t0)]);
+    expect(await lane(endedEarlier, WE, 'cus_1')).toMatchObject({ head: two, due_at: t1 });
+    // A manual retry, asked for now, queues behind the lane and is due at once when its turn comes.
+    const retried = await project([
+      ...events,
+      attempted(one, 1, 'succeeded', null, t0),
+      logged({ type: 'WebhookDeliveryRetryRequested', data: { delivery_id: one } }),
+      attempted(two, 1, 'succeeded', null, t1),
+      attempted(three, 1, 'succeeded', null, t2),
+    ]);
+    expect(await lane(retried, WE, 'cus_1')).toMatchObject({ head: one, due_at: DUE_NOW });
   });
 
   it('ignores a second record of the same attempt', async () => {

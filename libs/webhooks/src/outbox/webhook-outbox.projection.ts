@@ -75,7 +75,7 @@ async function foldEndpoint(event: RecordedEvent, writer: ProjectionWriter): Pro
   const { tenant_id, environment } = event.metadata;
   const id = targetsId(tenant_id, environment);
   const targets = (await writer.get<TargetsDoc>(WEBHOOK_TARGETS, id)) ?? { id, tenant_id, environment, endpoints: [], changed_at: '' };
-  const endpoints = foldTargets(targets.endpoints, event as unknown as WebhookEndpointEvent, event.metadata.occurred_at);
+  const endpoints = foldTargets(targets.endpoints, event as unknown as WebhookEndpointEvent, event.revision, event.metadata.occurred_at);
   if (endpoints !== targets.endpoints) writer.upsert(WEBHOOK_TARGETS, { ...targets, endpoints, changed_at: encodePosition(event.position) });
 }
 

@@ -17,19 +17,21 @@ export const AT = '2026-05-01T10:00:00.000Z';
 
 let position = 0n;
 const revisions = new Map<string, number>();
-function stored(stream: string, type: string, data: object, tenant = 'ten_1'): RecordedEvent {
+/** `on`: the sandbox test clock the event happened on, and its time there. */
+function stored(stream: string, type: string, data: object, tenant = 'ten_1', on?: { clock_id: string; occurred_at: string }): RecordedEvent {
   const revision = (revisions.get(stream) ?? -1) + 1;
   revisions.set(stream, revision);
   position += 1n;
-  return { id: `e${position}`, stream, revision, position, type, data, metadata: { tenant_id: tenant, environment: 'sandbox', occurred_at: AT, schema_version: 1 } } as unknown as RecordedEvent;
+  return { id: `e${position}`, stream, revision, position, type, data, metadata: { tenant_id: tenant, environment: 'sandbox', occurred_at: AT, schema_version: 1, ...on } } as unknown as RecordedEvent;
 }
 export const endpointEvent = (event: WebhookEndpointEvent, tenant?: string) => stored(`webhook_endpoint-${event.data.webhook_endpoint_id}`, event.type, event.data, tenant);
 export const created = (id: string, events: string[], tenant?: string) =>
   endpointEvent({ type: 'WebhookEndpointCreated', data: { webhook_endpoint_id: id, url: 'https://example.com', events, description: null, api_version: '2026-04-01', secret: `whsec_${id}` } }, tenant);
 export const customer = (id: string, type = 'CustomerUpdated', tenant?: string) => stored(`customer-${id}`, type, { customer_id: id }, tenant);
+export const customerOnClock = (id: string, clock: string, at: string) => stored(`customer-${id}`, 'CustomerUpdated', { customer_id: id }, undefined, { clock_id: clock, occurred_at: at });
 export const logged = (event: WebhookDeliveryLogEvent, endpoint = WE) => stored(deliveryLogOf(endpoint), event.type, event.data);
-export const attempted = (delivery: string, attempt: number, outcome: 'succeeded' | 'retrying' | 'failed', next: string | null = null) =>
-  logged({ type: 'WebhookDeliveryAttempted', data: { delivery_id: delivery, attempt, attempted_at: AT, duration_ms: 3, response_status: outcome === 'succeeded' ? 200 : 500, response_body: '', error: null, outcome, next_attempt_at: next } });
+export const attempted = (delivery: string, attempt: number, outcome: 'succeeded' | 'retrying' | 'failed', next: string | null = null, at = AT) =>
+  logged({ type: 'WebhookDeliveryAttempted', data: { delivery_id: delivery, attempt, attempted_at: at, duration_ms: 3, response_status: outcome === 'succeeded' ? 200 : 500, response_body: '', error: null, outcome, next_attempt_at: next } });
 
 export const deliveryOf = (endpoint: string, event: RecordedEvent) => deliveryId(endpoint, `evt_${event.id}`);
 

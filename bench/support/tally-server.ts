@@ -21,9 +21,10 @@ export interface RunningTally {
   close(): Promise<void>;
 }
 
-export async function startTally(worker: Exclude<WorkerPlacement, false> = 'thread'): Promise<RunningTally> {
+/** `env`: more settings, as the environment would give them. */
+export async function startTally(worker: Exclude<WorkerPlacement, false> = 'thread', env: NodeJS.ProcessEnv = {}): Promise<RunningTally> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-http-'));
-  const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
+  const config = readConfig({ ...env, TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
   const app = await createApp({ config, worker }, { logger: false });
   await app.listen(0, '127.0.0.1');
   const settle = () => (worker === 'thread' ? app.get(WorkerThreadHost) : app.get(Worker)).settle();

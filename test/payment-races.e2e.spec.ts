@@ -140,23 +140,47 @@ describe('money the provider takes is applied to its invoice or returned, whatev
     await expectNoMoneyLost([invoice]);
   });
 
-  it('a bank debit under way when a pause voids its invoice settles, and is refunded', async () => {
-    await api.post('/v1/plans', { code: 'race-monthly', product_code: 'race', currency: 'EUR', interval: 'month', components: [{ code: 'base', pricing: { model: 'flat', amount: '49.00' } }] }).expect(200);
+  /** A subscription's first invoice, its bank debit `processing` when a pause voids the invoice. */
+  async function debitUnderWayOfVoidedInvoice(plan: string): Promise<{ invoice: string; payment: string }> {
+    await api.post('/v1/plans', { code: plan, product_code: plan, currency: 'EUR', interval: 'month', components: [{ code: 'base', pricing: { model: 'flat', amount: '49.00' } }] }).expect(200);
     const customer = await payer('tok_bank_account', 'bank_account');
-    const subscription = ((await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'race-monthly' }).expect(200)).body as { id: string }).id;
+    const subscription = ((await api.post('/v1/subscriptions', { customer_id: customer, plan_code: plan }).expect(200)).body as { id: string }).id;
     await tally.settle();
     const [invoice] = await listAll<Invoice>(api, `/v1/invoices?subscription_id=${subscription}`);
     const [payment] = await listAll<Payment>(api, `/v1/payments?invoice_id=${invoice.id}`);
     expect(payment).toMatchObject({ status: 'processing', amount: '49.00' });
-
     await api.post(`/v1/subscriptions/${subscription}/pause`, { behavior: 'void_invoices' }).expect(200);
     await tally.settle();
     expect((await api.get(`/v1/invoices/${invoice.id}`).expect(200)).body.status).toBe('void');
-    expect((await api.post(`/v1/test-helpers/payments/${payment.id}/settle`).expect(200)).body.status).toBe('succeeded');
+    return { invoice: invoice.id, payment: payment.id };
+  }
+
+  it('a bank debit under way when a pause voids its invoice settles, and is refunded', async () => {
+    const { invoice, payment } = await debitUnderWayOfVoidedInvoice('race-void');
+    expect((await api.post(`/v1/test-helpers/payments/${payment}/settle`).expect(200)).body.status).toBe('succeeded');
     await tally.settle();
-    expect((await api.get(`/v1/payments/${payment.id}`).expect(200)).body).toMatchObject({ status: 'refunded', refunds: [expect.stringMatching(/^re_/)] });
-    expect((await eventTypes(payment.id)).slice(-3)).toEqual(['payment.succeeded', 'payment.settled', 'payment.refunded']);
-    await expectNoMoneyLost([invoice.id]);
+    expect((await api.get(`/v1/payments/${payment}`).expect(200)).body).toMatchObject({ status: 'refunded', refunds: [expect.stringMatching(/^re_/)] });
+    expect((await eventTypes(payment)).slice(-3)).toEqual(['payment.succeeded', 'payment.settled', 'payment.refunded']);
+    await expectNoMoneyLost([invoice]);
+  });
+
+  it('a refund the provider refuses is retried, then parked for an operator, and made once the operator retries it', async () => {
+    const { invoice, payment } = await debitUnderWayOfVoidedInvoice('race-parked');
+    const refusing = jest.spyOn(provider, 'refund').mockResolvedValue({ status: 'failed', code: 'processing_error', message: 'The provider is unavailable.' });
+    try {
+      await api.post(`/v1/test-helpers/payments/${payment}/settle`).expect(200);
+      await tally.settle();
+    } finally {
+      refusing.mockRestore();
+    }
+    const [parked] = (await api.get('/v1/admin/parked-commands?process=unapplied_payment_refund').expect(200)).body.data as { id: string }[];
+    expect(parked).toMatchObject({ type: 'RefundUnappliedPayment', attempts: 5, last_error: expect.stringContaining('processing_error') });
+    expect((await api.get(`/v1/payments/${payment}`).expect(200)).body.status).toBe('succeeded');
+
+    await api.post(`/v1/admin/parked-commands/${parked.id}/retry`).expect(200);
+    await tally.settle();
+    expect((await api.get(`/v1/payments/${payment}`).expect(200)).body).toMatchObject({ status: 'refunded', refunds: [expect.stringMatching(/^re_/)] });
+    await expectNoMoneyLost([invoice]);
   });
 
   it('a card that succeeds at once: pay races void, and pay races mark-uncollectible', async () => {

@@ -12,8 +12,8 @@ import type {
   InvoiceLineData,
   InvoicePaymentStarted,
   InvoiceStatus,
-  PaymentNotAppliedReason,
   InvoiceTotalsData,
+  PaymentNotAppliedReason,
 } from './invoice.events';
 
 export interface InvoiceFacts {

@@ -59,8 +59,8 @@ describe('money the provider takes is applied to its invoice or returned, whatev
   };
   const openInvoices = (customer: string) => Promise.all(Array.from({ length: ROUNDS }, () => openInvoice(customer)));
   /**
-   * Sends the requests together, round `round` starting with a different one and spacing them by
-   * 0 to 4 ms, so that each comes first in some rounds; each answers 200 or one of the refusals a
+   * Sends the requests together, round `round` starting with a different one and each following
+   * the one before by 0 to 4 ms, so that each comes first in some rounds; each answers 200 or one of the refusals a
    * race may meet, never anything else. The answers come in the order of `requests`.
    */
   const race = async (round: number, requests: (() => request.Test)[]): Promise<request.Response[]> => {

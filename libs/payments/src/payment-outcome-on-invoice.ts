@@ -29,7 +29,7 @@ export class PaymentOutcomeOnInvoice {
     }
   }
 
-  /** After a change of the payment made in a request: its outcome, if it has one now, reaches the invoice before the answer does. */
+  /** After a change of the payment: the outcome it brought, if any, reaches the invoice at once (before a request answers). */
   async follow(context: RequestContext, changed: CommandOutcome<PaymentState, PaymentResource>): Promise<void> {
     if (changed.appended.length > 0) await this.record(commandStep(context, 'invoice'), changed);
   }

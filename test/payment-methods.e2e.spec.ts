@@ -202,6 +202,34 @@ describe('payment methods through the HTTP API', () => {
       expect(refused.body.problem).toBe('payment_method.in_use');
       expect(await tally.head()).toBe(head);
     });
+
+    it('refuses to detach the customer’s default while a subscription without a method of its own bills it, and writes nothing', async () => {
+      const owner = await customer();
+      const method = await attach(owner, { type: 'card', token: 'tok_visa', set_as_default: true });
+      const other = await attach(owner, { type: 'card', token: 'tok_mastercard' });
+      await api.post('/v1/subscriptions', { customer_id: owner, plan_code: 'basic' }).expect(200);
+      await tally.settle();
+      const head = await tally.head();
+      const refused = await api.delete(`/v1/payment-methods/${method.id}`).expect(409);
+      expect(refused.body).toMatchObject({ problem: 'payment_method.in_use', detail: expect.stringContaining('default') });
+      expect(await tally.head()).toBe(head);
+      expect(await defaultOf(owner)).toBe(method.id);
+      // A method that is neither the default nor a subscription's own is free to go.
+      await api.delete(`/v1/payment-methods/${other.id}`).expect(200);
+    });
+
+    it('detaches a method once the subscriptions that billed it, as their own or inherited, are canceled', async () => {
+      const owner = await customer();
+      const method = await attach(owner, { type: 'card', token: 'tok_visa', set_as_default: true });
+      const inheriting = (await api.post('/v1/subscriptions', { customer_id: owner, plan_code: 'basic' }).expect(200)).body as { id: string };
+      const naming = (await api.post('/v1/subscriptions', { customer_id: owner, plan_code: 'basic', default_payment_method_id: method.id }).expect(200)).body as { id: string };
+      await api.post(`/v1/subscriptions/${naming.id}/cancel`, { at: 'now' }).expect(200);
+      await tally.settle();
+      expect((await api.delete(`/v1/payment-methods/${method.id}`).expect(409)).body.problem).toBe('payment_method.in_use');
+      await api.post(`/v1/subscriptions/${inheriting.id}/cancel`, { at: 'now' }).expect(200);
+      await tally.settle();
+      expect((await api.delete(`/v1/payment-methods/${method.id}`).expect(200)).body).toMatchObject({ id: method.id, status: 'detached' });
+    });
   });
 
   describe('setup intents (client-side capture)', () => {

@@ -97,11 +97,20 @@ export class RecomputeInvoiceTaxCommand extends Command<InvoiceWritten> {
   }
 }
 
+/** How a void or a write-off treats a payment attempt still open: a request is refused, a policy cancels it (see VoidInvoice). */
+export interface OpenPaymentHandling {
+  cancelOpenPayment?: boolean;
+}
+
+/** A void or write-off by policy (a pause, an expired first payment, dunning's final action). */
+export const BY_POLICY: OpenPaymentHandling = { cancelOpenPayment: true };
+
 /** Voids an open invoice without payments; voiding a void invoice does nothing (a process may repeat it). */
 export class VoidInvoiceCommand extends Command<InvoiceWritten> {
   constructor(
     readonly context: RequestContext,
     readonly invoiceId: string,
+    readonly options: OpenPaymentHandling = {},
   ) {
     super();
   }
@@ -112,6 +121,7 @@ export class MarkInvoiceUncollectibleCommand extends Command<InvoiceWritten> {
   constructor(
     readonly context: RequestContext,
     readonly invoiceId: string,
+    readonly options: OpenPaymentHandling = {},
   ) {
     super();
   }
@@ -324,8 +334,8 @@ export class RecomputeInvoiceTaxHandler implements ICommandHandler<RecomputeInvo
 export class VoidInvoiceHandler implements ICommandHandler<VoidInvoiceCommand, InvoiceWritten> {
   constructor(private readonly runtime: CommandRuntime) {}
 
-  async execute({ context, invoiceId }: VoidInvoiceCommand): Promise<InvoiceWritten> {
-    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'VoidInvoice', data: { invoice_id: invoiceId } }, context));
+  async execute({ context, invoiceId, options }: VoidInvoiceCommand): Promise<InvoiceWritten> {
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'VoidInvoice', data: { invoice_id: invoiceId, cancel_open_payment: options.cancelOpenPayment } }, context));
   }
 }
 
@@ -333,8 +343,8 @@ export class VoidInvoiceHandler implements ICommandHandler<VoidInvoiceCommand, I
 export class MarkInvoiceUncollectibleHandler implements ICommandHandler<MarkInvoiceUncollectibleCommand, InvoiceWritten> {
   constructor(private readonly runtime: CommandRuntime) {}
 
-  async execute({ context, invoiceId }: MarkInvoiceUncollectibleCommand): Promise<InvoiceWritten> {
-    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'MarkInvoiceUncollectible', data: { invoice_id: invoiceId } }, context));
+  async execute({ context, invoiceId, options }: MarkInvoiceUncollectibleCommand): Promise<InvoiceWritten> {
+    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'MarkInvoiceUncollectible', data: { invoice_id: invoiceId, cancel_open_payment: options.cancelOpenPayment } }, context));
   }
 }
 

@@ -71,7 +71,8 @@ export interface InvoiceResource {
   updated_at: string;
 }
 
-const PUBLIC_TYPES: Record<InvoiceEvent['type'], string> = {
+/** undefined: internal, no public event. */
+const PUBLIC_TYPES: Record<InvoiceEvent['type'], string | undefined> = {
   InvoiceCreated: 'invoice.created',
   InvoiceDraftUpdated: 'invoice.updated',
   InvoiceLineAdded: 'invoice.updated',
@@ -82,6 +83,8 @@ const PUBLIC_TYPES: Record<InvoiceEvent['type'], string> = {
   InvoicePaymentStarted: 'invoice.updated',
   InvoicePaymentFailed: 'invoice.payment_failed',
   InvoicePaymentCanceled: 'invoice.updated',
+  // The invoice does not change; the payment's refund (`payment.refunded`) announces it.
+  InvoicePaymentNotApplied: undefined,
   InvoicePaid: 'invoice.paid',
   InvoiceVoided: 'invoice.voided',
   InvoiceMarkedUncollectible: 'invoice.marked_uncollectible',
@@ -171,6 +174,8 @@ export const invoiceView: ResourceView<InvoiceResource> = {
       case 'InvoicePaymentFailed':
       case 'InvoicePaymentCanceled':
         return { ...invoice, updated_at: at };
+      case 'InvoicePaymentNotApplied':
+        return invoice;
       case 'InvoicePaid':
         return { ...invoice, status: 'paid', amount_due: money(0), updated_at: at };
       case 'InvoiceVoided':

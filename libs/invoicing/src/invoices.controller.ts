@@ -225,26 +225,26 @@ export class InvoicesController {
   }
 
   @Post(':id/void')
-  @ApiOperation({ summary: 'Void an invoice', description: 'An open invoice without payments; a void invoice is never reopened (voiding it again changes nothing). Drafts are not voided: they are never numbered.' })
+  @ApiOperation({ summary: 'Void an invoice', description: 'An open invoice without payments; a void invoice is never reopened (voiding it again changes nothing). Drafts are not voided: they are never numbered. Refused while a payment of the invoice awaits its outcome.' })
   @HttpCode(200)
   @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
     404: ['invoice.not_found'],
-    409: ['invoice.not_open', 'invoice.has_payments', 'invoice.already_paid', 'invoice.uncollectible', 'request.concurrent_update'],
+    409: ['invoice.not_open', 'invoice.has_payments', 'invoice.already_paid', 'invoice.uncollectible', 'invoice.payment_in_progress', 'request.concurrent_update'],
   })
   async void(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
     return withEtag(response, await this.commands.execute(new VoidInvoiceCommand(context, id)));
   }
 
   @Post(':id/mark-uncollectible')
-  @ApiOperation({ summary: 'Mark an invoice uncollectible', description: 'Writes off an open (or partly paid) invoice; marking it again changes nothing.' })
+  @ApiOperation({ summary: 'Mark an invoice uncollectible', description: 'Writes off an open (or partly paid) invoice; marking it again changes nothing. Refused while a payment of the invoice awaits its outcome.' })
   @HttpCode(200)
   @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
     404: ['invoice.not_found'],
-    409: ['invoice.not_open', 'invoice.already_paid', 'invoice.voided', 'request.concurrent_update'],
+    409: ['invoice.not_open', 'invoice.already_paid', 'invoice.voided', 'invoice.payment_in_progress', 'request.concurrent_update'],
   })
   async markUncollectible(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
     return withEtag(response, await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, id)));
@@ -255,7 +255,8 @@ export class InvoicesController {
     summary: 'Issue a credit note',
     description:
       'Credits an open, partly paid or paid invoice by `amount` or by `lines`, with a reason; numbered `<invoice number>-CN-01`, `-CN-02`, …. ' +
-      'Before payment it lowers what is left to pay (and pays the invoice when nothing is left); the total credited never exceeds the invoice’s total.',
+      'Before payment it lowers what is left to pay (and pays the invoice when nothing is left); the total credited never exceeds the invoice’s total. ' +
+      'While a payment of the invoice awaits its outcome, a credit note may leave no less due than that payment charges.',
   })
   @HttpCode(200)
   @ApiOkResponse({ type: CreditNoteResponse, headers: ETAG })
@@ -263,7 +264,7 @@ export class InvoicesController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
     400: ['credit_note.invalid'],
     404: ['invoice.not_found', 'invoice.line_not_found'],
-    409: ['invoice.not_open', 'invoice.voided', 'invoice.uncollectible', 'credit_note.exceeds_invoice', 'request.concurrent_update'],
+    409: ['invoice.not_open', 'invoice.voided', 'invoice.uncollectible', 'credit_note.exceeds_invoice', 'invoice.payment_in_progress', 'request.concurrent_update'],
   })
   async issueCreditNote(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: IssueCreditNoteDto, @Res({ passthrough: true }) response: Response): Promise<CreditNoteResource> {
     const note = { reason: body.reason, memo: body.memo ?? null, amount: body.amount ?? null, lines: body.lines?.map(({ line_id, amount }) => ({ line_id, amount })) ?? null };

@@ -2,7 +2,7 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { derivedId } from '@tally/kernel';
 import { CommandRuntime, ScopedReads } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { invoiceAggregate, isPayable, MarkInvoiceUncollectibleCommand } from '@tally/invoicing';
+import { BY_POLICY, invoiceAggregate, isPayable, MarkInvoiceUncollectibleCommand } from '@tally/invoicing';
 import { ApplySubscriptionLifecycleCommand } from '@tally/subscriptions';
 import type { DunningCommand } from './domain/dunning.decider';
 import { PayInvoiceCommand } from './payment.handlers';
@@ -60,7 +60,8 @@ export class ApplyDunningFinalActionHandler implements ICommandHandler<ApplyDunn
 
   async execute({ context, data }: ApplyDunningFinalActionCommand): Promise<void> {
     if (data.action === 'mark_uncollectible') {
-      await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, data.invoice_id));
+      // The last failure's attempt may not be closed on the invoice yet, and a retry may be under way: the policy cancels (or returns) it.
+      await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, data.invoice_id, BY_POLICY));
       return;
     }
     await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, data.subscription_id, { type: 'CancelSubscription', data: { when: 'now', reason: 'payment_failed', final_invoice: false } }));

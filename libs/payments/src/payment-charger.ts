@@ -12,6 +12,7 @@ import { paymentAggregate } from './payment.aggregate';
 import type { PaymentResource } from './payment.view';
 import { PaymentActionLinks } from './payment-action-links';
 import { paymentMethodAggregate } from './payment-method.aggregate';
+import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 import { PAYMENT_PROVIDER, type ChargeOutcome, type PaymentProvider } from './provider/payment-provider.port';
 
 type Outcome = CommandOutcome<PaymentState, PaymentResource>;
@@ -28,6 +29,7 @@ export class PaymentCharger {
     private readonly runtime: CommandRuntime,
     private readonly clocks: Clocks,
     private readonly links: PaymentActionLinks,
+    private readonly outcomes: PaymentOutcomeOnInvoice,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
     /** Links expire by the system clock, whatever clock the payment lives on. */
     @Inject(CLOCK) private readonly clock: Clock,
@@ -82,9 +84,11 @@ export class PaymentCharger {
     return (await this.record(context, paymentId, this.answerOf(context, paymentId, answer))).resource!;
   }
 
-  /** Records what the provider answered. */
-  record(context: RequestContext, paymentId: string, answer: ProviderAnswer): Promise<Outcome> {
-    return this.runtime.execute(paymentAggregate, paymentId, { type: 'RecordProviderAnswer', data: { payment_id: paymentId, answer } }, context);
+  /** Records what the provider answered, and on the invoice the outcome it brought, if any. */
+  async record(context: RequestContext, paymentId: string, answer: ProviderAnswer): Promise<Outcome> {
+    const recorded = await this.runtime.execute(paymentAggregate, paymentId, { type: 'RecordProviderAnswer', data: { payment_id: paymentId, answer } }, context);
+    await this.outcomes.follow(context, recorded);
+    return recorded;
   }
 
   answerOf(context: RequestContext, paymentId: string, outcome: ChargeOutcome): ProviderAnswer {

@@ -170,24 +170,24 @@ export class DetachPaymentMethodHandler implements ICommandHandler<DetachPayment
   ) {}
 
   /**
-   * Refused while a subscription that may still bill names the method as its own. That check reads
-   * the subscriptions read model, so a subscription created in the last moments may slip through;
-   * its payment then falls back to the customer's default, as one without a method does.
+   * Refused while a subscription that may still bill would charge the method: as its own, or as
+   * the customer's default when it names none. The subscriptions come from their read model, so a
+   * subscription created in the last moments may slip through; its payments then fall back to the
+   * customer's default, as those of a subscription without a method do, or find no method.
    */
   async execute({ context, paymentMethodId }: DetachPaymentMethodCommand): Promise<PaymentMethodWritten> {
     const cell = this.runtime.cellOf(context);
     const loaded = await this.runtime.load(cell, paymentMethodAggregate, paymentMethodId, context);
     if (loaded.state.status === 'none') throw paymentMethodAggregate.notFound(paymentMethodId);
     const customerId = loaded.state.customerId;
-    const users = await this.reads.list(context, 'subscriptions', {
-      where: [
-        { field: 'customer_id', op: 'eq', value: customerId },
-        { field: 'status', op: 'in', value: LIVE },
-      ],
-      limit: 100,
-    });
-    const user = users.items.find((subscription) => subscription.default_payment_method_id === paymentMethodId);
-    if (user && loaded.state.status !== 'detached') throw inUse(paymentMethodId, user.id);
+    if (loaded.state.status !== 'detached') {
+      const owner = await this.runtime.load(cell, customerAggregate, customerId, context);
+      const isDefault = owner.state.status === 'active' && owner.state.defaultPaymentMethodId === paymentMethodId;
+      const own = await this.billingWith(context, customerId, paymentMethodId);
+      if (own) throw inUse(paymentMethodId, own, false);
+      const inheriting = isDefault ? await this.billingWith(context, customerId, null) : undefined;
+      if (inheriting) throw inUse(paymentMethodId, inheriting, true);
+    }
     const detached = await this.runtime.execute(paymentMethodAggregate, paymentMethodId, { type: 'DetachPaymentMethod', data: { payment_method_id: paymentMethodId } }, context);
     const event = detached.appended[0];
     const customer = event
@@ -199,6 +199,19 @@ export class DetachPaymentMethodHandler implements ICommandHandler<DetachPayment
         )
       : await this.runtime.load(cell, customerAggregate, customerId, context);
     return withDefault(detached, customer.state);
+  }
+
+  /** A subscription of the customer that may still bill and names `methodId` as its own (null: names none), if any. */
+  private async billingWith(context: RequestContext, customerId: string, methodId: string | null): Promise<string | undefined> {
+    const found = await this.reads.list(context, 'subscriptions', {
+      where: [
+        { field: 'customer_id', op: 'eq', value: customerId },
+        { field: 'status', op: 'in', value: LIVE },
+        { field: 'default_payment_method_id', op: 'eq', value: methodId },
+      ],
+      limit: 1,
+    });
+    return found.items[0]?.id;
   }
 }
 
@@ -222,7 +235,12 @@ const tokenRefused = (code: string, message: string) =>
 const verificationFailed = (code: string, message: string) =>
   DomainError.unprocessable(code === 'microdeposit_amounts_mismatch' ? 'payment_method.microdeposits_mismatch' : 'payment_method.verification_failed', message);
 
-const inUse = (id: string, subscriptionId: string) =>
-  DomainError.conflict('payment_method.in_use', `Payment method ${id} is the payment method of subscription ${subscriptionId}; give the subscription another method first`);
+const inUse = (id: string, subscriptionId: string, inherited: boolean) =>
+  DomainError.conflict(
+    'payment_method.in_use',
+    inherited
+      ? `Payment method ${id} is the customer’s default, which subscription ${subscriptionId} bills; give the customer another default or the subscription a method of its own first`
+      : `Payment method ${id} is the payment method of subscription ${subscriptionId}; give the subscription another method first`,
+  );
 
 export const paymentMethodCommandHandlers = [AttachPaymentMethodHandler, UpdatePaymentMethodHandler, VerifyPaymentMethodHandler, DetachPaymentMethodHandler];

@@ -86,7 +86,7 @@ export class PaymentMethodsController {
   @Delete('payment-methods/:id')
   @ApiOperation({
     summary: 'Detach a payment method',
-    description: 'The method leaves its customer (`status: detached`, `customer_id: null`); detaching the default leaves the customer without one. Refused while a subscription that may still bill charges this method.',
+    description: 'The method leaves its customer (`status: detached`, `customer_id: null`); detaching the default leaves the customer without one. Refused while a subscription that may still bill charges this method, as its own or as the customer’s default when it names none.',
   })
   @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment_method.not_found'], 409: ['payment_method.in_use', 'request.concurrent_update'] })

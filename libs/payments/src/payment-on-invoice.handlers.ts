@@ -4,6 +4,7 @@ import type { RequestContext } from '@tally/cells';
 import { invoiceAggregate, isPayable } from '@tally/invoicing';
 import { paymentAggregate } from './payment.aggregate';
 import { PayInvoiceCommand } from './payment.handlers';
+import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 
 /** An invoice was finalised: charge it when it is to be charged automatically and something is due. */
 export class AutoChargeInvoiceCommand extends Command<void> {
@@ -15,7 +16,7 @@ export class AutoChargeInvoiceCommand extends Command<void> {
   }
 }
 
-/** A payment ended: its invoice records the payment, or the failed or canceled attempt. */
+/** A payment ended: its invoice records the payment (or that it could not take it), or the failed or canceled attempt. */
 export class RecordPaymentOnInvoiceCommand extends Command<void> {
   constructor(
     readonly context: RequestContext,
@@ -25,7 +26,10 @@ export class RecordPaymentOnInvoiceCommand extends Command<void> {
   }
 }
 
-/** The invoice was voided or written off: its payment still waiting (pending, or for the customer's action) is canceled. */
+/**
+ * The invoice was voided or written off by a policy: its payment still waiting (pending, or for the
+ * customer's action) is canceled. One that succeeds anyway reaches a void invoice and is refunded.
+ */
 export class CancelOpenPaymentCommand extends Command<void> {
   constructor(
     readonly context: RequestContext,
@@ -51,19 +55,13 @@ export class AutoChargeInvoiceHandler implements ICommandHandler<AutoChargeInvoi
 
 @CommandHandler(RecordPaymentOnInvoiceCommand)
 export class RecordPaymentOnInvoiceHandler implements ICommandHandler<RecordPaymentOnInvoiceCommand, void> {
-  constructor(private readonly runtime: CommandRuntime) {}
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly outcomes: PaymentOutcomeOnInvoice,
+  ) {}
 
   async execute({ context, paymentId }: RecordPaymentOnInvoiceCommand): Promise<void> {
-    const { state, resource } = await this.runtime.load(this.runtime.cellOf(context), paymentAggregate, paymentId, context);
-    if (state.status === 'none' || !resource) return;
-    const invoice_id = state.invoiceId;
-    // Charged back at once (the provider reported the dispute with the charge), the money was still taken first.
-    if (state.status === 'succeeded' || state.status === 'charged_back') {
-      await this.runtime.execute(invoiceAggregate, invoice_id, { type: 'ApplyInvoicePayment', data: { invoice_id, payment_id: paymentId, amount: state.amount } }, context);
-    } else if (state.status === 'failed' || state.status === 'canceled') {
-      const outcome = state.status;
-      await this.runtime.execute(invoiceAggregate, invoice_id, { type: 'CloseInvoicePayment', data: { invoice_id, payment_id: paymentId, outcome, last_error: resource.last_error } }, context);
-    }
+    await this.outcomes.record(context, await this.runtime.load(this.runtime.cellOf(context), paymentAggregate, paymentId, context));
   }
 }
 

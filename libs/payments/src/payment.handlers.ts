@@ -11,6 +11,7 @@ import type { PaymentCommand } from './domain/payment.decider';
 import { paymentAggregate } from './payment.aggregate';
 import type { PaymentResource } from './payment.view';
 import { PaymentCharger } from './payment-charger';
+import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 import { paymentMethodAggregate } from './payment-method.aggregate';
 import { PAYMENT_PROVIDER, type PaymentProvider } from './provider/payment-provider.port';
 
@@ -175,10 +176,15 @@ export class ChargePaymentHandler implements ICommandHandler<ChargePaymentComman
 
 @CommandHandler(CancelPaymentCommand)
 export class CancelPaymentHandler implements ICommandHandler<CancelPaymentCommand, PaymentResource> {
-  constructor(private readonly runtime: CommandRuntime) {}
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly outcomes: PaymentOutcomeOnInvoice,
+  ) {}
 
   async execute({ context, paymentId }: CancelPaymentCommand): Promise<PaymentResource> {
-    return (await this.runtime.execute(paymentAggregate, paymentId, { type: 'CancelPayment', data: { payment_id: paymentId } }, context)).resource!;
+    const canceled = await this.runtime.execute(paymentAggregate, paymentId, { type: 'CancelPayment', data: { payment_id: paymentId } }, context);
+    await this.outcomes.follow(context, canceled);
+    return canceled.resource!;
   }
 }
 

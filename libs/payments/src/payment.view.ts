@@ -45,6 +45,7 @@ const PUBLIC_TYPES: Record<PaymentEvent['type'], string> = {
   PaymentChargedBack: 'payment.charged_back',
   PaymentDisputeWon: 'payment.dispute_won',
   PaymentDisputeLost: 'payment.dispute_lost',
+  PaymentRefunded: 'payment.refunded',
 };
 
 /** The payment as the API shows it, folded from its events. */
@@ -113,6 +114,8 @@ export const paymentView: ResourceView<PaymentResource> = {
         const dispute = payment.dispute && { ...payment.dispute, status: won ? ('won' as const) : ('lost' as const), decided_at: event.data.decided_at };
         return { ...payment, status: won ? 'succeeded' : 'charged_back', dispute, updated_at: at };
       }
+      case 'PaymentRefunded':
+        return { ...payment, status: 'refunded', refunds: [...payment.refunds, event.data.refund_id], updated_at: at };
       default:
         return assertNever(event);
     }

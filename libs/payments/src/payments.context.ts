@@ -1,6 +1,7 @@
 import type { ContextManifest } from '@tally/runtime';
 import { CardExpiryProcess } from './card-expiry.process';
 import { DunningProcess } from './dunning.process';
+import { UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { paymentMethodPii } from './payment-method.pii';
 import { paymentMethodProjection } from './payment-method.projection';
@@ -14,7 +15,7 @@ export const paymentsContext: ContextManifest = {
   name: 'payments',
   module: PaymentsModule,
   projections: [paymentMethodProjection, setupIntentProjection, paymentProjection],
-  processes: [CardExpiryProcess, DunningProcess],
+  processes: [CardExpiryProcess, DunningProcess, UnappliedPaymentRefundProcess],
   reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
   pii: paymentMethodPii,
   aggregateTypes: [

@@ -22,6 +22,8 @@ import { setupIntentCommandHandlers } from './setup-intents/setup-intent.handler
 import { GetSetupIntentHandler } from './setup-intents/setup-intent.query';
 import { SetupIntentsController } from './setup-intents/setup-intents.controller';
 import { DunningProcess } from './dunning.process';
+import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
+import { RefundUnappliedPaymentHandler, UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
 import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
 import { SandboxPaymentProvider } from './provider/sandbox/sandbox-provider';
 import type { SandboxRecord } from './provider/sandbox/sandbox-record';
@@ -36,6 +38,7 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     ...paymentOnInvoiceHandlers,
     ...paymentQueryHandlers,
     PaymentCharger,
+    PaymentOutcomeOnInvoice,
     PaymentActionLinks,
     PaymentFlowReaction,
     ActionPageHandler,
@@ -43,6 +46,8 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     ...setupIntentCommandHandlers,
     GetSetupIntentHandler,
     DunningProcess,
+    UnappliedPaymentRefundProcess,
+    RefundUnappliedPaymentHandler,
     ...paymentMethodCommandHandlers,
     ...paymentMethodQueryHandlers,
     RecordPaymentMethodOnCustomerHandler,
@@ -52,6 +57,6 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, CardExpiryProcess, DunningProcess],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, CardExpiryProcess, DunningProcess, UnappliedPaymentRefundProcess],
 })
 export class PaymentsModule {}

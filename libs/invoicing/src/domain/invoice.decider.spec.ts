@@ -1,6 +1,6 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
 import { invoiceDecider, type CreateInvoice, type FinalizeInvoice, type IssueCreditNote } from './invoice.decider';
-import type { InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData } from './invoice.events';
+import type { InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
 import { invoiceNumberSequenceDecider } from './invoice-number-sequence';
 
 const spec = DeciderSpecification.for(invoiceDecider);
@@ -73,6 +73,12 @@ const credit = (data: Partial<IssueCreditNote['data']>): IssueCreditNote => ({
 });
 const void_ = { type: 'VoidInvoice' as const, data: { invoice_id: id } };
 const mark = { type: 'MarkInvoiceUncollectible' as const, data: { invoice_id: id } };
+const started = (payment_id: string, amount = '178.50'): InvoiceEvent => ({
+  type: 'InvoicePaymentStarted',
+  data: { invoice_id: id, payment_id, customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount, currency: 'EUR', reason: 'manual' },
+});
+const notApplied = (payment_id: string, amount: string, reason: PaymentNotAppliedReason): InvoiceEvent => ({ type: 'InvoicePaymentNotApplied', data: { invoice_id: id, payment_id, amount, reason } });
+const canceled = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id } });
 
 describe('invoice decider', () => {
   describe('CreateInvoice', () => {
@@ -146,19 +152,51 @@ describe('invoice decider', () => {
   });
 
   describe('payments', () => {
-    it('part-pays, then pays', () => {
-      spec.given([created, finalized]).when(payment('pay_1', '100.00')).then([applied('pay_1', '100')]);
-      spec.given([created, finalized, applied('pay_1', '100')]).when(payment('pay_2', '78.50')).then([applied('pay_2', '78.5'), paid]);
+    it('part-pays, then pays, each payment that of its attempt', () => {
+      spec.given([created, finalized, started('pay_1', '100.00')]).when(payment('pay_1', '100.00')).then([applied('pay_1', '100')]);
+      spec.given([created, finalized, started('pay_1', '100.00'), applied('pay_1', '100'), started('pay_2', '78.50')]).when(payment('pay_2', '78.50')).then([applied('pay_2', '78.5'), paid]);
     });
-    it('counts a payment id once', () => spec.given([created, finalized, applied('pay_1', '100')]).when(payment('pay_1', '100.00')).thenNothingHappens());
-    it('never lets amount_paid exceed the total', () =>
-      spec.given([created, finalized, applied('pay_1', '100')]).when(payment('pay_2', '78.51')).thenFails('invoice.payment_exceeds_amount_due'));
-    it('refuses an amount finer than the currency', () => spec.given([created, finalized]).when(payment('pay_1', '1.001')).thenFails('invoice.invalid_payment_amount'));
-    it('refuses a payment of a draft, a void or a paid invoice', () => {
-      spec.given([created]).when(payment('pay_1', '1.00')).thenFails('invoice.not_open');
-      spec.given([created, finalized, voided]).when(payment('pay_1', '1.00')).thenFails('invoice.voided');
-      spec.given([created, finalized, applied('pay_1', '178.5'), paid]).when(payment('pay_2', '1.00')).thenFails('invoice.already_paid');
+    it('counts a payment id once', () => spec.given([created, finalized, started('pay_1', '100.00'), applied('pay_1', '100')]).when(payment('pay_1', '100.00')).thenNothingHappens());
+    it('refuses an amount finer than the currency', () => spec.given([created, finalized, started('pay_1')]).when(payment('pay_1', '1.001')).thenFails('invoice.invalid_payment_amount'));
+
+    describe('a succeeded payment the invoice cannot take is recorded as not applied (it is returned), never refused', () => {
+      it('when the invoice was voided or written off meanwhile (by a policy), or is paid', () => {
+        spec.given([created, finalized, started('pay_1'), voided]).when(payment('pay_1', '178.50')).then([notApplied('pay_1', '178.5', 'invoice_void')]);
+        spec.given([created, finalized, started('pay_1'), uncollectible]).when(payment('pay_1', '178.50')).then([notApplied('pay_1', '178.5', 'invoice_uncollectible')]);
+        spec.given([created, finalized, started('pay_0'), applied('pay_0', '178.5'), paid]).when(payment('pay_1', '1.00')).then([notApplied('pay_1', '1', 'invoice_paid')]);
+      });
+      it('when its attempt had ended (canceled before the provider’s success arrived)', () =>
+        spec.given([created, finalized, started('pay_1'), canceled('pay_1')]).when(payment('pay_1', '178.50')).then([notApplied('pay_1', '178.5', 'attempt_closed')]));
+      it('when it is more than is due', () =>
+        spec.given([created, finalized, started('pay_1', '100.00'), applied('pay_1', '100'), started('pay_2', '78.51')]).when(payment('pay_2', '78.51')).then([notApplied('pay_2', '78.51', 'exceeds_amount_due')]));
+      it('once, and the attempt is over: the next may start', () => {
+        const returned = [created, finalized, started('pay_1', '100.00'), notApplied('pay_1', '200', 'exceeds_amount_due')];
+        spec.given(returned).when(payment('pay_1', '200.00')).thenNothingHappens();
+        spec.given(returned).when({ type: 'StartInvoicePayment', data: { invoice_id: id, payment_id: 'pay_2', payment_method_id: 'pm_1', reason: 'manual' } }).then([started('pay_2')]);
+      });
     });
+  });
+
+  describe('while a payment attempt awaits its outcome', () => {
+    const inFlight = [created, finalized, started('pay_1', '50.00')];
+    it('refuses to void or write off the invoice, as a second payment is refused', () => {
+      spec.given(inFlight).when(void_).thenFails('invoice.payment_in_progress');
+      spec.given(inFlight).when(mark).thenFails('invoice.payment_in_progress');
+    });
+    it('voids or writes it off by policy: the payment flow cancels the payment, or returns it', () => {
+      spec.given(inFlight).when({ ...void_, data: { ...void_.data, cancel_open_payment: true } }).then([voided]);
+      spec.given(inFlight).when({ ...mark, data: { ...mark.data, cancel_open_payment: true } }).then([uncollectible]);
+    });
+    it('takes a credit note that leaves at least the payment’s amount due, and refuses one that leaves less', () => {
+      const note: InvoiceEvent = {
+        type: 'CreditNoteIssued',
+        data: { invoice_id: id, credit_note_id: 'cn_1', number: 'ABC-000001-CN-01', amount: '128.5', reason: 'duplicate', memo: null, lines: [], pre_payment: true, created_at: now },
+      };
+      spec.given(inFlight).when(credit({ amount: '128.50' })).then([note]);
+      spec.given(inFlight).when(credit({ amount: '128.51' })).thenFails('invoice.payment_in_progress');
+      spec.given(inFlight).when(credit({ lines: [{ line_id: 'il_a', amount: '119.00' }, { line_id: 'il_b', amount: '10.00' }] })).thenFails('invoice.payment_in_progress');
+    });
+    it('voids once the attempt has ended', () => spec.given([...inFlight, canceled('pay_1')]).when(void_).then([voided]));
   });
 
   describe('void and uncollectible', () => {
@@ -236,10 +274,6 @@ describe('invoice number sequence', () => {
 
 describe('invoice payment attempts', () => {
   const start = (payment_id: string) => ({ type: 'StartInvoicePayment' as const, data: { invoice_id: id, payment_id, payment_method_id: 'pm_1', reason: 'manual' as const } });
-  const started = (payment_id: string, amount = '178.50'): InvoiceEvent => ({
-    type: 'InvoicePaymentStarted',
-    data: { invoice_id: id, payment_id, customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount, currency: 'EUR', reason: 'manual' },
-  });
   const error = { code: 'card_declined', decline_code: 'generic_decline', provider_message: 'declined', user_message: 'declined', is_retriable: false, retriable_after: null };
   const close = (payment_id: string, outcome: 'failed' | 'canceled') => ({
     type: 'CloseInvoicePayment' as const,
@@ -260,11 +294,10 @@ describe('invoice payment attempts', () => {
     spec.given([created, finalized, started('pay_1'), failed]).when(start('pay_2')).then([started('pay_2')]);
   });
 
-  it('closes a canceled attempt without a failure', () =>
-    spec.given([created, finalized, started('pay_1')]).when(close('pay_1', 'canceled')).then([{ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id: 'pay_1' } }]));
+  it('closes a canceled attempt without a failure', () => spec.given([created, finalized, started('pay_1')]).when(close('pay_1', 'canceled')).then([canceled('pay_1')]));
 
   it('ends the attempt when its payment is applied, and starts the next for what is left', () =>
-    spec.given([created, finalized, started('pay_1'), applied('pay_1', '78.50')]).when(start('pay_2')).then([started('pay_2', '100.00')]));
+    spec.given([created, finalized, started('pay_1', '78.50'), applied('pay_1', '78.50')]).when(start('pay_2')).then([started('pay_2', '100.00')]));
 
   it('starts an attempt for a part of what is due, and refuses one for more', () => {
     spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, amount: '50.00' } }).then([started('pay_1', '50.00')]);

@@ -13,6 +13,7 @@ import type {
   InvoicePaymentStarted,
   InvoiceStatus,
   InvoiceTotalsData,
+  PaymentNotAppliedReason,
 } from './invoice.events';
 
 export interface InvoiceFacts {
@@ -42,6 +43,10 @@ export interface InvoiceFacts {
   payments: readonly string[];
   /** The payment attempt awaiting its outcome, if any: no other starts meanwhile. */
   openPayment: string | null;
+  /** What that attempt charges: it must stay applicable until the outcome is known. */
+  openPaymentAmount: string | null;
+  /** Succeeded payments the invoice could not take (to be returned to the customer). */
+  unappliedPayments: readonly string[];
   /** Every attempt started, oldest first. */
   attempts: readonly string[];
   creditNotes: number;
@@ -67,8 +72,13 @@ export type StartInvoicePayment = Command<
 >;
 /** The attempt's payment failed or was canceled; a success closes it through ApplyInvoicePayment. */
 export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: string; payment_id: string; outcome: 'failed' | 'canceled'; last_error: PaymentError | null }>;
-export type VoidInvoice = Command<'VoidInvoice', { invoice_id: string }>;
-export type MarkInvoiceUncollectible = Command<'MarkInvoiceUncollectible', { invoice_id: string }>;
+/**
+ * Refused while a payment attempt is open, unless `cancel_open_payment` (a policy such as a pause
+ * or an expired first payment, not a request): the payment flow then cancels the waiting payment,
+ * and a payment that succeeds anyway is not applied but returned.
+ */
+export type VoidInvoice = Command<'VoidInvoice', { invoice_id: string; cancel_open_payment?: boolean }>;
+export type MarkInvoiceUncollectible = Command<'MarkInvoiceUncollectible', { invoice_id: string; cancel_open_payment?: boolean }>;
 /** By `amount`, or by `lines` (each line's amount); exactly one of the two. */
 export type IssueCreditNote = Command<
   'IssueCreditNote',
@@ -112,6 +122,9 @@ function refusedIn(state: InvoiceFacts, operation: string): DomainError {
       return DomainError.conflict('invoice.not_draft', `Invoice ${state.id} is ${state.status}; ${operation} is for drafts only`);
   }
 }
+
+const paymentInProgress = (state: InvoiceFacts, operation: string) =>
+  DomainError.conflict('invoice.payment_in_progress', `Payment ${state.openPayment} of invoice ${state.id} is still in progress; ${operation} waits for its outcome (or cancel the payment)`);
 
 const notDraft = (state: InvoiceFacts, operation: string) =>
   DomainError.conflict('invoice.not_draft', `Invoice ${state.id} is ${state.status}; ${operation} is possible on drafts only (corrections go through credit notes)`);
@@ -201,12 +214,13 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         return new Big(totals.total).lte(0) ? [finalized, paid(state)] : [finalized];
       }
       case 'ApplyInvoicePayment': {
+        // The money was taken: a payment the invoice cannot take is recorded as not applied, never refused.
         const { payment_id } = command.data;
-        if (state.payments.includes(payment_id)) return [];
-        if (state.status !== 'open' && state.status !== 'partially_paid') throw refusedIn(state, 'a payment');
+        if (state.payments.includes(payment_id) || state.unappliedPayments.includes(payment_id)) return [];
         const amount = positiveAmount(command.data.amount, state.currency, 'amount', 'invoice.invalid_payment_amount');
         const due = amountDue(state);
-        if (amount.gt(due)) throw DomainError.conflict('invoice.payment_exceeds_amount_due', `A payment of ${amount.toFixed()} exceeds the ${due.toFixed()} ${state.currency} due on invoice ${id}`);
+        const reason = notApplicableBecause(state, payment_id, amount);
+        if (reason) return [{ type: 'InvoicePaymentNotApplied', data: { invoice_id: id, payment_id, amount: amount.toFixed(), reason } }];
         const applied: InvoiceEvent = { type: 'InvoicePaymentApplied', data: { invoice_id: id, payment_id, amount: amount.toFixed() } };
         return amount.eq(due) ? [applied, paid(state)] : [applied];
       }
@@ -215,7 +229,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         if (state.attempts.includes(payment_id)) return [];
         assertPayable(state);
         const due = amountDue(state);
-        if (state.openPayment) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${state.openPayment} of invoice ${id} is still in progress; wait for its outcome or cancel it`);
+        if (state.openPayment) throw paymentInProgress(state, 'another payment');
         const amount = command.data.amount === undefined ? due : positiveAmount(command.data.amount, state.currency, 'amount', 'invoice.invalid_payment_amount');
         if (amount.gt(due)) {
           throw DomainError.conflict('invoice.payment_exceeds_amount_due', `${amount.toFixed()} is more than the ${formatAmount(due, state.currency)} ${state.currency} due on invoice ${id}`);
@@ -236,11 +250,13 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       case 'VoidInvoice': {
         if (state.status === 'void') return [];
         if (state.status !== 'open') throw refusedIn(state, 'voiding');
+        if (state.openPayment && !command.data.cancel_open_payment) throw paymentInProgress(state, 'voiding');
         return [{ type: 'InvoiceVoided', data: { invoice_id: id } }];
       }
       case 'MarkInvoiceUncollectible': {
         if (state.status === 'uncollectible') return [];
         if (state.status !== 'open' && state.status !== 'partially_paid') throw refusedIn(state, 'marking it uncollectible');
+        if (state.openPayment && !command.data.cancel_open_payment) throw paymentInProgress(state, 'marking it uncollectible');
         return [{ type: 'InvoiceMarkedUncollectible', data: { invoice_id: id } }];
       }
       case 'IssueCreditNote':
@@ -277,6 +293,8 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         credited: '0',
         payments: [],
         openPayment: null,
+        openPaymentAmount: null,
+        unappliedPayments: [],
         attempts: [],
         creditNotes: 0,
         lineTotals: [],
@@ -314,17 +332,18 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       }
       case 'InvoicePaymentApplied':
         return {
-          ...state,
+          ...withoutAttempt(state, event.data.payment_id),
           status: 'partially_paid',
           amountPaid: new Big(state.amountPaid).plus(event.data.amount).toFixed(),
           payments: [...state.payments, event.data.payment_id],
-          openPayment: state.openPayment === event.data.payment_id ? null : state.openPayment,
         };
       case 'InvoicePaymentStarted':
-        return { ...state, openPayment: event.data.payment_id, attempts: [...state.attempts, event.data.payment_id] };
+        return { ...state, openPayment: event.data.payment_id, openPaymentAmount: event.data.amount, attempts: [...state.attempts, event.data.payment_id] };
       case 'InvoicePaymentFailed':
       case 'InvoicePaymentCanceled':
-        return { ...state, openPayment: state.openPayment === event.data.payment_id ? null : state.openPayment };
+        return withoutAttempt(state, event.data.payment_id);
+      case 'InvoicePaymentNotApplied':
+        return { ...withoutAttempt(state, event.data.payment_id), unappliedPayments: [...state.unappliedPayments, event.data.payment_id] };
       case 'InvoicePaid':
         return { ...state, status: 'paid' };
       case 'InvoiceVoided':
@@ -349,6 +368,20 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
     }
   },
 };
+
+/** The attempt of `paymentId` ended: no attempt is open any more (if it was that one). */
+const withoutAttempt = (state: InvoiceFacts, paymentId: string): InvoiceFacts =>
+  state.openPayment === paymentId ? { ...state, openPayment: null, openPaymentAmount: null } : state;
+
+/**
+ * Why a succeeded payment cannot be applied, if it cannot: the invoice takes only the payment of
+ * its open attempt, while it is open or partly paid, and no more than is due.
+ */
+function notApplicableBecause(state: InvoiceFacts, paymentId: string, amount: Big): PaymentNotAppliedReason | null {
+  if (state.status !== 'open' && state.status !== 'partially_paid') return `invoice_${state.status}`;
+  if (state.openPayment !== paymentId) return 'attempt_closed';
+  return amount.gt(amountDue(state)) ? 'exceeds_amount_due' : null;
+}
 
 const lineNotFound = (lineId: string) => DomainError.notFound('invoice.line_not_found', `The invoice has no line ${lineId}`);
 
@@ -408,6 +441,10 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
   const left = prePayment ? amountDue(state) : new Big(state.total).minus(state.credited);
   if (amount.gt(left)) {
     throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${state.id} has ${left.toFixed()} ${state.currency} left to credit${prePayment ? ' (what is left to pay)' : ''}`);
+  }
+  // The payment under way must still find what it charges due when it succeeds.
+  if (prePayment && state.openPaymentAmount !== null && left.minus(amount).lt(state.openPaymentAmount)) {
+    throw paymentInProgress(state, `a credit note leaving less than its ${formatAmount(new Big(state.openPaymentAmount), state.currency)} ${state.currency} due`);
   }
   const issued: CreditNoteIssued = {
     type: 'CreditNoteIssued',

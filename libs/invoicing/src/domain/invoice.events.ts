@@ -128,6 +128,15 @@ export type InvoicePaymentFailed = Event<'InvoicePaymentFailed', { invoice_id: s
 
 export type InvoicePaymentCanceled = Event<'InvoicePaymentCanceled', { invoice_id: string; payment_id: string }>;
 
+/** Why a succeeded payment was not applied: the invoice's status then, more than was due, or its attempt had ended (canceled or failed). */
+export type PaymentNotAppliedReason = `invoice_${'draft' | 'paid' | 'void' | 'uncollectible'}` | 'exceeds_amount_due' | 'attempt_closed';
+
+/**
+ * A payment succeeded that the invoice can no longer take: nothing is applied, its attempt (if
+ * still open) ends, and the payment is to be returned to the customer, never kept unrecorded.
+ */
+export type InvoicePaymentNotApplied = Event<'InvoicePaymentNotApplied', { invoice_id: string; payment_id: string; amount: string; reason: PaymentNotAppliedReason }>;
+
 /** Nothing is left to pay: paid in full, a zero total, or credit notes took the rest off. */
 export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string; subscription_id: string | null }>;
 export type InvoiceVoided = Event<'InvoiceVoided', { invoice_id: string }>;
@@ -161,6 +170,7 @@ export type InvoiceEvent =
   | InvoicePaymentStarted
   | InvoicePaymentFailed
   | InvoicePaymentCanceled
+  | InvoicePaymentNotApplied
   | InvoicePaid
   | InvoiceVoided
   | InvoiceMarkedUncollectible

@@ -91,6 +91,32 @@ describe('payment decider', () => {
     spec.given([created, ...succeeded]).when(decide('won')).thenFails('payment.no_open_dispute');
   });
 
+  it('records a success the provider reports after the payment was canceled here: the cancel lost the race, the money was taken', () => {
+    const canceled: PaymentEvent = { type: 'PaymentCanceled', data: { payment_id } };
+    spec.given([created, requiresAction, canceled]).when(answer(succeededAnswer)).then(succeeded);
+    spec.given([created, canceled]).when(answer({ status: 'failed', provider_id: 'sbx_py_1', last_error: error })).thenNothingHappens();
+    spec.given([created, canceled]).when(answer({ status: 'requires_action', provider_id: 'sbx_py_1', next_action: action })).thenNothingHappens();
+  });
+
+  describe('refunds', () => {
+    const refund = { type: 'RecordRefund' as const, data: { payment_id, refund_id: 're_1', provider_refund_id: 'sbx_re_1', reason: 'invoice_not_payable' as const, refunded_at: AT } };
+    const refunded: PaymentEvent = { type: 'PaymentRefunded', data: { ...refund.data, amount: '49.00' } };
+
+    it('refunds a succeeded payment in full, once', () => {
+      spec.given([created, ...succeeded]).when(refund).then([refunded]);
+      spec.given([created, ...succeeded, refunded]).when(refund).thenNothingHappens();
+    });
+
+    it('refuses a payment that holds no money of the customer: not succeeded, or charged back', () => {
+      spec.given([created]).when(refund).thenFails('payment.not_refundable');
+      spec.given([created, requiresAction]).when(refund).thenFails('payment.not_refundable');
+      spec.given([created, ...succeeded, { type: 'PaymentChargedBack', data: { payment_id, amount: '49.00', reason: 'fraudulent', opened_at: AT } }]).when(refund).thenFails('payment.not_refundable');
+    });
+
+    it('cannot be disputed once refunded', () =>
+      spec.given([created, ...succeeded, refunded]).when({ type: 'OpenDispute', data: { payment_id, reason: 'fraudulent', at: AT } }).thenFails('payment.not_disputable'));
+  });
+
   it('is charged back at once when the provider reports the dispute with the charge', () =>
     spec
       .given([created])

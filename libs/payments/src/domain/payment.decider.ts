@@ -1,6 +1,6 @@
 import { assertNever, DomainError, type Command, type Decider } from '@tally/kernel';
 import type { DunningTerms } from './dunning';
-import type { PaymentCreated, PaymentError, PaymentEvent, PaymentNextAction, PaymentStatus } from './payment.events';
+import type { PaymentCreated, PaymentError, PaymentEvent, PaymentNextAction, PaymentRefunded, PaymentStatus } from './payment.events';
 
 export type PaymentState =
   | { status: 'none' }
@@ -16,6 +16,7 @@ export type PaymentState =
       currency: string;
       settled: boolean;
       dispute: 'open' | 'won' | 'lost' | null;
+      refunds: readonly string[];
     };
 
 /** What the provider answered, as the payment records it (times and the action URL filled in by the caller). */
@@ -31,8 +32,10 @@ export type CancelPayment = Command<'CancelPayment', { payment_id: string }>;
 /** `at`: the time on the payment's clock. */
 export type OpenDispute = Command<'OpenDispute', { payment_id: string; reason: string; at: string }>;
 export type DecideDispute = Command<'DecideDispute', { payment_id: string; outcome: 'won' | 'lost'; at: string }>;
+/** The provider refunded the whole payment (the caller asked it first). */
+export type RecordRefund = Command<'RecordRefund', Omit<PaymentRefunded['data'], 'amount'>>;
 
-export type PaymentCommand = CreatePayment | RecordProviderAnswer | CancelPayment | OpenDispute | DecideDispute;
+export type PaymentCommand = CreatePayment | RecordProviderAnswer | CancelPayment | OpenDispute | DecideDispute | RecordRefund;
 
 export const paymentNotFound = (id: string) => DomainError.notFound('payment.not_found', `No payment ${id}`);
 
@@ -71,6 +74,12 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
         const decided = { payment_id: state.id, decided_at: command.data.at };
         return [command.data.outcome === 'won' ? { type: 'PaymentDisputeWon', data: decided } : { type: 'PaymentDisputeLost', data: decided }];
       }
+      case 'RecordRefund': {
+        if (state.status === 'none') throw paymentNotFound(command.data.payment_id);
+        if (state.refunds.includes(command.data.refund_id)) return [];
+        if (state.status !== 'succeeded') throw DomainError.conflict('payment.not_refundable', `Payment ${state.id} is ${state.status}; only a succeeded payment can be refunded`);
+        return [{ type: 'PaymentRefunded', data: { ...command.data, amount: state.amount } }];
+      }
       default:
         return assertNever(command);
     }
@@ -79,7 +88,20 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
   evolve(state, event) {
     if (event.type === 'PaymentCreated') {
       const { payment_id, invoice_id, subscription_id, dunning, provider_ref, amount, currency } = event.data;
-      return { status: 'pending', id: payment_id, invoiceId: invoice_id, subscriptionId: subscription_id, dunning, providerRef: provider_ref, providerId: null, amount, currency, settled: false, dispute: null };
+      return {
+        status: 'pending',
+        id: payment_id,
+        invoiceId: invoice_id,
+        subscriptionId: subscription_id,
+        dunning,
+        providerRef: provider_ref,
+        providerId: null,
+        amount,
+        currency,
+        settled: false,
+        dispute: null,
+        refunds: [],
+      };
     }
     if (state.status === 'none') return state;
     switch (event.type) {
@@ -103,6 +125,8 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
         return { ...state, status: 'succeeded', dispute: 'won' };
       case 'PaymentDisputeLost':
         return { ...state, dispute: 'lost' };
+      case 'PaymentRefunded':
+        return { ...state, status: 'refunded', refunds: [...state.refunds, event.data.refund_id] };
       default:
         return assertNever(event);
     }
@@ -113,12 +137,15 @@ type Existing = Exclude<PaymentState, { status: 'none' }>;
 
 /**
  * The events a provider's answer leads to from where the payment stands. An answer for a payment
- * that already moved past it (a redelivered charge, an action completed twice) changes nothing.
+ * that already moved past it (a redelivered charge, an action completed twice) changes nothing,
+ * but for a success of a payment canceled here meanwhile: the cancel lost the race, the money was
+ * taken, and it is recorded (its invoice then applies it or has it returned).
  */
 function answered(state: Existing, answer: ProviderAnswer): PaymentEvent[] {
   const payment_id = state.id;
-  const waiting = state.status === 'pending' || state.status === 'processing' || state.status === 'requires_action';
-  if (!waiting || answer.status === state.status) return [];
+  const waiting = OPEN_PAYMENT_STATUSES.includes(state.status);
+  const successAfterCancel = state.status === 'canceled' && answer.status === 'succeeded';
+  if ((!waiting && !successAfterCancel) || answer.status === state.status) return [];
   const actionDone: PaymentEvent[] = state.status === 'requires_action' && answer.status !== 'requires_action' ? [{ type: 'PaymentActionCompleted', data: { payment_id } }] : [];
   switch (answer.status) {
     case 'succeeded':

@@ -55,6 +55,12 @@ export type PaymentChargedBack = Event<'PaymentChargedBack', { payment_id: strin
 export type PaymentDisputeWon = Event<'PaymentDisputeWon', { payment_id: string; decided_at: string }>;
 export type PaymentDisputeLost = Event<'PaymentDisputeLost', { payment_id: string; decided_at: string }>;
 
+/** Why money was returned: the payment's invoice could not take it (void, written off, paid, or its attempt over). */
+export type RefundReason = 'invoice_not_payable';
+
+/** The provider returned the whole payment to the method it came from (`refund_id`: Tally's, `re_…`). */
+export type PaymentRefunded = Event<'PaymentRefunded', { payment_id: string; refund_id: string; provider_refund_id: string; amount: string; reason: RefundReason; refunded_at: string }>;
+
 export type PaymentEvent =
   | PaymentCreated
   | PaymentProcessing
@@ -66,4 +72,5 @@ export type PaymentEvent =
   | PaymentCanceled
   | PaymentChargedBack
   | PaymentDisputeWon
-  | PaymentDisputeLost;
+  | PaymentDisputeLost
+  | PaymentRefunded;

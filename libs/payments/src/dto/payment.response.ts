@@ -60,7 +60,7 @@ export class PaymentResponse implements KnownFields<PaymentResource> {
   next_action!: PaymentNextAction | null;
   @ApiProperty({ type: () => PaymentErrorResponse, nullable: true, description: 'Set when the payment failed' }) last_error!: PaymentErrorResponse | null;
   @ApiProperty({ type: () => DisputeResponse, nullable: true, description: 'Set once the payment was charged back' }) dispute!: DisputeResponse | null;
-  @ApiProperty({ type: [String], description: 'Refund ids (refunds come later)' }) refunds!: string[];
+  @ApiProperty({ type: [String], description: 'Ids (`re_…`) of the refunds made: for now only the automatic refund of a payment its invoice could not take (status `refunded`)' }) refunds!: string[];
   @ApiProperty(METADATA_SCHEMA) metadata!: Record<string, string>;
   @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;

@@ -20,6 +20,7 @@ export interface PaymentProvider {
   charge(req: ChargeRequest): Promise<ChargeOutcome>;
   completeAction(req: CompleteActionRequest): Promise<ChargeOutcome>;
   settle(req: SettleRequest): Promise<ChargeOutcome>;
+  refund(req: RefundRequest): Promise<RefundOutcome>;
 }
 
 /** Thrown when an idempotency key comes back with a different request: a caller's bug, never a payment outcome. */
@@ -112,3 +113,14 @@ export interface SettleRequest {
   now: string;
   idempotencyKey: string;
 }
+
+/** Returns `amount` of a succeeded payment to the method it was taken from. */
+export interface RefundRequest {
+  providerPaymentId: string;
+  amount: string;
+  currency: string;
+  now: string;
+  idempotencyKey: string;
+}
+
+export type RefundOutcome = { status: 'succeeded'; providerRefundId: string; refundedAt: string } | { status: 'failed'; code: string; message: string };

@@ -1,5 +1,5 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { IssueSubscriptionInvoiceCommand, MarkInvoiceUncollectibleCommand, VoidInvoiceCommand, type InvoiceWritten } from '@tally/invoicing';
+import { BY_POLICY, IssueSubscriptionInvoiceCommand, MarkInvoiceUncollectibleCommand, VoidInvoiceCommand, type InvoiceWritten } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { commandStep } from '@tally/runtime';
 import type { InvoiceRequest } from './subscription-cycle.decider';
@@ -34,7 +34,8 @@ export class InvoiceSubscriptionHandler implements ICommandHandler<InvoiceSubscr
     const { invoice }: InvoiceWritten = await this.commands.execute(new IssueSubscriptionInvoiceCommand(context, issueInput(draft, request)));
     if (invoice.status !== 'open') return;
     // Further commands on the invoice's stream, each with a command id of its own (a stream applies an id once).
-    if (request.collection === 'void_invoices') await this.commands.execute(new VoidInvoiceCommand(commandStep(context, 'void'), invoice.id));
-    if (request.collection === 'mark_uncollectible') await this.commands.execute(new MarkInvoiceUncollectibleCommand(commandStep(context, 'uncollectible'), invoice.id));
+    // By policy: a payment someone started meanwhile is canceled, or returned if it succeeds anyway.
+    if (request.collection === 'void_invoices') await this.commands.execute(new VoidInvoiceCommand(commandStep(context, 'void'), invoice.id, BY_POLICY));
+    if (request.collection === 'mark_uncollectible') await this.commands.execute(new MarkInvoiceUncollectibleCommand(commandStep(context, 'uncollectible'), invoice.id, BY_POLICY));
   }
 }

@@ -1,5 +1,5 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { INVOICE_LIST, invoiceAggregate, invoiceView, MarkInvoiceUncollectibleCommand, VoidInvoiceCommand, type InvoiceResource } from '@tally/invoicing';
+import { BY_POLICY, INVOICE_LIST, invoiceAggregate, invoiceView, MarkInvoiceUncollectibleCommand, VoidInvoiceCommand, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime, commandStep, ScopedReads } from '@tally/runtime';
 import { invoiceIdOf } from './subscription-invoice.builder';
@@ -20,7 +20,7 @@ export class ApplyPauseToOpenInvoicesCommand extends Command<void> {
 /**
  * The spec's pause `behavior` for open invoices: `void_invoices` voids those without payments,
  * `mark_uncollectible` writes them off. Each invoice's own stream decides, so one paid meanwhile
- * is left alone.
+ * is left alone; a payment still under way is canceled, or returned if it succeeds anyway.
  */
 @CommandHandler(ApplyPauseToOpenInvoicesCommand)
 export class ApplyPauseToOpenInvoicesHandler implements ICommandHandler<ApplyPauseToOpenInvoicesCommand, void> {
@@ -36,8 +36,8 @@ export class ApplyPauseToOpenInvoicesHandler implements ICommandHandler<ApplyPau
     for (const id of ids) {
       const { state } = await this.runtime.load(cell, invoiceAggregate, id, context);
       const step = commandStep(context, id);
-      if (behavior === 'void_invoices' && state.status === 'open') await this.commands.execute(new VoidInvoiceCommand(step, id));
-      if (behavior === 'mark_uncollectible' && (state.status === 'open' || state.status === 'partially_paid')) await this.commands.execute(new MarkInvoiceUncollectibleCommand(step, id));
+      if (behavior === 'void_invoices' && state.status === 'open') await this.commands.execute(new VoidInvoiceCommand(step, id, BY_POLICY));
+      if (behavior === 'mark_uncollectible' && (state.status === 'open' || state.status === 'partially_paid')) await this.commands.execute(new MarkInvoiceUncollectibleCommand(step, id, BY_POLICY));
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * Every public event type an endpoint may subscribe to: the spec's list, plus the types Tally
- * publishes beyond it (coupons, deletions, tax settings). Some of the spec's types belong to
+ * publishes beyond it (coupons, deletions, tax settings, a payment refunded). Some of the spec's types belong to
  * resources a later release adds (wallets, refunds); an endpoint may already ask for them.
  */
 export const PUBLIC_EVENT_TYPES: ReadonlySet<string> = new Set([
@@ -44,6 +44,7 @@ export const PUBLIC_EVENT_TYPES: ReadonlySet<string> = new Set([
   'payment.charged_back',
   'payment.dispute_won',
   'payment.dispute_lost',
+  'payment.refunded',
   'refund.created',
   'refund.succeeded',
   'refund.failed',

@@ -7,6 +7,8 @@ export const providerRefFor = (idempotencyKey: string): string => `sbx_pm_${hexO
 
 export const providerPaymentIdFor = (idempotencyKey: string): string => `sbx_py_${hexOf(idempotencyKey, 24)}`;
 
+export const providerRefundIdFor = (idempotencyKey: string): string => `sbx_re_${hexOf(idempotencyKey, 24)}`;
+
 export const clientSecretFor = (providerPaymentId: string, idempotencyKey: string): string =>
   `${providerPaymentId}_secret_${hexOf(`client_secret:${idempotencyKey}`, 16)}`;
 

@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import type { BankAccountStatus } from '../../domain/payment-method.events';
 import { looksLikeCardNumber } from '@tally/kernel';
 import { IdempotencyKeyReusedError } from '../payment-provider.port';
@@ -9,6 +10,8 @@ import type {
   CompleteActionRequest,
   ConfirmMicroDepositsRequest,
   PaymentProvider,
+  RefundOutcome,
+  RefundRequest,
   SettleRequest,
   VerifyOutcome,
   VerifyRequest,
@@ -16,7 +19,8 @@ import type {
 import { authenticationFailed, paymentMethodUnknown, paymentUnknown } from './charge-errors';
 import { failed, succeeded } from './charge-outcomes';
 import { matchesMicroDeposits } from './micro-deposits';
-import { providerPaymentIdFor, providerRefFor, requestDigest } from './sandbox-ids';
+import { isoMillis } from './sandbox-time';
+import { providerPaymentIdFor, providerRefFor, providerRefundIdFor, requestDigest } from './sandbox-ids';
 import { InMemorySandboxRecord, type SandboxRecord } from './sandbox-record';
 import { TEST_TOKENS, type TestToken } from './test-tokens';
 
@@ -27,6 +31,14 @@ export interface SandboxCharge {
   currency: string;
   idempotencyKey: string;
   status: ChargeOutcome['status'];
+}
+
+export interface SandboxRefund {
+  providerRefundId: string;
+  providerPaymentId: string;
+  amount: string;
+  currency: string;
+  idempotencyKey: string;
 }
 
 /** A card's verification: a 0-unit authorisation, then its reversal. */
@@ -50,12 +62,14 @@ interface Answer<T> {
 
 const PAYMENTS = 'payment:';
 const CARD_CHECKS = 'card-check:';
+const REFUNDS = 'refund:';
 const paymentKey = (providerPaymentId: string) => `${PAYMENTS}${providerPaymentId}`;
 const methodKey = (providerRef: string) => `method:${providerRef}`;
 
 const tokenUnknown = (): AttachOutcome => ({ ok: false, code: 'token_unknown', message: 'This is not a sandbox test token.' });
 const verifyFailed = (code: string, message: string): VerifyOutcome => ({ status: 'failed', code, message });
 const methodUnknown = () => verifyFailed('payment_method_unknown', 'No payment method is attached under this reference.');
+const refundFailed = (code: string, message: string): RefundOutcome => ({ status: 'failed', code, message });
 
 /** A payment provider without a network: every method behaves as its test token says, the same way every time. */
 export class SandboxPaymentProvider implements PaymentProvider {
@@ -141,9 +155,29 @@ export class SandboxPaymentProvider implements PaymentProvider {
     );
   }
 
+  /** A refund of a succeeded payment, in the payment's currency, while the refunds made leave enough of it. */
+  refund(req: RefundRequest): Promise<RefundOutcome> {
+    return this.once<RefundOutcome>('refund', req, async () => {
+      const payment = (await this.record.get(paymentKey(req.providerPaymentId))) as Payment | undefined;
+      if (!payment || payment.outcome.status !== 'succeeded') return refundFailed('charge_not_refundable', 'Only a succeeded payment can be refunded.');
+      if (payment.currency !== req.currency) return refundFailed('currency_mismatch', `The payment was made in ${payment.currency}.`);
+      const refunded = (await this.refundsOf(req.providerPaymentId)).reduce((sum, made) => sum.plus(made.amount), new Big(0));
+      if (new Big(req.amount).lte(0) || refunded.plus(req.amount).gt(payment.amount)) return refundFailed('amount_too_large', 'The refunds would exceed the payment.');
+      const providerRefundId = providerRefundIdFor(req.idempotencyKey);
+      const { providerPaymentId, amount, currency, idempotencyKey } = req;
+      await this.record.put(`${REFUNDS}${providerRefundId}`, { providerRefundId, providerPaymentId, amount, currency, idempotencyKey } satisfies SandboxRefund);
+      return { status: 'succeeded', providerRefundId, refundedAt: isoMillis(req.now) };
+    });
+  }
+
   /** Every charge made, oldest first, in its current status. */
   charges(): Promise<SandboxCharge[]> {
     return this.serially(async () => (await this.payments()).map(({ outcome, ...charge }) => ({ ...charge, status: outcome.status })));
+  }
+
+  /** Every refund made, oldest first. */
+  refunds(): Promise<SandboxRefund[]> {
+    return this.serially(() => this.list<SandboxRefund>(REFUNDS));
   }
 
   /** Every card verification made, oldest first. */
@@ -202,6 +236,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   private putMethod(providerRef: string, method: HeldMethod): Promise<void> {
     return this.record.put(methodKey(providerRef), method);
+  }
+
+  private async refundsOf(providerPaymentId: string): Promise<SandboxRefund[]> {
+    return (await this.list<SandboxRefund>(REFUNDS)).filter((refund) => refund.providerPaymentId === providerPaymentId);
   }
 
   private payments(): Promise<Payment[]> {

@@ -8,3 +8,13 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
  * applyRequestBodyRules from closing them to other fields.
  */
 export const ApiSchemaRules = (rules: Pick<SchemaObject, 'allOf' | 'anyOf' | 'oneOf' | 'not'>): ClassDecorator => ApiSchema(rules as ApiSchemaOptions);
+
+/**
+ * In a rule's `properties`: the field is not there (the schema `false`). Said so rather than with
+ * `not: {required: [field]}`, which linters read as a required field the rule does not define;
+ * a typed client reads it as a field that must not be set.
+ */
+export const ABSENT = false as unknown as SchemaObject;
+
+/** A rule: at most one of `fields` is there. */
+export const atMostOneOf = (...fields: string[]): Pick<SchemaObject, 'anyOf'> => ({ anyOf: fields.map((field) => ({ properties: { [field]: ABSENT } })) });

@@ -1,12 +1,19 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { LicenseObject, PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CURRENT_API_VERSION } from '../versions/api-versions';
 import { API_KEY_AUTH, OPERATOR_KEY_AUTH } from './api-authenticated.decorator';
+import { apiServers } from './api-servers';
 import { API_TAGS } from './api-tags';
 import { operationsOf } from './document-walk';
 import { toOpenApi31 } from './openapi-31';
 import { applyRequestBodyRules } from './request-body-rules';
+
+/**
+ * The package is UNLICENSED: no licence is granted. OpenAPI 3.1 names a licence by `name` and an
+ * SPDX `identifier` (or a `url`); SPDX's form for a licence not on its list is `LicenseRef-…`.
+ */
+const API_LICENSE = { name: 'Proprietary: no licence is granted', identifier: 'LicenseRef-Proprietary' } as LicenseObject;
 
 /** The OpenAPI document of every controller's routes, built from their decorators and those of the DTOs and response classes. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -25,7 +32,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = JSON.parse(JSON.stringify(SwaggerModule.createDocument(app, builder.build(), { autoTagControllers: false }))) as OpenAPIObject;
   applyRequestBodyRules(document);
   toOpenApi31(document);
-  return { ...document, paths: pathsInTagOrder(document) };
+  return { ...document, info: { ...document.info, license: API_LICENSE }, servers: apiServers(), paths: pathsInTagOrder(document) };
 }
 
 /** The paths grouped by section, in the order of API_TAGS, for readers of the document that ignore `tags`. */

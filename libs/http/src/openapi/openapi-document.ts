@@ -7,6 +7,7 @@ import { apiServers } from './api-servers';
 import { API_TAGS } from './api-tags';
 import { operationsOf } from './document-walk';
 import { toOpenApi31 } from './openapi-31';
+import { serveOpenApiJson } from './openapi-json';
 import { applyRequestBodyRules } from './request-body-rules';
 
 /**
@@ -22,7 +23,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Subscription billing over HTTP/JSON. Errors are `application/problem+json` with a stable `problem` code, listed in docs/errors.md. ' +
         'Every response carries `Request-Id` and `Service-Version` headers. ' +
-        'A request body is a JSON object without unknown fields; its strings and keys hold no NUL character and no unpaired surrogate.',
+        'A request body is a JSON object without unknown fields; its strings and keys hold no NUL character and no unpaired surrogate. ' +
+        'This document describes the API version named in `info.version`; `GET /openapi.json?version=<date>` answers the document of another version.',
     )
     .setVersion(CURRENT_API_VERSION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_… or sk_test_…', description: 'An API key; it names its environment (live or sandbox)' }, API_KEY_AUTH)
@@ -42,11 +44,11 @@ function pathsInTagOrder(document: OpenAPIObject): OpenAPIObject['paths'] {
   return Object.fromEntries(Object.entries(document.paths).sort(([, a], [, b]) => rank(a) - rank(b)));
 }
 
-/** `GET /openapi.json` and the rendered reference at `GET /docs`: outside `/v1`, so open like the health checks. */
+/** `GET /openapi.json` (each version's document) and the rendered reference of the newest at `GET /docs`: outside `/v1`, so open like the health checks. */
 export function serveApiReference(app: INestApplication, document: OpenAPIObject): void {
+  serveOpenApiJson(app, document);
   SwaggerModule.setup('docs', app, document, {
-    jsonDocumentUrl: 'openapi.json',
-    raw: ['json'],
+    raw: false,
     customSiteTitle: 'Tally API reference',
     // The reference would otherwise send the document's address to an online validator.
     swaggerOptions: { validatorUrl: null },

@@ -5,12 +5,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ManualClock, type IdGenerator } from '@tally/kernel';
 import { CellRegistry, ID_GENERATOR, readConfig, type Region } from '@tally/cells';
+import { API_VERSIONS, CURRENT_API_VERSION } from '@tally/http';
 import { CommandRuntime, Worker } from '@tally/runtime';
 import type { JsonLog } from '@tally/observability';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 import type { AppOptions } from '../../apps/api/src/app.module';
-import { API_VERSIONS, CURRENT_API_VERSION } from '@tally/http';
 import { VersionedContracts } from './openapi-contract';
 
 export interface TestTenant {

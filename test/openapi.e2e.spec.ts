@@ -1,6 +1,6 @@
 import type { OpenAPIObject, ResponseObject } from '@nestjs/swagger';
 import type { Response } from 'supertest';
-import { API_TAGS, operationsOf, requestBodySchemas, type JsonSchema } from '@tally/http';
+import { API_TAGS, API_VERSIONS, CURRENT_API_VERSION, operationsOf, requestBodySchemas, type JsonSchema } from '@tally/http';
 import { TallyUnderTest } from './support/tally';
 
 /** The Express routes Nest registered for controllers, as `METHOD /path/{param}`. */
@@ -71,7 +71,9 @@ describe('the OpenAPI document and the API reference', () => {
       }
       const required = [400, 413, 415, 500, ...(route.includes(' /v1/') ? [401] : []), ...(route.startsWith('POST /v1/') ? [409] : [])];
       expect([route, required.filter((status) => !statuses.includes(status))]).toEqual([route, []]);
-      if (route.includes(' /v1/')) expect([route, operation.security]).toEqual([route, [{ [route.includes('/v1/operator/') ? 'operator_key' : 'api_key']: [] }]]);
+      // Routes outside /v1 take no key, and say so.
+      const security = route.includes(' /v1/') ? [{ [route.includes('/v1/operator/') ? 'operator_key' : 'api_key']: [] }] : [];
+      expect([route, operation.security]).toEqual([route, security]);
       if (route.startsWith('POST /v1/')) expect([route, operation.parameters?.some((p) => 'name' in p && p.name === 'Idempotency-Key')]).toEqual([route, true]);
     }
   });
@@ -146,6 +148,44 @@ describe('the OpenAPI document and the API reference', () => {
         const times = (operation.parameters ?? []).filter((p) => 'name' in p && /_at\[/.test(p.name)) as { name: string; schema: JsonSchema }[];
         for (const time of times) expect([route, time.name, time.schema.anyOf?.map((s) => (s as JsonSchema).format)]).toEqual([route, time.name, ['date', 'date-time']]);
       }
+    });
+  });
+
+  describe('one document per API version', () => {
+    it('serves the newest without a version, and the version asked for by ?version= or by Service-Version, named in Service-Version', async () => {
+      const newest = await tally.http().get('/openapi.json').expect(200);
+      expect([newest.headers['service-version'], document.info.version]).toEqual([CURRENT_API_VERSION, CURRENT_API_VERSION]);
+      const texts = new Map<string, string>();
+      for (const version of API_VERSIONS) {
+        const asked = await tally.http().get(`/openapi.json?version=${version}`).expect(200).expect('Content-Type', /^application\/json/);
+        expect([asked.headers['service-version'], asked.body.info.version]).toEqual([version, version]);
+        texts.set(version, asked.text);
+      }
+      expect(new Set(texts.values()).size).toBe(API_VERSIONS.length);
+      expect(newest.text === texts.get(CURRENT_API_VERSION)).toBe(true);
+      const byHeader = await tally.http().get('/openapi.json').set('Service-Version', API_VERSIONS[0]).expect(200);
+      expect(byHeader.headers['service-version']).toBe(API_VERSIONS[0]);
+      expect(byHeader.text === texts.get(API_VERSIONS[0])).toBe(true);
+    });
+
+    it.each([
+      ['an unknown version', '/openapi.json?version=2023-01-01', {}, 'api_version.unknown', 'version'],
+      ['a version given twice', '/openapi.json?version=2024-10-01&version=2025-04-01', {}, 'api_version.unknown', 'version'],
+      ['an unknown Service-Version', '/openapi.json', { 'Service-Version': '2023-01-01' }, 'api_version.unknown', 'Service-Version'],
+      ['another parameter', '/openapi.json?format=yaml', {}, 'request.invalid_parameter', 'format'],
+    ])('refuses %s with a problem', async (_case, url, headers, code, field) => {
+      const refused = await tally.http().get(url).set(headers).expect(400).expect('Content-Type', /^application\/problem\+json/);
+      expect(refused.body).toMatchObject({ status: 400, problem: code, errors: [{ field, code }] });
+    });
+
+    it('derives an older version’s document from the newest by the version chain: the resources it rewrites change, nothing else', async () => {
+      const oldest = (await tally.http().get(`/openapi.json?version=${API_VERSIONS[0]}`).expect(200)).body as OpenAPIObject;
+      expect(JSON.stringify(oldest.paths) === JSON.stringify(document.paths)).toBe(true);
+      const changed = Object.keys(document.components!.schemas!).filter((name) => JSON.stringify(document.components!.schemas![name]) !== JSON.stringify(oldest.components!.schemas![name]));
+      expect(changed).toEqual(['InvoiceResponse', 'PaymentErrorResponse', 'PaymentResponse']);
+      expect(oldest.components!.schemas!.PaymentErrorResponse).toBeUndefined();
+      expect(oldest.components!.schemas!.InvoiceResponse).toMatchObject({ properties: { payments: { type: ['string', 'null'] } } });
+      expect((oldest.components!.schemas!.InvoiceResponse as JsonSchema).required).not.toContain('tax');
     });
   });
 

@@ -1,3 +1,4 @@
+import { API_VERSIONS, CURRENT_API_VERSION } from '@tally/http';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 describe('API versions through the HTTP API', () => {
@@ -46,6 +47,33 @@ describe('API versions through the HTTP API', () => {
     const old = await api.get('/v1/customers').set('Service-Version', '2024-10-01').expect(200);
     expect(old.headers['service-version']).toBe('2024-10-01');
     expect(old.body).toEqual(current.body);
+  });
+
+  describe('each version’s responses, held to its own OpenAPI document', () => {
+    let invoice: string;
+
+    beforeAll(async () => {
+      const customer = (await api.post('/v1/customers', { email: 'grace@example.com' }).expect(200)).body.id;
+      invoice = (await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', lines: [{ description: 'Workshop', quantity: '1', unit_amount: '100.00' }] }).expect(200)).body.id;
+      await tally.settle();
+    });
+
+    // The agent checks every response against the document of the version that served it.
+    it.each(API_VERSIONS)('answers an untaxed invoice without payments as the document of %s describes it', async (version) => {
+      const answer = await api.get(`/v1/invoices/${invoice}`).set('Service-Version', version).expect(200);
+      expect(answer.headers['service-version']).toBe(version);
+      const before2025_04 = version < '2025-04-01';
+      const before2026_04 = version < '2026-04-01';
+      expect([answer.body.tax, answer.body.payments]).toEqual([before2025_04 ? undefined : '0.00', before2026_04 ? null : []]);
+    });
+
+    it('would break the newest document with an older version’s invoice, and the reverse', async () => {
+      const url = `/v1/invoices/${invoice}`;
+      const oldest = await api.get(url).set('Service-Version', API_VERSIONS[0]).expect(200);
+      const newest = await api.get(url).expect(200);
+      expect(() => tally.contract.of(CURRENT_API_VERSION).check('GET', url, oldest)).toThrow(/must have required property 'tax'/);
+      expect(() => tally.contract.of(API_VERSIONS[0]).check('GET', url, newest)).toThrow(/\/payments must be (string|null)/);
+    });
   });
 
   describe('the tenant’s pinned version', () => {

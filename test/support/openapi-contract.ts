@@ -16,8 +16,8 @@ interface Operation {
   method: string;
   template: string;
   pattern: RegExp;
-  /** By status, then by media type: the body's validator, or null where the response has no body. */
-  responses: Map<number, Map<string, ValidateFunction> | null>;
+  /** By status, then by media type: the body's validator (compiled when first used), or null where the response has no body. */
+  responses: Map<number, Map<string, () => ValidateFunction> | null>;
 }
 
 /** One route of the document, as a test can call it. */
@@ -54,7 +54,7 @@ export class OpenApiContract {
         responses: new Map(
           Object.entries(item[method]!.responses).map(([status, response]) => {
             const content = response && 'content' in response ? response.content : undefined;
-            const bodies = content && new Map(Object.entries(content).map(([type, media]) => [type, compile(media.schema ?? {})]));
+            const bodies = content && new Map(Object.entries(content).map(([type, media]) => [type, once(() => compile(media.schema ?? {}))]));
             return [Number(status), bodies ?? null];
           }),
         ),
@@ -98,10 +98,59 @@ export class OpenApiContract {
       return;
     }
     const mediaType = (response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    const validate = documented.get(mediaType);
+    const validate = documented.get(mediaType)?.();
     if (!validate) throw violation(request, route, response, `content type ${mediaType || 'none'} not documented (documented: ${[...documented.keys()].join(', ')})`);
     if (!validate(response.body)) throw violation(request, route, response, 'body does not match the schema', validate.errors);
   }
+}
+
+/**
+ * The contract of every API version: a response is held to the document of the version that served
+ * it, which its `Service-Version` header names (the newest where it has none). Each version's is
+ * compiled when a response of that version is first checked. `document`, `routes` and `accepts`
+ * are the newest version's.
+ */
+export class VersionedContracts {
+  private readonly compiled = new Map<string, OpenApiContract>();
+
+  constructor(
+    private readonly documents: ReadonlyMap<string, OpenAPIObject>,
+    private readonly newest: string,
+  ) {}
+
+  /** The contract of one version's document. */
+  of(version: string): OpenApiContract {
+    const known = this.compiled.get(version);
+    if (known) return known;
+    const document = this.documents.get(version);
+    if (!document) throw new Error(`No OpenAPI document of version ${version}`);
+    const contract = OpenApiContract.compile(document);
+    this.compiled.set(version, contract);
+    return contract;
+  }
+
+  get document(): OpenAPIObject {
+    return this.of(this.newest).document;
+  }
+
+  get routes(): DocumentedRoute[] {
+    return this.of(this.newest).routes;
+  }
+
+  accepts(schema: unknown): (value: unknown) => boolean {
+    return this.of(this.newest).accepts(schema);
+  }
+
+  check(method: string, url: string, response: Response): void {
+    const version = response.headers['service-version'] as string | undefined;
+    this.of(version ?? this.newest).check(method, url, response);
+  }
+}
+
+/** `build`'s result, built on the first call: a document's 100-odd operations compile in seconds, and a test file checks a few. */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
 }
 
 function violation(request: string, route: string, response: Response, why: string, errors?: ErrorObject[] | null): Error {

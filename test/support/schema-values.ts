@@ -62,21 +62,19 @@ function valuesOf(document: OpenAPIObject, schema: JsonSchema): fc.Arbitrary<unk
   }
 }
 
-type Branch = JsonSchema & { not?: JsonSchema };
-
-/** The rules beside an object's properties, each as the branches one of which a value follows; `not` of several fields leaves out any one of them. */
-function rulesOf(schema: JsonSchema): Branch[][] {
-  const notAll = ((schema.not as JsonSchema | undefined)?.required ?? []).map((name) => ({ not: { required: [name] } }));
-  const rules = [...(schema.allOf ?? []).map((rule) => (rule as Branch).anyOf ?? (rule as Branch).oneOf ?? [rule]), schema.anyOf, schema.oneOf, notAll];
-  return rules.filter((branches) => Array.isArray(branches) && branches.length > 0) as Branch[][];
+/** The rules beside an object's properties, each as the branches one of which a value follows. */
+function rulesOf(schema: JsonSchema): JsonSchema[][] {
+  const rules = [...(schema.allOf ?? []).map((rule) => (rule as JsonSchema).anyOf ?? (rule as JsonSchema).oneOf ?? [rule]), schema.anyOf, schema.oneOf];
+  return rules.filter((branches) => Array.isArray(branches) && branches.length > 0) as JsonSchema[][];
 }
 
-/** The object schema narrowed to one branch: its required fields required, its bounds on fields applied, one field of each forbidden set left out. */
-function withBranch(schema: JsonSchema, branch: Branch): JsonSchema {
+/** The object schema narrowed to one branch: its required fields required, its bounds on fields applied, the fields it rules out (`false`) left out. */
+function withBranch(schema: JsonSchema, branch: JsonSchema): JsonSchema {
   const properties = { ...schema.properties } as Record<string, JsonSchema>;
-  for (const [name, bound] of Object.entries(branch.properties ?? {})) properties[name] = { ...properties[name], ...bound };
-  const forbidden = [branch.not, ...((branch.not?.anyOf ?? []) as Branch[])].flatMap((rule) => (rule?.required ? [rule.required[rule.required.length - 1]] : []));
-  for (const name of forbidden) delete properties[name];
+  for (const [name, bound] of Object.entries(branch.properties ?? {}) as [string, JsonSchema | false][]) {
+    if (bound === false) delete properties[name];
+    else properties[name] = { ...properties[name], ...bound };
+  }
   return { ...schema, allOf: undefined, anyOf: undefined, oneOf: undefined, not: undefined, properties: properties as JsonSchema['properties'], required: [...(schema.required ?? []), ...(branch.required ?? [])] };
 }
 

@@ -5,12 +5,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ManualClock, type IdGenerator } from '@tally/kernel';
 import { CellRegistry, ID_GENERATOR, readConfig, type Region } from '@tally/cells';
+import { API_VERSIONS, CURRENT_API_VERSION } from '@tally/http';
 import { CommandRuntime, Worker } from '@tally/runtime';
 import type { JsonLog } from '@tally/observability';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 import type { AppOptions } from '../../apps/api/src/app.module';
-import { OpenApiContract } from './openapi-contract';
+import { VersionedContracts } from './openapi-contract';
 
 export interface TestTenant {
   tenantId: string;
@@ -21,8 +22,8 @@ export interface TestTenant {
 
 export const OPERATOR_KEY = 'operator-test-secret';
 
-/** Compiled once per test file, from the first app's `/openapi.json`. */
-let contract: Promise<OpenApiContract> | undefined;
+/** Read once per test file, from the first app's `/openapi.json` of every version. */
+let contract: Promise<VersionedContracts> | undefined;
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -32,7 +33,7 @@ export class TallyUnderTest {
     readonly app: NestExpressApplication,
     readonly clock: ManualClock,
     readonly dataDir: string,
-    readonly contract: OpenApiContract,
+    readonly contract: VersionedContracts,
   ) {}
 
   /** Silent unless a test passes a `logger` to read the log lines. */
@@ -42,10 +43,9 @@ export class TallyUnderTest {
     const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY });
     const app = await createApp({ config, worker: 'in-process', clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
     await app.init();
-    contract ??= request(app.getHttpServer())
-      .get('/openapi.json')
-      .expect(200)
-      .then((response) => OpenApiContract.compile(response.body));
+    contract ??= Promise.all(API_VERSIONS.map(async (version) => [version, (await request(app.getHttpServer()).get(`/openapi.json?version=${version}`).expect(200)).body] as const)).then(
+      (documents) => new VersionedContracts(new Map(documents), CURRENT_API_VERSION),
+    );
     return new TallyUnderTest(app, clock, dataDir, await contract);
   }
 
@@ -77,7 +77,7 @@ export class TallyUnderTest {
     return { tenantId, live: secret('live'), sandbox: secret('sandbox'), region };
   }
 
-  /** A supertest agent authenticated with `key`; every response is checked against the OpenAPI document. */
+  /** A supertest agent authenticated with `key`; every response is checked against the OpenAPI document of the version that served it. */
   as(key: string) {
     const http = this.http();
     const auth = (test: request.Test) => test.set('Authorization', `Bearer ${key}`);
@@ -100,7 +100,7 @@ export class TallyUnderTest {
     await this.operator().patch(`/v1/operator/tenants/${tenantId}`, { rate_limits: unlimited }).expect(200);
   }
 
-  /** Requests without a key; every response is checked against the OpenAPI document. */
+  /** Requests without a key; every response is checked against the OpenAPI document of the version that served it. */
   http(): Record<Method, (path: string) => request.Test> {
     const server = this.app.getHttpServer();
     const checked = (method: Method) => (path: string) => request(server)[method](path).expect((response) => this.contract.check(method, path, response));

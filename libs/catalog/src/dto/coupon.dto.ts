@@ -3,7 +3,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { AMOUNT_FRACTION_DIGITS, currencyCodes, minorUnits } from '@tally/kernel';
-import { amountPattern, ApiSchemaRules, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, POSITIVE_AMOUNT, TIMESTAMP_SCHEMA } from '@tally/http';
+import { ABSENT, amountPattern, ApiSchemaRules, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, POSITIVE_AMOUNT, TIMESTAMP_SCHEMA } from '@tally/http';
 import type { CouponDuration } from '../domain/coupon.events';
 import { PERCENT_OFF_PATTERN } from '../domain/coupon-terms';
 import { COMPONENT_CODE } from './plan.dto';
@@ -33,7 +33,7 @@ function wholeMinorUnits(): SchemaObject {
   const byDigits = new Map<number, string[]>();
   for (const currency of currencyCodes()) byDigits.set(minorUnits(currency), [...(byDigits.get(minorUnits(currency)) ?? []), currency]);
   const branches = [...byDigits].map(([digits, currencies]) => ({ properties: { currency: { enum: currencies }, amount_off: { pattern: amountPattern(digits) } } }));
-  return { anyOf: [{ not: { required: ['amount_off'] } }, ...branches] };
+  return { anyOf: [{ properties: { amount_off: ABSENT } }, ...branches] };
 }
 
 /** checkCouponTerms: a percentage, or an amount payable in its currency; `duration_in_periods` exactly for repeating coupons. */
@@ -42,14 +42,14 @@ function wholeMinorUnits(): SchemaObject {
     wholeMinorUnits(),
     {
       oneOf: [
-        { required: ['percent_off'], not: { anyOf: [{ required: ['amount_off'] }, { required: ['currency'] }] } },
-        { required: ['amount_off', 'currency'], not: { required: ['percent_off'] } },
+        { required: ['percent_off'], properties: { amount_off: ABSENT, currency: ABSENT } },
+        { required: ['amount_off', 'currency'], properties: { percent_off: ABSENT } },
       ],
     },
     {
       oneOf: [
-        { properties: { duration: { enum: ['repeating'] } }, required: ['duration_in_periods'] },
-        { properties: { duration: { enum: ['once', 'forever'] } }, not: { required: ['duration_in_periods'] } },
+        { properties: { duration: { enum: ['repeating'] } }, required: ['duration', 'duration_in_periods'] },
+        { properties: { duration: { enum: ['once', 'forever'] }, duration_in_periods: ABSENT }, required: ['duration'] },
       ],
     },
   ],

@@ -1,12 +1,14 @@
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CellRegistry } from '@tally/cells';
+import { ApiWithoutKey } from '../openapi/api-authenticated.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
 import { ApiTag } from '../openapi/api-tags';
 import { LivenessResponse, ReadinessResponse } from './health.response';
 
 /** Liveness (the process answers) and readiness (every cell's event store and read store answer). */
 @Controller('health')
+@ApiWithoutKey()
 @ApiTag('health')
 export class HealthController {
   constructor(private readonly cells: CellRegistry) {}

@@ -1,5 +1,5 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, DECORATORS } from '@nestjs/swagger';
 import { API_VERSIONS } from '../versions/api-versions';
 
 export const API_KEY_AUTH = 'api_key';
@@ -12,3 +12,6 @@ export function ApiAuthenticated(scheme: typeof API_KEY_AUTH | typeof OPERATOR_K
     ApiHeader({ name: 'Service-Version', required: false, enum: [...API_VERSIONS], description: 'The API version to answer in; default: the tenant’s pinned version, else the newest' }),
   );
 }
+
+/** A controller outside `/v1` that takes no key (health checks, signed links): `security: []`, so that readers and linters of the document see it is open on purpose. */
+export const ApiWithoutKey = (): ClassDecorator => SetMetadata(DECORATORS.API_SECURITY, []);

@@ -28,7 +28,8 @@ function convert(node: unknown): void {
 
 function withNull({ nullable: _nullable, ...schema }: Node): Node {
   if (typeof schema.type === 'string' && !schema.allOf && !schema.anyOf && !schema.oneOf) {
-    return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) && { enum: [...schema.enum, null] }) };
+    // An enum a DTO wrote with its null already keeps that one null.
+    return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) && !schema.enum.includes(null) && { enum: [...schema.enum, null] }) };
   }
   const annotations = Object.fromEntries(Object.entries(schema).filter(([key]) => ANNOTATIONS.has(key)));
   const core = Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key)));

@@ -1,6 +1,6 @@
 import type { PublicEventDoc } from '@tally/runtime';
-import { isBefore, type ApiVersion } from './api-versions';
-import { VERSION_TRANSFORMERS } from './version-transformers';
+import type { ApiVersion } from './api-versions';
+import { transformersDownTo } from './version-transformers';
 import { isFields, type Fields, type VersionTransformer } from './version-transformer';
 
 /**
@@ -9,7 +9,7 @@ import { isFields, type Fields, type VersionTransformer } from './version-transf
  * items, nested and expanded resources, events' `data` and `previous_attributes`).
  */
 export function downgrade(body: unknown, target: ApiVersion): unknown {
-  return VERSION_TRANSFORMERS.filter((transformer) => !isBefore(transformer.to, target)).reduce(applyEverywhere, body);
+  return transformersDownTo(target).reduce(applyEverywhere, body);
 }
 
 /** A webhook payload (a public event) as an endpoint pinned to `target` receives it. */

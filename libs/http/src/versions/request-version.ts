@@ -11,11 +11,7 @@ export const VERSION_HEADER = 'service-version';
  */
 export function resolveApiVersion(request: Request, pinned: ApiVersion | undefined): ApiVersion {
   const asked = request.headers[VERSION_HEADER];
-  if (asked !== undefined && (typeof asked !== 'string' || !isApiVersion(asked))) {
-    throw DomainError.invalid('api_version.unknown', `Service-Version takes one of ${API_VERSIONS.join(', ')}`, [
-      { field: 'Service-Version', code: 'api_version.unknown', message: `one of ${API_VERSIONS.join(', ')}` },
-    ]);
-  }
+  if (asked !== undefined && (typeof asked !== 'string' || !isApiVersion(asked))) throw unknownApiVersion('Service-Version');
   const version = asked ?? pinned ?? CURRENT_API_VERSION;
   (request as unknown as Record<symbol, ApiVersion>)[VERSION] = version;
   return version;
@@ -23,3 +19,7 @@ export function resolveApiVersion(request: Request, pinned: ApiVersion | undefin
 
 /** The version resolved for this request (the current one where none was resolved, e.g. health routes). */
 export const apiVersionOf = (request: Request): ApiVersion => (request as unknown as Record<symbol, ApiVersion>)[VERSION] ?? CURRENT_API_VERSION;
+
+/** 400 `api_version.unknown`, naming the header or parameter that asked for a version not in API_VERSIONS. */
+export const unknownApiVersion = (field: string): DomainError =>
+  DomainError.invalid('api_version.unknown', `${field} takes one of ${API_VERSIONS.join(', ')}`, [{ field, code: 'api_version.unknown', message: `one of ${API_VERSIONS.join(', ')}` }]);

@@ -1,7 +1,12 @@
+import type { ReferenceObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { JsonSchema } from '../openapi/document-walk';
 import type { ApiVersion } from './api-versions';
 
 /** A JSON object of a response body: a resource, a list, an event, or an event's `previous_attributes`. */
 export type Fields = Readonly<Record<string, unknown>>;
+
+/** The component schema a `$ref` names, or the schema itself. */
+export type SchemaResolver = (node: JsonSchema | ReferenceObject) => JsonSchema;
 
 /**
  * One breaking change of the changelog, undone: rewrites a resource of the newer version `from`
@@ -15,6 +20,8 @@ export interface VersionTransformer {
   readonly objects: readonly string[];
   /** Also receives an event's `previous_attributes`, which hold only the fields that changed. */
   readonly transform: (resource: Fields) => Fields;
+  /** The same change in the API document: the schema of a resource of `objects`, as version `to` describes it. */
+  readonly transformSchema: (schema: JsonSchema, resolve: SchemaResolver) => JsonSchema;
 }
 
 /** Plain JSON objects only: dates, buffers and streams in a body are left alone. */

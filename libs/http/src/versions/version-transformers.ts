@@ -1,6 +1,7 @@
 import { invoicePaymentsLatestId } from './transformers/invoice-payments-latest-id';
 import { invoiceTaxOmittedWhenZero } from './transformers/invoice-tax-omitted-when-zero';
 import { paymentLastErrorRetriable } from './transformers/payment-last-error-retriable';
+import { isBefore, type ApiVersion } from './api-versions';
 import type { VersionTransformer } from './version-transformer';
 
 /**
@@ -13,3 +14,6 @@ export const VERSION_TRANSFORMERS: readonly VersionTransformer[] = [
   invoicePaymentsLatestId,
   invoiceTaxOmittedWhenZero,
 ];
+
+/** The transformers that take the current version down to `target`, in the order they apply. */
+export const transformersDownTo = (target: ApiVersion): readonly VersionTransformer[] => VERSION_TRANSFORMERS.filter((transformer) => !isBefore(transformer.to, target));

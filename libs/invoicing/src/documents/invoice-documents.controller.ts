@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, Ctx } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, ApiWithoutKey, Ctx } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { InvoicePdfLinkResponse, RecognitionScheduleResponse } from './invoice-documents.response';
 import { GetInvoicePdfLinkQuery, GetRecognitionScheduleQuery, RenderInvoicePdfQuery, type RecognitionScheduleResource } from './invoice-documents.queries';
@@ -48,6 +48,7 @@ const LINK_PARAMETER = { required: true, description: 'As the signed link has it
 
 /** Where signed links serve invoice PDFs: outside `/v1`, so without an API key; the link's signature is the credential. */
 @Controller(INVOICE_PDF_PATH.slice(1))
+@ApiWithoutKey()
 @ApiTag('invoices')
 export class InvoicePdfFilesController {
   constructor(private readonly queries: QueryBus) {}

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { AMOUNT_FRACTION_DIGITS } from '@tally/kernel';
-import { amountPattern, ApiSchemaRules, COUNTRY_CODE_SCHEMA, IsCountryCode, IsKeyedObject, IsOmittable, IsTimestamp, keyedMapSchema, TIMESTAMP_SCHEMA } from '@tally/http';
+import { amountPattern, ApiSchemaRules, atMostOneOf, COUNTRY_CODE_SCHEMA, IsCountryCode, IsKeyedObject, IsOmittable, IsTimestamp, keyedMapSchema, TIMESTAMP_SCHEMA } from '@tally/http';
 import { METER, METER_MAX_LENGTH } from '@tally/catalog/published';
 import { DISCOUNT_LEVELS, type DiscountLevel } from '../domain/discounts';
 
@@ -38,7 +38,7 @@ export class PreviewDiscountDto {
   @IsOmittable() @IsIn(DISCOUNT_LEVELS) level?: DiscountLevel;
 }
 
-@ApiSchemaRules({ not: { required: ['customer_id', 'customer_details'] } })
+@ApiSchemaRules(atMostOneOf('customer_id', 'customer_details'))
 export class PreviewInvoiceDto {
   @ApiProperty({ minLength: 1, example: 'pro-monthly', description: 'The plan’s code or id' }) @IsString() @IsNotEmpty() plan!: string;
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { AMOUNT_FRACTION_DIGITS, UNIT_AMOUNT_FRACTION_DIGITS } from '@tally/kernel';
-import { amountPattern, ApiSchemaRules, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, POSITIVE_AMOUNT, TIMESTAMP_SCHEMA } from '@tally/http';
+import { amountPattern, ApiSchemaRules, atMostOneOf, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, POSITIVE_AMOUNT, TIMESTAMP_SCHEMA } from '@tally/http';
 import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import { MAX_INVOICE_LINES } from '../domain/invoice-line-input';
 import { CREDIT_NOTE_REASONS, type CreditNoteReason } from '../domain/invoice.events';
@@ -33,7 +33,7 @@ export class InvoiceLineDto {
   @IsOmittable() @IsKeyedObject() metadata?: Record<string, string>;
 }
 
-@ApiSchemaRules({ not: { required: ['due_at', 'days_until_due'] } })
+@ApiSchemaRules(atMostOneOf('due_at', 'days_until_due'))
 export class CreateInvoiceDto {
   @ApiProperty({ pattern: '^cus_[0-9A-Za-z]+$', example: 'cus_01JD8X5Z3Q4W2R6T8Y0V1B3N5M' })
   @IsString() @Matches(/^cus_[0-9A-Za-z]+$/, { message: 'customer_id is a customer id (cus_…)' }) customer_id!: string;
@@ -63,7 +63,7 @@ export class CreateInvoiceDto {
   @IsOmittable() @IsArray() @ArrayMaxSize(MAX_INVOICE_LINES) @ValidateNested({ each: true }) @Type(() => InvoiceLineDto) lines?: InvoiceLineDto[];
 }
 
-@ApiSchemaRules({ not: { required: ['due_at', 'days_until_due'] } })
+@ApiSchemaRules(atMostOneOf('due_at', 'days_until_due'))
 export class UpdateInvoiceDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'Consulting, June' })
   @IsOptional() @IsString() @MaxLength(500) description?: string | null;

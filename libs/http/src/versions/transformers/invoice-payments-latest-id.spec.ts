@@ -16,3 +16,15 @@ describe('invoice-payments-latest-id (2026-04-01 → 2025-10-01)', () => {
     expect(invoicePaymentsLatestId.transform(previous)).toBe(previous);
   });
 });
+
+describe('invoice-payments-latest-id in the API document', () => {
+  it('describes payments as one payment id or null', () => {
+    const invoice = { type: 'object', properties: { id: { type: 'string' }, payments: { type: 'array', items: { type: 'string' } } }, required: ['id', 'payments'] };
+    expect(invoicePaymentsLatestId.transformSchema(invoice, () => ({}))).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' }, payments: { type: ['string', 'null'], description: expect.any(String), example: expect.stringMatching(/^pay_/) } },
+      required: ['id', 'payments'],
+    });
+    expect(invoice.properties.payments).toEqual({ type: 'array', items: { type: 'string' } });
+  });
+});

@@ -1,3 +1,4 @@
+import { editProperty } from '../schema-edits';
 import type { VersionTransformer } from '../version-transformer';
 
 /**
@@ -14,4 +15,6 @@ export const invoicePaymentsLatestId: VersionTransformer = {
     if (!Array.isArray(payments)) return invoice;
     return { ...invoice, payments: payments.at(-1) ?? null };
   },
+  transformSchema: (invoice) =>
+    editProperty(invoice, 'payments', () => ({ type: ['string', 'null'], description: 'The id of the invoice’s latest payment, or null when it has none', example: 'pay_01JD…' })),
 };

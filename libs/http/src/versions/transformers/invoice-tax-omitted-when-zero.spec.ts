@@ -17,3 +17,15 @@ describe('invoice-tax-omitted-when-zero (2025-04-01 → 2024-10-01)', () => {
     expect(invoiceTaxOmittedWhenZero.transform(previous)).toBe(previous);
   });
 });
+
+describe('invoice-tax-omitted-when-zero in the API document', () => {
+  it('makes tax optional, and says when it is left out', () => {
+    const invoice = { type: 'object', properties: { id: { type: 'string' }, tax: { type: 'string', example: '2.10' } }, required: ['id', 'tax'] };
+    expect(invoiceTaxOmittedWhenZero.transformSchema(invoice, () => ({}))).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' }, tax: { type: 'string', example: '2.10', description: 'Left out when the invoice has no tax' } },
+      required: ['id'],
+    });
+    expect(invoice.required).toEqual(['id', 'tax']);
+  });
+});

@@ -1,4 +1,5 @@
 import { parseAmount } from '@tally/kernel';
+import { editProperty, optionalProperty } from '../schema-edits';
 import type { VersionTransformer } from '../version-transformer';
 
 /**
@@ -15,4 +16,5 @@ export const invoiceTaxOmittedWhenZero: VersionTransformer = {
     const { tax: _zero, ...rest } = invoice;
     return rest;
   },
+  transformSchema: (invoice) => optionalProperty(editProperty(invoice, 'tax', (tax) => ({ ...tax, description: 'Left out when the invoice has no tax' })), 'tax'),
 };

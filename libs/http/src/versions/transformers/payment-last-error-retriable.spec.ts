@@ -37,3 +37,25 @@ describe('payment-last-error-retriable (2026-04-01 → 2025-10-01)', () => {
     expect(input).toEqual(failedPayment);
   });
 });
+
+describe('payment-last-error-retriable in the API document', () => {
+  const paymentError = { type: 'object', properties: { code: { type: 'string' }, is_retriable: { type: 'boolean' } }, required: ['code', 'is_retriable'] };
+  const resolve = (node: object) => ('$ref' in node && node.$ref === '#/components/schemas/PaymentErrorResponse' ? paymentError : (node as never));
+
+  it('renames is_retriable to retriable in the error a nullable last_error refers to, in place of the reference', () => {
+    const payment = { type: 'object', properties: { id: { type: 'string' }, last_error: { description: 'd', anyOf: [{ $ref: '#/components/schemas/PaymentErrorResponse' }, { type: 'null' }] } } };
+    expect(paymentLastErrorRetriable.transformSchema(payment, resolve)).toEqual({
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        last_error: { description: 'd', anyOf: [{ type: 'object', properties: { code: { type: 'string' }, retriable: { type: 'boolean' } }, required: ['code', 'retriable'] }, { type: 'null' }] },
+      },
+    });
+    expect(paymentError.properties).toHaveProperty('is_retriable');
+  });
+
+  it('leaves a payment schema without last_error as it is', () => {
+    const payment = { type: 'object', properties: { id: { type: 'string' } } };
+    expect(paymentLastErrorRetriable.transformSchema(payment, resolve)).toBe(payment);
+  });
+});

@@ -1,3 +1,4 @@
+import { editObjects, editProperty, renameProperty } from '../schema-edits';
 import { isFields, type VersionTransformer } from '../version-transformer';
 
 /** Before 2026-04-01 a payment's `last_error` said `retriable` where it now says `is_retriable`. */
@@ -12,4 +13,6 @@ export const paymentLastErrorRetriable: VersionTransformer = {
     const renamed = Object.entries(error).map(([field, value]) => [field === 'is_retriable' ? 'retriable' : field, value]);
     return { ...payment, last_error: Object.fromEntries(renamed) };
   },
+  transformSchema: (payment, resolve) =>
+    editProperty(payment, 'last_error', (lastError) => editObjects(lastError, resolve, (error) => renameProperty(error, 'is_retriable', 'retriable'))),
 };

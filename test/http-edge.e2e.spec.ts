@@ -12,6 +12,8 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
 
   beforeAll(async () => {
     ({ tally, acme, api } = await TallyUnderTest.withTenant());
+    await tally.liftRateLimits(acme.tenantId);
+    await tally.settle();
     for (const name of ['a', 'b', 'c']) await api.post('/v1/customers', { email: `${name}@example.com` }).expect(200);
     await tally.settle();
   });
@@ -52,6 +54,31 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
       const altered = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { id: string };
       altered.id = 'cus_0';
       expectProblem(await api.get(`/v1/customers?cursor=${encode(altered)}.${mac}`), 400, 'pagination.cursor_invalid');
+    });
+
+    it('refuses a cursor of one list on another: customers to invoices, payments, events, and a customer’s lists to another customer', async () => {
+      const { next_cursor: cursor } = (await api.get('/v1/customers?limit=1').expect(200)).body as { next_cursor: string };
+      for (const path of ['/v1/invoices', '/v1/payments', '/v1/events', '/v1/subscriptions', '/v1/admin/audit-log']) {
+        expectProblem(await api.get(`${path}?cursor=${cursor}`), 400, 'pagination.cursor_invalid');
+      }
+      const [first, second] = (await api.get('/v1/customers?limit=2').expect(200)).body.data as { id: string }[];
+      for (const value of ['DE136695976', 'FR40303265045']) await api.post(`/v1/customers/${first.id}/tax-ids`, { type: 'eu_vat', value }).expect(200);
+      await tally.settle();
+      const { next_cursor: taxIds } = (await api.get(`/v1/customers/${first.id}/tax-ids?limit=1`).expect(200)).body as { next_cursor: string };
+      await api.get(`/v1/customers/${first.id}/tax-ids?limit=1&cursor=${taxIds}`).expect(200);
+      expectProblem(await api.get(`/v1/customers/${second.id}/tax-ids?cursor=${taxIds}`), 400, 'pagination.cursor_invalid');
+    });
+
+    it('refuses a cursor under other filters than the page that issued it', async () => {
+      const since = 'created_at[gte]=2000-01-01';
+      const { next_cursor: cursor } = (await api.get(`/v1/customers?limit=1&${since}`).expect(200)).body as { next_cursor: string };
+      expect(cursor).toEqual(expect.any(String));
+      // The same filter, written otherwise, is the same filter.
+      const next = await api.get(`/v1/customers?cursor=${cursor}&created_at[gte]=2000-01-01T00:00:00Z&limit=1`).expect(200);
+      expect(next.body.data).toHaveLength(1);
+      expectProblem(await api.get(`/v1/customers?limit=1&cursor=${cursor}`), 400, 'pagination.cursor_invalid');
+      expectProblem(await api.get(`/v1/customers?limit=1&created_at[gte]=2001-01-01&cursor=${cursor}`), 400, 'pagination.cursor_invalid');
+      expectProblem(await api.get(`/v1/customers?limit=1&${since}&email[starts]=a&cursor=${cursor}`), 400, 'pagination.cursor_invalid');
     });
 
     it('refuses another cell’s cursor', async () => {

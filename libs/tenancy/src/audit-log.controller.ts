@@ -29,8 +29,9 @@ export class AuditLogController {
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<AuditEntry>> {
     const cell = this.cells.cell(context.region);
-    const query = parseListQuery(params, AUDIT_LIST, cell.cursors);
+    const cursors = cell.cursors.forList(AUDIT_LOG);
+    const query = parseListQuery(params, AUDIT_LIST, cursors);
     const scoped = { ...query, where: [{ field: 'tenant_id', op: 'eq' as const, value: context.tenantId }, ...(query.where ?? [])] };
-    return toPage(await cell.readModels.find<AuditEntry>(AUDIT_LOG, scoped), query, (entry) => entry, cell.cursors);
+    return toPage(await cell.readModels.find<AuditEntry>(AUDIT_LOG, scoped), query, (entry) => entry, cursors);
   }
 }

@@ -46,8 +46,9 @@ export class OperatorController {
   @ApiListResponse(TenantEntryResponse, TENANT_LIST)
   @ApiProblemResponses(OPERATOR_PROBLEMS, LIST_PROBLEMS)
   async list(@Query() params: Record<string, unknown>): Promise<ListPage<TenantEntry>> {
-    const query = parseListQuery(params, TENANT_LIST, this.cells.directoryCursors);
-    return toPage(await this.cells.directory.find<TenantEntry>(TENANTS, query), query, (entry) => entry, this.cells.directoryCursors);
+    const cursors = this.cells.directoryCursors.forList(TENANTS);
+    const query = parseListQuery(params, TENANT_LIST, cursors);
+    return toPage(await this.cells.directory.find<TenantEntry>(TENANTS, query), query, (entry) => entry, cursors);
   }
 
   @Get(':id')

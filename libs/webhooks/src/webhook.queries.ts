@@ -72,7 +72,7 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
 
   async execute({ context, endpointId, params }: ListWebhookDeliveriesQuery): Promise<ListPage<WebhookDelivery>> {
     const endpoint = await endpointOf(this.reads, context, endpointId);
-    const cursors = this.reads.cursorsFor(context);
+    const cursors = this.reads.cursorsFor(context, `${WEBHOOK_DELIVERIES}:${endpointId}`);
     const query = parseListQuery(params, WEBHOOK_DELIVERY_LIST, cursors);
     const found = await this.reads.list<DeliveryDoc>(context, WEBHOOK_DELIVERIES, { ...query, where: [{ field: 'webhook_endpoint_id', op: 'eq', value: endpointId }, ...(query.where ?? [])] });
     const events = await this.reads.many<PublicEventDoc>(context, PUBLIC_EVENTS, [...new Set(found.items.map((delivery) => delivery.event_id))]);

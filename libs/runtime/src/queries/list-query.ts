@@ -1,6 +1,6 @@
 import { DomainError, parseInstant } from '@tally/kernel';
 import type { After, Condition, Doc, FilterOp, FindQuery, FindResult, SortSpec } from '@tally/readstore';
-import type { ListCursors } from '@tally/cells';
+import type { ListPageCursors } from '@tally/cells';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -32,28 +32,29 @@ const FILTER_KEY = /^([a-z_][a-z0-9_.]*)(?:\[(gte|gt|lte|lt|starts)\])?$/;
 
 /**
  * Turns `limit`, `cursor`, `sort=field:asc|desc` and filters (`field=v`, `field=v1,v2`,
- * `field[gte]=v`, …) into a read-store query. Unknown parameters and filters are refused.
+ * `field[gte]=v`, …) into a read-store query. Unknown parameters and filters are refused, and so
+ * is a cursor of another list, sort or filters.
  */
-export function parseListQuery(query: Record<string, unknown>, spec: ListSpec, cursors: ListCursors): FindQuery {
+export function parseListQuery(query: Record<string, unknown>, spec: ListSpec, cursors: ListPageCursors): FindQuery {
   const sort = parseSort(query.sort, spec);
   const where: Condition[] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key)) continue;
     where.push(parseFilter(key, raw, spec));
   }
-  const after = query.cursor === undefined ? undefined : cursors.decode(query.cursor, sort);
+  const after = query.cursor === undefined ? undefined : cursors.decode(query.cursor, { sort, where });
   return { where, sort, limit: parseLimit(query.limit), after };
 }
 
 /** The API page for a read-store result: the next cursor points after the last item. */
-export function toPage<T extends Doc, R>(result: FindResult<T>, query: FindQuery, present: (doc: T) => R, cursors: ListCursors): ListPage<R> {
+export function toPage<T extends Doc, R>(result: FindResult<T>, query: FindQuery, present: (doc: T) => R, cursors: ListPageCursors): ListPage<R> {
   const last = result.items[result.items.length - 1];
   const sort = query.sort!;
   return {
     object: 'list',
     data: result.items.map(present),
     has_more: result.hasMore,
-    next_cursor: result.hasMore && last ? cursors.encode(sort, { value: (valueAt(last, sort.field) ?? null) as After['value'], id: last.id }) : null,
+    next_cursor: result.hasMore && last ? cursors.encode({ sort, where: query.where }, { value: (valueAt(last, sort.field) ?? null) as After['value'], id: last.id }) : null,
   };
 }
 

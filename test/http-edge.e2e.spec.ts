@@ -91,6 +91,39 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
     });
   });
 
+  describe('enum filters', () => {
+    it.each([
+      ['/v1/subscriptions?status=bogus', 'status'],
+      ['/v1/subscriptions?status=active,bogus', 'status'],
+      ['/v1/invoices?status=payed', 'status'],
+      ['/v1/payments?status=Succeeded', 'status'],
+      ['/v1/plans?status=retired', 'status'],
+      ['/v1/coupons?duration=weekly', 'duration'],
+      ['/v1/usage-alerts?status=bogus', 'status'],
+      ['/v1/admin/webhook-endpoints?status=paused', 'status'],
+      ['/v1/admin/audit-log?subject_type=customer', 'subject_type'],
+      ['/v1/admin/audit-log?action=tenant.exploded', 'action'],
+    ])('refuses the unknown value of %s, as it refuses an unknown filter', async (path, field) => {
+      const response = await api.get(path);
+      expectProblem(response, 400, 'request.invalid_parameter');
+      expect(response.body.errors).toEqual([expect.objectContaining({ field, code: 'request.invalid_parameter' })]);
+    });
+
+    it('refuses an unknown payment method type on a customer’s methods, and an unknown region on the operator’s tenants', async () => {
+      const [customer] = (await api.get('/v1/customers?limit=1').expect(200)).body.data as { id: string }[];
+      expectProblem(await api.get(`/v1/customers/${customer.id}/payment-methods?type=cheque`), 400, 'request.invalid_parameter');
+      await api.get(`/v1/customers/${customer.id}/payment-methods?type=card,paypal`).expect(200);
+      expectProblem(await tally.operator().get('/v1/operator/tenants?region=mars'), 400, 'request.invalid_parameter');
+      await tally.operator().get('/v1/operator/tenants?region=eu,us').expect(200);
+    });
+
+    it('takes the known values, one or several', async () => {
+      for (const path of ['/v1/subscriptions?status=active,past_due', '/v1/invoices?status=draft', '/v1/payments?status=succeeded,failed', '/v1/plans?status=archived', '/v1/coupons?duration=once', '/v1/admin/audit-log?action=tenant.created']) {
+        await api.get(path).expect(200);
+      }
+    });
+  });
+
   describe('dates in filters', () => {
     it.each(['2026-02-30T00:00:00Z', '2026-02-29', '2026-13-01', '2026-04-31T00:00:00Z', '2026-05-01T24:00:00Z', '2026-05-01T10:60:00Z', '2026-05-01T10:00:00', '2026-05-01T10:00:00+25:00'])(
       'refuses the impossible or zone-less date %s',

@@ -11,6 +11,8 @@ export interface FilterSpec {
   ops: readonly FilterOp[];
   /** Timestamps are normalised to ISO 8601 UTC so they compare as stored. */
   type?: 'string' | 'timestamp';
+  /** An enum's values: `eq` and `in` take only these, so a misspelt value is refused rather than matching nothing. */
+  values?: readonly string[];
 }
 
 /** What a list endpoint allows: the sortable fields and the filters per field. */
@@ -86,6 +88,8 @@ function parseFilter(key: string, raw: unknown, spec: ListSpec): Condition {
   const values = explicit ? [raw] : raw.split(',');
   const op: FilterOp = explicit ?? (values.length > 1 ? 'in' : 'eq');
   if (!filter.ops.includes(op)) throw invalidParameter(key, `${field} does not support ${op}; it supports ${filter.ops.join(', ')}`);
+  const unknown = filter.values && !explicit ? values.find((value) => !filter.values!.includes(value)) : undefined;
+  if (unknown !== undefined) throw invalidParameter(key, `${field} takes ${filter.values!.join(', ')}; ${JSON.stringify(unknown)} is none of them`);
   const normalised = values.map((value) => (filter.type === 'timestamp' ? instantParameter(key, value).toISOString() : value));
   return { field, op, value: op === 'in' ? normalised : normalised[0] };
 }

@@ -10,6 +10,7 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { MetricsController } from './observability/metrics.controller';
 import { ParkedCommandsController } from './admin/parked-commands.controller';
 import { EventsController } from './events/events.controller';
+import { EVENT_TYPE_FILTER, type EventTypeFilter } from './events/event-type-filter';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { ApiVersionInterceptor } from './versions/api-version.interceptor';
@@ -19,6 +20,8 @@ export interface HttpEdgeOptions {
   aggregateTypes: readonly AggregateType[];
   /** The projections whose lag `/metrics` reports. */
   projections: readonly Projection[];
+  /** What the event log's `type` filter takes: the catalogue of public event types that webhook endpoints subscribe to. */
+  eventTypeFilter: EventTypeFilter;
 }
 
 /**
@@ -28,13 +31,14 @@ export interface HttpEdgeOptions {
  */
 @Module({})
 export class HttpEdgeModule {
-  static forRoot({ aggregateTypes, projections }: HttpEdgeOptions): DynamicModule {
+  static forRoot({ aggregateTypes, projections, eventTypeFilter }: HttpEdgeOptions): DynamicModule {
     return {
       module: HttpEdgeModule,
       imports: [RateLimitsModule],
       controllers: [EventsController, HistoryController, HealthController, TestClocksController, ParkedCommandsController, MetricsController],
       providers: [
         { provide: AGGREGATE_TYPES, useValue: aggregateTypes },
+        { provide: EVENT_TYPE_FILTER, useValue: eventTypeFilter },
         { provide: ProjectionLag, useFactory: (cells: CellRegistry) => new ProjectionLag(cells, projections), inject: [CellRegistry] },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

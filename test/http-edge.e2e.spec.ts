@@ -167,6 +167,17 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
       expect(await tally.head()).toBe(before);
     });
 
+    it.each(['utf-16', 'UTF-16LE', 'iso-8859-1', 'utf8', ''])('answers a body declared in charset=%s with 415 and writes nothing', async (charset) => {
+      const before = await tally.head();
+      const response = await api.post('/v1/customers').set('Content-Type', `application/json; charset=${charset}`).send(Buffer.from('{"name":"Ada"}', charset.toLowerCase().startsWith('utf-16') ? 'utf16le' : 'utf8'));
+      expectProblem(response, 415, 'request.unsupported_media_type');
+      expect(await tally.head()).toBe(before);
+    });
+
+    it.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; charset="utf-8"', 'application/json'])('takes a body declared %s', async (contentType) => {
+      await api.post('/v1/customers').set('Content-Type', contentType).send('{"name":"Ada"}').expect(200);
+    });
+
     it('stores a surrogate pair (an emoji) as sent', async () => {
       const created = await raw('{"name":"Ada \\ud83d\\ude00"}').expect(200);
       expect(created.body.name).toBe('Ada 😀');

@@ -13,6 +13,7 @@ import { EventsController } from './events/events.controller';
 import { EVENT_TYPE_FILTER, type EventTypeFilter } from './events/event-type-filter';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
+import { EarlyAnswerAdmission } from './rate-limits/early-answer-admission';
 import { ApiVersionInterceptor } from './versions/api-version.interceptor';
 
 export interface HttpEdgeOptions {
@@ -40,12 +41,16 @@ export class HttpEdgeModule {
         { provide: AGGREGATE_TYPES, useValue: aggregateTypes },
         { provide: EVENT_TYPE_FILTER, useValue: eventTypeFilter },
         { provide: ProjectionLag, useFactory: (cells: CellRegistry) => new ProjectionLag(cells, projections), inject: [CellRegistry] },
-        { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        AuthGuard,
+        RateLimitGuard,
+        EarlyAnswerAdmission,
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_INTERCEPTOR, useClass: ApiVersionInterceptor },
         // After the version interceptor, so it stores responses in the current version and replays pass through it.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
+      exports: [EarlyAnswerAdmission],
     };
   }
 }

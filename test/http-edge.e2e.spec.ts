@@ -124,6 +124,24 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
     });
   });
 
+  describe('query parameters a route does not take', () => {
+    it('are refused on a retrieve, naming the parameter, while the ones it takes still work', async () => {
+      const [customer] = (await api.get('/v1/customers?limit=1').expect(200)).body.data as { id: string }[];
+      const response = await api.get(`/v1/customers/${customer.id}?expand=tax_ids`);
+      expectProblem(response, 400, 'request.invalid_parameter');
+      expect(response.body.errors).toEqual([expect.objectContaining({ field: 'expand' })]);
+      await api.get(`/v1/customers/${customer.id}?as_of=${tally.clock.now().toISOString()}`).expect(200);
+      expectProblem(await api.get(`/v1/customers/${customer.id}?as_of=${tally.clock.now().toISOString()}&debug=1`), 400, 'request.invalid_parameter');
+      expectProblem(await api.get(`/v1/admin/aggregates/${customer.id}/history?limit=1&verbose=true`), 400, 'request.invalid_parameter');
+    });
+
+    it('are refused on a write, which then writes nothing', async () => {
+      const before = await tally.head();
+      expectProblem(await api.post('/v1/customers?email=ada@example.com', { name: 'Ada' }), 400, 'request.invalid_parameter');
+      expect(await tally.head()).toBe(before);
+    });
+  });
+
   describe('dates in filters', () => {
     it.each(['2026-02-30T00:00:00Z', '2026-02-29', '2026-13-01', '2026-04-31T00:00:00Z', '2026-05-01T24:00:00Z', '2026-05-01T10:60:00Z', '2026-05-01T10:00:00', '2026-05-01T10:00:00+25:00'])(
       'refuses the impossible or zone-less date %s',

@@ -13,6 +13,7 @@ import { EventsController } from './events/events.controller';
 import { EVENT_TYPE_FILTER, type EventTypeFilter } from './events/event-type-filter';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
+import { QueryParametersGuard } from './query/query-parameters.guard';
 import { EarlyAnswerAdmission } from './rate-limits/early-answer-admission';
 import { ApiVersionInterceptor } from './versions/api-version.interceptor';
 
@@ -26,9 +27,10 @@ export interface HttpEdgeOptions {
 }
 
 /**
- * What every request passes through (authentication, rate limits, API versions, idempotency, in
- * that order: global guards and interceptors run in the order they are provided) and the API's own
- * resources: the public event log, aggregate history, test clocks, parked commands, health and metrics.
+ * What every request passes through (authentication, rate limits, the query parameters it may
+ * take, API versions, idempotency, in that order: global guards and interceptors run in the order
+ * they are provided) and the API's own resources: the public event log, aggregate history, test
+ * clocks, parked commands, health and metrics.
  */
 @Module({})
 export class HttpEdgeModule {
@@ -46,6 +48,7 @@ export class HttpEdgeModule {
         EarlyAnswerAdmission,
         { provide: APP_GUARD, useExisting: AuthGuard },
         { provide: APP_GUARD, useExisting: RateLimitGuard },
+        { provide: APP_GUARD, useClass: QueryParametersGuard },
         { provide: APP_INTERCEPTOR, useClass: ApiVersionInterceptor },
         // After the version interceptor, so it stores responses in the current version and replays pass through it.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },

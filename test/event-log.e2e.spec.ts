@@ -56,6 +56,32 @@ describe('the public event log, auditors and personal data', () => {
     await other.get(`/v1/events/${recent.body.data[0].id}`).expect(404);
   });
 
+  it('filters by a category as webhook endpoints do (type=customer.*, type=*), page by page, and refuses a type it does not know', async () => {
+    const since = tally.clock.advance(60_000).toISOString();
+    const customer = (await api.post('/v1/customers', { name: 'Category' }).expect(200)).body;
+    await api.patch(`/v1/customers/${customer.id}`, { name: 'Category 2' }).expect(200);
+    await api.post('/v1/plans', { code: 'category', product_code: 'category', currency: 'EUR', interval: 'month', interval_count: 1 }).expect(200);
+    await tally.settle();
+    const types = async (query: string) => (await api.get(`/v1/events?created_at[gte]=${since}&sort=created_at:asc&${query}`).expect(200)).body.data.map((e: { type: string }) => e.type);
+    expect(await types('type=customer.*')).toEqual(['customer.created', 'customer.updated']);
+    expect(await types('type=plan.*')).toEqual(['plan.created']);
+    expect(await types('type=*')).toEqual(['customer.created', 'customer.updated', 'plan.created']);
+    expect(await types('type=customer.updated,plan.created')).toEqual(['customer.updated', 'plan.created']);
+
+    const first = await api.get(`/v1/events?created_at[gte]=${since}&type=customer.*&limit=1`).expect(200);
+    const second = await api.get(`/v1/events?created_at[gte]=${since}&type=customer.*&limit=1&cursor=${first.body.next_cursor}`).expect(200);
+    expect([...first.body.data, ...second.body.data].map((e: { type: string }) => e.type)).toEqual(['customer.updated', 'customer.created']);
+    expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
+    expect((await api.get(`/v1/events?created_at[gte]=${since}&type=plan.*&cursor=${first.body.next_cursor}`).expect(400)).body.problem).toBe('pagination.cursor_invalid');
+
+    for (const type of ['customer.craeted', 'bogus.*', 'customer', 'customer.*.*']) {
+      const refused = await api.get(`/v1/events?type=${type}`).expect(400);
+      expect(refused.body).toMatchObject({ problem: 'event.unknown_type', errors: [{ field: 'type', code: 'event.unknown_type' }] });
+    }
+    const mixed = await api.get('/v1/events?type=customer.*,plan.created').expect(400);
+    expect(mixed.body.problem).toBe('request.invalid_parameter');
+  });
+
   it('shows an auditor every stored event of an aggregate with its metadata, page by page', async () => {
     const customer = (await api.post('/v1/customers', { name: 'v0' }).expect(200)).body;
     for (let i = 1; i <= 4; i++) await api.patch(`/v1/customers/${customer.id}`, { name: `v${i}` }).expect(200);

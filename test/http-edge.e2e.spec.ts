@@ -12,6 +12,8 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
 
   beforeAll(async () => {
     ({ tally, acme, api } = await TallyUnderTest.withTenant());
+    await tally.liftRateLimits(acme.tenantId);
+    await tally.settle();
     for (const name of ['a', 'b', 'c']) await api.post('/v1/customers', { email: `${name}@example.com` }).expect(200);
     await tally.settle();
   });
@@ -54,6 +56,31 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
       expectProblem(await api.get(`/v1/customers?cursor=${encode(altered)}.${mac}`), 400, 'pagination.cursor_invalid');
     });
 
+    it('refuses a cursor of one list on another: customers to invoices, payments, events, and a customer’s lists to another customer', async () => {
+      const { next_cursor: cursor } = (await api.get('/v1/customers?limit=1').expect(200)).body as { next_cursor: string };
+      for (const path of ['/v1/invoices', '/v1/payments', '/v1/events', '/v1/subscriptions', '/v1/admin/audit-log']) {
+        expectProblem(await api.get(`${path}?cursor=${cursor}`), 400, 'pagination.cursor_invalid');
+      }
+      const [first, second] = (await api.get('/v1/customers?limit=2').expect(200)).body.data as { id: string }[];
+      for (const value of ['DE136695976', 'FR40303265045']) await api.post(`/v1/customers/${first.id}/tax-ids`, { type: 'eu_vat', value }).expect(200);
+      await tally.settle();
+      const { next_cursor: taxIds } = (await api.get(`/v1/customers/${first.id}/tax-ids?limit=1`).expect(200)).body as { next_cursor: string };
+      await api.get(`/v1/customers/${first.id}/tax-ids?limit=1&cursor=${taxIds}`).expect(200);
+      expectProblem(await api.get(`/v1/customers/${second.id}/tax-ids?cursor=${taxIds}`), 400, 'pagination.cursor_invalid');
+    });
+
+    it('refuses a cursor under other filters than the page that issued it', async () => {
+      const since = 'created_at[gte]=2000-01-01';
+      const { next_cursor: cursor } = (await api.get(`/v1/customers?limit=1&${since}`).expect(200)).body as { next_cursor: string };
+      expect(cursor).toEqual(expect.any(String));
+      // The same filter, written otherwise, is the same filter.
+      const next = await api.get(`/v1/customers?cursor=${cursor}&created_at[gte]=2000-01-01T00:00:00Z&limit=1`).expect(200);
+      expect(next.body.data).toHaveLength(1);
+      expectProblem(await api.get(`/v1/customers?limit=1&cursor=${cursor}`), 400, 'pagination.cursor_invalid');
+      expectProblem(await api.get(`/v1/customers?limit=1&created_at[gte]=2001-01-01&cursor=${cursor}`), 400, 'pagination.cursor_invalid');
+      expectProblem(await api.get(`/v1/customers?limit=1&${since}&email[starts]=a&cursor=${cursor}`), 400, 'pagination.cursor_invalid');
+    });
+
     it('refuses another cell’s cursor', async () => {
       const other = await tally.tenant('Other', 'us');
       const otherApi = tally.as(other.sandbox);
@@ -61,6 +88,57 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
       await tally.settle();
       const { next_cursor: cursor } = (await otherApi.get('/v1/customers?limit=1').expect(200)).body as { next_cursor: string };
       expectProblem(await api.get(`/v1/customers?cursor=${cursor}`), 400, 'pagination.cursor_invalid');
+    });
+  });
+
+  describe('enum filters', () => {
+    it.each([
+      ['/v1/subscriptions?status=bogus', 'status'],
+      ['/v1/subscriptions?status=active,bogus', 'status'],
+      ['/v1/invoices?status=payed', 'status'],
+      ['/v1/payments?status=Succeeded', 'status'],
+      ['/v1/plans?status=retired', 'status'],
+      ['/v1/coupons?duration=weekly', 'duration'],
+      ['/v1/usage-alerts?status=bogus', 'status'],
+      ['/v1/admin/webhook-endpoints?status=paused', 'status'],
+      ['/v1/admin/audit-log?subject_type=customer', 'subject_type'],
+      ['/v1/admin/audit-log?action=tenant.exploded', 'action'],
+    ])('refuses the unknown value of %s, as it refuses an unknown filter', async (path, field) => {
+      const response = await api.get(path);
+      expectProblem(response, 400, 'request.invalid_parameter');
+      expect(response.body.errors).toEqual([expect.objectContaining({ field, code: 'request.invalid_parameter' })]);
+    });
+
+    it('refuses an unknown payment method type on a customer’s methods, and an unknown region on the operator’s tenants', async () => {
+      const [customer] = (await api.get('/v1/customers?limit=1').expect(200)).body.data as { id: string }[];
+      expectProblem(await api.get(`/v1/customers/${customer.id}/payment-methods?type=cheque`), 400, 'request.invalid_parameter');
+      await api.get(`/v1/customers/${customer.id}/payment-methods?type=card,paypal`).expect(200);
+      expectProblem(await tally.operator().get('/v1/operator/tenants?region=mars'), 400, 'request.invalid_parameter');
+      await tally.operator().get('/v1/operator/tenants?region=eu,us').expect(200);
+    });
+
+    it('takes the known values, one or several', async () => {
+      for (const path of ['/v1/subscriptions?status=active,past_due', '/v1/invoices?status=draft', '/v1/payments?status=succeeded,failed', '/v1/plans?status=archived', '/v1/coupons?duration=once', '/v1/admin/audit-log?action=tenant.created']) {
+        await api.get(path).expect(200);
+      }
+    });
+  });
+
+  describe('query parameters a route does not take', () => {
+    it('are refused on a retrieve, naming the parameter, while the ones it takes still work', async () => {
+      const [customer] = (await api.get('/v1/customers?limit=1').expect(200)).body.data as { id: string }[];
+      const response = await api.get(`/v1/customers/${customer.id}?expand=tax_ids`);
+      expectProblem(response, 400, 'request.invalid_parameter');
+      expect(response.body.errors).toEqual([expect.objectContaining({ field: 'expand' })]);
+      await api.get(`/v1/customers/${customer.id}?as_of=${tally.clock.now().toISOString()}`).expect(200);
+      expectProblem(await api.get(`/v1/customers/${customer.id}?as_of=${tally.clock.now().toISOString()}&debug=1`), 400, 'request.invalid_parameter');
+      expectProblem(await api.get(`/v1/admin/aggregates/${customer.id}/history?limit=1&verbose=true`), 400, 'request.invalid_parameter');
+    });
+
+    it('are refused on a write, which then writes nothing', async () => {
+      const before = await tally.head();
+      expectProblem(await api.post('/v1/customers?email=ada@example.com', { name: 'Ada' }), 400, 'request.invalid_parameter');
+      expect(await tally.head()).toBe(before);
     });
   });
 
@@ -105,6 +183,17 @@ describe('the HTTP edge refuses what it cannot honour, clearly', () => {
       expectProblem(response, 400, 'request.invalid_body');
       expect(response.body.errors).toEqual([expect.objectContaining({ field, code: 'field.invalid_text' })]);
       expect(await tally.head()).toBe(before);
+    });
+
+    it.each(['utf-16', 'UTF-16LE', 'iso-8859-1', 'utf8', ''])('answers a body declared in charset=%s with 415 and writes nothing', async (charset) => {
+      const before = await tally.head();
+      const response = await api.post('/v1/customers').set('Content-Type', `application/json; charset=${charset}`).send(Buffer.from('{"name":"Ada"}', charset.toLowerCase().startsWith('utf-16') ? 'utf16le' : 'utf8'));
+      expectProblem(response, 415, 'request.unsupported_media_type');
+      expect(await tally.head()).toBe(before);
+    });
+
+    it.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; charset="utf-8"', 'application/json'])('takes a body declared %s', async (contentType) => {
+      await api.post('/v1/customers').set('Content-Type', contentType).send('{"name":"Ada"}').expect(200);
     });
 
     it('stores a surrogate pair (an emoji) as sent', async () => {

@@ -167,6 +167,15 @@ describe('tax settings and invoice previews through the HTTP API', () => {
     });
   });
 
+  it('takes the plan as plan_code, as a subscription names it, or as plan, its earlier name', async () => {
+    const byCode = await preview({ plan_code: 'team', quantities: { seats: 4 } }).expect(200);
+    const byAlias = await preview({ plan: 'team', quantities: { seats: 4 } }).expect(200);
+    expect(byCode.body).toMatchObject({ plan_code: 'team', subtotal: '71.50' });
+    expect(byCode.body).toEqual(byAlias.body);
+    const byId = await preview({ plan_code: byCode.body.plan_id, quantities: { seats: 4 } }).expect(200);
+    expect(byId.body).toEqual(byCode.body);
+  });
+
   describe('refusals', () => {
     beforeAll(async () => {
       await api.post('/v1/coupons', { code: 'DOLLARS', amount_off: '5.00', currency: 'USD', duration: 'once' }).expect(200);
@@ -188,6 +197,8 @@ describe('tax settings and invoice previews through the HTTP API', () => {
       ['a coupon in another currency', { plan: 'team', discounts: [{ coupon: 'DOLLARS' }] }, 400, 'coupon.currency_mismatch'],
       ['a coupon twice', { plan: 'team', discounts: [{ coupon: 'TENOFF' }, { coupon: 'TENOFF', level: 'promotional' }] }, 400, 'invoice_preview.duplicate_coupon'],
       ['an unknown customer', { plan: 'team', customer_id: 'cus_01JNOPE000000000000000000' }, 404, 'customer.not_found'],
+      ['the plan under both names', { plan_code: 'team', plan: 'team' }, 400, 'invoice_preview.plan_given_twice'],
+      ['no plan', { quantities: { seats: 2 } }, 400, 'request.invalid_body'],
       ['a customer given twice', { plan: 'team', customer_id: 'cus_01JNOPE000000000000000000', customer_details: { address: { country: 'DE' } } }, 400, 'invoice_preview.customer_given_twice'],
     ])('refuses %s', async (_name, body, status, code) => {
       const before = await tally.head();

@@ -48,6 +48,38 @@ describe('rate limits through the HTTP API', () => {
     expect(invalid.headers['retry-after']).toBeUndefined();
   });
 
+  it('counts and marks the answers given before any route runs: an unknown route, a wrong method, a body it cannot read', async () => {
+    const acme = await newTenant();
+    const api = tally.as(acme.sandbox);
+    const reset = nowSeconds() + 1;
+    const unknown = await api.get('/v1/nothing-here').expect(404);
+    expect(unknown.body.problem).toBe('route.not_found');
+    expect(headersOf(unknown)).toEqual({ limit: 200, remaining: 199, reset });
+    const wrongMethod = await api.delete('/v1/customers').expect(405);
+    expect(headersOf(wrongMethod)).toEqual({ limit: 40, remaining: 39, reset });
+    const malformed = await api.post('/v1/customers').set('Content-Type', 'application/json').send('{"email":').expect(400);
+    expect(malformed.body.problem).toBe('request.malformed_json');
+    expect(headersOf(malformed)).toEqual({ limit: 40, remaining: 38, reset });
+    const utf16 = await api.post('/v1/customers').set('Content-Type', 'application/json; charset=utf-16').send('{}').expect(415);
+    expect(headersOf(utf16)).toEqual({ limit: 40, remaining: 37, reset });
+    const badVersion = await api.get('/v1/customers').set('Service-Version', '1999-01-01').expect(400);
+    expect(badVersion.body.problem).toBe('api_version.unknown');
+    expect(headersOf(badVersion)).toEqual({ limit: 200, remaining: 198, reset });
+    expect(headersOf(await api.get('/v1/admin/nothing-here').expect(404))).toEqual({ limit: 10, remaining: 9, reset });
+  });
+
+  it('answers an unknown route past the budget with 429, and one without a valid key with a plain 404 that counts nowhere', async () => {
+    const acme = await newTenant();
+    await send(10, () => readAuditLog(acme.sandbox));
+    const refused = await tally.as(acme.sandbox).get('/v1/admin/nothing-here').expect(429);
+    expect(refused.body.problem).toBe('rate_limit.exceeded');
+    expect(refused.headers['retry-after']).toBe('1');
+    for (const anonymous of [tally.http().get('/v1/nothing-here'), tally.as('sk_test_not-a-key').get('/v1/nothing-here')]) {
+      const response = await anonymous.expect(404);
+      expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+  });
+
   it('refuses a sandbox tenant past its read budget with a 429 problem, and admits it again once the window slides', async () => {
     const acme = await newTenant();
     const api = tally.as(acme.sandbox);

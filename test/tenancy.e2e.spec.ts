@@ -38,13 +38,17 @@ describe('tenants, regions, keys and the audit log (operator API)', () => {
     expect((await tally.as(sandbox).post('/v1/operator/tenants', { name: 'x', region: 'eu' }).expect(401)).body.problem).toBe('auth.invalid_operator_key');
   });
 
-  it('keeps a region for life: changing it answers 409 and changes nothing', async () => {
+  it('keeps a region for life: changing it answers 409, naming one that does not exist 400, and neither changes anything', async () => {
     const { tenant } = await createTenant('Fixed', 'apac');
     const before = await tally.head('apac');
     const response = await operator.patch(`/v1/operator/tenants/${tenant.id}`, { region: 'us', name: 'Moved' }).expect(409);
     expect(response.body.problem).toBe('tenant.region_immutable');
     expect(await tally.head('apac')).toBe(before);
     await operator.patch(`/v1/operator/tenants/${tenant.id}`, { region: 'apac', name: 'Renamed' }).expect(200);
+    const renamed = await tally.head('apac');
+    const unknown = await operator.patch(`/v1/operator/tenants/${tenant.id}`, { region: 'mars', name: 'Lost' }).expect(400);
+    expect(unknown.body).toMatchObject({ problem: 'request.invalid_body', errors: [expect.objectContaining({ field: 'region', code: 'field.isIn' })] });
+    expect(await tally.head('apac')).toBe(renamed);
   });
 
   it('pins the API version and raises limits', async () => {

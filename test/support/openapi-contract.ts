@@ -6,8 +6,9 @@ import type { Response } from 'supertest';
 /** Served outside the document: the Prometheus scrape and the API reference itself. */
 const UNDOCUMENTED = [/^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/payment-actions\//];
 
-/** What a path that no operation serves answers: no route at all, or not with this method. */
+/** What a path that no operation serves answers: no route at all, or not with this method; or, as anywhere, the tenant's rate limit. */
 const NO_OPERATION = { route: { status: 404, problem: 'route.not_found' }, method: { status: 405, problem: 'route.method_not_allowed' } };
+const RATE_LIMITED = { status: 429, problem: 'rate_limit.exceeded' };
 
 const SCHEMAS = 'openapi-schemas';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -83,7 +84,8 @@ export class OpenApiContract {
     const onPath = this.operations.filter((operation) => operation.pattern.test(path));
     const operation = onPath.find((candidate) => candidate.method === method.toUpperCase());
     if (!operation) {
-      const expected = onPath.length === 0 ? NO_OPERATION.route : NO_OPERATION.method;
+      const found = onPath.length === 0 ? NO_OPERATION.route : NO_OPERATION.method;
+      const expected = response.status === RATE_LIMITED.status ? RATE_LIMITED : found;
       const valid = this.problem(response.body);
       if (response.status !== expected.status || !valid || response.body.problem !== expected.problem) {
         throw violation(request, 'no operation', response, `expected ${expected.status} ${expected.problem}`, valid ? null : this.problem.errors);

@@ -4,6 +4,7 @@ import type { Clock } from '@tally/kernel';
 import { CellsModule, type TallyConfig } from '@tally/cells';
 import { HttpEdgeModule } from '@tally/http';
 import { RuntimeModule, WorkerModule, WorkerThreadModule, type ProcessManager } from '@tally/runtime';
+import { isEventFilter } from '@tally/webhooks';
 import { CONTEXTS } from './contexts';
 
 /** Compiled, the thread's entry is JavaScript beside this file; under ts-jest it is the TypeScript source. */
@@ -37,7 +38,7 @@ export class AppModule {
         // The worker thread's projections commit to the same files after whatever requests append: it checkpoints them, so that no request waits for a checkpoint.
         CellsModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock, walCheckpoints: worker === 'thread' ? 'as-a-backstop' : 'regularly' }),
         RuntimeModule,
-        HttpEdgeModule.forRoot({ aggregateTypes: CONTEXTS.aggregateTypes, projections: CONTEXTS.projections }),
+        HttpEdgeModule.forRoot({ aggregateTypes: CONTEXTS.aggregateTypes, projections: CONTEXTS.projections, eventTypeFilter: isEventFilter }),
         ...CONTEXTS.modules,
         ...(worker === 'in-process' ? [WorkerModule.forRoot(CONTEXTS, { extraProcesses })] : []),
         ...(worker === 'thread' ? [WorkerThreadModule.forRoot({ config, entry: WORKER_THREAD_ENTRY, execArgv: workerExecArgv })] : []),

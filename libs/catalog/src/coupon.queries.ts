@@ -4,13 +4,14 @@ import type { Clock } from '@tally/kernel';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import { ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
 import { couponAggregate, couponIdOf } from './coupon.aggregate';
+import { DURATIONS } from './dto/coupon.dto';
 import { couponAt, couponView, type CouponResource } from './coupon.view';
 
 export const COUPON_LIST: ListSpec = {
   sortable: ['created_at', 'updated_at', 'code'],
   filters: {
     code: { ops: ['eq', 'in', 'starts'] },
-    duration: { ops: ['eq', 'in'] },
+    duration: { ops: ['eq', 'in'], values: DURATIONS },
     currency: { ops: ['eq', 'in'] },
     created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },
   },

@@ -3,6 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Clock } from '@tally/kernel';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import { ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
+import { PLAN_STATUSES } from './dto/plan.dto';
 import { planAggregate, planIdOf } from './plan.aggregate';
 import { planAt, planView, type PlanResource } from './plan.view';
 
@@ -11,7 +12,7 @@ export const PLAN_LIST: ListSpec = {
   filters: {
     code: { ops: ['eq', 'in', 'starts'] },
     product_code: { ops: ['eq', 'in'] },
-    status: { ops: ['eq', 'in'] },
+    status: { ops: ['eq', 'in'], values: PLAN_STATUSES },
     currency: { ops: ['eq', 'in'] },
     created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },
     updated_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },

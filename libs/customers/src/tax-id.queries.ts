@@ -22,7 +22,7 @@ export class ListTaxIdsHandler implements IQueryHandler<ListTaxIdsQuery, ListPag
   constructor(private readonly reads: ScopedReads) {}
 
   async execute({ context, customerId, params }: ListTaxIdsQuery): Promise<ListPage<TaxIdResource>> {
-    const cursors = this.reads.cursorsFor(context);
+    const cursors = this.reads.cursorsFor(context, `tax_ids:${customerId}`);
     const query = parseListQuery(params, TAX_ID_LIST, cursors);
     const found = await this.reads.retrieve<CustomerResource>(context, customerView.collection, customerId);
     if (!found) throw customerAggregate.notFound(customerId);

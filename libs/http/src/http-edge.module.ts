@@ -10,8 +10,11 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { MetricsController } from './observability/metrics.controller';
 import { ParkedCommandsController } from './admin/parked-commands.controller';
 import { EventsController } from './events/events.controller';
+import { EVENT_TYPE_FILTER, type EventTypeFilter } from './events/event-type-filter';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
+import { QueryParametersGuard } from './query/query-parameters.guard';
+import { EarlyAnswerAdmission } from './rate-limits/early-answer-admission';
 import { ApiVersionInterceptor } from './versions/api-version.interceptor';
 
 export interface HttpEdgeOptions {
@@ -19,29 +22,38 @@ export interface HttpEdgeOptions {
   aggregateTypes: readonly AggregateType[];
   /** The projections whose lag `/metrics` reports, and which the callers' reads wait for (see ReadYourWrites). */
   projections: readonly Projection[];
+  /** What the event log's `type` filter takes: the catalogue of public event types that webhook endpoints subscribe to. */
+  eventTypeFilter: EventTypeFilter;
 }
 
 /**
- * What every request passes through (authentication, rate limits, API versions, idempotency, in
- * that order: global guards and interceptors run in the order they are provided) and the API's own
- * resources: the public event log, aggregate history, test clocks, parked commands, health and metrics.
+ * What every request passes through (authentication, rate limits, the query parameters it may
+ * take, API versions, idempotency, in that order: global guards and interceptors run in the order
+ * they are provided) and the API's own resources: the public event log, aggregate history, test
+ * clocks, parked commands, health and metrics.
  */
 @Module({})
 export class HttpEdgeModule {
-  static forRoot({ aggregateTypes, projections }: HttpEdgeOptions): DynamicModule {
+  static forRoot({ aggregateTypes, projections, eventTypeFilter }: HttpEdgeOptions): DynamicModule {
     return {
       module: HttpEdgeModule,
       imports: [RateLimitsModule, ReadYourWritesModule.forRoot(projections)],
       controllers: [EventsController, HistoryController, HealthController, TestClocksController, ParkedCommandsController, MetricsController],
       providers: [
         { provide: AGGREGATE_TYPES, useValue: aggregateTypes },
+        { provide: EVENT_TYPE_FILTER, useValue: eventTypeFilter },
         { provide: ProjectionLag, useFactory: (cells: CellRegistry) => new ProjectionLag(cells, projections), inject: [CellRegistry] },
-        { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        AuthGuard,
+        RateLimitGuard,
+        EarlyAnswerAdmission,
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useExisting: RateLimitGuard },
+        { provide: APP_GUARD, useClass: QueryParametersGuard },
         { provide: APP_INTERCEPTOR, useClass: ApiVersionInterceptor },
         // After the version interceptor, so it stores responses in the current version and replays pass through it.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
+      exports: [EarlyAnswerAdmission],
     };
   }
 }

@@ -32,6 +32,7 @@ export * from './openapi/request-body-rules';
 export * from './problems/client-errors';
 export * from './problems/problem.filter';
 export * from './problems/problem';
+export * from './rate-limits/early-answer-admission';
 export * from './rate-limits/rate-limit-store';
 export * from './rate-limits/sliding-window';
 export * from './request-id.middleware';

@@ -1,13 +1,14 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CommandRuntime, ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
+import { INVOICE_STATUSES } from './dto/invoice.response';
 import { invoiceAggregate } from './invoice.aggregate';
 import { invoiceView, type InvoiceResource } from './invoice.view';
 
 export const INVOICE_LIST: ListSpec = {
   sortable: ['created_at', 'updated_at', 'due_at'],
   filters: {
-    status: { ops: ['eq', 'in'] },
+    status: { ops: ['eq', 'in'], values: INVOICE_STATUSES },
     customer_id: { ops: ['eq', 'in'] },
     subscription_id: { ops: ['eq', 'in'] },
     number: { ops: ['eq', 'starts'] },

@@ -68,7 +68,7 @@ export class InvoicesController {
   @ApiOkResponse({ type: InvoicePreviewResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
-    400: ['invoice_preview.invalid_quantity', 'invoice_preview.unknown_meter', 'invoice_preview.duplicate_coupon', 'invoice_preview.customer_given_twice', 'coupon.currency_mismatch'],
+    400: ['invoice_preview.invalid_quantity', 'invoice_preview.unknown_meter', 'invoice_preview.duplicate_coupon', 'invoice_preview.customer_given_twice', 'invoice_preview.plan_given_twice', 'coupon.currency_mismatch'],
     404: ['plan.not_found', 'coupon.not_found', 'customer.not_found'],
     409: ['plan.deleted', 'coupon.expired', 'coupon.max_redemptions_reached'],
   })
@@ -76,9 +76,12 @@ export class InvoicesController {
     if (body.customer_id !== undefined && body.customer_details !== undefined) {
       throw DomainError.invalid('invoice_preview.customer_given_twice', 'Send customer_id or customer_details, not both');
     }
+    if (body.plan_code !== undefined && body.plan !== undefined) {
+      throw DomainError.invalid('invoice_preview.plan_given_twice', 'Send plan_code, or plan (its earlier name), not both');
+    }
     const details = body.customer_details;
     const request: PreviewRequest = {
-      plan: body.plan,
+      plan: (body.plan_code ?? body.plan)!,
       customer: body.customer_id ? { id: body.customer_id } : details ? { country: details.address.country, region: details.address.region ?? null, tax_ids: details.tax_ids ?? [] } : null,
       quantities: body.quantities ?? {},
       usage: body.usage ?? {},

@@ -5,12 +5,13 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { paymentMethodNotFound } from './domain/payment-method.decider';
+import { PAYMENT_METHOD_TYPES } from './dto/payment-method.dto';
 import { paymentMethodView, type PaymentMethodResource } from './payment-method.view';
 
 export const PAYMENT_METHOD_LIST: ListSpec = {
   sortable: ['created_at'],
   filters: {
-    type: { ops: ['eq', 'in'] },
+    type: { ops: ['eq', 'in'], values: PAYMENT_METHOD_TYPES },
     created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },
   },
 };

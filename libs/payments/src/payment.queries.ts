@@ -5,13 +5,14 @@ import { ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
 import { CLOCK, type RequestContext, type SignedLink } from '@tally/cells';
 import type { Clock } from '@tally/kernel';
 import { paymentNotFound } from './domain/payment.decider';
+import { PAYMENT_STATUSES } from './dto/payment.response';
 import { PaymentActionLinks } from './payment-action-links';
 import { paymentView, type PaymentResource } from './payment.view';
 
 export const PAYMENT_LIST: ListSpec = {
   sortable: ['created_at'],
   filters: {
-    status: { ops: ['eq', 'in'] },
+    status: { ops: ['eq', 'in'], values: PAYMENT_STATUSES },
     invoice_id: { ops: ['eq'] },
     customer_id: { ops: ['eq'] },
     created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },

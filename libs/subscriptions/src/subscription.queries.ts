@@ -1,13 +1,14 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { CommandRuntime, instantParameter, ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
+import { SUBSCRIPTION_STATUSES } from './dto/subscription.response';
 import { subscriptionAggregate } from './subscription.aggregate';
 import { subscriptionView, type SubscriptionResource } from './subscription.view';
 
 export const SUBSCRIPTION_LIST: ListSpec = {
   sortable: ['created_at'],
   filters: {
-    status: { ops: ['eq', 'in'] },
+    status: { ops: ['eq', 'in'], values: SUBSCRIPTION_STATUSES },
     customer_id: { ops: ['eq'] },
     plan_code: { ops: ['eq'] },
     created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },

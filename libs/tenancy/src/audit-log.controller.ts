@@ -3,15 +3,15 @@ import { ApiOperation } from '@nestjs/swagger';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, LIST_PROBLEMS } from '@tally/http';
 import { CellRegistry, type RequestContext } from '@tally/cells';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
-import { AUDIT_LOG, type AuditEntry } from './audit-log.projection';
+import { AUDIT_ACTIONS, AUDIT_LOG, AUDIT_SUBJECT_TYPES, type AuditEntry } from './audit-log.projection';
 import { AuditEntryResponse } from './dto/audit-entry.response';
 
 const AUDIT_LIST: ListSpec = {
   sortable: ['created_at'],
   filters: {
-    subject_type: { ops: ['eq', 'in'] },
+    subject_type: { ops: ['eq', 'in'], values: AUDIT_SUBJECT_TYPES },
     subject_id: { ops: ['eq', 'in'] },
-    action: { ops: ['eq', 'in', 'starts'] },
+    action: { ops: ['eq', 'in', 'starts'], values: AUDIT_ACTIONS },
     created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },
   },
 };
@@ -29,8 +29,9 @@ export class AuditLogController {
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<AuditEntry>> {
     const cell = this.cells.cell(context.region);
-    const query = parseListQuery(params, AUDIT_LIST, cell.cursors);
+    const cursors = cell.cursors.forList(AUDIT_LOG);
+    const query = parseListQuery(params, AUDIT_LIST, cursors);
     const scoped = { ...query, where: [{ field: 'tenant_id', op: 'eq' as const, value: context.tenantId }, ...(query.where ?? [])] };
-    return toPage(await cell.readModels.find<AuditEntry>(AUDIT_LOG, scoped), query, (entry) => entry, cell.cursors);
+    return toPage(await cell.readModels.find<AuditEntry>(AUDIT_LOG, scoped), query, (entry) => entry, cursors);
   }
 }

@@ -5,6 +5,9 @@ import type { TenantEvent } from './domain/tenant.events';
 
 export const AUDIT_LOG = 'audit_log';
 
+export const AUDIT_SUBJECT_TYPES = ['tenant', 'api_key'] as const;
+export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number];
+
 export interface AuditEntry {
   [field: string]: unknown;
   id: string;
@@ -12,7 +15,7 @@ export interface AuditEntry {
   tenant_id: string;
   actor: string;
   action: string;
-  subject_type: 'tenant' | 'api_key';
+  subject_type: AuditSubjectType;
   subject_id: string;
   reason: string | null;
   created_at: string;
@@ -29,6 +32,9 @@ const ACTIONS: Record<TenantEvent['type'], { action: string; subject: (e: Tenant
   ApiKeyCreated: { action: 'api_key.created', subject: (e) => ['api_key', (e.data as { key_id: string }).key_id] },
   ApiKeyRevoked: { action: 'api_key.revoked', subject: (e) => ['api_key', (e.data as { key_id: string }).key_id] },
 };
+
+/** Every `action` an audit entry can name. */
+export const AUDIT_ACTIONS: readonly string[] = Object.values(ACTIONS).map(({ action }) => action);
 
 /** Immutable audit entries of every operator action on a tenant and its keys, in the tenant's cell. */
 export const auditLogProjection: Projection = {

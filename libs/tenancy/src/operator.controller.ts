@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { IdGenerator } from '@tally/kernel';
 import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, traceIdOf, TENANTS, type TenantEntry } from '@tally/http';
-import { CellRegistry, ID_GENERATOR, type Region } from '@tally/cells';
+import { CellRegistry, ID_GENERATOR, REGIONS, type Region } from '@tally/cells';
 import { CommandRuntime, parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
 import { CreateApiKeyDto, CreateTenantDto, ReasonDto, UpdateTenantDto } from './dto/tenant.dto';
 import { ApiKeyResponse, TenantEntryResponse, TenantResponse } from './dto/tenant.response';
@@ -12,7 +12,7 @@ import { TenantAdministration, tenantContext, type IssuedKey, type OperatorReque
 import { TenantLookup } from './tenant-lookup';
 import type { ApiKeyResource, TenantResource } from './tenant.view';
 
-const TENANT_LIST: ListSpec = { sortable: ['created_at', 'name'], filters: { region: { ops: ['eq', 'in'] }, name: { ops: ['eq', 'starts'] } } };
+const TENANT_LIST: ListSpec = { sortable: ['created_at', 'name'], filters: { region: { ops: ['eq', 'in'], values: REGIONS }, name: { ops: ['eq', 'starts'] } } };
 
 /** The operator's API (`Authorization: Bearer <TALLY_OPERATOR_KEY>`): tenants, their region, version pin, limits and keys. */
 @Controller('v1/operator/tenants')
@@ -46,8 +46,9 @@ export class OperatorController {
   @ApiListResponse(TenantEntryResponse, TENANT_LIST)
   @ApiProblemResponses(OPERATOR_PROBLEMS, LIST_PROBLEMS)
   async list(@Query() params: Record<string, unknown>): Promise<ListPage<TenantEntry>> {
-    const query = parseListQuery(params, TENANT_LIST, this.cells.directoryCursors);
-    return toPage(await this.cells.directory.find<TenantEntry>(TENANTS, query), query, (entry) => entry, this.cells.directoryCursors);
+    const cursors = this.cells.directoryCursors.forList(TENANTS);
+    const query = parseListQuery(params, TENANT_LIST, cursors);
+    return toPage(await this.cells.directory.find<TenantEntry>(TENANTS, query), query, (entry) => entry, cursors);
   }
 
   @Get(':id')

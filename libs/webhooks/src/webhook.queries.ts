@@ -1,18 +1,21 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { RequestContext } from '@tally/cells';
 import { parseListQuery, PUBLIC_EVENTS, ScopedReads, toPage, type ListPage, type ListSpec, type PublicEventDoc } from '@tally/runtime';
+import { PUBLIC_EVENT_TYPES } from './domain/event-types';
 import { webhookEndpointNotFound } from './domain/webhook-endpoint.decider';
+import { WEBHOOK_DELIVERY_STATUSES } from './dto/webhook-delivery.dto';
+import { WEBHOOK_ENDPOINT_STATUSES } from './dto/webhook-endpoint.dto';
 import { deliveryBody } from './delivery-body';
 import { WEBHOOK_DELIVERIES, type DeliveryDoc } from './outbox/outbox-documents';
 import { webhookEndpointView, type WebhookEndpointResource } from './webhook-endpoint.view';
 
-export const WEBHOOK_ENDPOINT_LIST: ListSpec = { sortable: ['created_at'], filters: { status: { ops: ['eq'] } } };
+export const WEBHOOK_ENDPOINT_LIST: ListSpec = { sortable: ['created_at'], filters: { status: { ops: ['eq'], values: WEBHOOK_ENDPOINT_STATUSES } } };
 
 export const WEBHOOK_DELIVERY_LIST: ListSpec = {
   sortable: ['created_at'],
   filters: {
-    status: { ops: ['eq'] },
-    event_type: { ops: ['eq', 'in'] },
+    status: { ops: ['eq'], values: WEBHOOK_DELIVERY_STATUSES },
+    event_type: { ops: ['eq', 'in'], values: [...PUBLIC_EVENT_TYPES] },
     created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },
   },
 };
@@ -72,7 +75,7 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
 
   async execute({ context, endpointId, params }: ListWebhookDeliveriesQuery): Promise<ListPage<WebhookDelivery>> {
     const endpoint = await endpointOf(this.reads, context, endpointId);
-    const cursors = this.reads.cursorsFor(context);
+    const cursors = this.reads.cursorsFor(context, `${WEBHOOK_DELIVERIES}:${endpointId}`);
     const query = parseListQuery(params, WEBHOOK_DELIVERY_LIST, cursors);
     const found = await this.reads.list<DeliveryDoc>(context, WEBHOOK_DELIVERIES, { ...query, where: [{ field: 'webhook_endpoint_id', op: 'eq', value: endpointId }, ...(query.where ?? [])] });
     const events = await this.reads.many<PublicEventDoc>(context, PUBLIC_EVENTS, [...new Set(found.items.map((delivery) => delivery.event_id))]);

@@ -15,7 +15,7 @@ const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export const INTERVALS: readonly PlanInterval[] = ['day', 'week', 'month', 'year'];
 const FINAL_ACTIONS: readonly DunningFinalAction[] = ['cancel_subscription', 'mark_uncollectible', 'leave_past_due'];
-const STATUSES: readonly PlanStatus[] = ['active', 'archived', 'deleted'];
+export const PLAN_STATUSES: readonly PlanStatus[] = ['active', 'archived', 'deleted'];
 
 /** The fields fixed at creation, documented once for the creation and once for the update that may repeat them. */
 const FIXED = {
@@ -117,8 +117,8 @@ export class CreatePlanDto extends MutablePlanFieldsDto {
 const REPEAT = 'Fixed at creation: may only repeat the current value';
 
 export class UpdatePlanDto extends MutablePlanFieldsDto {
-  @ApiPropertyOptional({ enum: STATUSES, description: 'active ⇄ archived; deleted only if no subscription ever used the plan' })
-  @IsOmittable() @IsIn(STATUSES) status?: PlanStatus;
+  @ApiPropertyOptional({ enum: PLAN_STATUSES, description: 'active ⇄ archived; deleted only if no subscription ever used the plan' })
+  @IsOmittable() @IsIn(PLAN_STATUSES) status?: PlanStatus;
 
   // Fixed at creation: accepted here only so that a change is refused with `plan.immutable_field`,
   // and `components` with `plan.components_read_only`, which the document leaves out.

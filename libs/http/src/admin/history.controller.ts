@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
-import type { SortSpec } from '@tally/readstore';
-import { CellRegistry, type RequestContext } from '@tally/cells';
+import { CellRegistry, type PageQuery, type RequestContext } from '@tally/cells';
 import { AGGREGATE_TYPES, parseLimit, publicEventId, streamName, type AggregateType, type ListPage } from '@tally/runtime';
 import { Ctx } from '../auth/context.decorator';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
@@ -43,8 +42,9 @@ export class HistoryController {
     @Query('cursor') rawCursor: unknown,
   ): Promise<ListPage<StoredEventView>> {
     const cell = this.cells.cell(context.region);
+    const cursors = cell.cursors.forList(`history:${id}`);
     const limit = parseLimit(rawLimit);
-    const from = rawCursor === undefined ? 0 : Number(cell.cursors.decode(rawCursor, BY_REVISION).value);
+    const from = rawCursor === undefined ? 0 : Number(cursors.decode(rawCursor, BY_REVISION).value);
     const type = this.types.find((t) => id.startsWith(`${t.idPrefix}_`));
     const notFound = DomainError.notFound('aggregate.not_found', `No aggregate ${id}`);
     if (!type) throw notFound;
@@ -66,10 +66,10 @@ export class HistoryController {
       })),
     );
     const hasMore = page.length > limit;
-    const next = hasMore ? cell.cursors.encode(BY_REVISION, { value: data[data.length - 1].revision + 1, id: stream }) : null;
+    const next = hasMore ? cursors.encode(BY_REVISION, { value: data[data.length - 1].revision + 1, id: stream }) : null;
     return { object: 'list', data, has_more: hasMore, next_cursor: next };
   }
 }
 
 /** A history page's cursor is the revision it starts from. */
-const BY_REVISION: SortSpec = { field: 'revision', direction: 'asc' };
+const BY_REVISION: PageQuery = { sort: { field: 'revision', direction: 'asc' } };

@@ -35,8 +35,12 @@ export class AuthGuard implements CanActivate {
     this.cache = cells.directoryChanges && new ApiKeyCache(cells.directoryChanges);
   }
 
-  async canActivate(execution: ExecutionContext): Promise<boolean> {
-    const request = execution.switchToHttp().getRequest<Request>();
+  canActivate(execution: ExecutionContext): Promise<boolean> {
+    return this.authenticate(execution.switchToHttp().getRequest<Request>());
+  }
+
+  /** Sets the request's tenant context from its key, or throws the 401; also where the edge answers a request no route took. */
+  async authenticate(request: Request): Promise<boolean> {
     // Routing ignores case (`/V1/customers` reaches the same handler), so this check must too.
     const path = request.path.toLowerCase();
     if (!path.startsWith('/v1/')) return true;
@@ -49,7 +53,6 @@ export class AuthGuard implements CanActivate {
     const resolved = environmentOfKey(key) ? await this.resolve(hashApiKey(key)) : undefined;
     if (!resolved || resolved.entry.status !== 'active') throw new DomainError('auth.invalid_api_key', 'unauthenticated', 'The API key is not valid');
     const { entry, tenant } = resolved;
-    resolveApiVersion(request, tenant?.api_version);
     const context: RequestContext = {
       tenantId: entry.tenant_id,
       environment: entry.environment,
@@ -59,7 +62,9 @@ export class AuthGuard implements CanActivate {
       correlationId: traceIdOf(request),
       causationId: null,
     };
+    // Set before the version is checked, so that an unknown version is answered, and counted, as the tenant's.
     (request as unknown as Record<symbol, RequestContext>)[CONTEXT] = context;
+    resolveApiVersion(request, tenant?.api_version);
     return true;
   }
 

@@ -1,8 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { NextFunction, Request, Response } from 'express';
 import type { FieldError } from '@tally/kernel';
-import { problemBody } from '../problems/problem';
-import { traceIdOf } from '../request-id.middleware';
+import { EdgeProblem } from '../problems/problem';
 
 /** Far deeper than any resource; validation and idempotency fingerprints recurse, and a deep enough body would overflow the stack. */
 export const MAX_BODY_DEPTH = 32;
@@ -26,7 +25,7 @@ export function verifyUtf8(request: object, _response: unknown, bytes: Buffer): 
  * levels, whose keys and strings hold no NUL character and no lone surrogate (neither survives
  * storage and export intact).
  */
-export function bodyShapeMiddleware(request: Request, response: Response, next: NextFunction): void {
+export function bodyShapeMiddleware(request: Request, _response: Response, next: NextFunction): void {
   const body: unknown = request.body;
   if (body === undefined) return next();
   const problem: BodyProblem | undefined =
@@ -36,10 +35,7 @@ export function bodyShapeMiddleware(request: Request, response: Response, next: 
         ? depthProblem(body)
         : shapeProblem(body);
   if (!problem) return next();
-  response
-    .status(400)
-    .type('application/problem+json')
-    .json(problemBody(400, 'request.invalid_body', problem.detail, traceIdOf(request), problem.errors));
+  next(new EdgeProblem(400, 'request.invalid_body', problem.detail, problem.errors));
 }
 
 interface BodyProblem {

@@ -1,7 +1,7 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
-import { PUBLIC_EVENTS, ScopedReads, type ListPage, type ListSpec, type PublicEventDoc } from '@tally/runtime';
+import { parseListQuery, PUBLIC_EVENTS, ScopedReads, toPage, type ListPage, type ListSpec, type PublicEventDoc } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { Ctx } from '../auth/context.decorator';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
@@ -10,6 +10,7 @@ import { ApiListResponse } from '../openapi/api-list-response.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
 import { ApiTag } from '../openapi/api-tags';
 import { EventResponse } from './event.response';
+import { EVENT_TYPE_FILTER, eventTypeConditions, type EventTypeFilter } from './event-type-filter';
 
 const EVENT_LIST: ListSpec = {
   sortable: ['created_at'],
@@ -27,14 +28,27 @@ type PublicEvent = Omit<PublicEventDoc, 'environment'>;
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('events')
 export class EventsController {
-  constructor(private readonly reads: ScopedReads) {}
+  constructor(
+    private readonly reads: ScopedReads,
+    @Inject(EVENT_TYPE_FILTER) private readonly isEventTypeFilter: EventTypeFilter,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'List events', description: 'Newest first by default; filter by type (exact, any of several, or prefix such as `customer.`), by resource id and by creation time.' })
+  @ApiOperation({
+    summary: 'List events',
+    description:
+      'Newest first by default; filter by type (exact, any of several, a category such as `subscription.*` as webhook endpoints take it, or a prefix such as `type[starts]=customer.`), by resource id and by creation time. ' +
+      'A type that is not a public event type is refused.',
+  })
   @ApiListResponse(EventResponse, EVENT_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 400: ['event.unknown_type'] })
   async list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PublicEvent>> {
-    return this.reads.page<PublicEventDoc, PublicEvent>(context, PUBLIC_EVENTS, params, EVENT_LIST, (event) => withTenant(event, context));
+    const cursors = this.reads.cursorsFor(context, PUBLIC_EVENTS);
+    const query = parseListQuery(params, EVENT_LIST, cursors);
+    // The cursor stays bound to the filters as sent; only the read matches patterns.
+    const where = (query.where ?? []).flatMap((condition) => (condition.field === 'type' ? eventTypeConditions(condition, this.isEventTypeFilter) : [condition]));
+    const found = await this.reads.list<PublicEventDoc>(context, PUBLIC_EVENTS, { ...query, where });
+    return toPage(found, query, (event) => withTenant(event, context), cursors);
   }
 
   @Get(':id')

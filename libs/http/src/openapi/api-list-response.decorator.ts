@@ -1,5 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiQuery, ApiSchema } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FilterOp } from '@tally/readstore';
 import { DEFAULT_LIMIT, DEFAULT_SORT, MAX_LIMIT, type ListSpec } from '@tally/runtime';
 import { INSTANT_SCHEMA } from './field-schemas';
@@ -44,16 +45,28 @@ function sortParameter({ sortable, defaultSort = DEFAULT_SORT }: ListSpec) {
 }
 
 function filterParameters({ filters }: ListSpec) {
-  return Object.entries(filters).flatMap(([field, { ops, type }]) => {
+  return Object.entries(filters).flatMap(([field, { ops, type, values }]) => {
     const timestamp = type === 'timestamp';
     const value = timestamp ? 'a date (midnight UTC) or a timestamp with its time zone' : 'a value';
-    const equality = ops.includes('eq') || ops.includes('in') ? [ApiQuery({ name: field, required: false, schema: { type: 'string' }, description: equalityDescription(field, ops.includes('in'), value) })] : [];
+    const anyOf = ops.includes('in');
+    const equals = values ? `one of ${values.join(', ')}` : value;
+    const equality = ops.includes('eq') || anyOf ? [ApiQuery({ name: field, required: false, schema: equalitySchema(values, anyOf), description: equalityDescription(field, anyOf, equals) })] : [];
     const comparisons = ops
       .filter((op): op is keyof typeof COMPARISONS => op in COMPARISONS)
       .map((op) => ApiQuery({ name: `${field}[${op}]`, required: false, schema: timestamp ? INSTANT_SCHEMA : { type: 'string' }, description: `${field} ${COMPARISONS[op]} ${value}` }));
     return [...equality, ...comparisons];
   });
 }
+
+/** An enum filter's values, or a comma list of them where it takes several. */
+function equalitySchema(values: readonly string[] | undefined, anyOf: boolean): SchemaObject {
+  if (!values) return { type: 'string' };
+  if (!anyOf) return { type: 'string', enum: [...values] };
+  const one = `(${values.map(escapeRegExp).join('|')})`;
+  return { type: 'string', pattern: `^${one}(,${one})*$`, example: values[0] };
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const equalityDescription = (field: string, anyOf: boolean, value: string): string => `${field} equals ${value}${anyOf ? '; comma-separated values match any of them' : ''}`;
 

@@ -1,22 +1,39 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError } from '@tally/kernel';
-import { problemBody, STATUS_BY_KIND, type ProblemBody } from './problem';
+import { EdgeProblem, problemBody, STATUS_BY_KIND, type ProblemBody } from './problem';
 import { traceIdOf } from '../request-id.middleware';
 import type { AllowedMethods } from '../allowed-methods';
 import { pathOf, requestLogFields } from '../observability/request-log-fields';
+
+/**
+ * Charges a request that may not have passed the guards (see EarlyAnswerAdmission); answers the
+ * refusal that replaces its error, if any. It never rejects.
+ */
+export type AdmitEarlyAnswer = (request: Request, response: Response) => Promise<unknown>;
 
 /** Every error leaves as `application/problem+json` with a stable code. */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
-  constructor(private readonly allowedMethods: AllowedMethods = () => []) {}
+  constructor(
+    private readonly allowedMethods: AllowedMethods = () => [],
+    private readonly admit?: AdmitEarlyAnswer,
+  ) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
+    if (!this.admit || isAuthenticationRefusal(error)) return this.answer(error, request, response);
+    // Nest does not wait for a filter: the answer is written once the request is charged.
+    this.admit(request, response)
+      .then((refusal) => this.answer(refusal ?? error, request, response))
+      .catch((failure: unknown) => this.logger.error({ message: `${request.method} ${pathOf(request)}: the error could not be answered`, ...requestLogFields(request) }, (failure as Error)?.stack));
+  }
+
+  private answer(error: unknown, request: Request, response: Response): void {
     const allowed = isRouteNotFound(error) ? this.allowedMethods(request.path) : [];
     const wrongMethod = allowed.length > 0 && !allowed.includes(request.method);
     if (wrongMethod) response.setHeader('Allow', allowed.join(', '));
@@ -31,10 +48,13 @@ export class ProblemFilter implements ExceptionFilter {
   }
 }
 
+const isAuthenticationRefusal = (error: unknown): boolean => error instanceof DomainError && error.kind === 'unauthenticated';
+
 /** Nest answers an unmatched route with its own NotFoundException; the domain never throws one. */
 const isRouteNotFound = (error: unknown): boolean => error instanceof NotFoundException;
 
 export function toProblem(error: unknown, traceId: string | null): ProblemBody {
+  if (error instanceof EdgeProblem) return problemBody(error.status, error.code, error.message, traceId, error.errors);
   if (error instanceof DomainError) return problemBody(STATUS_BY_KIND[error.kind], error.code, error.message, traceId, error.fields);
   if (error instanceof HttpException) {
     const status = error.getStatus();

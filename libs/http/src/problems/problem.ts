@@ -42,6 +42,19 @@ const TITLES: Record<number, string> = {
   503: 'Unavailable',
 };
 
+/** A problem met before routing (a body that cannot be read), passed on as an error so that the ProblemFilter answers it like every other. */
+export class EdgeProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+    readonly errors?: readonly FieldError[],
+  ) {
+    super(detail);
+    this.name = 'EdgeProblem';
+  }
+}
+
 export function problemBody(status: number, problem: string, detail: string, traceId: string | null, errors?: readonly FieldError[]): ProblemBody {
   return {
     type: `${ERRORS_BASE_URL}/${problem}`,

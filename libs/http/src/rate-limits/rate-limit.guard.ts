@@ -17,6 +17,9 @@ import { TenantRateLimits } from './tenant-rate-limits';
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
+  /** Requests charged already: a request answered early (see EarlyAnswerAdmission) is charged once. */
+  private readonly charged = new WeakSet<Request>();
+
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
     private readonly tenantLimits: TenantRateLimits,
@@ -24,16 +27,23 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
+    if (execution.getType() !== 'http') return true;
     const http = execution.switchToHttp();
-    const request = http.getRequest<Request>();
-    const context = execution.getType() === 'http' ? findContext(request) : undefined;
-    if (!context) return true;
+    await this.admit(http.getRequest<Request>(), http.getResponse<Response>());
+    return true;
+  }
+
+  /** Charges the request's tenant once and sets the headers; throws `rate_limit.exceeded` when the bucket is empty. */
+  async admit(request: Request, response: Response): Promise<void> {
+    const context = findContext(request);
+    if (!context || this.charged.has(request)) return;
+    this.charged.add(request);
     const { group, cost } = classifyRequest(request.method, request.path, request.body);
     const now = this.clock.now().getTime();
     const perSecond = perSecondLimit(group, context.environment, await this.tenantLimits.raisedFor(context.tenantId, now));
     const decision = await this.store.take(`${context.tenantId}:${context.environment}:${group}`, cost, windowsFor(perSecond), now);
-    setRateLimitHeaders(http.getResponse<Response>(), decision);
-    if (decision.allowed) return true;
+    setRateLimitHeaders(response, decision);
+    if (decision.allowed) return;
     throw new DomainError(
       'rate_limit.exceeded',
       'rate_limited',

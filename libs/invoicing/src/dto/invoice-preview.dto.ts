@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { AMOUNT_FRACTION_DIGITS } from '@tally/kernel';
 import { amountPattern, ApiSchemaRules, atMostOneOf, COUNTRY_CODE_SCHEMA, IsCountryCode, IsKeyedObject, IsOmittable, IsTimestamp, keyedMapSchema, TIMESTAMP_SCHEMA } from '@tally/http';
 import { METER, METER_MAX_LENGTH } from '@tally/catalog/published';
@@ -38,9 +38,13 @@ export class PreviewDiscountDto {
   @IsOmittable() @IsIn(DISCOUNT_LEVELS) level?: DiscountLevel;
 }
 
-@ApiSchemaRules(atMostOneOf('customer_id', 'customer_details'))
+@ApiSchemaRules({ ...atMostOneOf('customer_id', 'customer_details'), oneOf: [{ required: ['plan_code'] }, { required: ['plan'] }] })
 export class PreviewInvoiceDto {
-  @ApiProperty({ minLength: 1, example: 'pro-monthly', description: 'The plan’s code or id' }) @IsString() @IsNotEmpty() plan!: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 64, example: 'pro-monthly', description: 'The plan’s code (or id), as a subscription names it; required unless `plan` is sent' })
+  @ValidateIf((dto: PreviewInvoiceDto, value) => value !== undefined || dto.plan === undefined) @IsString() @IsNotEmpty() @MaxLength(64) plan_code?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 64, example: 'pro-monthly', deprecated: true, description: 'The same as `plan_code`, under its earlier name; send one of the two' })
+  @IsOmittable() @IsString() @IsNotEmpty() @MaxLength(64) plan?: string;
 
   @ApiPropertyOptional({ pattern: '^cus_[0-9A-Za-z]+$', example: 'cus_01JD8X5Z3Q4W2R6T8Y0V1B3N5M', description: 'Tax follows the customer’s billing address and tax IDs' })
   @IsOmittable() @IsString() @Matches(/^cus_[0-9A-Za-z]+$/, { message: 'customer_id is a customer id (cus_…)' }) customer_id?: string;

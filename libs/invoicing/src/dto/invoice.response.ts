@@ -6,7 +6,7 @@ import type { CreditNoteResource, InvoiceLineResource, InvoiceResource } from '.
 import { AppliedDiscountResponse } from './invoice-preview.response';
 
 const money = (description?: string) => ({ type: String, example: '49.00', description: description ?? 'A decimal string in the currency’s minor units' });
-const STATUSES: InvoiceStatus[] = ['draft', 'open', 'partially_paid', 'paid', 'void', 'uncollectible'];
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['draft', 'open', 'partially_paid', 'paid', 'void', 'uncollectible'];
 
 export class InvoiceLineResponse implements InvoiceLineResource {
   @ApiProperty({ example: 'il_01JD…' }) id!: string;
@@ -68,7 +68,7 @@ export class InvoiceResponse implements KnownFields<InvoiceResource> {
   @ApiProperty(nullable) fx_rate!: null;
   @ApiProperty(nullable) fx_rate_source!: null;
   @ApiProperty(nullable) fx_rate_locked_at!: null;
-  @ApiProperty({ enum: STATUSES }) status!: InvoiceStatus;
+  @ApiProperty({ enum: INVOICE_STATUSES }) status!: InvoiceStatus;
   @ApiProperty() auto_charge!: boolean;
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
   @ApiProperty({ enum: TAX_BEHAVIORS }) tax_behavior!: TaxBehavior;

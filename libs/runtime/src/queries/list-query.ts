@@ -1,6 +1,6 @@
 import { DomainError, parseInstant } from '@tally/kernel';
 import type { After, Condition, Doc, FilterOp, FindQuery, FindResult, SortSpec } from '@tally/readstore';
-import type { ListCursors } from '@tally/cells';
+import type { ListPageCursors } from '@tally/cells';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -11,6 +11,8 @@ export interface FilterSpec {
   ops: readonly FilterOp[];
   /** Timestamps are normalised to ISO 8601 UTC so they compare as stored. */
   type?: 'string' | 'timestamp';
+  /** An enum's values: `eq` and `in` take only these, so a misspelt value is refused rather than matching nothing. */
+  values?: readonly string[];
 }
 
 /** What a list endpoint allows: the sortable fields and the filters per field. */
@@ -32,28 +34,29 @@ const FILTER_KEY = /^([a-z_][a-z0-9_.]*)(?:\[(gte|gt|lte|lt|starts)\])?$/;
 
 /**
  * Turns `limit`, `cursor`, `sort=field:asc|desc` and filters (`field=v`, `field=v1,v2`,
- * `field[gte]=v`, …) into a read-store query. Unknown parameters and filters are refused.
+ * `field[gte]=v`, …) into a read-store query. Unknown parameters and filters are refused, and so
+ * is a cursor of another list, sort or filters.
  */
-export function parseListQuery(query: Record<string, unknown>, spec: ListSpec, cursors: ListCursors): FindQuery {
+export function parseListQuery(query: Record<string, unknown>, spec: ListSpec, cursors: ListPageCursors): FindQuery {
   const sort = parseSort(query.sort, spec);
   const where: Condition[] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key)) continue;
     where.push(parseFilter(key, raw, spec));
   }
-  const after = query.cursor === undefined ? undefined : cursors.decode(query.cursor, sort);
+  const after = query.cursor === undefined ? undefined : cursors.decode(query.cursor, { sort, where });
   return { where, sort, limit: parseLimit(query.limit), after };
 }
 
 /** The API page for a read-store result: the next cursor points after the last item. */
-export function toPage<T extends Doc, R>(result: FindResult<T>, query: FindQuery, present: (doc: T) => R, cursors: ListCursors): ListPage<R> {
+export function toPage<T extends Doc, R>(result: FindResult<T>, query: FindQuery, present: (doc: T) => R, cursors: ListPageCursors): ListPage<R> {
   const last = result.items[result.items.length - 1];
   const sort = query.sort!;
   return {
     object: 'list',
     data: result.items.map(present),
     has_more: result.hasMore,
-    next_cursor: result.hasMore && last ? cursors.encode(sort, { value: (valueAt(last, sort.field) ?? null) as After['value'], id: last.id }) : null,
+    next_cursor: result.hasMore && last ? cursors.encode({ sort, where: query.where }, { value: (valueAt(last, sort.field) ?? null) as After['value'], id: last.id }) : null,
   };
 }
 
@@ -85,6 +88,8 @@ function parseFilter(key: string, raw: unknown, spec: ListSpec): Condition {
   const values = explicit ? [raw] : raw.split(',');
   const op: FilterOp = explicit ?? (values.length > 1 ? 'in' : 'eq');
   if (!filter.ops.includes(op)) throw invalidParameter(key, `${field} does not support ${op}; it supports ${filter.ops.join(', ')}`);
+  const unknown = filter.values && !explicit ? values.find((value) => !filter.values!.includes(value)) : undefined;
+  if (unknown !== undefined) throw invalidParameter(key, `${field} takes ${filter.values!.join(', ')}; ${JSON.stringify(unknown)} is none of them`);
   const normalised = values.map((value) => (filter.type === 'timestamp' ? instantParameter(key, value).toISOString() : value));
   return { field, op, value: op === 'in' ? normalised : normalised[0] };
 }

@@ -1,5 +1,5 @@
 import type { Doc, FindQuery, FindResult } from '@tally/readstore';
-import type { CellRegistry, ListCursors, RequestContext } from '@tally/cells';
+import type { CellRegistry, ListPageCursors, RequestContext } from '@tally/cells';
 import { unscoped, type StoredResource } from '../public-events/resource-projection';
 import type { ResourceDoc } from '../public-events/resource-view';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from './list-query';
@@ -42,14 +42,14 @@ export class ScopedReads {
     spec: ListSpec,
     present: (resource: R) => P = (resource) => resource as unknown as P,
   ): Promise<ListPage<P>> {
-    const cursors = this.cursorsFor(context);
+    const cursors = this.cursorsFor(context, collection);
     const query = parseListQuery(params, spec, cursors);
     return toPage(await this.list<R>(context, collection, query), query, present, cursors);
   }
 
-  /** Signs and checks the cursors of lists read for this request, in its region's cell. */
-  cursorsFor(context: RequestContext): ListCursors {
-    return this.cells.cell(context.region).cursors;
+  /** Signs and checks the cursors of `list` (see ListCursors.forList) read for this request, in its region's cell. */
+  cursorsFor(context: RequestContext, list: string): ListPageCursors {
+    return this.cells.cell(context.region).cursors.forList(list);
   }
 
   async list<R extends ResourceDoc>(context: RequestContext, collection: string, query: FindQuery): Promise<FindResult<R>> {

@@ -4,7 +4,7 @@ import type { Commitment, PauseBehavior, ProrationItem, SubscriptionStatus } fro
 import type { SubscriptionResource } from '../subscription.view';
 import { CommitmentDto, PAUSE_BEHAVIORS } from './subscription.dto';
 
-const STATUSES: readonly SubscriptionStatus[] = ['pending_activation', 'trialing', 'active', 'past_due', 'paused', 'canceled', 'ended', 'incomplete_expired'];
+export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['pending_activation', 'trialing', 'active', 'past_due', 'paused', 'canceled', 'ended', 'incomplete_expired'];
 const QUANTITIES = keyedMapSchema({ type: 'string' }, { type: 'integer', minimum: 0 }, { example: { seats: 5 }, description: 'Quantities by meter of the plan’s licensed components' });
 const AMOUNT = { type: String, example: '-14.00', description: 'A decimal string in the subscription’s currency; negative for a credit' };
 
@@ -29,7 +29,7 @@ export class SubscriptionResponse implements KnownFields<SubscriptionResource> {
   @ApiProperty({ enum: ['subscription'] }) object!: 'subscription';
   @ApiProperty({ example: 'cus_01JD…' }) customer_id!: string;
   @ApiProperty({ example: 'pro-monthly' }) plan_code!: string;
-  @ApiProperty({ enum: STATUSES }) status!: SubscriptionStatus;
+  @ApiProperty({ enum: SUBSCRIPTION_STATUSES }) status!: SubscriptionStatus;
   @ApiProperty({ example: 'EUR', description: 'The plan’s; fixed for the subscription’s life' }) currency!: string;
   @ApiProperty({ type: String, nullable: true, description: 'Overrides the customer’s default payment method' }) default_payment_method_id!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trial_end!: string | null;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { KnownFields } from '@tally/http';
-import type { AuditEntry } from '../audit-log.projection';
+import { AUDIT_ACTIONS, AUDIT_SUBJECT_TYPES, type AuditEntry, type AuditSubjectType } from '../audit-log.projection';
 
 /** One operator action on the tenant or one of its keys. */
 export class AuditEntryResponse implements KnownFields<AuditEntry> {
@@ -8,8 +8,8 @@ export class AuditEntryResponse implements KnownFields<AuditEntry> {
   @ApiProperty({ enum: ['audit_entry'] }) object!: 'audit_entry';
   @ApiProperty({ example: 'ten_01JD…' }) tenant_id!: string;
   @ApiProperty({ example: 'operator' }) actor!: string;
-  @ApiProperty({ example: 'api_key.revoked' }) action!: string;
-  @ApiProperty({ enum: ['tenant', 'api_key'] }) subject_type!: 'tenant' | 'api_key';
+  @ApiProperty({ enum: AUDIT_ACTIONS, example: 'api_key.revoked' }) action!: string;
+  @ApiProperty({ enum: AUDIT_SUBJECT_TYPES }) subject_type!: AuditSubjectType;
   @ApiProperty({ example: 'key_01JD…' }) subject_id!: string;
   @ApiProperty({ type: String, nullable: true, description: 'Why, as the operator said' }) reason!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { API_VERSIONS, IsKeyedObject, IsOmittable } from '@tally/http';
-import { REGIONS } from '@tally/cells';
+import { REGIONS, type Region } from '@tally/cells';
 import { MAX_RATE_LIMIT, RATE_LIMIT_GROUPS } from '../domain/tenant.decider';
 
 /** Some character that `trim()` keeps, and no NUL: a name the tenant decider accepts. */
@@ -23,7 +23,7 @@ export class CreateTenantDto extends ReasonDto {
   @ApiProperty(NAME)
   @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
   @ApiProperty({ enum: REGIONS, example: 'eu', description: 'Where the tenant’s data lives, for good' })
-  @IsIn(['us', 'eu', 'apac']) region!: 'us' | 'eu' | 'apac';
+  @IsIn(REGIONS) region!: Region;
 }
 
 export class UpdateTenantDto extends ReasonDto {
@@ -31,7 +31,7 @@ export class UpdateTenantDto extends ReasonDto {
   @IsOmittable() @IsString() @IsNotEmpty() @MaxLength(200) name?: string;
   /** Accepted only with the tenant's current region: a region is fixed for life (409 otherwise). */
   @ApiPropertyOptional({ enum: REGIONS, example: 'eu', description: 'Only the tenant’s current region is accepted (409 otherwise)' })
-  @IsOmittable() @IsString() region?: string;
+  @IsOmittable() @IsIn(REGIONS) region?: Region;
   @ApiPropertyOptional({ enum: API_VERSIONS, description: 'Pins the version requests without `Service-Version` are served in' })
   @IsOmittable() @IsIn(API_VERSIONS) api_version?: string;
   @ApiPropertyOptional({

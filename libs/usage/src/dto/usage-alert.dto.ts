@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { METER, METER_MAX_LENGTH } from '@tally/catalog/published';
 import { IsOmittable } from '@tally/http';
+import { USAGE_ALERT_STATUSES, type UsageAlertStatus } from '../usage-alerts/usage-alert.view';
 
 const THRESHOLD = /^[0-9]{1,20}(\.[0-9]{1,12})?$/;
 
@@ -36,7 +37,7 @@ export class UsageAlertResponse {
   @ApiProperty() meter!: string;
   @ApiProperty({ example: '10000' }) threshold!: string;
   @ApiProperty({ type: 'string', nullable: true }) title!: string | null;
-  @ApiProperty({ enum: ['active', 'archived'] }) status!: 'active' | 'archived';
+  @ApiProperty({ enum: USAGE_ALERT_STATUSES }) status!: UsageAlertStatus;
   @ApiProperty({ type: () => UsageAlertTriggerResponse, nullable: true, description: 'When it last fired' }) last_triggered!: UsageAlertTriggerResponse | null;
   @ApiProperty() livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;

@@ -2,13 +2,13 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { ScopedReads, type ListPage, type ListSpec } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { usageAlertNotFound } from '../domain/usage-alert.decider';
-import { usageAlertView, type UsageAlertResource } from './usage-alert.view';
+import { USAGE_ALERT_STATUSES, usageAlertView, type UsageAlertResource } from './usage-alert.view';
 
 export const USAGE_ALERT_LIST: ListSpec = {
   sortable: ['created_at'],
   filters: {
     subscription_id: { ops: ['eq'] },
-    status: { ops: ['eq'] },
+    status: { ops: ['eq'], values: USAGE_ALERT_STATUSES },
   },
 };
 

@@ -1,6 +1,9 @@
 import type { HistoryEvent, ResourceView } from '@tally/runtime';
 import type { UsageAlertEvent } from '../domain/usage-alert.events';
 
+export const USAGE_ALERT_STATUSES = ['active', 'archived'] as const;
+export type UsageAlertStatus = (typeof USAGE_ALERT_STATUSES)[number];
+
 export interface UsageAlertResource {
   [field: string]: unknown;
   id: string;
@@ -9,7 +12,7 @@ export interface UsageAlertResource {
   meter: string;
   threshold: string;
   title: string | null;
-  status: 'active' | 'archived';
+  status: UsageAlertStatus;
   /** The last time it fired: in which period, at what aggregate. */
   last_triggered: { period_start: string; quantity: string; triggered_at: string } | null;
   livemode: boolean;

@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
 import { IsOmittable, IsTimestamp, TIMESTAMP_SCHEMA } from '@tally/http';
+import type { DeliveryDoc } from '../outbox/outbox-documents';
+
+export const WEBHOOK_DELIVERY_STATUSES: readonly DeliveryDoc['status'][] = ['pending', 'succeeded', 'failed'];
 
 export class ReplayWebhookEventsDto {
   @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'Deliveries created at or after this' })
@@ -15,8 +18,8 @@ export class ReplayWebhookEventsDto {
   @IsOmittable() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(100) @IsString({ each: true }) @MaxLength(100, { each: true })
   types?: string[];
 
-  @ApiPropertyOptional({ enum: ['pending', 'succeeded', 'failed'], example: 'failed', description: 'Only deliveries with this outcome' })
-  @IsOmittable() @IsIn(['pending', 'succeeded', 'failed'])
+  @ApiPropertyOptional({ enum: WEBHOOK_DELIVERY_STATUSES, example: 'failed', description: 'Only deliveries with this outcome' })
+  @IsOmittable() @IsIn(WEBHOOK_DELIVERY_STATUSES)
   status?: 'pending' | 'succeeded' | 'failed';
 }
 
@@ -39,7 +42,7 @@ export class WebhookDeliveryResponse {
   @ApiProperty({ example: 'evt_01JD8X5Z3Q4W2R6T8Y0V1B3N5M' }) event_id!: string;
   @ApiProperty({ example: 'invoice.paid' }) event_type!: string;
   @ApiProperty({ example: 'inv_01JD8X5Z3Q4W2R6T8Y0V1B3N5M' }) aggregate_id!: string;
-  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] }) status!: 'pending' | 'succeeded' | 'failed';
+  @ApiProperty({ enum: WEBHOOK_DELIVERY_STATUSES }) status!: 'pending' | 'succeeded' | 'failed';
   @ApiProperty({ example: 1 }) attempt_count!: number;
   @ApiProperty({ type: [WebhookAttemptResponse], description: 'The last 20 attempts' }) attempts!: WebhookAttemptResponse[];
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) next_attempt_at!: string | null;

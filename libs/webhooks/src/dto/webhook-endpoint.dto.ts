@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { API_VERSIONS, IsOmittable } from '@tally/http';
+import type { WebhookEndpointStatus } from '../domain/webhook-endpoint.events';
 
+export const WEBHOOK_ENDPOINT_STATUSES: readonly WebhookEndpointStatus[] = ['enabled', 'disabled'];
 const EVENTS_EXAMPLE = ['invoice.paid', 'subscription.*'];
 const EVENTS_SCHEMA = { type: 'array' as const, items: { type: 'string' as const, maxLength: 100 }, minItems: 1, maxItems: 256, example: EVENTS_EXAMPLE };
 /** The longest overlap of an old secret with its successor: a week. */
@@ -38,8 +40,8 @@ export class UpdateWebhookEndpointDto {
   @IsOmittable() @ValidateIf((_dto, value) => value !== null) @IsString() @MaxLength(500)
   description?: string | null;
 
-  @ApiPropertyOptional({ enum: ['enabled', 'disabled'], example: 'disabled', description: 'A disabled endpoint gets no new deliveries; attempts under way finish' })
-  @IsOmittable() @IsIn(['enabled', 'disabled'])
+  @ApiPropertyOptional({ enum: WEBHOOK_ENDPOINT_STATUSES, example: 'disabled', description: 'A disabled endpoint gets no new deliveries; attempts under way finish' })
+  @IsOmittable() @IsIn(WEBHOOK_ENDPOINT_STATUSES)
   status?: 'enabled' | 'disabled';
 }
 
@@ -64,7 +66,7 @@ export class WebhookEndpointResponse {
   @ApiProperty({ type: [String], example: EVENTS_EXAMPLE }) events!: string[];
   @ApiProperty({ type: 'string', nullable: true }) description!: string | null;
   @ApiProperty({ enum: API_VERSIONS }) api_version!: string;
-  @ApiProperty({ enum: ['enabled', 'disabled'] }) status!: 'enabled' | 'disabled';
+  @ApiProperty({ enum: WEBHOOK_ENDPOINT_STATUSES }) status!: 'enabled' | 'disabled';
   @ApiProperty({ type: () => LastFailedDeliveryResponse, nullable: true }) last_failed_delivery!: LastFailedDeliveryResponse | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) secret_rotated_at!: string | null;
   @ApiProperty() livemode!: boolean;

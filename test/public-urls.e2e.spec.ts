@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pdfText } from '@tally/invoicing/documents/testing/pdf-text';
 import { PUBLIC_URL, TallyUnderTest } from './support/tally';
 import { eventually, WebhookReceiver } from './support/webhook-receiver';
 
@@ -28,11 +29,11 @@ describe('every URL Tally hands out is absolute, under its public URL', () => {
       ({ tally, acme, api } = await TallyUnderTest.withTenant());
       await tally.liftRateLimits(acme.tenantId);
       hooks = await WebhookReceiver.start();
-    });
+    }, 60_000);
 
     afterAll(async () => {
-      await tally.stop();
-      await hooks.stop();
+      await tally?.stop();
+      await hooks?.stop();
     });
 
     it('puts the hosted page’s absolute URL in the event log and in webhook bodies, as on the payment', async () => {
@@ -77,7 +78,7 @@ describe('every URL Tally hands out is absolute, under its public URL', () => {
       return { child, closed, started, output: () => ({ stdout, stderr }) };
     }
 
-    it('with PORT=0 hands out URLs of the address it really listens on', async () => {
+    it('with PORT=0 hands out URLs of the address it really listens on: the hosted page, and the PDF the redirect leads to', async () => {
       // No TALLY_PUBLIC_URL, whatever this process has: the default is under test.
       const tally = start({ PORT: '0', TALLY_DATA_DIR: dataDir, TALLY_PUBLIC_URL: undefined }, (stdout) => /API reference: /.test(stdout));
       try {
@@ -101,6 +102,14 @@ describe('every URL Tally hands out is absolute, under its public URL', () => {
         expect(payment.next_action.url.startsWith(`${address}/payment-actions/pay_`)).toBe(true);
         const page = await fetch(payment.next_action.url);
         expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+
+        // The PDF's link is signed for an invoice of the read model, which the worker thread builds a moment after the write.
+        await eventually(async () => (await fetch(`${address}/v1/invoices/${invoice}`, { headers: auth })).status === 200, 30_000, 'the invoice to be projected');
+        const pdf = await fetch(`${address}/v1/invoices/${invoice}/pdf`, { headers: auth });
+        expect(pdf.redirected).toBe(true);
+        expect(pdf.url.startsWith(`${address}/invoice-pdfs/${invoice}?`)).toBe(true);
+        expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+        expect(await pdfText(Buffer.from(await pdf.arrayBuffer()))).toContain('Annual licence');
       } finally {
         tally.child.kill('SIGTERM');
         await tally.closed;

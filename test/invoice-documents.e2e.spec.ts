@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import type request from 'supertest';
 import { pdfText } from '@tally/invoicing/documents/testing/pdf-text';
-import { TallyUnderTest, type TestTenant } from './support/tally';
+import { PUBLIC_URL, TallyUnderTest, type TestTenant } from './support/tally';
 
 /** A response body as raw bytes, whatever its type. */
 const bytes = (test: request.Test) =>
@@ -36,17 +36,31 @@ describe('invoice documents through HTTP', () => {
 
   afterAll(() => tally.stop());
 
-  const linkOf = async (id = invoiceId) => (await api.get(`/v1/invoices/${id}/pdf`).expect(200)).body as { object: string; url: string; expires_at: string };
+  const linkOf = async (id = invoiceId) => (await api.get(`/v1/invoices/${id}/pdf`).set('Accept', 'application/json').expect(200)).body as { object: string; url: string; expires_at: string };
+  const signedLink = () => new RegExp(`^${PUBLIC_URL}/invoice-pdfs/${invoiceId}\\?tenant=${acme.tenantId}&environment=sandbox&expires=[0-9]+&signature=[A-Za-z0-9_-]{43}$`);
 
   describe('GET /v1/invoices/{id}/pdf', () => {
-    it('answers a signed link that expires in five minutes', async () => {
-      const link = await linkOf();
-      expect(link).toEqual({
-        object: 'invoice_pdf_link',
-        invoice_id: invoiceId,
-        url: expect.stringMatching(new RegExp(`^/invoice-pdfs/${invoiceId}\\?tenant=${acme.tenantId}&environment=sandbox&expires=[0-9]+&signature=[A-Za-z0-9_-]{43}$`)),
-        expires_at: new Date(tally.clock.now().getTime() + 300_000).toISOString(),
-      });
+    it('redirects to a signed link under the public URL, without Accept, with */* and with application/pdf; the link serves the PDF', async () => {
+      for (const accept of [undefined, '*/*', 'application/pdf', 'text/html,application/xhtml+xml,*/*;q=0.8', 'application/pdf, application/json;q=0.9']) {
+        const asked = api.get(`/v1/invoices/${invoiceId}/pdf`);
+        const redirect = await (accept === undefined ? asked : asked.set('Accept', accept)).expect(302);
+        expect([accept, redirect.headers.location]).toEqual([accept, expect.stringMatching(signedLink())]);
+        expect(redirect.headers).toMatchObject({ vary: 'Accept', 'cache-control': 'private, no-store' });
+        expect(redirect.text).toBe('');
+        const followed = await bytes(tally.http().get(redirect.headers.location)).expect(200);
+        expect(followed.headers['content-type']).toBe('application/pdf');
+        expect((await pdfText(followed.body as Buffer)).replace(/\s+/g, ' ')).toContain(`Total (EUR) 45.00`);
+      }
+    });
+
+    it('answers the signed link as JSON, expiring in five minutes, to a client that prefers application/json', async () => {
+      for (const accept of ['application/json', 'application/json, text/plain, */*', 'application/pdf;q=0.5, application/json']) {
+        const link = (await api.get(`/v1/invoices/${invoiceId}/pdf`).set('Accept', accept).expect(200).expect('Content-Type', /^application\/json/)).body;
+        expect([accept, link]).toEqual([
+          accept,
+          { object: 'invoice_pdf_link', invoice_id: invoiceId, url: expect.stringMatching(signedLink()), expires_at: new Date(tally.clock.now().getTime() + 300_000).toISOString() },
+        ]);
+      }
     });
 
     it('answers 404 for an unknown invoice, another environment’s or another tenant’s', async () => {
@@ -74,11 +88,11 @@ describe('invoice documents through HTTP', () => {
 
     it('is the invoice’s pdf_url once it is finalised', async () => {
       const invoice = (await api.get(`/v1/invoices/${invoiceId}`).expect(200)).body;
-      expect(invoice.pdf_url).toMatch(new RegExp(`^/invoice-pdfs/${invoiceId}\\?tenant=${acme.tenantId}&environment=sandbox&expires=[0-9]+&signature=`));
+      expect(invoice.pdf_url).toMatch(signedLink());
       const response = await bytes(tally.http().get(invoice.pdf_url)).expect(200);
       expect(response.headers['content-type']).toBe('application/pdf');
       const listed = (await api.get(`/v1/invoices?status=open`).expect(200)).body.data;
-      expect(listed.every((item: { pdf_url: string | null }) => item.pdf_url?.startsWith('/invoice-pdfs/'))).toBe(true);
+      expect(listed.every((item: { pdf_url: string | null }) => item.pdf_url?.startsWith(`${PUBLIC_URL}/invoice-pdfs/`))).toBe(true);
       const draft = (await api.post('/v1/invoices', { customer_id: invoice.customer_id, currency: 'EUR' }).expect(200)).body;
       expect(draft.pdf_url).toBeNull();
     });

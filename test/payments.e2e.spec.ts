@@ -1,4 +1,5 @@
-import { TallyUnderTest, type TestTenant } from './support/tally';
+import request from 'supertest';
+import { PUBLIC_URL, TallyUnderTest, type TestTenant } from './support/tally';
 
 type Payment = { id: string; status: string; next_action: { type: string; url?: string } | null; last_error: Record<string, unknown> | null } & Record<string, unknown>;
 
@@ -56,6 +57,7 @@ describe('payments through the HTTP API', () => {
       captured_at: tally.clock.now().toISOString(),
       settled_at: tally.clock.now().toISOString(),
       next_action: null,
+      return_url: null,
       last_error: null,
       refunds: [],
     });
@@ -119,10 +121,10 @@ describe('payments through the HTTP API', () => {
     const { customer } = await payer('tok_3ds_required');
     const invoice = await openInvoice(customer);
     const payment = await pay(invoice);
-    expect(payment).toMatchObject({ status: 'requires_action', next_action: { type: 'redirect_to_url', url: expect.stringMatching(/^\/payment-actions\/pay_[0-9A-Z]+\?tenant=.+&signature=/) } });
+    expect(payment).toMatchObject({ status: 'requires_action', next_action: { type: 'redirect_to_url', url: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/payment-actions/pay_[0-9A-Z]+\\?tenant=.+&signature=`)) } });
     await tally.settle();
     const link = (await api.get(`/v1/payments/${payment.id}/action-url`).expect(200)).body;
-    expect(link).toEqual({ payment_id: payment.id, url: expect.stringMatching(/^\/payment-actions\//), expires_at: new Date(tally.clock.now().getTime() + 86_400_000).toISOString() });
+    expect(link).toEqual({ payment_id: payment.id, url: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/payment-actions/${payment.id}\\?`)), expires_at: new Date(tally.clock.now().getTime() + 86_400_000).toISOString() });
     const again = await api.post(`/v1/invoices/${invoice}/pay`, {}).expect(409);
     expect(again.body.problem).toBe('invoice.payment_in_progress');
 
@@ -132,6 +134,59 @@ describe('payments through the HTTP API', () => {
     expect(await eventTypes(payment.id)).toEqual(['payment.created', 'payment.requires_action', 'payment.action_completed', 'payment.succeeded', 'payment.settled']);
     expect((await invoiceOf(invoice)).status).toBe('paid');
     expect((await api.get(`/v1/payments/${payment.id}/action-url`).expect(409)).body.problem).toBe('payment.no_action');
+  });
+
+  describe('the return URL of a 3DS payment', () => {
+    /** The hosted page's form for `answer`, and the page's Content-Security-Policy. */
+    const hostedPage = async (url: string) => {
+      const page = await tally.http().get(url).expect(200);
+      const form = (answer: string) => (page.text.match(new RegExp(`action="([^"]+/${answer}\\?[^"]+)"`)) ?? [])[1]?.replaceAll('&#38;', '&');
+      return { complete: form('complete'), fail: form('fail'), policy: page.headers['content-security-policy'] as string };
+    };
+
+    it('is kept with the payment, and the hosted page sends the customer back there with the payment id, whatever they answered', async () => {
+      for (const answer of ['complete', 'fail'] as const) {
+        const { customer } = await payer('tok_3ds_required');
+        const invoice = await openInvoice(customer);
+        const payment = await pay(invoice, { return_url: 'https://shop.example/orders/7/paid?step=3ds' });
+        expect(payment).toMatchObject({ status: 'requires_action', return_url: 'https://shop.example/orders/7/paid?step=3ds' });
+        await tally.settle();
+        expect((await api.get(`/v1/payments/${payment.id}`).expect(200)).body.return_url).toBe('https://shop.example/orders/7/paid?step=3ds');
+        const page = await hostedPage(payment.next_action!.url!);
+        expect(page.complete.startsWith(`${PUBLIC_URL}/payment-actions/${payment.id}/complete?`)).toBe(true);
+        expect(page.policy).toContain("form-action 'self' https://shop.example;");
+        const answered = await tally.http().post(page[answer]).expect(303);
+        expect(answered.headers.location).toBe(`https://shop.example/orders/7/paid?step=3ds&payment_id=${payment.id}`);
+        expect((await api.get(`/v1/payments/${payment.id}`).expect(200)).body.status).toBe(answer === 'complete' ? 'succeeded' : 'failed');
+      }
+    });
+
+    it('is none when the payer gave none: the page sends the customer back to itself, where the outcome shows', async () => {
+      const { customer } = await payer('tok_3ds_required');
+      const payment = await pay(await openInvoice(customer));
+      expect(payment.return_url).toBeNull();
+      const page = await hostedPage(payment.next_action!.url!);
+      expect(page.policy).toContain("form-action 'self';");
+      const answered = await tally.http().post(page.complete).expect(303);
+      expect(answered.headers.location).toBe(payment.next_action!.url);
+    });
+
+    it.each([
+      ['a relative URL', '/orders/7/paid'],
+      ['a URL without a scheme', 'shop.example/orders/7/paid'],
+      ['another scheme', 'javascript:alert(1)'],
+      ['credentials', 'https://merchant:secret@shop.example/paid'],
+      ['more than 2048 characters', `https://shop.example/${'a'.repeat(2030)}`],
+    ])('refuses %s, and writes nothing', async (_name, returnUrl) => {
+      const { customer } = await payer('tok_3ds_required');
+      const invoice = await openInvoice(customer);
+      await tally.settle();
+      const head = await tally.head();
+      const refused = (await api.post(`/v1/invoices/${invoice}/pay`, { return_url: returnUrl }).expect(400)).body;
+      expect(refused).toMatchObject({ problem: returnUrl.length > 2048 ? 'request.invalid_body' : 'payment.invalid_return_url', errors: [expect.objectContaining({ field: 'return_url' })] });
+      expect(await tally.head()).toBe(head);
+      expect((await pay(invoice)).status).toBe('requires_action');
+    });
   });
 
   it('fails a 3DS payment whose action fails; the invoice can be paid again', async () => {

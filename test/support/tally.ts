@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ManualClock, type IdGenerator } from '@tally/kernel';
-import { CellRegistry, ID_GENERATOR, readConfig, type Region } from '@tally/cells';
+import { CellRegistry, ID_GENERATOR, PublicUrl, readConfig, type Region } from '@tally/cells';
 import { API_VERSIONS, CURRENT_API_VERSION } from '@tally/http';
 import { CommandRuntime, Worker } from '@tally/runtime';
 import type { JsonLog } from '@tally/observability';
@@ -22,6 +22,9 @@ export interface TestTenant {
 
 export const OPERATOR_KEY = 'operator-test-secret';
 
+/** The public URL of a Tally under test (TALLY_PUBLIC_URL), unless a test gives its own: every URL it hands out starts with it. */
+export const PUBLIC_URL = 'https://tally.test';
+
 /** Read once per test file, from the first app's `/openapi.json` of every version. */
 let contract: Promise<VersionedContracts> | undefined;
 
@@ -37,10 +40,10 @@ export class TallyUnderTest {
   ) {}
 
   /** Silent unless a test passes a `logger` to read the log lines. */
-  static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog; extraProcesses?: AppOptions['extraProcesses'] } = {}): Promise<TallyUnderTest> {
+  static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog; extraProcesses?: AppOptions['extraProcesses']; publicUrl?: string } = {}): Promise<TallyUnderTest> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
     const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
-    const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY });
+    const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY, TALLY_PUBLIC_URL: options.publicUrl ?? PUBLIC_URL });
     const app = await createApp({ config, worker: 'in-process', clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
     await app.init();
     contract ??= Promise.all(API_VERSIONS.map(async (version) => [version, (await request(app.getHttpServer()).get(`/openapi.json?version=${version}`).expect(200)).body] as const)).then(
@@ -100,10 +103,23 @@ export class TallyUnderTest {
     await this.operator().patch(`/v1/operator/tenants/${tenantId}`, { rate_limits: unlimited }).expect(200);
   }
 
-  /** Requests without a key; every response is checked against the OpenAPI document of the version that served it. */
+  /** The URLs this Tally hands out start with it. */
+  get publicUrl(): string {
+    return this.app.get(PublicUrl).base;
+  }
+
+  /**
+   * Requests without a key, to a path or to a URL this Tally handed out (sent to the app whatever
+   * its public URL); every response is checked against the OpenAPI document of the version that
+   * served it.
+   */
   http(): Record<Method, (path: string) => request.Test> {
     const server = this.app.getHttpServer();
-    const checked = (method: Method) => (path: string) => request(server)[method](path).expect((response) => this.contract.check(method, path, response));
+    const pathOf = (url: string) => (url.startsWith(`${this.publicUrl}/`) ? url.slice(this.publicUrl.length) : url);
+    const checked = (method: Method) => (url: string) => {
+      const path = pathOf(url);
+      return request(server)[method](path).expect((response) => this.contract.check(method, path, response));
+    };
     return { get: checked('get'), post: checked('post'), put: checked('put'), patch: checked('patch'), delete: checked('delete') };
   }
 

@@ -1,35 +1,32 @@
-import type { AddressInfo } from 'node:net';
-import { CellRegistry, ID_GENERATOR, readConfig } from '@tally/cells';
-import { CommandRuntime } from '@tally/runtime';
-import type { IdGenerator } from '@tally/kernel';
-import { createApp } from './create-app';
-import { DEMO_KEY_FILE, demoSandboxKey } from './demo-tenant';
+import { readConfig, type TallyConfig } from '@tally/cells';
+import { freePort } from './free-port';
 
-/** The API; on the embedded profile also the worker, in two threads of this process, with data under TALLY_DATA_DIR. */
+/**
+ * `npm start`: the configuration, checked before the app's modules load so that a bad one stops
+ * the start at once, then the API (serve-api.ts).
+ */
 async function main(): Promise<void> {
-  const config = readConfig();
-  const embedded = config.profile === 'embedded';
-  const app = await createApp({ config, worker: embedded ? 'thread' : false });
-  await app.listen(config.port);
-  // The port listened on: PORT=0 takes a free one.
-  const address = `http://localhost:${(app.getHttpServer().address() as AddressInfo).port}`;
-  if (!embedded) {
-    process.stdout.write(`Tally API listening on ${address} (production profile)\n`);
-    return;
+  const config = await withPortChosen(configOrExit());
+  const { serveApi } = await import('./serve-api');
+  await serveApi(config);
+}
+
+/** A configuration that cannot work stops the start with one line naming the variable. */
+function configOrExit(): TallyConfig {
+  try {
+    return readConfig();
+  } catch (error) {
+    process.stderr.write(`Tally cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
   }
-  const demo = await demoSandboxKey(config.dataDir, app.get(CellRegistry), app.get(CommandRuntime), app.get<IdGenerator>(ID_GENERATOR));
-  process.stdout.write(
-    [
-      '',
-      `Tally API listening on ${address} (embedded profile, data in ${config.dataDir})`,
-      `Demo tenant ${demo.tenantId}, sandbox API key (kept in ${config.dataDir}/${DEMO_KEY_FILE}):`,
-      `  ${demo.key}`,
-      'Try:',
-      `  curl -s ${address}/v1/customers -H "Authorization: Bearer ${demo.key}" -H "Content-Type: application/json" -d '{"email":"ada@example.com"}'`,
-      `API reference: ${address}/docs`,
-      '',
-    ].join('\n'),
-  );
+}
+
+/**
+ * PORT=0 asks for a free port: it is chosen before the app starts, so that the public URL's
+ * default, which the worker threads get too, names the port the API then listens on.
+ */
+async function withPortChosen(config: TallyConfig): Promise<TallyConfig> {
+  return config.port === 0 ? readConfig({ ...process.env, PORT: String(await freePort()) }) : config;
 }
 
 void main();

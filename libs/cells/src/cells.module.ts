@@ -3,6 +3,7 @@ import { SystemClock, UlidGenerator, type Clock, type Upcaster } from '@tally/ke
 import type { WalCheckpoints } from '@tally/eventstore';
 import { TallyMetrics } from '@tally/observability';
 import type { TallyConfig } from './config/tally-config';
+import { PublicUrl } from './config/public-url';
 import type { PiiFieldSpec } from './pii/pii-codec';
 import { CLOCK, ID_GENERATOR, TALLY_CONFIG } from './tokens';
 import { CellRegistry } from './cell-registry';
@@ -20,7 +21,7 @@ export interface CellsOptions {
   walCheckpoints?: WalCheckpoints;
 }
 
-/** What every part of a process shares: the configuration, the clock, ids, metrics, and the cells of the configured profile. */
+/** What every part of a process shares: the configuration and the public URL, the clock, ids, metrics, and the cells of the configured profile. */
 @Global()
 @Module({})
 export class CellsModule {
@@ -29,12 +30,13 @@ export class CellsModule {
       module: CellsModule,
       providers: [
         { provide: TALLY_CONFIG, useValue: config },
+        { provide: PublicUrl, useValue: new PublicUrl(config.publicUrl) },
         { provide: CLOCK, useValue: clock ?? new SystemClock() },
         { provide: ID_GENERATOR, useFactory: (clock: Clock) => new UlidGenerator(clock), inject: [CLOCK] },
         { provide: TallyMetrics, useValue: new TallyMetrics() },
         { provide: CellRegistry, useFactory: (clock: Clock, metrics: TallyMetrics) => openConfiguredCells(config, clock, { pii, upcasters }, metrics, walCheckpoints), inject: [CLOCK, TallyMetrics] },
       ],
-      exports: [TALLY_CONFIG, CLOCK, ID_GENERATOR, TallyMetrics, CellRegistry],
+      exports: [TALLY_CONFIG, PublicUrl, CLOCK, ID_GENERATOR, TallyMetrics, CellRegistry],
     };
   }
 }

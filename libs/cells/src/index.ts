@@ -1,6 +1,7 @@
 export * from './cell';
 export * from './cell-registry';
 export * from './cells.module';
+export * from './config/public-url';
 export * from './config/tally-config';
 export * from './configured-cells';
 export * from './context/request-context';

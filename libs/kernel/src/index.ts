@@ -13,3 +13,4 @@ export * from './random-pool';
 export * from './address';
 export * from './payment-error';
 export * from './card-number';
+export * from './http-url';

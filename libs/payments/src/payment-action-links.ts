@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CellRegistry, LinkSigner, type LinkClaims, type LinkPurpose, type RequestContext, type SignedLink } from '@tally/cells';
+import { CellRegistry, LinkSigner, PublicUrl, type LinkClaims, type LinkPurpose, type RequestContext, type SignedLink } from '@tally/cells';
 
 /** Where the hosted page of a payment's action (3DS) lives: outside `/v1`, for the customer's browser. */
 export const PAYMENT_ACTION_PATH = '/payment-actions';
@@ -23,7 +23,10 @@ export const PAYMENT_ACTION_LINKS: LinkPurpose = {
 export class PaymentActionLinks {
   private signer: LinkSigner | undefined;
 
-  constructor(private readonly cells: CellRegistry) {}
+  constructor(
+    private readonly cells: CellRegistry,
+    private readonly publicUrl: PublicUrl,
+  ) {}
 
   sign(context: Pick<RequestContext, 'tenantId' | 'environment'>, paymentId: string, now: Date): SignedLink {
     return this.keyed().sign(context, paymentId, now);
@@ -34,7 +37,7 @@ export class PaymentActionLinks {
   }
 
   private keyed(): LinkSigner {
-    this.signer ??= LinkSigner.derive(this.cells.keys, PAYMENT_ACTION_LINKS);
+    this.signer ??= LinkSigner.derive(this.cells.keys, PAYMENT_ACTION_LINKS, this.publicUrl);
     return this.signer;
   }
 }

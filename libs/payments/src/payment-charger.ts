@@ -38,9 +38,9 @@ export class PaymentCharger {
   async create(context: RequestContext, attempt: InvoicePaymentStarted['data']): Promise<Outcome> {
     const cell = this.runtime.cellOf(context);
     const method = attachedMethod((await this.runtime.load(cell, paymentMethodAggregate, attempt.payment_method_id, context)).state, attempt.payment_method_id);
-    const { invoice_id, payment_id, customer_id, subscription_id, payment_method_id, amount, currency, reason } = attempt;
+    const { invoice_id, payment_id, customer_id, subscription_id, payment_method_id, amount, currency, reason, return_url } = attempt;
     const dunning = subscription_id ? await this.dunningOf(context, subscription_id) : null;
-    const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason, dunning };
+    const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason, dunning, return_url: return_url ?? null };
     return this.runtime.execute(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
   }
 

@@ -7,6 +7,7 @@ import { customerAggregate } from '@tally/customers';
 import { assertPayable, invoiceAggregate, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
 import { subscriptionAggregate } from '@tally/subscriptions';
 import type { PaymentReason } from './domain/payment.events';
+import { parseReturnUrl } from './domain/return-url';
 import type { PaymentCommand } from './domain/payment.decider';
 import { paymentAggregate } from './payment.aggregate';
 import type { PaymentResource } from './payment.view';
@@ -20,7 +21,7 @@ export class PayInvoiceCommand extends Command<PaymentResource> {
     readonly context: RequestContext,
     readonly invoiceId: string,
     /** `paymentId`: a derived id, for a payment made once per occasion (the automatic charge derives its own). */
-    readonly options: { paymentMethodId?: string; reason: PaymentReason; paymentId?: string; amount?: string },
+    readonly options: { paymentMethodId?: string; reason: PaymentReason; paymentId?: string; amount?: string; returnUrl?: string },
   ) {
     super();
   }
@@ -103,6 +104,7 @@ export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, Pay
    * provider left it: succeeded, processing, waiting for the customer's action, or failed.
    */
   async execute({ context, invoiceId, options }: PayInvoiceCommand): Promise<PaymentResource> {
+    const returnUrl = options.returnUrl === undefined ? undefined : parseReturnUrl(options.returnUrl);
     const cell = this.runtime.cellOf(context);
     const invoice = await this.runtime.load(cell, invoiceAggregate, invoiceId, context);
     if (invoice.state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
@@ -110,7 +112,10 @@ export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, Pay
     const methodId = await this.methodFor(context, invoice.state, options.paymentMethodId);
     const paymentId = options.paymentId ?? (options.reason === 'automatic' ? automaticPaymentId(invoiceId) : this.ids.next('pay'));
     const onClock = onClockOf(context, invoice.clockId);
-    const started = await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'StartInvoicePayment', data: { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason, ...(options.amount !== undefined && { amount: options.amount }) } }, onClock);
+    const started = await this.runtime.execute(invoiceAggregate, invoiceId, {
+        type: 'StartInvoicePayment',
+        data: { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason, ...(options.amount !== undefined && { amount: options.amount }), ...(returnUrl !== undefined && { return_url: returnUrl }) },
+      }, onClock);
     const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');
     if (attempt) await this.charger.create(onClock, attempt.data as InvoicePaymentStarted['data']);
     const charged = await this.charger.charge(onClock, paymentId);

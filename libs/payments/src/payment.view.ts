@@ -23,6 +23,8 @@ export interface PaymentResource {
   captured_at: string | null;
   settled_at: string | null;
   next_action: PaymentNextAction | null;
+  /** Where the hosted action page sends the customer back to, `payment_id` appended. */
+  return_url: string | null;
   last_error: PaymentError | null;
   /** Set once the payment was charged back. */
   dispute: { status: 'open' | 'won' | 'lost'; amount: string; reason: string; opened_at: string; decided_at: string | null } | null;
@@ -57,7 +59,7 @@ export const paymentView: ResourceView<PaymentResource> = {
     const event = stored as unknown as PaymentEvent & HistoryEvent;
     const at = stored.metadata.occurred_at;
     if (event.type === 'PaymentCreated') {
-      const { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider, amount, currency, reason } = event.data;
+      const { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider, amount, currency, reason, return_url } = event.data;
       return {
         id: payment_id,
         object: 'payment',
@@ -77,6 +79,7 @@ export const paymentView: ResourceView<PaymentResource> = {
         captured_at: null,
         settled_at: null,
         next_action: null,
+        return_url: return_url ?? null,
         last_error: null,
         dispute: null,
         refunds: [],

@@ -1,6 +1,6 @@
 import { readConfig } from './tally-config';
 
-const production = { TALLY_PROFILE: 'production', TALLY_REGIONS: 'eu', EVENTSTORE_URL: 'esdb://es:2113?tls=false', MONGO_URL: 'mongodb://mongo:27017/' };
+const production = { TALLY_PROFILE: 'production', TALLY_REGIONS: 'eu', EVENTSTORE_URL: 'esdb://es:2113?tls=false', MONGO_URL: 'mongodb://mongo:27017/', TALLY_PUBLIC_URL: 'https://billing.example.com' };
 
 describe('lease settings', () => {
   it('holds leases in the process on the embedded profile and in each region’s MongoDB in production', () => {

@@ -1,5 +1,6 @@
 import { LOG_LEVELS, type LogFormat, type LogLevel } from '@tally/observability';
 import { REGIONS, type Region } from '../context/request-context';
+import { parsePublicUrl } from './public-url';
 
 export type Profile = 'embedded' | 'production';
 
@@ -14,6 +15,8 @@ export interface RegionStores {
 /** Everything Tally reads from the environment, read in one place. */
 export interface TallyConfig {
   port: number;
+  /** Where customers and clients reach Tally, the start of every URL it hands out (see PublicUrl); no trailing slash. */
+  publicUrl: string;
   profile: Profile;
   dataDir: string;
   regions: readonly Region[];
@@ -40,8 +43,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
   const profile = (env.TALLY_PROFILE ?? 'embedded') as Profile;
   if (profile !== 'embedded' && profile !== 'production') throw new Error(`TALLY_PROFILE is embedded or production, not ${profile}`);
   const regions = parseRegions(env.TALLY_REGIONS);
+  const port = parsePort(env.PORT);
   const config: TallyConfig = {
-    port: Number(env.PORT ?? 3000),
+    port,
+    publicUrl: publicUrlOf(env, profile, port),
     profile,
     dataDir: env.TALLY_DATA_DIR ?? './data',
     regions,
@@ -56,6 +61,22 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
   };
   if (profile === 'production') config.regionStores = productionStores(env, regions);
   return config;
+}
+
+/** 0 asks for a free port: the API's main picks one before it starts, so that the public URL's default names it. */
+function parsePort(raw = '3000'): number {
+  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65_535) throw new Error(`PORT is a TCP port from 0 to 65535, not ${raw}`);
+  return Number(raw);
+}
+
+/**
+ * `TALLY_PUBLIC_URL`, else the address the embedded profile's API listens on. Production's
+ * processes sit behind an address of their own (and its worker listens on none), so it must be set.
+ */
+function publicUrlOf(env: NodeJS.ProcessEnv, profile: Profile, port: number): string {
+  if (env.TALLY_PUBLIC_URL !== undefined) return parsePublicUrl(env.TALLY_PUBLIC_URL);
+  if (profile === 'production') throw new Error('The production profile needs TALLY_PUBLIC_URL, the address customers reach the API at (such as https://billing.example.com)');
+  return `http://localhost:${port}`;
 }
 
 function parseLogLevel(raw: string | undefined): LogLevel {

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '@tally/kernel';
 import type { Environment, Region, RequestContext } from '../context/request-context';
 import type { DerivedKeys } from '../derived-keys';
+import type { PublicUrl } from '../config/public-url';
 
 /**
  * What one kind of signed link is for: its key (derived from the master key under `keyInfo`), the
@@ -25,7 +26,7 @@ export interface LinkClaims {
 }
 
 export interface SignedLink {
-  /** Root-relative: resolve it against the API's base address. */
+  /** Absolute, under the public URL. */
   url: string;
   expires_at: string;
 }
@@ -46,7 +47,7 @@ const ID = /^[A-Za-z0-9_-]{1,100}$/;
 const ENVIRONMENTS: readonly Environment[] = ['live', 'sandbox'];
 
 /**
- * Signs and checks links of one purpose: `<path>/{resource_id}?tenant=…&environment=…&expires=…&signature=…`,
+ * Signs and checks links of one purpose: `<public URL><path>/{resource_id}?tenant=…&environment=…&expires=…&signature=…`,
  * the signature being the base64url of HMAC-SHA-256, under the purpose's own key, of its label,
  * tenant, environment, resource id and expiry joined by newlines. The secrets travel in the query
  * string, which the access log leaves out.
@@ -55,17 +56,18 @@ export class LinkSigner {
   private constructor(
     private readonly purpose: LinkPurpose,
     private readonly key: Buffer,
+    private readonly publicUrl: PublicUrl,
   ) {}
 
-  static derive(keys: DerivedKeys, purpose: LinkPurpose): LinkSigner {
-    return new LinkSigner(purpose, keys.derive(purpose.keyInfo));
+  static derive(keys: DerivedKeys, purpose: LinkPurpose, publicUrl: PublicUrl): LinkSigner {
+    return new LinkSigner(purpose, keys.derive(purpose.keyInfo), publicUrl);
   }
 
   sign(context: Pick<RequestContext, 'tenantId' | 'environment'>, resourceId: string, now: Date): SignedLink {
     const expires = Math.floor(now.getTime() / 1000) + this.purpose.lifetimeSeconds;
     const claims: LinkClaims = { tenantId: context.tenantId, environment: context.environment, resourceId, expires };
     const query = new URLSearchParams({ tenant: claims.tenantId, environment: claims.environment, expires: String(expires), signature: this.mac(claims).toString('base64url') });
-    return { url: `${this.purpose.path}/${encodeURIComponent(resourceId)}?${query.toString()}`, expires_at: new Date(expires * 1000).toISOString() };
+    return { url: this.publicUrl.of(`${this.purpose.path}/${encodeURIComponent(resourceId)}?${query.toString()}`), expires_at: new Date(expires * 1000).toISOString() };
   }
 
   /**

@@ -1,12 +1,15 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { ApiFoundResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, ApiWithoutKey, Ctx } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { InvoicePdfLinkResponse, RecognitionScheduleResponse } from './invoice-documents.response';
 import { GetInvoicePdfLinkQuery, GetRecognitionScheduleQuery, RenderInvoicePdfQuery, type RecognitionScheduleResource } from './invoice-documents.queries';
 import { INVOICE_PDF_PATH } from './pdf-links';
+
+/** What `GET /v1/invoices/{id}/pdf` answers by `Accept`: the PDF (by its link) first, so that a wildcard and no Accept get it. */
+const PDF_LINK_MEDIA_TYPES = ['application/pdf', 'application/json'];
 
 /** The documents of an invoice: a link to its PDF, and its revenue recognition schedule. */
 @Controller('v1/invoices')
@@ -17,16 +20,28 @@ export class InvoiceDocumentsController {
 
   @Get(':id/pdf')
   @ApiOperation({
-    summary: 'Get a link to an invoice’s PDF',
+    summary: 'Get an invoice’s PDF',
     description:
-      'A signed link that serves the invoice as `application/pdf` without an API key, for five minutes (the invoice’s `pdf_url` is one too). ' +
+      'Redirects (302) to a signed link that serves the invoice as `application/pdf` without an API key, for five minutes (the invoice’s `pdf_url` is one too). ' +
+      'A client whose `Accept` prefers `application/json` to `application/pdf` gets the link as JSON instead; without `Accept`, with `*/*` or anything else, the redirect. ' +
       'The PDF shows the seller, the customer’s billing details, the number (or DRAFT), the dates, the lines, discounts, tax breakdown, totals and credit notes as the invoice is when the link is opened.',
   })
-  @ApiOkResponse({ type: InvoicePdfLinkResponse })
+  @ApiFoundResponse({
+    description: 'The signed link to the PDF, in `Location`',
+    headers: { Location: { description: 'The absolute signed link, valid for five minutes', schema: { type: 'string', format: 'uri' } } },
+  })
+  @ApiOkResponse({ type: InvoicePdfLinkResponse, description: 'The signed link, when `Accept` prefers `application/json`' })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['invoice.not_found'] })
-  async pdf(@Ctx() context: RequestContext, @Param('id') id: string): Promise<InvoicePdfLinkResponse> {
+  async pdf(@Ctx() context: RequestContext, @Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     const link = await this.queries.execute(new GetInvoicePdfLinkQuery(context, id));
-    return { object: 'invoice_pdf_link', invoice_id: link.invoice_id, url: link.url, expires_at: link.expires_at };
+    // The answer depends on Accept, and the link is a credential for five minutes: no cache keeps either.
+    response.set({ Vary: 'Accept', 'Cache-Control': 'private, no-store' });
+    if (request.accepts(PDF_LINK_MEDIA_TYPES) === 'application/json') {
+      const body: InvoicePdfLinkResponse = { object: 'invoice_pdf_link', invoice_id: link.invoice_id, url: link.url, expires_at: link.expires_at };
+      response.status(200).json(body);
+    } else {
+      response.status(302).location(link.url).end();
+    }
   }
 
   @Get(':id/recognition-schedule')

@@ -6,8 +6,9 @@ export class InvoicePdfLinkResponse {
   @ApiProperty({ enum: ['invoice_pdf_link'] }) object!: 'invoice_pdf_link';
   @ApiProperty({ example: 'inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) invoice_id!: string;
   @ApiProperty({
-    example: '/invoice-pdfs/inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF?tenant=ten_01JT2X&environment=sandbox&expires=1777629900&signature=q3Jx…',
-    description: 'Root-relative: resolve it against the API’s base address. Serves the PDF without an API key until `expires_at`; anyone holding it can read the invoice, so hand it only to the invoice’s customer',
+    format: 'uri',
+    example: 'https://billing.example.com/invoice-pdfs/inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF?tenant=ten_01JT2X&environment=sandbox&expires=1777629900&signature=q3Jx…',
+    description: 'Under Tally’s public URL. Serves the PDF without an API key until `expires_at`; anyone holding it can read the invoice, so hand it only to the invoice’s customer',
   })
   url!: string;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-05-01T10:05:00.000Z', description: 'Five minutes after the link was signed' }) expires_at!: string;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@tally/kernel';
-import { DerivedKeys, LinkSigner } from '@tally/cells';
+import { DerivedKeys, LinkSigner, PublicUrl } from '@tally/cells';
 import { PDF_LINKS } from './pdf-links';
 
-const signer = LinkSigner.derive(new DerivedKeys(randomBytes(32)), PDF_LINKS);
+const publicUrl = new PublicUrl('https://billing.example.com/tally');
+const signer = LinkSigner.derive(new DerivedKeys(randomBytes(32)), PDF_LINKS, publicUrl);
 const acme = { tenantId: 'ten_ACME', environment: 'sandbox' as const };
 const NOW = new Date('2026-05-01T10:00:00.000Z');
 const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
@@ -24,9 +25,9 @@ const refusal = (act: () => unknown): string | undefined => {
 };
 
 describe('signed links to invoice PDFs', () => {
-  it('signs a link to the invoice that expires five minutes later', () => {
+  it('signs a link to the invoice under the public URL that expires five minutes later', () => {
     const link = signer.sign(acme, 'inv_1', NOW);
-    expect(link.url).toMatch(/^\/invoice-pdfs\/inv_1\?tenant=ten_ACME&environment=sandbox&expires=1777629900&signature=[A-Za-z0-9_-]{43}$/);
+    expect(link.url).toMatch(/^https:\/\/billing\.example\.com\/tally\/invoice-pdfs\/inv_1\?tenant=ten_ACME&environment=sandbox&expires=1777629900&signature=[A-Za-z0-9_-]{43}$/);
     expect(link.expires_at).toBe('2026-05-01T10:05:00.000Z');
     const { invoiceId, query } = parse(link.url);
     expect(signer.verify(invoiceId, query, later(299))).toEqual({ ...acme, resourceId: 'inv_1', expires: 1777629900 });
@@ -56,7 +57,7 @@ describe('signed links to invoice PDFs', () => {
   });
 
   it('refuses a link signed under another master key', () => {
-    const { invoiceId, query } = parse(LinkSigner.derive(new DerivedKeys(randomBytes(32)), PDF_LINKS).sign(acme, 'inv_1', NOW).url);
+    const { invoiceId, query } = parse(LinkSigner.derive(new DerivedKeys(randomBytes(32)), PDF_LINKS, publicUrl).sign(acme, 'inv_1', NOW).url);
     expect(refusal(() => signer.verify(invoiceId, query, NOW))).toBe('forbidden invoice_pdf.invalid_signature');
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CellRegistry, LinkSigner, type LinkClaims, type LinkPurpose, type RequestContext, type SignedLink } from '@tally/cells';
+import { CellRegistry, LinkSigner, PublicUrl, type LinkClaims, type LinkPurpose, type RequestContext, type SignedLink } from '@tally/cells';
 
 /** How long a signed PDF link works. */
 export const PDF_LINK_LIFETIME_SECONDS = 300;
@@ -24,7 +24,10 @@ export const PDF_LINKS: LinkPurpose = {
 export class InvoicePdfLinks {
   private signer: LinkSigner | undefined;
 
-  constructor(private readonly cells: CellRegistry) {}
+  constructor(
+    private readonly cells: CellRegistry,
+    private readonly publicUrl: PublicUrl,
+  ) {}
 
   sign(context: Pick<RequestContext, 'tenantId' | 'environment'>, invoiceId: string, now: Date): SignedLink {
     return this.keyed().sign(context, invoiceId, now);
@@ -35,7 +38,7 @@ export class InvoicePdfLinks {
   }
 
   private keyed(): LinkSigner {
-    this.signer ??= LinkSigner.derive(this.cells.keys, PDF_LINKS);
+    this.signer ??= LinkSigner.derive(this.cells.keys, PDF_LINKS, this.publicUrl);
     return this.signer;
   }
 }

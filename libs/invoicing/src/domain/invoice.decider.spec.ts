@@ -305,6 +305,11 @@ describe('invoice payment attempts', () => {
     spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, amount: '0.001' } }).thenFails('invoice.invalid_payment_amount');
   });
 
+  it('carries the payer’s return URL to the payment', () => {
+    const returnUrl = 'https://shop.example/paid?order=7';
+    spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, return_url: returnUrl } }).then([{ ...started('pay_1'), data: { ...started('pay_1').data, return_url: returnUrl } } as InvoiceEvent]);
+  });
+
   it('refuses drafts and paid invoices: nothing is payable', () => {
     spec.given([created]).when(start('pay_1')).thenFails('invoice.not_payable');
     spec.given([created, finalized, applied('pay_0', '178.50'), paid]).when(start('pay_1')).thenFails('invoice.not_payable');

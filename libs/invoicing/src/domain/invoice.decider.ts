@@ -68,7 +68,7 @@ export type ApplyInvoicePayment = Command<'ApplyInvoicePayment', { invoice_id: s
 /** `amount`: a part of what is due (a partial payment); without it, all that is due. */
 export type StartInvoicePayment = Command<
   'StartInvoicePayment',
-  { invoice_id: string; payment_id: string; payment_method_id: string; reason: InvoicePaymentStarted['data']['reason']; amount?: string }
+  { invoice_id: string; payment_id: string; payment_method_id: string; reason: InvoicePaymentStarted['data']['reason']; amount?: string; return_url?: string }
 >;
 /** The attempt's payment failed or was canceled; a success closes it through ApplyInvoicePayment. */
 export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: string; payment_id: string; outcome: 'failed' | 'canceled'; last_error: PaymentError | null }>;
@@ -225,7 +225,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         return amount.eq(due) ? [applied, paid(state)] : [applied];
       }
       case 'StartInvoicePayment': {
-        const { payment_id, payment_method_id, reason } = command.data;
+        const { payment_id, payment_method_id, reason, return_url } = command.data;
         if (state.attempts.includes(payment_id)) return [];
         assertPayable(state);
         const due = amountDue(state);
@@ -236,7 +236,17 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         }
         const started: InvoiceEvent = {
           type: 'InvoicePaymentStarted',
-          data: { invoice_id: id, payment_id, customer_id: state.customerId, subscription_id: state.subscriptionId, payment_method_id, amount: formatAmount(amount, state.currency), currency: state.currency, reason },
+          data: {
+            invoice_id: id,
+            payment_id,
+            customer_id: state.customerId,
+            subscription_id: state.subscriptionId,
+            payment_method_id,
+            amount: formatAmount(amount, state.currency),
+            currency: state.currency,
+            reason,
+            ...(return_url !== undefined && { return_url }),
+          },
         };
         return [started];
       }

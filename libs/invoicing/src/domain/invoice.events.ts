@@ -120,6 +120,8 @@ export type InvoicePaymentStarted = Event<
     amount: string;
     currency: string;
     reason: 'manual' | 'automatic' | 'retry';
+    /** Where the hosted action page sends the customer back to, when the payer gave one (and only then). */
+    return_url?: string;
   }
 >;
 

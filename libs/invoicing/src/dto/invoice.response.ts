@@ -88,7 +88,7 @@ export class InvoiceResponse implements KnownFields<InvoiceResource> {
   @ApiProperty({ type: () => [AppliedDiscountResponse] }) discounts!: AppliedDiscountResponse[];
   @ApiProperty({ type: [String], description: 'Payment ids' }) payments!: string[];
   @ApiProperty({ type: () => [CreditNoteResponse] }) credit_notes!: CreditNoteResponse[];
-  @ApiProperty({ type: String, nullable: true, description: 'A signed, short-lived link to the PDF' }) pdf_url!: string | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true, description: 'A signed, short-lived link to the PDF, under Tally’s public URL; null on drafts, in the event log and in webhooks (see GET /v1/invoices/{id}/pdf)' }) pdf_url!: string | null;
   @ApiProperty(METADATA_SCHEMA) metadata!: Record<string, string>;
   @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;

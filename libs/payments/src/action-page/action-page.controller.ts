@@ -9,7 +9,6 @@ import { ActionPageQuery } from './action-page.query';
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'private, no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
@@ -29,8 +28,8 @@ export class PaymentActionPageController {
 
   @Get(':payment_id')
   async show(@Param('payment_id') paymentId: string, @Query() link: Record<string, unknown>, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const { html } = await this.queries.execute(new ActionPageQuery(paymentId, link, queryOf(request)));
-    response.status(200).set(PAGE_HEADERS).send(html);
+    const { html, policy } = await this.queries.execute(new ActionPageQuery(paymentId, link, queryOf(request)));
+    response.status(200).set({ ...PAGE_HEADERS, 'Content-Security-Policy': policy }).send(html);
   }
 
   @Post(':payment_id/complete')
@@ -45,11 +44,11 @@ export class PaymentActionPageController {
     return this.answer(paymentId, link, request, response, 'failed');
   }
 
-  /** Records the customer's answer, then sends the browser back to the page, which shows the outcome. */
+  /** Records the customer's answer, then sends the browser on: to the merchant's return URL, else back to the page, which shows the outcome. */
   private async answer(paymentId: string, link: Record<string, unknown>, request: Request, response: Response, outcome: 'succeeded' | 'failed'): Promise<void> {
-    const { context, payment } = await this.queries.execute(new ActionPageQuery(paymentId, link, queryOf(request)));
+    const { context, payment, after } = await this.queries.execute(new ActionPageQuery(paymentId, link, queryOf(request)));
     if (payment.status === 'requires_action') await this.commands.execute(new CompletePaymentActionCommand(context, paymentId, outcome));
-    response.redirect(303, `${PAYMENT_ACTION_PATH}/${encodeURIComponent(paymentId)}?${queryOf(request)}`);
+    response.redirect(303, after);
   }
 }
 

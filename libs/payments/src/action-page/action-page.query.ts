@@ -1,19 +1,23 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Clock } from '@tally/kernel';
-import { CellRegistry, CLOCK, linkContext, type RequestContext } from '@tally/cells';
+import { CellRegistry, CLOCK, linkContext, PublicUrl, type RequestContext } from '@tally/cells';
 import { TENANTS, type TenantEntry } from '@tally/http';
 import { CommandRuntime } from '@tally/runtime';
 import { paymentNotFound } from '../domain/payment.decider';
 import { paymentAggregate } from '../payment.aggregate';
-import { PaymentActionLinks } from '../payment-action-links';
+import { PAYMENT_ACTION_PATH, PaymentActionLinks } from '../payment-action-links';
 import type { PaymentResource } from '../payment.view';
-import { actionPageHtml } from './action-page.html';
+import { actionPageHtml, actionPagePolicy, afterAnswer } from './action-page.html';
 
 interface ActionPage {
   html: string;
+  /** The page's Content-Security-Policy. */
+  policy: string;
   payment: PaymentResource;
   context: RequestContext;
+  /** Where the customer goes once they answered (see afterAnswer). */
+  after: string;
 }
 
 /** The payment a signed action link names, as its page shows it. `query` is the link's query string, carried onto the page's forms. */
@@ -33,6 +37,7 @@ export class ActionPageHandler implements IQueryHandler<ActionPageQuery, ActionP
     private readonly links: PaymentActionLinks,
     private readonly cells: CellRegistry,
     private readonly runtime: CommandRuntime,
+    private readonly publicUrl: PublicUrl,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -44,6 +49,7 @@ export class ActionPageHandler implements IQueryHandler<ActionPageQuery, ActionP
     const context = linkContext(claims, tenant.region, 'payment_action_page');
     const { resource } = await this.runtime.load(this.runtime.cellOf(context), paymentAggregate, paymentId, context);
     if (!resource) throw paymentNotFound(paymentId);
-    return { html: actionPageHtml(tenant.name, resource, query), payment: resource, context };
+    const page = { url: this.publicUrl.of(`${PAYMENT_ACTION_PATH}/${encodeURIComponent(paymentId)}`), query };
+    return { html: actionPageHtml(tenant.name, resource, page), policy: actionPagePolicy(resource), payment: resource, context, after: afterAnswer(resource, page) };
   }
 }

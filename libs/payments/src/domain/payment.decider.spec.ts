@@ -30,7 +30,7 @@ const succeeded: PaymentEvent[] = [
   { type: 'PaymentSettled', data: { payment_id, amount_settled: '49.00', settlement_currency: 'EUR', fx_rate: null, settled_at: AT } },
 ];
 const error = { code: 'card_declined', decline_code: 'insufficient_funds', provider_message: 'no', user_message: 'no', is_retriable: true, retriable_after: '2026-05-02T10:00:00.000Z' };
-const action = { type: 'redirect_to_url' as const, url: '/payment-actions/pay_1?signature=x' };
+const action = { type: 'redirect_to_url' as const, url: 'https://tally.example/payment-actions/pay_1?signature=x' };
 const requiresAction: PaymentEvent = { type: 'PaymentRequiresAction', data: { payment_id, provider_id: 'sbx_py_1', next_action: action } };
 const processing: PaymentEvent = { type: 'PaymentProcessing', data: { payment_id, provider_id: 'sbx_py_1' } };
 
@@ -38,6 +38,11 @@ describe('payment decider', () => {
   it('creates the payment once', () => {
     spec.given([]).when(create).then([created]);
     spec.given([created]).when(create).thenNothingHappens();
+  });
+
+  it('keeps the return URL its payer gave', () => {
+    const withReturn: CreatePayment = { ...create, data: { ...create.data, return_url: 'https://shop.example/paid' } };
+    spec.given([]).when(withReturn).then([{ type: 'PaymentCreated', data: withReturn.data }]);
   });
 
   it('succeeds and settles when the provider captured it', () => spec.given([created]).when(answer(succeededAnswer)).then(succeeded));

@@ -26,6 +26,8 @@ export type PaymentCreated = Event<
     reason: PaymentReason;
     /** A subscription invoice's retry schedule, should this payment fail (null: not a subscription's invoice, no dunning). */
     dunning: DunningTerms | null;
+    /** Where the hosted action page sends the customer back to (null: nowhere; absent from payments created before it existed). */
+    return_url?: string | null;
   }
 >;
 

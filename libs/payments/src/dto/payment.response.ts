@@ -7,7 +7,7 @@ export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'processin
 
 export class RedirectActionResponse {
   @ApiProperty({ enum: ['redirect_to_url'] }) type!: 'redirect_to_url';
-  @ApiProperty({ example: '/payment-actions/pay_01JD…?tenant=…&environment=sandbox&expires=…&signature=…', description: 'Tally’s hosted authentication page for the customer (root-relative: resolve it against the API’s address), valid for a day' })
+  @ApiProperty({ format: 'uri', example: 'https://billing.example.com/payment-actions/pay_01JD…?tenant=…&environment=sandbox&expires=…&signature=…', description: 'Tally’s hosted authentication page for the customer, under its public URL, valid for a day' })
   url!: string;
 }
 
@@ -58,6 +58,8 @@ export class PaymentResponse implements KnownFields<PaymentResource> {
     description: 'Set while the payment waits for the customer (`requires_action`)',
   })
   next_action!: PaymentNextAction | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true, example: 'https://shop.example/orders/7/paid', description: 'Where the hosted authentication page sends the customer back to, `payment_id` appended; given when paying' })
+  return_url!: string | null;
   @ApiProperty({ type: () => PaymentErrorResponse, nullable: true, description: 'Set when the payment failed' }) last_error!: PaymentErrorResponse | null;
   @ApiProperty({ type: () => DisputeResponse, nullable: true, description: 'Set once the payment was charged back' }) dispute!: DisputeResponse | null;
   @ApiProperty({ type: [String], description: 'Ids (`re_…`) of the refunds made: for now only the automatic refund of a payment its invoice could not take (status `refunded`)' }) refunds!: string[];
@@ -69,6 +71,6 @@ export class PaymentResponse implements KnownFields<PaymentResource> {
 
 export class PaymentActionUrlResponse {
   @ApiProperty({ example: 'pay_01JD…' }) payment_id!: string;
-  @ApiProperty({ example: '/payment-actions/pay_01JD…?tenant=…&environment=sandbox&expires=…&signature=…', description: 'Root-relative: resolve it against the API’s address' }) url!: string;
+  @ApiProperty({ format: 'uri', example: 'https://billing.example.com/payment-actions/pay_01JD…?tenant=…&environment=sandbox&expires=…&signature=…', description: 'The hosted authentication page, under Tally’s public URL' }) url!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
 }

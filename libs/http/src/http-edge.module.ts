@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { AGGREGATE_TYPES, ProjectionLag, type AggregateType, type Projection } from '@tally/runtime';
+import { AGGREGATE_TYPES, ParkedCommandsGauge, ProjectionLag, type AggregateType, type Projection } from '@tally/runtime';
 import { CellRegistry } from '@tally/cells';
 import { HistoryController } from './admin/history.controller';
 import { TestClocksController } from './test-clocks/test-clocks.controller';
@@ -36,6 +36,7 @@ export class HttpEdgeModule {
       providers: [
         { provide: AGGREGATE_TYPES, useValue: aggregateTypes },
         { provide: ProjectionLag, useFactory: (cells: CellRegistry) => new ProjectionLag(cells, projections), inject: [CellRegistry] },
+        { provide: ParkedCommandsGauge, useFactory: (cells: CellRegistry) => new ParkedCommandsGauge(cells), inject: [CellRegistry] },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_INTERCEPTOR, useClass: ApiVersionInterceptor },

@@ -40,6 +40,71 @@ describe('prorations and the invoices they end on', () => {
     ['invoice.finalized', at],
   ];
 
+  /** [description, amount, period_start, period_end, proration] of each line of the subscription's last invoice. */
+  const lastLines = async (timeline: BillingTimeline) => {
+    const invoices = await timeline.invoices();
+    return invoices[invoices.length - 1].lines.map((line) => [line.description, line.amount, line.period_start, line.period_end, line.proration]);
+  };
+
+  describe('pending prorations end on exactly one invoice', () => {
+    const JUNE_16 = '2026-06-16T00:00:00.000Z';
+    const JUNE_24 = '2026-06-24T00:00:00.000Z';
+    const JULY_1 = '2026-07-01T00:00:00.000Z';
+
+    it('cancel now after a plan change: the final invoice carries the pending credit and charge, and the credit for the unused time', async () => {
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', { plan_code: 'ten' });
+      await timeline.advance(JUNE_16);
+      // 10.00 → 100.00 halfway through June's 30 days: −5.00 and +50.00, pending for the next invoice.
+      await api.patch(`/v1/subscriptions/${timeline.subscription}`, { plan_code: 'hundred' }).expect(200);
+      expect(await timeline.advance(JUNE_24)).toEqual([['subscription.updated', JUNE_16]]);
+      // Canceled with 7 of the 30 days left: −100.00 × 7/30 = −23.33.
+      await api.post(`/v1/subscriptions/${timeline.subscription}/cancel`, { at: 'now' }).expect(200);
+      expect(await timeline.newEvents()).toEqual([['subscription.canceled', JUNE_24], ...invoiced(JUNE_24)]);
+      expect(await lastLines(timeline)).toEqual([
+        ['Unused time on base', '-5.00', JUNE_16, JULY_1, true],
+        ['Remaining time on base', '50.00', JUNE_16, JULY_1, true],
+        ['Unused time on base', '-23.33', JUNE_24, JULY_1, true],
+      ]);
+      const invoices = await timeline.invoices();
+      expect(invoices.map((invoice) => [invoice.billing_reason, invoice.total])).toEqual([
+        ['subscription_create', '10.00'],
+        ['subscription_cancel', '21.67'],
+      ]);
+    });
+
+    it('cancel now after a quantity change: the same', async () => {
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', { plan_code: 'seats', quantities: { seats: 1 } });
+      await timeline.advance(JUNE_16);
+      // A seat (10.00) to three (30.00) halfway: −5.00 and +15.00; canceled with 7 of 30 days left: −30.00 × 7/30 = −7.00.
+      await api.post(`/v1/subscriptions/${timeline.subscription}/quantities`, { meter: 'seats', quantity: 3 }).expect(200);
+      expect(await timeline.advance(JUNE_24)).toEqual([['subscription.updated', JUNE_16]]);
+      await api.post(`/v1/subscriptions/${timeline.subscription}/cancel`, { at: 'now' }).expect(200);
+      expect(await timeline.newEvents()).toEqual([['subscription.canceled', JUNE_24], ...invoiced(JUNE_24)]);
+      expect(await lastLines(timeline)).toEqual([
+        ['Unused time on seats', '-5.00', JUNE_16, JULY_1, true],
+        ['Remaining time on seats', '15.00', JUNE_16, JULY_1, true],
+        ['Unused time on seats', '-7.00', JUNE_24, JULY_1, true],
+      ]);
+      expect((await timeline.invoices()).map((invoice) => invoice.total)).toEqual(['10.00', '3.00']);
+    });
+
+    it('cancel at period end after a plan change: the boundary issues the final invoice the upcoming invoice showed', async () => {
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', { plan_code: 'ten' });
+      await timeline.advance(JUNE_16);
+      await api.patch(`/v1/subscriptions/${timeline.subscription}`, { plan_code: 'hundred' }).expect(200);
+      await api.post(`/v1/subscriptions/${timeline.subscription}/cancel`, { at: 'period_end' }).expect(200);
+      const upcoming = (await api.get(`/v1/subscriptions/${timeline.subscription}/upcoming-invoice`).expect(200)).body;
+      expect(await timeline.advance('2026-07-02T00:00:00.000Z')).toEqual([['subscription.updated', JUNE_16], ['subscription.updated', JUNE_16], ['subscription.canceled', JULY_1], ...invoiced(JULY_1)]);
+      const final = (await timeline.invoices())[1];
+      expect([final.id, final.billing_reason, final.total]).toEqual([upcoming.id, 'subscription_cancel', '45.00']);
+      expect(await lastLines(timeline)).toEqual([
+        ['Unused time on base', '-5.00', JUNE_16, JULY_1, true],
+        ['Remaining time on base', '50.00', JUNE_16, JULY_1, true],
+      ]);
+      expect(final.lines.map((line) => line.amount)).toEqual(upcoming.lines.map((line: { amount: string }) => line.amount));
+    });
+  });
+
   describe('an invoice the cycle cannot finalise', () => {
     it('is parked, listed, counted in /metrics, and finalised when retried once its cause is fixed', async () => {
       // A tenant of its own: its tax origin is Germany, whose rates the tax table has from 2021 on.

@@ -143,7 +143,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
         return { ...updated, pending_update: { ...pending, quantities: keyedObject([...Object.entries(pending.quantities), [event.data.meter, event.data.quantity]]) } };
       }
       case 'SubscriptionEnded':
-        return { ...updated, status: 'ended', ended_at: event.data.ended_at };
+        return { ...updated, status: 'ended', ended_at: event.data.ended_at, pending_prorations: [] };
       case 'SubscriptionPaused':
         return { ...updated, status: 'paused', paused_until: event.data.until, pause_behavior: event.data.behavior };
       case 'SubscriptionResumed':

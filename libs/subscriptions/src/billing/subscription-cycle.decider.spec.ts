@@ -132,6 +132,14 @@ describe('the subscription cycle', () => {
       .then([issue({ key: 'final:2026-02-18T10:00:00.000Z', billing_reason: 'subscription_cancel', licensed: null, usage: { plan_code: 'pro', period: { start: T0, end: '2026-02-18T10:00:00.000Z' } }, prorations: credit })]);
   });
 
+  it('closes with a final invoice when a commitment ends without renewal: the last period’s usage and the prorations still pending', () => {
+    const pending = [{ code: 'seats', description: 'Remaining time on seats', amount: '5.00', period_start: '2026-02-20T10:00:00.000Z', period_end: FEB, price_version: 1, tax_code: 'standard' }];
+    spec
+      .given([created, activated])
+      .when(input({ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: FEB, prorations: pending } }, FEB))
+      .then([issue({ key: `final:${FEB}`, billing_reason: 'subscription_cycle', licensed: null, usage: { plan_code: 'pro', period: { start: T0, end: FEB } }, prorations: pending })]);
+  });
+
   it('tells the subscription when one of its invoices is paid (a past-due subscription recovers)', () =>
     spec
       .given([created, activated])

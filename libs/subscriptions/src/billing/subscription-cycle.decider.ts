@@ -194,7 +194,7 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
         if (event.data.final_invoice === false) return [];
         return state.period ? [issue(state, `final:${event.data.canceled_at}`, 'subscription_cancel', { start: state.period.start, end: event.data.canceled_at }, event.data.prorations)] : [];
       case 'SubscriptionEnded':
-        return state.period ? [issue(state, `final:${event.data.ended_at}`, 'subscription_cycle', { start: state.period.start, end: event.data.ended_at }, [])] : [];
+        return state.period ? [issue(state, `final:${event.data.ended_at}`, 'subscription_cycle', { start: state.period.start, end: event.data.ended_at }, event.data.prorations ?? [])] : [];
       default:
         return [];
     }

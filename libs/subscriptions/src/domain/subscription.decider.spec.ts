@@ -164,6 +164,44 @@ describe('subscription decider', () => {
         .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'customer_deleted', prorations: [], final_invoice: false } }]));
 
     it('refuses to cancel twice', () => spec.given([created, canceled]).when(cancel('now')).thenFails('subscription.already_canceled'));
+
+    describe('with prorations pending from a change earlier in the period, on the final invoice', () => {
+      // Seats from 1 (28.00) to 3 (84.00) on 5 February at midnight, 562 of the period's 672 hours left.
+      const pending = [
+        { code: 'seat', description: 'Unused time on seat', amount: '-23.42', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' },
+        { code: 'seat', description: 'Remaining time on seat', amount: '70.25', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' },
+      ];
+      const seats: SubscriptionEvent = { type: 'SubscriptionQuantityChanged', data: { subscription_id: id, meter: 'seat', quantity: 3, previous_quantity: 1, changed_at: '2026-02-05T00:00:00.000Z', prorations: pending } };
+      const close = { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } };
+
+      it('cancels now with the pending prorations, then the credit for the unused time at the new quantity', () => {
+        const credit = { ...CREDIT[0], amount: '-70.25' };
+        spec
+          .given([created, seats])
+          .when({ ...cancel('now'), data: { ...cancel('now').data, charges: [{ ...CHARGES[0], amount: '84.00' }] } })
+          .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'too expensive', prorations: [...pending, credit] } }]);
+      });
+
+      it('cancels at period end with the pending prorations', () => {
+        const scheduled: SubscriptionEvent = { type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: '2026-02-28T10:00:00.000Z', reason: null } };
+        spec.given([created, seats, scheduled]).when(close).then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: null, prorations: pending } }]);
+      });
+
+      it('ends a commitment without renewal with the pending prorations', () =>
+        spec
+          .given([{ ...created, data: { ...created.data, commitment: { periods: 1, renewal: 'none' } } }, { ...activated, data: { ...activated.data, commitment_end: '2026-02-28T10:00:00.000Z' } } as SubscriptionEvent, seats])
+          .when(close)
+          .then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-02-28T10:00:00.000Z', prorations: pending } }]));
+
+      it('bills them once: a renewal moves them onto its invoice, and a cancellation after it carries none', () => {
+        const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, prorations: pending }, commitment_end: null } };
+        spec.given([created, seats]).when(close).then([{ ...renewed, data: { ...renewed.data, terms: { ...terms, quantities: { seat: 3 }, prorations: pending } } } as SubscriptionEvent]);
+        spec
+          .given([created, seats, renewed])
+          .when({ ...cancel('now'), data: { ...cancel('now').data, at: '2026-02-28T10:00:00.000Z', charges: [] } })
+          .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: 'too expensive', prorations: [] } }]);
+      });
+    });
   });
 
   describe('past due and recovery', () => {
@@ -349,7 +387,7 @@ describe('subscription decider', () => {
     });
 
     it('ends the subscription at its end without renewal', () =>
-      spec.given([committed('none'), activatedCommitted, renewed]).when(closeMarch).then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-03-31T10:00:00.000Z' } }]));
+      spec.given([committed('none'), activatedCommitted, renewed]).when(closeMarch).then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-03-31T10:00:00.000Z', prorations: [] } }]));
 
     it('starts a new term of the same length with automatic renewal', () =>
       spec.given([committed('auto'), activatedCommitted, renewed]).when(closeMarch).then([

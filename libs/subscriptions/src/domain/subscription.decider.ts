@@ -322,14 +322,15 @@ function created(data: SubscriptionCreated['data']): Subscription {
 
 /**
  * The end of the current period: canceled when a cancellation was scheduled, ended when a
- * commitment without renewal ends, else renewed into the next period with the scheduled changes
- * applied and the pending prorations on its invoice.
+ * commitment without renewal ends (either way the pending prorations go on the final invoice),
+ * else renewed into the next period with the scheduled changes applied and the pending
+ * prorations on its invoice.
  */
 function closePeriod(state: Subscription, periodEnd: string): SubscriptionEvent[] {
   if (TERMINAL.includes(state.status) || state.status === 'trialing' || state.status === 'pending_activation' || periodEnd !== state.period.end) return [];
   if (state.scheduledCancellation) return [canceled(state, state.period.end, state.scheduledCancellation.reason, [])];
   const commitmentEnds = state.commitment !== null && state.commitmentEnd === state.period.end;
-  if (commitmentEnds && state.commitment!.renewal === 'none') return [{ type: 'SubscriptionEnded', data: { subscription_id: state.id, ended_at: state.period.end } }];
+  if (commitmentEnds && state.commitment!.renewal === 'none') return [{ type: 'SubscriptionEnded', data: { subscription_id: state.id, ended_at: state.period.end, prorations: [...state.pendingProrations] } }];
   const next = periodAt(state.anchor, state.cadence, state.period.end);
   const renewedCommitment = commitmentEnds ? commitmentEnd(state.commitment, state.anchor, state.cadence, next) : state.commitmentEnd;
   const terms: PeriodTerms = {
@@ -399,8 +400,9 @@ function termsOf(state: Subscription, prorations: readonly ProrationItem[]): Per
   return { plan_code: state.planCode, quantities: keyedObject(Object.entries(state.quantities)), coupons: [...state.coupons], prorations: [...prorations] };
 }
 
-function canceled(state: Subscription, at: string, reason: string | null, prorations: ProrationItem[]): SubscriptionEvent {
-  return { type: 'SubscriptionCanceled', data: { subscription_id: state.id, canceled_at: at, reason, prorations } };
+/** Canceled with a final invoice: it bills the prorations still pending, then `credits` (a cancellation `now`'s unused time). */
+function canceled(state: Subscription, at: string, reason: string | null, credits: ProrationItem[]): SubscriptionEvent {
+  return { type: 'SubscriptionCanceled', data: { subscription_id: state.id, canceled_at: at, reason, prorations: [...state.pendingProrations, ...credits] } };
 }
 
 /** The period that starts at `start`: up to the anchor when the anchor is later (a stub), else the cycle's period holding `start`. */

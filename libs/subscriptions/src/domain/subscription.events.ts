@@ -116,9 +116,11 @@ export type SubscriptionResumed = Event<'SubscriptionResumed', { subscription_id
 export type SubscriptionCancellationScheduled = Event<'SubscriptionCancellationScheduled', { subscription_id: string; cancel_at: string; reason: string | null }>;
 
 /**
- * Canceled. `prorations`: the credit for the unused time of a paid period (a cancellation `now`),
- * billed on the subscription's final invoice; empty otherwise. `final_invoice: false` (a
- * cancellation because its customer was deleted) issues no final invoice.
+ * Canceled. `prorations`: what the subscription's final invoice bills, the prorations still
+ * pending from changes in the period, then the credit for the unused time of a paid period (a
+ * cancellation `now`). Events stored before pending prorations were carried hold the credit
+ * alone. `final_invoice: false` (a cancellation because its customer was deleted, or by dunning)
+ * issues no final invoice, and carries nothing.
  */
 export type SubscriptionCanceled = Event<
   'SubscriptionCanceled',
@@ -128,8 +130,11 @@ export type SubscriptionCanceled = Event<
 /** 30 days before the commitment ends (`subscription.commitment_ending`). */
 export type SubscriptionCommitmentEnding = Event<'SubscriptionCommitmentEnding', { subscription_id: string; commitment_end: string; renewal: Commitment['renewal'] }>;
 
-/** The commitment ended without renewal: the subscription is over (`ended`). */
-export type SubscriptionEnded = Event<'SubscriptionEnded', { subscription_id: string; ended_at: string }>;
+/**
+ * The commitment ended without renewal: the subscription is over (`ended`). `prorations`: those
+ * still pending, billed on its final invoice (absent on events stored before they were carried).
+ */
+export type SubscriptionEnded = Event<'SubscriptionEnded', { subscription_id: string; ended_at: string; prorations?: ProrationItem[] }>;
 
 /** An invoice's payment failed while the subscription was active: dunning begins. */
 export type SubscriptionPastDue = Event<'SubscriptionPastDue', { subscription_id: string; invoice_id: string }>;

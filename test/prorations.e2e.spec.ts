@@ -18,6 +18,7 @@ describe('prorations and the invoices they end on', () => {
     ({ tally, acme, api } = await TallyUnderTest.withTenant());
     await tally.liftRateLimits(acme.tenantId);
     await plan('ten', [{ code: 'base', pricing: { model: 'flat', amount: '10.00' } }]);
+    await plan('twenty', [{ code: 'base', pricing: { model: 'flat', amount: '20.00' } }]);
     await plan('hundred', [{ code: 'base', pricing: { model: 'flat', amount: '100.00' } }]);
     await plan('seats', [{ code: 'seats', pricing: { model: 'per_unit', unit_amount: '10.00' } }]);
     await plan('monthly-eur', [{ code: 'base', pricing: { model: 'flat', amount: '31.00' } }], 'EUR');
@@ -102,6 +103,42 @@ describe('prorations and the invoices they end on', () => {
         ['Remaining time on base', '50.00', JUNE_16, JULY_1, true],
       ]);
       expect(final.lines.map((line) => line.amount)).toEqual(upcoming.lines.map((line: { amount: string }) => line.amount));
+    });
+  });
+
+  describe('a change made now replaces one scheduled for the boundary', () => {
+    it('a plan: 10.00 switched to 100.00 at the boundary (none), then to 20.00 now halfway, renews at 20.00 with Stripe’s −5.00 and +10.00', async () => {
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', { plan_code: 'ten' });
+      await timeline.advance('2026-06-10T00:00:00.000Z');
+      const scheduled = await api.patch(`/v1/subscriptions/${timeline.subscription}`, { plan_code: 'hundred', proration_behavior: 'none' }).expect(200);
+      expect(scheduled.body).toMatchObject({ plan_code: 'ten', pending_update: { plan_code: 'hundred', effective_at: '2026-07-01T00:00:00.000Z' } });
+      expect(await timeline.advance('2026-06-16T00:00:00.000Z')).toEqual([['subscription.updated', '2026-06-10T00:00:00.000Z']]);
+      const now = await api.patch(`/v1/subscriptions/${timeline.subscription}`, { plan_code: 'twenty' }).expect(200);
+      expect(now.body).toMatchObject({ plan_code: 'twenty', pending_update: null });
+      expect(await timeline.advance('2026-07-02T00:00:00.000Z')).toEqual([
+        ['subscription.updated', '2026-06-16T00:00:00.000Z'],
+        ...invoiced('2026-07-01T00:00:00.000Z'),
+      ]);
+      expect(await lastLines(timeline)).toEqual([
+        ['base', '20.00', '2026-07-01T00:00:00.000Z', '2026-08-01T00:00:00.000Z', false],
+        ['Unused time on base', '-5.00', '2026-06-16T00:00:00.000Z', '2026-07-01T00:00:00.000Z', true],
+        ['Remaining time on base', '10.00', '2026-06-16T00:00:00.000Z', '2026-07-01T00:00:00.000Z', true],
+      ]);
+      expect((await api.get(`/v1/subscriptions/${timeline.subscription}`).expect(200)).body).toMatchObject({ plan_code: 'twenty', pending_update: null });
+    });
+
+    it('a quantity: 5 seats scheduled for the boundary, then 3 now, renews with 3', async () => {
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', { plan_code: 'seats', quantities: { seats: 1 } });
+      await api.post(`/v1/subscriptions/${timeline.subscription}/quantities`, { meter: 'seats', quantity: 5, effective_at: 'next_period' }).expect(200);
+      await timeline.advance('2026-06-16T00:00:00.000Z');
+      const now = await api.post(`/v1/subscriptions/${timeline.subscription}/quantities`, { meter: 'seats', quantity: 3 }).expect(200);
+      expect(now.body).toMatchObject({ quantities: { seats: 3 }, pending_update: null });
+      await timeline.advance('2026-07-02T00:00:00.000Z');
+      expect(await lastLines(timeline)).toEqual([
+        ['seats', '30.00', '2026-07-01T00:00:00.000Z', '2026-08-01T00:00:00.000Z', false],
+        ['Unused time on seats', '-5.00', '2026-06-16T00:00:00.000Z', '2026-07-01T00:00:00.000Z', true],
+        ['Remaining time on seats', '15.00', '2026-06-16T00:00:00.000Z', '2026-07-01T00:00:00.000Z', true],
+      ]);
     });
   });
 

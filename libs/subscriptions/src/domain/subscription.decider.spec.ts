@@ -323,6 +323,26 @@ describe('subscription decider', () => {
       ]);
     });
 
+    it('lets a later change made now replace one scheduled for the boundary: the boundary keeps the plan changed now', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: id, plan_code: 'premium', effective_at: '2026-02-28T10:00:00.000Z' } };
+      const toMax = change('create_prorations', { ...planChange('create_prorations'), plan_code: 'max' });
+      const changedToMax: SubscriptionEvent = { ...changed(false), data: { ...(changed(false).data as object), plan_code: 'max' } } as SubscriptionEvent;
+      spec.given([created, activated, scheduled]).when(toMax).then([changedToMax]);
+      spec.given([created, activated, scheduled, changedToMax]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'max', prorations }, commitment_end: null } },
+      ]);
+    });
+
+    it('lets a change back to the current plan now cancel the one scheduled for the boundary', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: id, plan_code: 'premium', effective_at: '2026-02-28T10:00:00.000Z' } };
+      const back = change('create_prorations', { ...planChange('create_prorations'), plan_code: 'pro', after: BASIC });
+      const stayed: SubscriptionEvent = { type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'pro', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations: [], invoice_now: false } };
+      spec.given([created, activated, scheduled]).when(back).then([stayed]);
+      spec.given([created, activated, scheduled, stayed]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } },
+      ]);
+    });
+
     it('does not prorate in a trial', () =>
       spec.given([trialing]).when(change('create_prorations')).then([
         { type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'premium', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations: [], invoice_now: false } },
@@ -364,6 +384,18 @@ describe('subscription decider', () => {
       spec.given([created, activated, scheduled]).when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } }).then([
         { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, quantities: { seats: 3 } }, commitment_end: null } },
       ]);
+    });
+
+    it('lets a quantity changed now replace the one scheduled for the boundary, even when it keeps today’s quantity', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionQuantityScheduled', data: { subscription_id: id, meter: 'seats', quantity: 5, effective_at: '2026-02-28T10:00:00.000Z' } };
+      const close = { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } };
+      const kept: SubscriptionEvent = { type: 'SubscriptionQuantityChanged', data: { subscription_id: id, meter: 'seats', quantity: 1, previous_quantity: 1, changed_at: '2026-02-21T10:00:00.000Z', prorations: [] } };
+      const onOne: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms: { ...terms, quantities: { seats: 1 } }, commitment_end: null } };
+      spec.given([created, onOne, scheduled]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: 1, after: before } }).then([kept]);
+      spec.given([created, onOne, scheduled, kept]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, quantities: { seats: 1 } }, commitment_end: null } },
+      ]);
+      spec.given([created, onOne]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: 1, after: before } }).thenNothingHappens();
     });
 
     it('refuses a negative or fractional quantity', () => {

@@ -225,11 +225,22 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         return { ...state, metadata: metadata ?? state.metadata, defaultPaymentMethodId: default_payment_method_id === undefined ? state.defaultPaymentMethodId : default_payment_method_id };
       }
       case 'SubscriptionPlanChanged':
-        return { ...state, planCode: event.data.plan_code, pendingProrations: event.data.invoice_now ? state.pendingProrations : [...state.pendingProrations, ...event.data.prorations] };
+        // A change made now replaces one scheduled for the boundary (`proration_behavior: none`).
+        return {
+          ...state,
+          planCode: event.data.plan_code,
+          scheduled: { ...state.scheduled, planCode: null },
+          pendingProrations: event.data.invoice_now ? state.pendingProrations : [...state.pendingProrations, ...event.data.prorations],
+        };
       case 'SubscriptionPlanChangeScheduled':
         return { ...state, scheduled: { ...state.scheduled, planCode: event.data.plan_code } };
       case 'SubscriptionQuantityChanged':
-        return { ...state, quantities: withQuantity(state.quantities, event.data.meter, event.data.quantity), pendingProrations: [...state.pendingProrations, ...event.data.prorations] };
+        return {
+          ...state,
+          quantities: withQuantity(state.quantities, event.data.meter, event.data.quantity),
+          scheduled: { ...state.scheduled, quantities: keyedObject(Object.entries(state.scheduled.quantities).filter(([meter]) => meter !== event.data.meter)) },
+          pendingProrations: [...state.pendingProrations, ...event.data.prorations],
+        };
       case 'SubscriptionQuantityScheduled':
         return { ...state, scheduled: { ...state.scheduled, quantities: withQuantity(state.scheduled.quantities, event.data.meter, event.data.quantity) } };
       case 'SubscriptionPaused':
@@ -391,7 +402,8 @@ function changeQuantity(state: Subscription, data: ChangeQuantity['data']): Subs
     return [{ type: 'SubscriptionQuantityScheduled', data: { subscription_id: state.id, meter, quantity, effective_at: state.period.end } }];
   }
   const previous = Object.hasOwn(state.quantities, meter) ? state.quantities[meter] : null;
-  if (previous === quantity) return [];
+  // The same quantity again changes nothing, unless it replaces another one scheduled for the boundary.
+  if (previous === quantity && !Object.hasOwn(state.scheduled.quantities, meter)) return [];
   const prorations = PAID.includes(state.status) ? prorationItems(before, after, state.period, at, state.currency) : [];
   return [{ type: 'SubscriptionQuantityChanged', data: { subscription_id: state.id, meter, quantity, previous_quantity: previous, changed_at: at, prorations } }];
 }

@@ -142,6 +142,73 @@ describe('prorations and the invoices they end on', () => {
     });
   });
 
+  describe('a first, shorter period before a billing_cycle_anchor', () => {
+    const JAN_16 = '2026-01-16T00:00:00.000Z';
+    const FEB_1 = '2026-02-01T00:00:00.000Z';
+
+    it('is prorated by default: 16 of January’s 31 days of a 31.00 EUR plan bill 16.00, then whole months from the anchor', async () => {
+      const timeline = await subscribe(JAN_16, { plan_code: 'monthly-eur', billing_cycle_anchor: FEB_1 });
+      const [first] = await timeline.invoices();
+      expect([first.billing_reason, first.period_start, first.period_end, first.total]).toEqual(['subscription_create', JAN_16, FEB_1, '16.00']);
+      expect(await lastLines(timeline)).toEqual([['Remaining time on base', '16.00', JAN_16, FEB_1, true]]);
+      expect(await timeline.advance('2026-02-02T00:00:00.000Z')).toEqual(invoiced(FEB_1));
+      expect(await lastLines(timeline)).toEqual([['base', '31.00', FEB_1, '2026-03-01T00:00:00.000Z', false]]);
+    });
+
+    it('is billed in full with proration_behavior none', async () => {
+      const timeline = await subscribe(JAN_16, { plan_code: 'monthly-eur', billing_cycle_anchor: FEB_1, proration_behavior: 'none' });
+      expect(await lastLines(timeline)).toEqual([['base', '31.00', JAN_16, FEB_1, false]]);
+    });
+
+    it('after a trial is prorated too, as the upcoming invoice shows: a trial ending on 15 January, 17 days to the anchor bill 17.00', async () => {
+      const timeline = await subscribe('2026-01-01T00:00:00.000Z', { plan_code: 'monthly-eur', trial_days: 14, billing_cycle_anchor: FEB_1 });
+      const upcoming = (await api.get(`/v1/subscriptions/${timeline.subscription}/upcoming-invoice`).expect(200)).body;
+      expect(await timeline.advance('2026-01-16T00:00:00.000Z')).toEqual([
+        ['subscription.trial_will_end', '2026-01-12T00:00:00.000Z'],
+        ['subscription.activated', '2026-01-15T00:00:00.000Z'],
+        ...invoiced('2026-01-15T00:00:00.000Z'),
+      ]);
+      const [first] = await timeline.invoices();
+      expect([first.id, first.total, first.lines.map((line) => [line.description, line.amount])]).toEqual([upcoming.id, '17.00', [['Remaining time on base', '17.00']]]);
+      expect(upcoming.lines.map((line: { amount: string }) => line.amount)).toEqual(['17.00']);
+    });
+
+    it('may lie at most one interval after the start, as Stripe’s: a month and a millisecond, or 40 days, are refused', async () => {
+      const clock = (await api.post('/v1/test-clocks', { frozen_time: JAN_16 }).expect(200)).body.id;
+      const customer = (await api.post('/v1/customers', { email: 'anchor@example.com', test_clock: clock }).expect(200)).body.id;
+      for (const anchor of ['2026-02-16T00:00:00.001Z', '2026-02-25T00:00:00.000Z']) {
+        const refused = await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'monthly-eur', billing_cycle_anchor: anchor }).expect(422);
+        expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect([refused.body.problem, refused.body.errors]).toEqual(['subscription.invalid_billing_cycle_anchor', [expect.objectContaining({ field: 'billing_cycle_anchor', message: 'at most 2026-02-16T00:00:00.000Z' })]]);
+      }
+      await tally.settle();
+      expect((await api.get(`/v1/subscriptions?customer_id=${customer}`).expect(200)).body.data).toEqual([]);
+      const whole = await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'monthly-eur', billing_cycle_anchor: '2026-02-16T00:00:00.000Z' }).expect(200);
+      expect([whole.body.current_period_start, whole.body.current_period_end]).toEqual([JAN_16, '2026-02-16T00:00:00.000Z']);
+      expect((await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'monthly-eur', proration_behavior: 'always_invoice' }).expect(400)).body.problem).toBe('request.invalid_body');
+    });
+  });
+
+  describe('an amount off and a proration’s credit on one invoice', () => {
+    it('allocates the discount over the lines above zero: the 10 → 100 upgrade with 5.00 off renews at 140.00, as its upcoming invoice said', async () => {
+      await api.post('/v1/coupons', { code: 'FIVE-OFF', amount_off: '5.00', currency: 'USD', duration: 'forever' }).expect(200);
+      const timeline = await subscribe('2026-06-01T00:00:00.000Z', { plan_code: 'ten', coupons: ['FIVE-OFF'] });
+      await timeline.advance('2026-06-16T00:00:00.000Z');
+      await api.patch(`/v1/subscriptions/${timeline.subscription}`, { plan_code: 'hundred' }).expect(200);
+      const upcoming = (await api.get(`/v1/subscriptions/${timeline.subscription}/upcoming-invoice`).expect(200)).body;
+      expect(await timeline.advance('2026-07-02T00:00:00.000Z')).toEqual([['subscription.updated', '2026-06-16T00:00:00.000Z'], ...invoiced('2026-07-01T00:00:00.000Z')]);
+      const renewal = (await timeline.invoices())[1];
+      expect([renewal.id, renewal.status, renewal.subtotal, renewal.discount, renewal.total]).toEqual([upcoming.id, 'open', '145.00', '5.00', '140.00']);
+      expect(renewal.lines.map((line) => [line.description, line.amount, line.discount_amount])).toEqual([
+        ['base', '100.00', '3.33'],
+        ['Unused time on base', '-5.00', '0.00'],
+        ['Remaining time on base', '50.00', '1.67'],
+      ]);
+      expect([upcoming.subtotal, upcoming.discount, upcoming.total]).toEqual(['145.00', '5.00', '140.00']);
+      expect((await api.get('/v1/admin/parked-commands').expect(200)).body.data).toEqual([]);
+    });
+  });
+
   describe('an invoice the cycle cannot finalise', () => {
     it('is parked, listed, counted in /metrics, and finalised when retried once its cause is fixed', async () => {
       // A tenant of its own: its tax origin is Germany, whose rates the tax table has from 2021 on.

@@ -73,7 +73,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
     const event = stored as unknown as SubscriptionEvent & HistoryEvent;
     const at = stored.metadata.occurred_at;
     if (event.type === 'SubscriptionCreated') {
-      const { subscription_id, period_start, period_end, cadence: _cadence, commitment, ...fields } = event.data;
+      const { subscription_id, period_start, period_end, cadence: _cadence, prorate_first_period: _prorate, commitment, ...fields } = event.data;
       return {
         id: subscription_id,
         object: 'subscription',

@@ -74,6 +74,14 @@ describe('the subscription cycle', () => {
         { kind: 'schedule', timerId: 'period_end:2026-03-14T10:00:00.000Z', dueAt: '2026-03-14T10:00:00.000Z' },
       ]));
 
+  it('bills a first, shorter period up to the anchor as the remaining time of its whole period', () => {
+    const whole = { start: '2026-01-28T10:00:00.000Z', end: FEB };
+    spec
+      .given([created])
+      .when(input({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: FEB, terms: { ...terms, whole_period: whole }, commitment_end: null } }, T0))
+      .then([issue({ licensed: { plan_code: 'pro', quantities: { seats: 2 }, period: { start: T0, end: FEB }, whole_period: whole } }), { kind: 'schedule', timerId: `period_end:${FEB}`, dueAt: FEB }]);
+  });
+
   it('closes the period when its timer fires', () => spec.given([created, activated]).when(fire(`period_end:${FEB}`)).then([advance({ type: 'ClosePeriod', data: { period_end: FEB } })]));
 
   it('on renewal, bills the new period in advance, the closed one’s usage in arrears, and the prorations', () => {

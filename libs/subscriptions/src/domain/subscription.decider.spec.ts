@@ -15,6 +15,7 @@ const create: CreateSubscription = {
     currency: 'EUR',
     cadence: { interval: 'month', count: 1 },
     payment_behavior: 'allow_incomplete',
+    proration_behavior: 'create_prorations',
     quantities: {},
     coupons: [],
     metadata: {},
@@ -28,7 +29,7 @@ const create: CreateSubscription = {
 /** The plan costs 28.00 EUR a period: canceled at midnight on 5 February, 23 days and 10 hours of the 28-day period are unused: 28 × 562 / 672 = 23.4166… */
 const CHARGES = [{ code: 'seat', description: 'seat', amount: '28.00', price_version: 1, tax_code: 'standard' }];
 const CREDIT = [{ code: 'seat', description: 'Unused time on seat', amount: '-23.42', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' }];
-const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, payment_behavior: _behavior, ...createdFields } = create.data;
+const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, payment_behavior: _behavior, proration_behavior: _proration, ...createdFields } = create.data;
 const created: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...createdFields, status: 'active', trial_end: null, billing_cycle_anchor: T0, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' },
@@ -51,14 +52,58 @@ describe('subscription decider', () => {
     it('starts trialing; the trial is the first period and the cycle is anchored at its end', () =>
       spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14 } }).then([trialing]));
 
-    it('starts with a stub period up to a later billing_cycle_anchor', () =>
+    it('starts with a stub period up to a later billing_cycle_anchor, prorated to the whole period before the anchor', () =>
       spec
         .given([])
         .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z' } })
         .then([
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' } },
+          {
+            type: 'SubscriptionActivated',
+            data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' } }, commitment_end: null },
+          },
+        ]));
+
+    it('bills the stub in full with proration_behavior none', () =>
+      spec
+        .given([])
+        .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', proration_behavior: 'none' } })
+        .then([
+          { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', prorate_first_period: false } },
           { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms, commitment_end: null } },
         ]));
+
+    it('prorates the first paid period after a trial up to an anchor, when the trial ends', () => {
+      const anchored: SubscriptionCreated = { ...trialing, data: { ...trialing.data, billing_cycle_anchor: '2026-03-01T00:00:00.000Z' } };
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14, billing_cycle_anchor: '2026-03-01T00:00:00.000Z' } }).then([anchored]);
+      spec
+        .given([anchored])
+        .when({ type: 'EndTrial', data: { subscription_id: id, at: '2026-02-14T10:00:00.000Z' } })
+        .then([
+          {
+            type: 'SubscriptionActivated',
+            data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-02-01T00:00:00.000Z', end: '2026-03-01T00:00:00.000Z' } }, commitment_end: null },
+          },
+        ]);
+    });
+
+    it('takes an anchor at most one interval after the start (now, or the trial’s end), as Stripe does', () => {
+      // 31 January + 1 month is 28 February, 10:00. A cycle anchored on the 28th runs from 28 January: the first period is 28 of its 31 days.
+      spec
+        .given([])
+        .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-28T10:00:00.000Z' } })
+        .then([
+          { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-28T10:00:00.000Z' } },
+          {
+            type: 'SubscriptionActivated',
+            data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-28T10:00:00.000Z', end: '2026-02-28T10:00:00.000Z' } }, commitment_end: null },
+          },
+        ]);
+      spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-28T10:00:00.001Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
+      spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '9999-12-31T00:00:00.000Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14, billing_cycle_anchor: '2026-03-14T10:00:00.000Z' } }).then([{ ...trialing, data: { ...trialing.data, billing_cycle_anchor: '2026-03-14T10:00:00.000Z' } }]);
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14, billing_cycle_anchor: '2026-03-14T10:00:00.001Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
+    });
 
     it('refuses an anchor in the past, and a trial outside 0 to 730 days', () => {
       spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-01-31T09:59:59.999Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');

@@ -1,5 +1,5 @@
 import type { Event, Metadata } from '@tally/kernel';
-import type { Cadence } from './billing-cycle';
+import type { Cadence, Period } from './billing-cycle';
 
 export type SubscriptionStatus = 'pending_activation' | 'trialing' | 'active' | 'past_due' | 'paused' | 'canceled' | 'ended' | 'incomplete_expired';
 
@@ -43,6 +43,13 @@ export interface PeriodTerms {
   quantities: Record<string, number>;
   coupons: string[];
   prorations: ProrationItem[];
+  /**
+   * A first period shorter than the cycle's (a stub, up to the anchor), prorated: the whole cycle
+   * period it is part of, whose remaining time its licensed components are charged. Absent: billed
+   * in full (every other period, a stub created with `proration_behavior: none`, and stubs
+   * activated before stubs were prorated).
+   */
+  whole_period?: Period;
 }
 
 /**
@@ -69,6 +76,8 @@ export type SubscriptionCreated = Event<
     metadata: Metadata;
     default_payment_method_id: string | null;
     commitment: Commitment | null;
+    /** Created with `proration_behavior: none`: a first period shorter than the cycle's is billed in full. */
+    prorate_first_period?: false;
   }
 >;
 

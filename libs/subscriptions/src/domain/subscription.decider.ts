@@ -279,7 +279,7 @@ function create(data: CreateSubscription['data']): SubscriptionEvent[] {
   const start = trialEnd ?? at;
   const latestAnchor = boundary(start, rest.cadence, 1);
   if (billing_cycle_anchor !== null && Date.parse(billing_cycle_anchor) > Date.parse(latestAnchor)) {
-    throw DomainError.unprocessable('subscription.invalid_billing_cycle_anchor', `billing_cycle_anchor must be no later than one period after the ${trialEnd ? 'trial’s end' : 'start'}, ${latestAnchor}`, [
+    throw DomainError.unprocessable('subscription.invalid_billing_cycle_anchor', `billing_cycle_anchor must be no later than one period after the ${trialEnd ? "trial's end" : 'start'}, ${latestAnchor}`, [
       { field: 'billing_cycle_anchor', code: 'subscription.invalid_billing_cycle_anchor', message: `at most ${latestAnchor}` },
     ]);
   }

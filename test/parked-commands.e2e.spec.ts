@@ -17,6 +17,8 @@ describe('parked commands', () => {
       { id: expect.stringMatching(/^cmd_/), object: 'parked_command', process: 'welcome_mail', process_id: customer.id, type: 'SendWelcome', attempts: 5, last_error: 'connect ECONNREFUSED 10.0.0.25:25', created_at: expect.any(String) },
     ]);
     const [parked] = listed.data as { id: string }[];
+    const gauge = async () => (await tally.http().get('/metrics').expect(200)).text.split('\n').filter((line) => line.startsWith('parked_commands{'));
+    expect(await gauge()).toEqual(['parked_commands{process="welcome_mail",region="eu"} 1']);
 
     UnreachableMailerProcess.mailerUp = true;
     const retried = await api.post(`/v1/admin/parked-commands/${parked.id}/retry`).expect(200);
@@ -25,6 +27,7 @@ describe('parked commands', () => {
 
     expect(UnreachableMailerProcess.delivered).toEqual([customer.id]);
     expect((await api.get('/v1/admin/parked-commands').expect(200)).body.data).toEqual([]);
+    expect(await gauge()).toEqual([]);
     const again = await api.post(`/v1/admin/parked-commands/${parked.id}/retry`).expect(404);
     expect(again.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(again.body.problem).toBe('parked_command.not_found');

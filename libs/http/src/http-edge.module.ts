@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { AGGREGATE_TYPES, ProjectionLag, ReadYourWritesModule, type AggregateType, type Projection } from '@tally/runtime';
+import { AGGREGATE_TYPES, ParkedCommandsGauge, ProjectionLag, ReadYourWritesModule, type AggregateType, type Projection } from '@tally/runtime';
 import { CellRegistry } from '@tally/cells';
 import { HistoryController } from './admin/history.controller';
 import { TestClocksController } from './test-clocks/test-clocks.controller';
@@ -43,6 +43,7 @@ export class HttpEdgeModule {
         { provide: AGGREGATE_TYPES, useValue: aggregateTypes },
         { provide: EVENT_TYPE_FILTER, useValue: eventTypeFilter },
         { provide: ProjectionLag, useFactory: (cells: CellRegistry) => new ProjectionLag(cells, projections), inject: [CellRegistry] },
+        { provide: ParkedCommandsGauge, useFactory: (cells: CellRegistry) => new ParkedCommandsGauge(cells), inject: [CellRegistry] },
         AuthGuard,
         RateLimitGuard,
         EarlyAnswerAdmission,

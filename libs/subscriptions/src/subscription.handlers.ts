@@ -28,6 +28,7 @@ export interface CreateSubscriptionInput {
   commitment: Commitment | null;
   metadata: Metadata;
   payment_behavior: PaymentBehavior;
+  proration_behavior: CreateSubscription['data']['proration_behavior'];
 }
 
 export class CreateSubscriptionCommand extends Command<SubscriptionWritten> {
@@ -138,6 +139,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
         trial_days: input.trial_days ?? plan.trialDays,
         billing_cycle_anchor: input.billing_cycle_anchor,
         payment_behavior: input.payment_behavior,
+        proration_behavior: input.proration_behavior,
       },
     };
     subscriptionDecider.decide(create, subscriptionDecider.initialState());

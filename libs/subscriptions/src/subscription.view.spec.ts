@@ -104,6 +104,17 @@ describe('the subscription view', () => {
     expect(Object.getPrototypeOf(resource!.pending_update!.quantities)).toBeNull();
   });
 
+  it('drops from the pending update what a change made now replaces', () => {
+    const activated = stored({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T00:00:00.000Z', period_end: '2026-03-14T00:00:00.000Z', terms, commitment_end: null } }, '2026-02-14T00:00:00.000Z');
+    const planScheduled = stored({ type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: id, plan_code: 'max', effective_at: '2026-03-14T00:00:00.000Z' } }, '2026-02-21T00:00:00.000Z');
+    const seatsScheduled = stored({ type: 'SubscriptionQuantityScheduled', data: { subscription_id: id, meter: 'seats', quantity: 9, effective_at: '2026-03-14T00:00:00.000Z' } }, '2026-02-22T00:00:00.000Z');
+    const planChanged = stored({ type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'mini', previous_plan_code: 'pro', changed_at: '2026-02-23T00:00:00.000Z', prorations: [], invoice_now: false } }, '2026-02-23T00:00:00.000Z');
+    const seatsChanged = stored({ type: 'SubscriptionQuantityChanged', data: { subscription_id: id, meter: 'seats', quantity: 4, previous_quantity: 3, changed_at: '2026-02-24T00:00:00.000Z', prorations: [] } }, '2026-02-24T00:00:00.000Z');
+    const base = [stored(created, '2026-01-31T00:00:00.000Z'), activated, planScheduled, seatsScheduled];
+    expect(fold([...base, planChanged])).toMatchObject({ plan_code: 'mini', pending_update: { plan_code: null, quantities: { seats: 9 } } });
+    expect(fold([...base, planChanged, seatsChanged])).toMatchObject({ plan_code: 'mini', quantities: { seats: 4 }, pending_update: null });
+  });
+
   it('publishes the spec’s event types, and keeps renewals internal', () => {
     const types = (['SubscriptionCreated', 'SubscriptionActivated', 'SubscriptionRecovered', 'SubscriptionRenewed', 'SubscriptionPaused', 'SubscriptionResumed', 'SubscriptionCancellationScheduled', 'SubscriptionCanceled', 'SubscriptionPastDue'] as const).map((type) =>
       subscriptionView.publicType({ type } as HistoryEvent),

@@ -73,7 +73,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
     const event = stored as unknown as SubscriptionEvent & HistoryEvent;
     const at = stored.metadata.occurred_at;
     if (event.type === 'SubscriptionCreated') {
-      const { subscription_id, period_start, period_end, cadence: _cadence, commitment, ...fields } = event.data;
+      const { subscription_id, period_start, period_end, cadence: _cadence, prorate_first_period: _prorate, commitment, ...fields } = event.data;
       return {
         id: subscription_id,
         object: 'subscription',
@@ -129,13 +129,19 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
         };
       }
       case 'SubscriptionPlanChanged':
-        return { ...updated, plan_code: event.data.plan_code, pending_prorations: event.data.invoice_now ? updated.pending_prorations : [...updated.pending_prorations, ...event.data.prorations] };
+        return {
+          ...updated,
+          plan_code: event.data.plan_code,
+          pending_update: withoutScheduled(updated.pending_update, { plan: true }),
+          pending_prorations: event.data.invoice_now ? updated.pending_prorations : [...updated.pending_prorations, ...event.data.prorations],
+        };
       case 'SubscriptionPlanChangeScheduled':
         return { ...updated, pending_update: { ...pendingUpdate(updated), plan_code: event.data.plan_code } };
       case 'SubscriptionQuantityChanged':
         return {
           ...updated,
           quantities: keyedObject([...Object.entries(updated.quantities), [event.data.meter, event.data.quantity]]),
+          pending_update: withoutScheduled(updated.pending_update, { meter: event.data.meter }),
           pending_prorations: [...updated.pending_prorations, ...event.data.prorations],
         };
       case 'SubscriptionQuantityScheduled': {
@@ -143,7 +149,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
         return { ...updated, pending_update: { ...pending, quantities: keyedObject([...Object.entries(pending.quantities), [event.data.meter, event.data.quantity]]) } };
       }
       case 'SubscriptionEnded':
-        return { ...updated, status: 'ended', ended_at: event.data.ended_at };
+        return { ...updated, status: 'ended', ended_at: event.data.ended_at, pending_prorations: [] };
       case 'SubscriptionPaused':
         return { ...updated, status: 'paused', paused_until: event.data.until, pause_behavior: event.data.behavior };
       case 'SubscriptionResumed':
@@ -169,3 +175,11 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
 /** The pending update, or an empty one that takes effect when the current period ends. */
 const pendingUpdate = (subscription: SubscriptionResource): NonNullable<SubscriptionResource['pending_update']> =>
   subscription.pending_update ?? { plan_code: null, quantities: keyedObject(), effective_at: subscription.current_period_end };
+
+/** A change made now replaces the one scheduled for the same plan or meter: the pending update without it, or null when nothing is left. */
+function withoutScheduled(pending: SubscriptionResource['pending_update'], replaced: { plan: true } | { meter: string }): SubscriptionResource['pending_update'] {
+  if (pending === null) return null;
+  const plan_code = 'plan' in replaced ? null : pending.plan_code;
+  const quantities = keyedObject(Object.entries(pending.quantities).filter(([meter]) => !('meter' in replaced) || meter !== replaced.meter));
+  return plan_code === null && Object.keys(quantities).length === 0 ? null : { ...pending, plan_code, quantities };
+}

@@ -53,6 +53,7 @@ export class SubscriptionsController {
       commitment: body.commitment ? { periods: body.commitment.periods, renewal: body.commitment.renewal } : null,
       metadata: body.metadata ?? {},
       payment_behavior: body.payment_behavior ?? 'allow_incomplete',
+      proration_behavior: body.proration_behavior ?? 'create_prorations',
     };
     return withEtag(response, await this.commands.execute(new CreateSubscriptionCommand(context, input)));
   }

@@ -29,7 +29,7 @@ const PARKED_LIST: ListSpec = {
   filters: { process: { ops: ['eq', 'in'] }, created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' } },
 };
 
-/** Commands of the tenant's flows that failed every dispatch attempt (not refused: failed), for operators to look into. */
+/** Commands of the tenant's flows that failed every dispatch attempt, or were refused where a refusal must not be dropped, for operators to look into. */
 @Controller('v1/admin/parked-commands')
 @ApiTag('admin')
 @ApiAuthenticated(API_KEY_AUTH)
@@ -40,7 +40,7 @@ export class ParkedCommandsController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'List parked commands', description: 'Commands of the tenant’s flows that failed every dispatch attempt (an outage, not a refusal) and were not retried since; they are not retried on their own.' })
+  @ApiOperation({ summary: 'List parked commands', description: 'Commands of the tenant’s flows that failed every dispatch attempt (an outage), or were refused where work would otherwise be left undone (a subscription’s invoice that cannot be built or finalised; `last_error` starts with the refusal’s code), and were not retried since; they are not retried on their own.' })
   @ApiListResponse(ParkedCommandResponse, PARKED_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<ParkedCommand>> {

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import fc from 'fast-check';
 import { applyDiscounts, type Discount } from './discounts';
 
 const lines = (...amounts: [string, string][]) => amounts.map(([code, amount]) => ({ code, amount: new Big(amount) }));
@@ -40,6 +41,42 @@ describe('applyDiscounts', () => {
   it('discounts only the components a coupon is restricted to', () => {
     const result = applyDiscounts(lines(['base', '49.00'], ['seats', '15.00']), [amountOff('seats-only', '20.00', { components: ['seats'] })], 'EUR');
     expect(shares(result)).toEqual([['base', '0.00', '49.00'], ['seats', '15.00', '0.00']]);
+  });
+
+  it('spreads an amount off over the lines above zero only: a proration’s credit takes no share (the 10 → 100 upgrade with 5.00 off)', () => {
+    // The renewal after an upgrade from 10.00 to 100.00 halfway: the new period, the credit for the old price, the charge for the new one.
+    const result = applyDiscounts(lines(['base', '100.00'], ['base', '-5.00'], ['base', '50.00']), [amountOff('five', '5.00')], 'USD');
+    expect(shares(result)).toEqual([['base', '3.33', '96.67'], ['base', '0.00', '-5.00'], ['base', '1.67', '48.33']]);
+    expect(result.applied[0].amount.toFixed(2)).toBe('5.00');
+  });
+
+  it('takes nothing off an invoice of credits alone (a cancellation’s), and caps an amount off at the lines above zero', () => {
+    expect(shares(applyDiscounts(lines(['base', '-23.42']), [amountOff('five', '5.00')], 'EUR'))).toEqual([['base', '0.00', '-23.42']]);
+    const capped = applyDiscounts(lines(['base', '3.00'], ['base', '-10.00']), [amountOff('big', '50.00')], 'EUR');
+    expect(shares(capped)).toEqual([['base', '3.00', '0.00'], ['base', '0.00', '-10.00']]);
+    expect(capped.applied[0].amount.toFixed(2)).toBe('3.00');
+  });
+
+  it('takes a percentage off a credit line too: the time it credits was paid at that discount', () => {
+    const result = applyDiscounts(lines(['base', '20.00'], ['base', '-5.00']), [percent('half', '50')], 'USD');
+    expect(shares(result)).toEqual([['base', '10.00', '10.00'], ['base', '-2.50', '-2.50']]);
+  });
+
+  it('allocates any amount off over lines of either sign: credit lines take no share, the others never go below zero (property)', () => {
+    const cents = fc.integer({ min: -1_000_000, max: 1_000_000 }).map((units) => new Big(units).div(100));
+    fc.assert(
+      fc.property(fc.array(cents, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 2_000_000 }), (amounts, off) => {
+        const given = amounts.map((amount, i) => ({ code: `c${i}`, amount }));
+        const result = applyDiscounts(given, [amountOff('off', new Big(off).div(100).toFixed(2))], 'EUR');
+        const positive = amounts.filter((amount) => amount.gt(0)).reduce((sum, amount) => sum.plus(amount), new Big(0));
+        expect(result.applied[0].amount.eq(positive.lt(new Big(off).div(100)) ? positive : new Big(off).div(100))).toBe(true);
+        result.lines.forEach((line, i) => {
+          if (amounts[i].lte(0)) expect(line.discount_amount.eq(0)).toBe(true);
+          else expect(line.amount_after.gte(0) && line.discount_amount.gte(0)).toBe(true);
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('works in currencies without minor units', () => {

@@ -28,18 +28,20 @@ export interface DiscountedLine {
   /** Each discount's share of this line, in the order they applied. */
   discounts: { coupon_id: string; amount: Big }[];
   discount_amount: Big;
-  /** The line's amount less its discounts; never below zero. */
+  /** The line's amount less its discounts; a line above zero never goes below it. */
   amount_after: Big;
 }
 
 /**
  * Applies the discounts level by level (subscription, plan, promotional; in the given order within
  * a level), each to what the earlier ones left of the lines it covers:
- *  - a percentage is taken from each covered line and rounded on that line, half-even;
- *  - an amount off is capped at what the covered lines have left, then split over them in
- *    proportion to what each has left, by the largest remainder (kernel `allocate`), so the shares
- *    sum exactly to it and no share exceeds its line.
- * Every amount is in the currency's minor units; no line goes below zero.
+ *  - a percentage is taken from each covered line and rounded on that line, half-even; from a
+ *    credit line too, since the time it credits was paid at that percentage off;
+ *  - an amount off is capped at what the covered lines above zero have left, then split over them
+ *    in proportion to what each has left, by the largest remainder (kernel `allocate`), so the
+ *    shares sum exactly to it and no share exceeds its line. A credit line (a proration's unused
+ *    time) takes no share, as Stripe applies no coupon to a negative line.
+ * Every amount is in the currency's minor units; no line above zero goes below it.
  */
 export function applyDiscounts(
   lines: readonly { code: string; amount: Big }[],
@@ -61,13 +63,16 @@ export function applyDiscounts(
   return { lines: discounted, applied };
 }
 
+const ZERO = new Big(0);
+
 function sharesOf(discount: Discount, remaining: readonly Big[], currency: string): Big[] {
   if (remaining.length === 0) return [];
   if (discount.percent_off !== null) {
     const percent = discount.percent_off;
     return remaining.map((amount) => roundToCurrency(amount.times(percent).div(100), currency));
   }
-  const left = remaining.reduce((sum, amount) => sum.plus(amount), new Big(0));
-  const wanted = roundToCurrency(discount.amount_off ?? new Big(0), currency);
-  return allocate(wanted.gt(left) ? left : wanted, remaining, currency);
+  const weights = remaining.map((amount) => (amount.gt(0) ? amount : ZERO));
+  const left = weights.reduce((sum, amount) => sum.plus(amount), ZERO);
+  const wanted = roundToCurrency(discount.amount_off ?? ZERO, currency);
+  return allocate(wanted.gt(left) ? left : wanted, weights, currency);
 }

@@ -28,6 +28,7 @@ class Orders extends ScriptedDispatches implements ProcessManager<{ asked: boole
   readonly name = 'orders';
   readonly streamPrefixes = ['order-'];
   readonly decider = ordersDecider;
+  parkWhenRefused: readonly string[] = [];
 
   route(event: RecordedEvent) {
     return { processId: event.stream.slice('order-'.length), input: { id: event.id, type: event.type, data: event.data } };
@@ -123,6 +124,25 @@ describe('the command dispatcher', () => {
     expect(events.map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued', 'ProcessInputReceived', 'DeliveryRefused']);
     expect(events[3].data).toMatchObject({ command_type: 'Deliver', code: 'order.closed' });
     expect(orders.calls).toHaveLength(1);
+  });
+
+  it('parks at once a refused command that its process must not drop, logs it, and dispatches it again on retry once the cause is fixed', async () => {
+    orders.parkWhenRefused = ['Deliver'];
+    orders.behaviour = () => 'refuse';
+    await place('o9');
+    expect(orders.calls).toHaveLength(1);
+    expect((await processEvents('o9')).map((event) => event.type)).toEqual(['ProcessInputReceived', 'ProcessCommandIssued', 'ProcessCommandParked']);
+    const parkedDocs = async () => (await running.cells.cell('eu').readModels.find(PARKED_COMMANDS, { limit: 10 })).items;
+    const [command] = orders.calls.map((call) => call.commandId!);
+    expect(await parkedDocs()).toEqual([expect.objectContaining({ id: command, process: 'orders', type: 'Deliver', attempts: 1, last_error: 'order.closed: The order is closed' })]);
+    expect(errors).toEqual([expect.stringContaining(`command Deliver ${command} refused (order.closed)`)]);
+
+    orders.behaviour = () => 'ok';
+    const operator: RequestContext = { tenantId: 'ten_test', environment: 'sandbox', region: 'eu', actor: 'api_key:key_1', requestId: 'req_1', correlationId: null, causationId: null };
+    await new ParkedCommands(running.cells, new ScopedReads(running.cells), new Clocks(clock), ids).retry(operator, command);
+    await running.worker.settle();
+    expect(orders.calls.map((call) => call.commandId)).toEqual([command, command]);
+    expect(await parkedDocs()).toEqual([]);
   });
 
   it('seals the personal data a process copies with its subject’s key, so erasure redacts the copies', async () => {

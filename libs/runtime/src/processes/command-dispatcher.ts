@@ -37,9 +37,10 @@ export interface CommandRetriedData {
  * following the process streams from its own checkpoint (never inline, so an outage or a crash between a
  * process's append and the command loses nothing). Each command carries its id, which its target
  * stream applies once, so a command dispatched again changes nothing. A refusal (a domain error)
- * goes back to its process as a `CommandRejected` input; any other failure is retried with a
- * doubling pause and, after DISPATCH_ATTEMPTS, parked: recorded in the process stream, counted,
- * and listed for operators, while later commands go on. An operator's retry (`ProcessCommandRetried`)
+ * goes back to its process as a `CommandRejected` input, unless the process parks that command
+ * type when refused (`parkWhenRefused`: work nobody else would do), which parks it at once; any
+ * other failure is retried with a doubling pause and, after DISPATCH_ATTEMPTS, parked: recorded
+ * in the process stream, counted, and listed for operators, while later commands go on. An operator's retry (`ProcessCommandRetried`)
  * dispatches the parked command again, with the same attempts.
  */
 export class CommandDispatcher extends LogFollower {
@@ -85,6 +86,10 @@ export class CommandDispatcher extends LogFollower {
         this.metrics.commandsDispatched.inc({ process: name, outcome: 'applied' });
         return;
       } catch (error) {
+        if (error instanceof DomainError && runtime.manager.parkWhenRefused?.includes(issued.type)) {
+          this.log.error(`process ${name}: command ${issued.type} ${commandId} refused (${error.code}); parked until an operator retries it`, error);
+          return this.park(event, { command_id: commandId, type: issued.type, attempts: attempt, error: `${error.code}: ${error.message}` });
+        }
         if (error instanceof DomainError) {
           const rejected: CommandRejected = {
             id: `rejected:${commandId}`,

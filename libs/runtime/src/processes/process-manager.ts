@@ -59,6 +59,13 @@ export interface ProcessManager<S = unknown, I extends ProcessInput = ProcessInp
   decider: ProcessDecider<S, RuntimeInput<I>, ProcessOutput<C>>;
   /** Executes an issued command; the context carries its command id, which the target applies once. */
   dispatch(command: C, context: RequestContext): Promise<void>;
+  /**
+   * Command types whose refusal (a domain error) would leave work undone that nobody else will
+   * do, such as an invoice that cannot be built or finalised: the dispatcher parks them (listed,
+   * counted, logged) for an operator to retry once the cause is fixed, rather than handing the
+   * refusal back as `CommandRejected`.
+   */
+  parkWhenRefused?: readonly C['type'][];
   /** Whose personal data an input or command holds, if any; it is then sealed in the process stream with that subject's key. */
   subjectOf?(message: { type: string; data: unknown }): string | null;
   /**

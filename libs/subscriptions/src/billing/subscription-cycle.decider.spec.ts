@@ -74,6 +74,14 @@ describe('the subscription cycle', () => {
         { kind: 'schedule', timerId: 'period_end:2026-03-14T10:00:00.000Z', dueAt: '2026-03-14T10:00:00.000Z' },
       ]));
 
+  it('bills a first, shorter period up to the anchor as the remaining time of its whole period', () => {
+    const whole = { start: '2026-01-28T10:00:00.000Z', end: FEB };
+    spec
+      .given([created])
+      .when(input({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: FEB, terms: { ...terms, whole_period: whole }, commitment_end: null } }, T0))
+      .then([issue({ licensed: { plan_code: 'pro', quantities: { seats: 2 }, period: { start: T0, end: FEB }, whole_period: whole } }), { kind: 'schedule', timerId: `period_end:${FEB}`, dueAt: FEB }]);
+  });
+
   it('closes the period when its timer fires', () => spec.given([created, activated]).when(fire(`period_end:${FEB}`)).then([advance({ type: 'ClosePeriod', data: { period_end: FEB } })]));
 
   it('on renewal, bills the new period in advance, the closed one’s usage in arrears, and the prorations', () => {
@@ -130,6 +138,14 @@ describe('the subscription cycle', () => {
       .given([created, activated])
       .when(input({ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-18T10:00:00.000Z', reason: null, prorations: credit } }, '2026-02-18T10:00:00.000Z'))
       .then([issue({ key: 'final:2026-02-18T10:00:00.000Z', billing_reason: 'subscription_cancel', licensed: null, usage: { plan_code: 'pro', period: { start: T0, end: '2026-02-18T10:00:00.000Z' } }, prorations: credit })]);
+  });
+
+  it('closes with a final invoice when a commitment ends without renewal: the last period’s usage and the prorations still pending', () => {
+    const pending = [{ code: 'seats', description: 'Remaining time on seats', amount: '5.00', period_start: '2026-02-20T10:00:00.000Z', period_end: FEB, price_version: 1, tax_code: 'standard' }];
+    spec
+      .given([created, activated])
+      .when(input({ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: FEB, prorations: pending } }, FEB))
+      .then([issue({ key: `final:${FEB}`, billing_reason: 'subscription_cycle', licensed: null, usage: { plan_code: 'pro', period: { start: T0, end: FEB } }, prorations: pending })]);
   });
 
   it('tells the subscription when one of its invoices is paid (a past-due subscription recovers)', () =>

@@ -26,7 +26,8 @@ export interface InvoiceRequest {
   billing_reason: BillingReason;
   /** The subscription's plan: its currency and tax behaviour are the invoice's. */
   plan_code: string;
-  licensed: { plan_code: string; quantities: Record<string, number>; period: Period } | null;
+  /** `whole_period`: the period is a first, shorter one, charged the remaining time of that whole period (see PeriodTerms). */
+  licensed: { plan_code: string; quantities: Record<string, number>; period: Period; whole_period?: Period } | null;
   usage: { plan_code: string; period: Period } | null;
   prorations: ProrationItem[];
   coupons: string[];
@@ -133,7 +134,7 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
           key: `period:${period_start}`,
           billing_reason: 'subscription_create',
           plan_code: terms.plan_code,
-          licensed: { plan_code: terms.plan_code, quantities: terms.quantities, period: { start: period_start, end: period_end } },
+          licensed: licensedOf(terms, { start: period_start, end: period_end }),
           usage: null,
           prorations: terms.prorations,
           coupons: terms.coupons,
@@ -163,7 +164,7 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
           key: `period:${period_start}`,
           billing_reason: renewal || state.trial ? 'subscription_cycle' : 'subscription_create',
           plan_code: terms.plan_code,
-          licensed: { plan_code: terms.plan_code, quantities: terms.quantities, period: { start: period_start, end: period_end } },
+          licensed: licensedOf(terms, { start: period_start, end: period_end }),
           usage: renewal && state.period && state.terms ? { plan_code: state.terms.plan_code, period: state.period } : null,
           prorations: terms.prorations,
           coupons: terms.coupons,
@@ -194,12 +195,17 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
         if (event.data.final_invoice === false) return [];
         return state.period ? [issue(state, `final:${event.data.canceled_at}`, 'subscription_cancel', { start: state.period.start, end: event.data.canceled_at }, event.data.prorations)] : [];
       case 'SubscriptionEnded':
-        return state.period ? [issue(state, `final:${event.data.ended_at}`, 'subscription_cycle', { start: state.period.start, end: event.data.ended_at }, [])] : [];
+        return state.period ? [issue(state, `final:${event.data.ended_at}`, 'subscription_cycle', { start: state.period.start, end: event.data.ended_at }, event.data.prorations ?? [])] : [];
       default:
         return [];
     }
   },
 };
+
+/** The licensed part of a period's invoice at its terms: a stub's with the whole period it is prorated to. */
+function licensedOf(terms: PeriodTerms, period: Period): InvoiceRequest['licensed'] {
+  return { plan_code: terms.plan_code, quantities: terms.quantities, period, ...(terms.whole_period && { whole_period: terms.whole_period }) };
+}
 
 /** An invoice of usage up to `usageUntil` (the period's end, or a cancellation) and of prorations, without licensed charges. */
 function issue(state: CycleState, key: string, reason: BillingReason, usagePeriod: Period | null, prorations: ProrationItem[]): Output {

@@ -34,6 +34,8 @@ export class SubscriptionCycleProcess implements ProcessManager<CycleState, Cycl
   readonly decider = subscriptionCycleDecider;
   /** A subscription's cycle never ends while it lives: about five events a period, so a daily plan's stream grows by some 1,800 a year. */
   readonly snapshot = { every: 100, version: 1 };
+  /** An invoice that cannot be built or finalised (a refused line, a tax rule, a discount) is parked, never dropped: the period it bills closed already. */
+  readonly parkWhenRefused = ['IssueInvoice'] as const;
 
   constructor(private readonly commands: CommandBus) {}
 

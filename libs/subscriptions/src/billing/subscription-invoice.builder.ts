@@ -7,8 +7,9 @@ import type { TaxBehavior, TaxCode } from '@tally/tax';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { Period } from '../domain/billing-cycle';
+import { remainingTimeCharges } from '../domain/prorations';
 import type { ProrationItem } from '../domain/subscription.events';
-import { licensedLines, loadPlan, usageLines, usageMeters } from '../plan-terms';
+import { licensedCharges, licensedLines, loadPlan, usageLines, usageMeters } from '../plan-terms';
 import type { InvoiceRequest } from './subscription-cycle.decider';
 import { USAGE_READINGS, type UsageReadings } from './usage-readings.port';
 
@@ -40,10 +41,10 @@ export class SubscriptionInvoiceBuilder {
   async build(context: RequestContext, request: Omit<InvoiceRequest, 'collection' | 'customer_id'>): Promise<SubscriptionInvoiceDraft> {
     const plan = await loadPlan(this.runtime, context, request.plan_code);
     const planOf = async (code: string) => (code === plan.code ? plan : loadPlan(this.runtime, context, code));
-    const licensed = request.licensed ? licensedLines(await planOf(request.licensed.plan_code), request.licensed.quantities, request.licensed.period) : [];
+    const licensed = request.licensed ? licensedOf(await planOf(request.licensed.plan_code), request.licensed) : [];
     const usage = request.usage ? await this.usageLines(context, request.subscription_id, await planOf(request.usage.plan_code), request.usage.period) : [];
     const prorations = request.prorations.map(prorationLine);
-    const lines: PricedLine[] = [...licensed.map(notProrated), ...usage.map(notProrated), ...prorations];
+    const lines: PricedLine[] = [...licensed, ...usage.map(notProrated), ...prorations];
     return {
       invoiceId: invoiceIdOf(request),
       currency: plan.currency,
@@ -114,6 +115,16 @@ export function invoiceIdOf(request: Pick<InvoiceRequest, 'subscription_id' | 'k
 }
 
 const notProrated = (line: InvoiceLine): PricedLine => ({ ...line, proration: false });
+
+/**
+ * The licensed components of a period, in advance. A first period shorter than the cycle's (a
+ * stub) is charged the remaining time of its whole period, itemised as prorations, as Stripe bills
+ * the time up to a billing cycle anchor.
+ */
+function licensedOf(plan: Plan, { quantities, period, whole_period }: NonNullable<InvoiceRequest['licensed']>): PricedLine[] {
+  if (!whole_period) return licensedLines(plan, quantities, period).map(notProrated);
+  return remainingTimeCharges(licensedCharges(plan, quantities, period), whole_period, period.start, plan.currency).map(prorationLine);
+}
 
 function prorationLine(item: ProrationItem): PricedLine {
   const amount = new Big(item.amount);

@@ -4,7 +4,7 @@ import { InvoiceDryRun, type InvoiceResource } from '@tally/invoicing';
 import { onClockOf, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime } from '@tally/runtime';
 import { periodAt } from '../domain/billing-cycle';
-import { firstPeriod, TERMINAL, type Subscription } from '../domain/subscription.decider';
+import { firstPeriod, firstTerms, TERMINAL, type Subscription } from '../domain/subscription.decider';
 import { subscriptionAggregate } from '../subscription.aggregate';
 import type { InvoiceRequest } from './subscription-cycle.decider';
 import { issueInput, SubscriptionInvoiceBuilder } from './subscription-invoice.builder';
@@ -54,7 +54,8 @@ export function upcomingRequest(subscription: Subscription, now: string): Invoic
   const base = { subscription_id: subscription.id, customer_id: subscription.customerId, prorations: [...subscription.pendingProrations], coupons: [...subscription.coupons], collection: 'charge' as const };
   if (subscription.status === 'trialing') {
     const period = firstPeriod(subscription.trialEnd!, subscription.anchor, subscription.cadence);
-    const licensed = { plan_code: subscription.planCode, quantities: subscription.quantities, period };
+    const { whole_period } = firstTerms(subscription, period);
+    const licensed = { plan_code: subscription.planCode, quantities: subscription.quantities, period, ...(whole_period && { whole_period }) };
     return { ...base, key: `period:${period.start}`, billing_reason: 'subscription_cycle', plan_code: subscription.planCode, licensed, usage: null, period_number: 1 };
   }
   const planCode = subscription.scheduled.planCode ?? subscription.planCode;

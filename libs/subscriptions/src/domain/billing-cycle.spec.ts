@@ -1,4 +1,4 @@
-import { boundary, periodAt, type Cadence } from './billing-cycle';
+import { boundary, periodAt, wholePeriodOf, type Cadence } from './billing-cycle';
 
 const monthly: Cadence = { interval: 'month', count: 1 };
 
@@ -52,5 +52,15 @@ describe('the billing cycle', () => {
         at = period.end;
       }
     }
+  });
+
+  it('knows the whole period a first, shorter period is part of: the one before a later anchor, or the one holding the start', () => {
+    // Created on 16 January with an anchor on 1 February: 16 of January's 31 days.
+    expect(wholePeriodOf({ start: '2026-01-16T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' }, '2026-02-01T00:00:00.000Z', monthly)).toEqual({ start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' });
+    // A trial ending on 20 January in a cycle anchored on 5 January: the period from 5 January to 5 February.
+    expect(wholePeriodOf({ start: '2026-01-20T00:00:00.000Z', end: '2026-02-05T00:00:00.000Z' }, '2026-01-05T00:00:00.000Z', monthly)).toEqual({ start: '2026-01-05T00:00:00.000Z', end: '2026-02-05T00:00:00.000Z' });
+    // A whole period, and a stub longer than a period (an anchor further than one interval away), have none.
+    expect(wholePeriodOf({ start: '2026-01-05T00:00:00.000Z', end: '2026-02-05T00:00:00.000Z' }, '2026-01-05T00:00:00.000Z', monthly)).toBeNull();
+    expect(wholePeriodOf({ start: '2026-01-05T00:00:00.000Z', end: '2026-03-01T00:00:00.000Z' }, '2026-03-01T00:00:00.000Z', monthly)).toBeNull();
   });
 });

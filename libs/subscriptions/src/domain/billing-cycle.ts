@@ -36,6 +36,17 @@ export function periodAt(anchor: string, cadence: Cadence, at: string): Period &
   return { index, start: boundary(anchor, cadence, index), end: boundary(anchor, cadence, index + 1) };
 }
 
+/**
+ * The whole cycle period that a first period is part of when it is shorter than the cycle's (a
+ * stub: from creation or a trial's end up to the anchor, or up to the boundary after it); null
+ * when the period is a whole one. A stub longer than a cycle period (an anchor further away than
+ * one interval, as older subscriptions may have) has none either.
+ */
+export function wholePeriodOf(period: Period, anchor: string, cadence: Cadence): Period | null {
+  const whole = Date.parse(period.end) <= Date.parse(anchor) ? { start: boundary(anchor, cadence, -1), end: anchor } : periodAt(anchor, cadence, period.start);
+  return Date.parse(whole.start) < Date.parse(period.start) ? { start: whole.start, end: whole.end } : null;
+}
+
 const DAY_MS = 86_400_000;
 const INTERVAL_DAYS: Record<Interval, number> = { day: 1, week: 7, month: 28, year: 365 };
 

@@ -34,6 +34,11 @@ export function unusedTimeCredits(charges: readonly LicensedCharge[], period: Pe
   return prorationItems(charges, [], period, at, currency);
 }
 
+/** The share of every charge for the time from `at` to the period's end: what a first, shorter period (a stub) is charged. */
+export function remainingTimeCharges(charges: readonly LicensedCharge[], period: Period, at: string, currency: string): ProrationItem[] {
+  return prorationItems([], charges, period, at, currency);
+}
+
 function item(charge: LicensedCharge, description: string, amount: string, period: Period, at: string): ProrationItem {
   return { code: charge.code, description, amount, period_start: at, period_end: period.end, price_version: charge.price_version, tax_code: charge.tax_code };
 }

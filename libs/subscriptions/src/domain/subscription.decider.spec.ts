@@ -15,6 +15,7 @@ const create: CreateSubscription = {
     currency: 'EUR',
     cadence: { interval: 'month', count: 1 },
     payment_behavior: 'allow_incomplete',
+    proration_behavior: 'create_prorations',
     quantities: {},
     coupons: [],
     metadata: {},
@@ -28,7 +29,7 @@ const create: CreateSubscription = {
 /** The plan costs 28.00 EUR a period: canceled at midnight on 5 February, 23 days and 10 hours of the 28-day period are unused: 28 × 562 / 672 = 23.4166… */
 const CHARGES = [{ code: 'seat', description: 'seat', amount: '28.00', price_version: 1, tax_code: 'standard' }];
 const CREDIT = [{ code: 'seat', description: 'Unused time on seat', amount: '-23.42', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' }];
-const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, payment_behavior: _behavior, ...createdFields } = create.data;
+const { at: _at, trial_days: _trial, billing_cycle_anchor: _anchor, payment_behavior: _behavior, proration_behavior: _proration, ...createdFields } = create.data;
 const created: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...createdFields, status: 'active', trial_end: null, billing_cycle_anchor: T0, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' },
@@ -51,14 +52,58 @@ describe('subscription decider', () => {
     it('starts trialing; the trial is the first period and the cycle is anchored at its end', () =>
       spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14 } }).then([trialing]));
 
-    it('starts with a stub period up to a later billing_cycle_anchor', () =>
+    it('starts with a stub period up to a later billing_cycle_anchor, prorated to the whole period before the anchor', () =>
       spec
         .given([])
         .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z' } })
         .then([
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' } },
+          {
+            type: 'SubscriptionActivated',
+            data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' } }, commitment_end: null },
+          },
+        ]));
+
+    it('bills the stub in full with proration_behavior none', () =>
+      spec
+        .given([])
+        .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', proration_behavior: 'none' } })
+        .then([
+          { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', prorate_first_period: false } },
           { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms, commitment_end: null } },
         ]));
+
+    it('prorates the first paid period after a trial up to an anchor, when the trial ends', () => {
+      const anchored: SubscriptionCreated = { ...trialing, data: { ...trialing.data, billing_cycle_anchor: '2026-03-01T00:00:00.000Z' } };
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14, billing_cycle_anchor: '2026-03-01T00:00:00.000Z' } }).then([anchored]);
+      spec
+        .given([anchored])
+        .when({ type: 'EndTrial', data: { subscription_id: id, at: '2026-02-14T10:00:00.000Z' } })
+        .then([
+          {
+            type: 'SubscriptionActivated',
+            data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-02-01T00:00:00.000Z', end: '2026-03-01T00:00:00.000Z' } }, commitment_end: null },
+          },
+        ]);
+    });
+
+    it('takes an anchor at most one interval after the start (now, or the trial’s end), as Stripe does', () => {
+      // 31 January + 1 month is 28 February, 10:00. A cycle anchored on the 28th runs from 28 January: the first period is 28 of its 31 days.
+      spec
+        .given([])
+        .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-28T10:00:00.000Z' } })
+        .then([
+          { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-28T10:00:00.000Z' } },
+          {
+            type: 'SubscriptionActivated',
+            data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-28T10:00:00.000Z', end: '2026-02-28T10:00:00.000Z' } }, commitment_end: null },
+          },
+        ]);
+      spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-28T10:00:00.001Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
+      spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '9999-12-31T00:00:00.000Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14, billing_cycle_anchor: '2026-03-14T10:00:00.000Z' } }).then([{ ...trialing, data: { ...trialing.data, billing_cycle_anchor: '2026-03-14T10:00:00.000Z' } }]);
+      spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14, billing_cycle_anchor: '2026-03-14T10:00:00.001Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
+    });
 
     it('refuses an anchor in the past, and a trial outside 0 to 730 days', () => {
       spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-01-31T09:59:59.999Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
@@ -164,6 +209,44 @@ describe('subscription decider', () => {
         .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'customer_deleted', prorations: [], final_invoice: false } }]));
 
     it('refuses to cancel twice', () => spec.given([created, canceled]).when(cancel('now')).thenFails('subscription.already_canceled'));
+
+    describe('with prorations pending from a change earlier in the period, on the final invoice', () => {
+      // Seats from 1 (28.00) to 3 (84.00) on 5 February at midnight, 562 of the period's 672 hours left.
+      const pending = [
+        { code: 'seat', description: 'Unused time on seat', amount: '-23.42', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' },
+        { code: 'seat', description: 'Remaining time on seat', amount: '70.25', period_start: '2026-02-05T00:00:00.000Z', period_end: '2026-02-28T10:00:00.000Z', price_version: 1, tax_code: 'standard' },
+      ];
+      const seats: SubscriptionEvent = { type: 'SubscriptionQuantityChanged', data: { subscription_id: id, meter: 'seat', quantity: 3, previous_quantity: 1, changed_at: '2026-02-05T00:00:00.000Z', prorations: pending } };
+      const close = { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } };
+
+      it('cancels now with the pending prorations, then the credit for the unused time at the new quantity', () => {
+        const credit = { ...CREDIT[0], amount: '-70.25' };
+        spec
+          .given([created, seats])
+          .when({ ...cancel('now'), data: { ...cancel('now').data, charges: [{ ...CHARGES[0], amount: '84.00' }] } })
+          .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: 'too expensive', prorations: [...pending, credit] } }]);
+      });
+
+      it('cancels at period end with the pending prorations', () => {
+        const scheduled: SubscriptionEvent = { type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: '2026-02-28T10:00:00.000Z', reason: null } };
+        spec.given([created, seats, scheduled]).when(close).then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: null, prorations: pending } }]);
+      });
+
+      it('ends a commitment without renewal with the pending prorations', () =>
+        spec
+          .given([{ ...created, data: { ...created.data, commitment: { periods: 1, renewal: 'none' } } }, { ...activated, data: { ...activated.data, commitment_end: '2026-02-28T10:00:00.000Z' } } as SubscriptionEvent, seats])
+          .when(close)
+          .then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-02-28T10:00:00.000Z', prorations: pending } }]));
+
+      it('bills them once: a renewal moves them onto its invoice, and a cancellation after it carries none', () => {
+        const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, prorations: pending }, commitment_end: null } };
+        spec.given([created, seats]).when(close).then([{ ...renewed, data: { ...renewed.data, terms: { ...terms, quantities: { seat: 3 }, prorations: pending } } } as SubscriptionEvent]);
+        spec
+          .given([created, seats, renewed])
+          .when({ ...cancel('now'), data: { ...cancel('now').data, at: '2026-02-28T10:00:00.000Z', charges: [] } })
+          .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: 'too expensive', prorations: [] } }]);
+      });
+    });
   });
 
   describe('past due and recovery', () => {
@@ -285,6 +368,26 @@ describe('subscription decider', () => {
       ]);
     });
 
+    it('lets a later change made now replace one scheduled for the boundary: the boundary keeps the plan changed now', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: id, plan_code: 'premium', effective_at: '2026-02-28T10:00:00.000Z' } };
+      const toMax = change('create_prorations', { ...planChange('create_prorations'), plan_code: 'max' });
+      const changedToMax: SubscriptionEvent = { ...changed(false), data: { ...(changed(false).data as object), plan_code: 'max' } } as SubscriptionEvent;
+      spec.given([created, activated, scheduled]).when(toMax).then([changedToMax]);
+      spec.given([created, activated, scheduled, changedToMax]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'max', prorations }, commitment_end: null } },
+      ]);
+    });
+
+    it('lets a change back to the current plan now cancel the one scheduled for the boundary', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: id, plan_code: 'premium', effective_at: '2026-02-28T10:00:00.000Z' } };
+      const back = change('create_prorations', { ...planChange('create_prorations'), plan_code: 'pro', after: BASIC });
+      const stayed: SubscriptionEvent = { type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'pro', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations: [], invoice_now: false } };
+      spec.given([created, activated, scheduled]).when(back).then([stayed]);
+      spec.given([created, activated, scheduled, stayed]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } },
+      ]);
+    });
+
     it('does not prorate in a trial', () =>
       spec.given([trialing]).when(change('create_prorations')).then([
         { type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'premium', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations: [], invoice_now: false } },
@@ -328,6 +431,18 @@ describe('subscription decider', () => {
       ]);
     });
 
+    it('lets a quantity changed now replace the one scheduled for the boundary, even when it keeps today’s quantity', () => {
+      const scheduled: SubscriptionEvent = { type: 'SubscriptionQuantityScheduled', data: { subscription_id: id, meter: 'seats', quantity: 5, effective_at: '2026-02-28T10:00:00.000Z' } };
+      const close = { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } };
+      const kept: SubscriptionEvent = { type: 'SubscriptionQuantityChanged', data: { subscription_id: id, meter: 'seats', quantity: 1, previous_quantity: 1, changed_at: '2026-02-21T10:00:00.000Z', prorations: [] } };
+      const onOne: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms: { ...terms, quantities: { seats: 1 } }, commitment_end: null } };
+      spec.given([created, onOne, scheduled]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: 1, after: before } }).then([kept]);
+      spec.given([created, onOne, scheduled, kept]).when(close).then([
+        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, quantities: { seats: 1 } }, commitment_end: null } },
+      ]);
+      spec.given([created, onOne]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: 1, after: before } }).thenNothingHappens();
+    });
+
     it('refuses a negative or fractional quantity', () => {
       spec.given([created, activated]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: -1 } }).thenFails('subscription.invalid_quantity');
       spec.given([created, activated]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: 1.5 } }).thenFails('subscription.invalid_quantity');
@@ -349,7 +464,7 @@ describe('subscription decider', () => {
     });
 
     it('ends the subscription at its end without renewal', () =>
-      spec.given([committed('none'), activatedCommitted, renewed]).when(closeMarch).then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-03-31T10:00:00.000Z' } }]));
+      spec.given([committed('none'), activatedCommitted, renewed]).when(closeMarch).then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-03-31T10:00:00.000Z', prorations: [] } }]));
 
     it('starts a new term of the same length with automatic renewal', () =>
       spec.given([committed('auto'), activatedCommitted, renewed]).when(closeMarch).then([

@@ -1,5 +1,5 @@
 import { checkMetadata, DomainError, keyedObject, mergeMetadata, sameMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
-import { boundary, periodAt, type Cadence, type Period } from './billing-cycle';
+import { boundary, periodAt, wholePeriodOf, type Cadence, type Period } from './billing-cycle';
 import { prorationItems, unusedTimeCredits, type LicensedCharge } from './prorations';
 import type { Commitment, PauseBehavior, PeriodTerms, ProrationBehavior, ProrationItem, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus } from './subscription.events';
 
@@ -34,6 +34,8 @@ export interface Subscription {
   paidPeriods: number;
   /** Prorations not yet invoiced: they go on the invoice of the next period. */
   pendingProrations: readonly ProrationItem[];
+  /** A first period shorter than the cycle's is prorated (false: created with `proration_behavior: none`, billed in full). */
+  prorateFirstPeriod: boolean;
   /** Set by a cancellation at period end: why, or null without a reason. */
   scheduledCancellation: { reason: string | null } | null;
   pausedUntil: string | null;
@@ -46,11 +48,14 @@ export type SubscriptionState = { status: 'none' } | Subscription;
 /** `at` in every command is "now" on the subscription's clock, given by the handler: the decider reads no clock. */
 export type CreateSubscription = Command<
   'CreateSubscription',
-  Omit<SubscriptionCreated['data'], 'status' | 'trial_end' | 'billing_cycle_anchor' | 'period_start' | 'period_end'> & {
+  Omit<SubscriptionCreated['data'], 'status' | 'trial_end' | 'billing_cycle_anchor' | 'period_start' | 'period_end' | 'prorate_first_period'> & {
     at: string;
     /** The subscription's own trial, else the plan's; 0 disables it. */
     trial_days: number;
+    /** At most one interval after the start (now, or the trial's end), as Stripe's. */
     billing_cycle_anchor: string | null;
+    /** How a first period shorter than the cycle's is billed: its share of the whole period (`create_prorations`), or in full (`none`). */
+    proration_behavior: Exclude<ProrationBehavior, 'always_invoice'>;
     /** `default_incomplete`: without a trial, start only once the first invoice is paid (Stripe's option); else at once. */
     payment_behavior: PaymentBehavior;
   }
@@ -133,8 +138,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'EndTrial': {
         if (state.status !== 'trialing' || state.trialEnd === null) return [];
         if (state.scheduledCancellation) return [canceled(state, state.trialEnd, state.scheduledCancellation.reason, [])];
-        const period = firstPeriod(state.trialEnd, state.anchor, state.cadence);
-        return [{ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: period.start, period_end: period.end, terms: termsOf(state, []), commitment_end: commitmentEnd(state.commitment, state.anchor, state.cadence, period) } }];
+        return [activated(state, firstPeriod(state.trialEnd, state.anchor, state.cadence))];
       }
       case 'WarnTrialEnding':
         return state.status === 'trialing' && !state.scheduledCancellation ? [{ type: 'SubscriptionTrialWillEnd', data: { subscription_id: id, trial_end: state.trialEnd! } }] : [];
@@ -225,11 +229,22 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         return { ...state, metadata: metadata ?? state.metadata, defaultPaymentMethodId: default_payment_method_id === undefined ? state.defaultPaymentMethodId : default_payment_method_id };
       }
       case 'SubscriptionPlanChanged':
-        return { ...state, planCode: event.data.plan_code, pendingProrations: event.data.invoice_now ? state.pendingProrations : [...state.pendingProrations, ...event.data.prorations] };
+        // A change made now replaces one scheduled for the boundary (`proration_behavior: none`).
+        return {
+          ...state,
+          planCode: event.data.plan_code,
+          scheduled: { ...state.scheduled, planCode: null },
+          pendingProrations: event.data.invoice_now ? state.pendingProrations : [...state.pendingProrations, ...event.data.prorations],
+        };
       case 'SubscriptionPlanChangeScheduled':
         return { ...state, scheduled: { ...state.scheduled, planCode: event.data.plan_code } };
       case 'SubscriptionQuantityChanged':
-        return { ...state, quantities: withQuantity(state.quantities, event.data.meter, event.data.quantity), pendingProrations: [...state.pendingProrations, ...event.data.prorations] };
+        return {
+          ...state,
+          quantities: withQuantity(state.quantities, event.data.meter, event.data.quantity),
+          scheduled: { ...state.scheduled, quantities: keyedObject(Object.entries(state.scheduled.quantities).filter(([meter]) => meter !== event.data.meter)) },
+          pendingProrations: [...state.pendingProrations, ...event.data.prorations],
+        };
       case 'SubscriptionQuantityScheduled':
         return { ...state, scheduled: { ...state.scheduled, quantities: withQuantity(state.scheduled.quantities, event.data.meter, event.data.quantity) } };
       case 'SubscriptionPaused':
@@ -251,7 +266,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
 };
 
 function create(data: CreateSubscription['data']): SubscriptionEvent[] {
-  const { at, trial_days, billing_cycle_anchor, payment_behavior, ...rest } = data;
+  const { at, trial_days, billing_cycle_anchor, payment_behavior, proration_behavior, ...rest } = data;
   checkMetadata(rest.metadata);
   if (!Number.isInteger(trial_days) || trial_days < 0 || trial_days > MAX_TRIAL_DAYS) {
     throw DomainError.invalid('subscription.invalid_trial_days', `trial_days is a whole number from 0 to ${MAX_TRIAL_DAYS}`, [{ field: 'trial_days', code: 'subscription.invalid_trial_days', message: `0 to ${MAX_TRIAL_DAYS}` }]);
@@ -262,19 +277,25 @@ function create(data: CreateSubscription['data']): SubscriptionEvent[] {
   const trialEnd = trial_days > 0 ? new Date(Date.parse(at) + trial_days * DAY_MS).toISOString() : null;
   // A trial counts as the first period; the cycle starts at its end unless an anchor pins it.
   const start = trialEnd ?? at;
+  const latestAnchor = boundary(start, rest.cadence, 1);
+  if (billing_cycle_anchor !== null && Date.parse(billing_cycle_anchor) > Date.parse(latestAnchor)) {
+    throw DomainError.unprocessable('subscription.invalid_billing_cycle_anchor', `billing_cycle_anchor must be no later than one period after the ${trialEnd ? "trial's end" : 'start'}, ${latestAnchor}`, [
+      { field: 'billing_cycle_anchor', code: 'subscription.invalid_billing_cycle_anchor', message: `at most ${latestAnchor}` },
+    ]);
+  }
   const anchor = billing_cycle_anchor ?? start;
   const period = trialEnd ? { start: at, end: trialEnd } : firstPeriod(start, anchor, rest.cadence);
   const awaitingPayment = !trialEnd && payment_behavior === 'default_incomplete';
   const status = trialEnd ? 'trialing' : awaitingPayment ? 'pending_activation' : 'active';
   const event: SubscriptionCreated = {
     type: 'SubscriptionCreated',
-    data: { ...rest, status, trial_end: trialEnd, billing_cycle_anchor: anchor, period_start: period.start, period_end: period.end },
+    data: { ...rest, status, trial_end: trialEnd, billing_cycle_anchor: anchor, period_start: period.start, period_end: period.end, ...(proration_behavior === 'none' && { prorate_first_period: false as const }) },
   };
   if (trialEnd) return [event];
   const subscription = created(event.data);
   if (awaitingPayment) {
     const expires_at = new Date(Date.parse(at) + INCOMPLETE_EXPIRY_MS).toISOString();
-    return [event, { type: 'SubscriptionAwaitingPayment', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end, terms: termsOf(subscription, []), expires_at } }];
+    return [event, { type: 'SubscriptionAwaitingPayment', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end, terms: firstTerms(subscription, period), expires_at } }];
   }
   // Without a trial it is active at once, which is an activation of its own (`subscription.activated`).
   return [event, activated(subscription, period)];
@@ -288,10 +309,16 @@ function activated(subscription: Subscription, period: { start: string; end: str
       subscription_id: subscription.id,
       period_start: period.start,
       period_end: period.end,
-      terms: termsOf(subscription, []),
+      terms: firstTerms(subscription, period),
       commitment_end: commitmentEnd(subscription.commitment, subscription.anchor, subscription.cadence, period),
     },
   };
+}
+
+/** The terms of the first paid period: a stub (shorter than the cycle's period) is prorated to its whole period, unless created with `proration_behavior: none`. */
+export function firstTerms(subscription: Subscription, period: Period): PeriodTerms {
+  const whole = subscription.prorateFirstPeriod ? wholePeriodOf(period, subscription.anchor, subscription.cadence) : null;
+  return { ...termsOf(subscription, []), ...(whole && { whole_period: whole }) };
 }
 
 function created(data: SubscriptionCreated['data']): Subscription {
@@ -314,6 +341,7 @@ function created(data: SubscriptionCreated['data']): Subscription {
     scheduled: { planCode: null, quantities: keyedObject() },
     paidPeriods: 0,
     pendingProrations: [],
+    prorateFirstPeriod: data.prorate_first_period !== false,
     scheduledCancellation: null,
     pausedUntil: null,
     pastDueInvoice: null,
@@ -322,14 +350,15 @@ function created(data: SubscriptionCreated['data']): Subscription {
 
 /**
  * The end of the current period: canceled when a cancellation was scheduled, ended when a
- * commitment without renewal ends, else renewed into the next period with the scheduled changes
- * applied and the pending prorations on its invoice.
+ * commitment without renewal ends (either way the pending prorations go on the final invoice),
+ * else renewed into the next period with the scheduled changes applied and the pending
+ * prorations on its invoice.
  */
 function closePeriod(state: Subscription, periodEnd: string): SubscriptionEvent[] {
   if (TERMINAL.includes(state.status) || state.status === 'trialing' || state.status === 'pending_activation' || periodEnd !== state.period.end) return [];
   if (state.scheduledCancellation) return [canceled(state, state.period.end, state.scheduledCancellation.reason, [])];
   const commitmentEnds = state.commitment !== null && state.commitmentEnd === state.period.end;
-  if (commitmentEnds && state.commitment!.renewal === 'none') return [{ type: 'SubscriptionEnded', data: { subscription_id: state.id, ended_at: state.period.end } }];
+  if (commitmentEnds && state.commitment!.renewal === 'none') return [{ type: 'SubscriptionEnded', data: { subscription_id: state.id, ended_at: state.period.end, prorations: [...state.pendingProrations] } }];
   const next = periodAt(state.anchor, state.cadence, state.period.end);
   const renewedCommitment = commitmentEnds ? commitmentEnd(state.commitment, state.anchor, state.cadence, next) : state.commitmentEnd;
   const terms: PeriodTerms = {
@@ -390,7 +419,8 @@ function changeQuantity(state: Subscription, data: ChangeQuantity['data']): Subs
     return [{ type: 'SubscriptionQuantityScheduled', data: { subscription_id: state.id, meter, quantity, effective_at: state.period.end } }];
   }
   const previous = Object.hasOwn(state.quantities, meter) ? state.quantities[meter] : null;
-  if (previous === quantity) return [];
+  // The same quantity again changes nothing, unless it replaces another one scheduled for the boundary.
+  if (previous === quantity && !Object.hasOwn(state.scheduled.quantities, meter)) return [];
   const prorations = PAID.includes(state.status) ? prorationItems(before, after, state.period, at, state.currency) : [];
   return [{ type: 'SubscriptionQuantityChanged', data: { subscription_id: state.id, meter, quantity, previous_quantity: previous, changed_at: at, prorations } }];
 }
@@ -399,8 +429,9 @@ function termsOf(state: Subscription, prorations: readonly ProrationItem[]): Per
   return { plan_code: state.planCode, quantities: keyedObject(Object.entries(state.quantities)), coupons: [...state.coupons], prorations: [...prorations] };
 }
 
-function canceled(state: Subscription, at: string, reason: string | null, prorations: ProrationItem[]): SubscriptionEvent {
-  return { type: 'SubscriptionCanceled', data: { subscription_id: state.id, canceled_at: at, reason, prorations } };
+/** Canceled with a final invoice: it bills the prorations still pending, then `credits` (a cancellation `now`'s unused time). */
+function canceled(state: Subscription, at: string, reason: string | null, credits: ProrationItem[]): SubscriptionEvent {
+  return { type: 'SubscriptionCanceled', data: { subscription_id: state.id, canceled_at: at, reason, prorations: [...state.pendingProrations, ...credits] } };
 }
 
 /** The period that starts at `start`: up to the anchor when the anchor is later (a stub), else the cycle's period holding `start`. */

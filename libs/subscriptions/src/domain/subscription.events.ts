@@ -1,5 +1,5 @@
 import type { Event, Metadata } from '@tally/kernel';
-import type { Cadence } from './billing-cycle';
+import type { Cadence, Period } from './billing-cycle';
 
 export type SubscriptionStatus = 'pending_activation' | 'trialing' | 'active' | 'past_due' | 'paused' | 'canceled' | 'ended' | 'incomplete_expired';
 
@@ -43,6 +43,13 @@ export interface PeriodTerms {
   quantities: Record<string, number>;
   coupons: string[];
   prorations: ProrationItem[];
+  /**
+   * A first period shorter than the cycle's (a stub, up to the anchor), prorated: the whole cycle
+   * period it is part of, whose remaining time its licensed components are charged. Absent: billed
+   * in full (every other period, a stub created with `proration_behavior: none`, and stubs
+   * activated before stubs were prorated).
+   */
+  whole_period?: Period;
 }
 
 /**
@@ -69,6 +76,8 @@ export type SubscriptionCreated = Event<
     metadata: Metadata;
     default_payment_method_id: string | null;
     commitment: Commitment | null;
+    /** Created with `proration_behavior: none`: a first period shorter than the cycle's is billed in full. */
+    prorate_first_period?: false;
   }
 >;
 
@@ -116,9 +125,11 @@ export type SubscriptionResumed = Event<'SubscriptionResumed', { subscription_id
 export type SubscriptionCancellationScheduled = Event<'SubscriptionCancellationScheduled', { subscription_id: string; cancel_at: string; reason: string | null }>;
 
 /**
- * Canceled. `prorations`: the credit for the unused time of a paid period (a cancellation `now`),
- * billed on the subscription's final invoice; empty otherwise. `final_invoice: false` (a
- * cancellation because its customer was deleted) issues no final invoice.
+ * Canceled. `prorations`: what the subscription's final invoice bills, the prorations still
+ * pending from changes in the period, then the credit for the unused time of a paid period (a
+ * cancellation `now`). Events stored before pending prorations were carried hold the credit
+ * alone. `final_invoice: false` (a cancellation because its customer was deleted, or by dunning)
+ * issues no final invoice, and carries nothing.
  */
 export type SubscriptionCanceled = Event<
   'SubscriptionCanceled',
@@ -128,8 +139,11 @@ export type SubscriptionCanceled = Event<
 /** 30 days before the commitment ends (`subscription.commitment_ending`). */
 export type SubscriptionCommitmentEnding = Event<'SubscriptionCommitmentEnding', { subscription_id: string; commitment_end: string; renewal: Commitment['renewal'] }>;
 
-/** The commitment ended without renewal: the subscription is over (`ended`). */
-export type SubscriptionEnded = Event<'SubscriptionEnded', { subscription_id: string; ended_at: string }>;
+/**
+ * The commitment ended without renewal: the subscription is over (`ended`). `prorations`: those
+ * still pending, billed on its final invoice (absent on events stored before they were carried).
+ */
+export type SubscriptionEnded = Event<'SubscriptionEnded', { subscription_id: string; ended_at: string; prorations?: ProrationItem[] }>;
 
 /** An invoice's payment failed while the subscription was active: dunning begins. */
 export type SubscriptionPastDue = Event<'SubscriptionPastDue', { subscription_id: string; invoice_id: string }>;

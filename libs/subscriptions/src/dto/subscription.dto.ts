@@ -11,6 +11,8 @@ const METER_NAME = { type: 'string' as const, pattern: METER.source, maxLength: 
 const QUANTITY = { type: 'integer' as const, minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 export const PAUSE_BEHAVIORS: readonly PauseBehavior[] = ['void_invoices', 'mark_uncollectible', 'keep_as_draft'];
 export const PRORATION_BEHAVIORS: readonly ProrationBehavior[] = ['create_prorations', 'none', 'always_invoice'];
+/** On create only a first, shorter period before the anchor is prorated: now or not at all. */
+const CREATE_PRORATION_BEHAVIORS = ['create_prorations', 'none'] as const;
 /** The most periods a commitment may run: ten years of monthly periods. */
 export const MAX_COMMITMENT_PERIODS = 120;
 
@@ -35,8 +37,15 @@ export class CreateSubscriptionDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_TRIAL_DAYS, example: 14, description: 'Overrides the plan’s trial; 0 disables it' })
   @IsOmittable() @IsInt() @Min(0) @Max(MAX_TRIAL_DAYS) trial_days?: number;
 
-  @ApiPropertyOptional({ ...TIMESTAMP_SCHEMA, description: 'Pins renewals to this moment (now or later); default: the activation' })
+  @ApiPropertyOptional({ ...TIMESTAMP_SCHEMA, description: 'Pins renewals to this moment: now or later, and at most one interval after the start (now, or the trial’s end); default: the activation. A later anchor makes a first, shorter period up to it' })
   @IsOmittable() @IsTimestamp() billing_cycle_anchor?: string;
+
+  @ApiPropertyOptional({
+    enum: CREATE_PRORATION_BEHAVIORS,
+    default: 'create_prorations',
+    description: 'How a first period shorter than the cycle’s (up to `billing_cycle_anchor`) is billed: `create_prorations` charges its share of a whole period (Stripe’s default), `none` the whole period’s price',
+  })
+  @IsOmittable() @IsIn(CREATE_PRORATION_BEHAVIORS) proration_behavior?: (typeof CREATE_PRORATION_BEHAVIORS)[number];
 
   @ApiPropertyOptional({
     enum: PAYMENT_BEHAVIORS,

@@ -245,5 +245,34 @@ describe('prorations and the invoices they end on', () => {
       expect((await globex.get('/v1/admin/parked-commands').expect(200)).body.data).toEqual([]);
       expect(await gauge()).toEqual([]);
     });
+
+    it('is tried again on its own an hour after it was parked, and parked again while its cause stands', async () => {
+      const initech = tally.as((await tally.tenant('Initech', 'eu')).sandbox);
+      await initech.post('/v1/plans', { code: 'ten', product_code: 'ten', currency: 'EUR', interval: 'month', interval_count: 1, components: [{ code: 'base', pricing: { model: 'flat', amount: '10.00' } }] }).expect(200);
+      await initech.patch('/v1/tax/settings', { origin: { country: 'DE' } }).expect(200);
+      const timeline = await subscribe('2020-06-01T00:00:00.000Z', { plan_code: 'ten' }, initech, { billing_address: { country: 'DE' } });
+      const parkedIds = async () => (await initech.get('/v1/admin/parked-commands').expect(200)).body.data.map((command: { id: string }) => command.id);
+      const [parked] = await parkedIds();
+      expect(parked).toMatch(/^cmd_/);
+
+      // Seen parked now; not retried before the hour is up.
+      expect(await tally.worker.retryParkedCommands()).toBe(0);
+      tally.clock.advance(59 * 60_000);
+      expect(await tally.worker.retryParkedCommands()).toBe(0);
+      // An hour on, with its cause still there, it is retried and parked again.
+      tally.clock.advance(60_000);
+      expect(await tally.worker.retryParkedCommands()).toBe(1);
+      await tally.settle();
+      expect(await parkedIds()).toEqual([parked]);
+
+      // The cause fixed, the next hourly retry finalises the invoice, and nothing is parked any more.
+      await initech.patch(`/v1/customers/${(await timeline.invoices())[0].customer_id}`, { billing_address: { country: 'US' } }).expect(200);
+      expect(await tally.worker.retryParkedCommands()).toBe(0);
+      tally.clock.advance(60 * 60_000);
+      expect(await tally.worker.retryParkedCommands()).toBe(1);
+      await tally.settle();
+      expect((await timeline.invoices()).map((invoice) => [invoice.status, invoice.total])).toEqual([['open', '10.00']]);
+      expect(await parkedIds()).toEqual([]);
+    });
   });
 });

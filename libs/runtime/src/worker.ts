@@ -10,6 +10,8 @@ import { ProjectionRunner } from './projections/projection-runner';
 import type { RunnerLog } from './runners/supervise';
 import type { ProjectionBinding } from './projections/projection-source';
 import { CommandDispatcher } from './processes/command-dispatcher';
+import { ParkedCommandRetrier } from './processes/parked-command-retrier';
+import { ParkedCommands } from './processes/parked-commands';
 import { parkedCommandsProjection } from './processes/parked-commands.projection';
 import type { ProcessManager } from './processes/process-manager';
 import { ProcessRunner } from './processes/process-runner';
@@ -19,6 +21,7 @@ import { ReactionRunner } from './processes/reaction-runner';
 import { TimerPoller } from './processes/timer-poller';
 import { timersProjection } from './processes/timers.projection';
 import type { CellService } from './runners/cell-service';
+import { ScopedReads } from './queries/scoped-reads';
 import { LeasedRunner, leaseTermsOfThisProcess, type LeaseTerms, type Runner } from './runners/leased-runner';
 
 /** The read models the runtime keeps for itself, beside every context's. */
@@ -79,6 +82,7 @@ export class Worker {
   private readonly advancers: Leased<Follower>[] = [];
   private readonly services: Leased<Runner>[] = [];
   private readonly pollers: LeasedRunner<Runner & Pick<TimerPoller, 'tick'>>[] = [];
+  private readonly retriers: LeasedRunner<Runner & Pick<ParkedCommandRetrier, 'tick'>>[] = [];
   private readonly leaseTerms: LeaseTerms;
 
   constructor(private readonly deps: WorkerDependencies) {
@@ -138,10 +142,17 @@ export class Worker {
       tick: () => timers.tick(),
     }));
     this.pollers.push(poller.runner);
+    const retrier = new ParkedCommandRetrier(cell, new ParkedCommands(cells, new ScopedReads(cells), clocks, ids), clocks.system, log);
+    const retriers = await this.leased(cell, 'parked-command-retrier', () => ({
+      start: () => (pollTimers ? retrier.start() : undefined),
+      stop: () => retrier.stop(),
+      tick: () => retrier.tick(),
+    }));
+    this.retriers.push(retriers.runner);
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.pollers, ...this.services.map(({ runner }) => runner)].map((runner) => runner.stop()));
+    await Promise.all([...this.pollers, ...this.retriers, ...this.services.map(({ runner }) => runner)].map((runner) => runner.stop()));
     for (const { runner } of [...this.advancers, ...this.followers].reverse()) await runner.stop();
   }
 
@@ -150,6 +161,13 @@ export class Worker {
     let fired = 0;
     for (const poller of this.pollers) fired += (await poller.current?.tick()) ?? 0;
     return fired;
+  }
+
+  /** Retries, in every cell, the commands parked for an hour or more (see ParkedCommandRetrier); returns how many. */
+  async retryParkedCommands(): Promise<number> {
+    let retried = 0;
+    for (const retrier of this.retriers) retried += (await retrier.current?.tick()) ?? 0;
+    return retried;
   }
 
   /**

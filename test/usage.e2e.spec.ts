@@ -150,6 +150,14 @@ describe('usage metering', () => {
       ['a timestamp too old', [{ ...good, timestamp: '2026-04-01T00:00:00Z' }], 400, 'usage.timestamp_out_of_range', ['events[0].timestamp']],
       ['a timestamp without a zone', [{ ...good, timestamp: '2026-06-09T00:00:00' }], 400, 'usage.invalid_timestamp', ['events[0].timestamp']],
       ['an unknown field', [{ ...good, amount: '1' }], 400, 'request.invalid_body', ['events[0].amount']],
+      [
+        'failures of every kind in several events: a field that is not valid chooses the code',
+        [good, { ...good, meter: 'seats' }, { ...good, quantity: '1e3' }, { ...good, subscription_id: 'sub_nope' }, { ...good, timestamp: '2026-04-01T00:00:00Z' }, { ...good, amount: '1' }],
+        400,
+        'usage.invalid_quantity',
+        ['events[1].meter', 'events[2].quantity', 'events[3].subscription_id', 'events[4].timestamp', 'events[5].amount'],
+      ],
+      ['lookups only: the first kind in the documented order', [{ ...good, timestamp: '2026-04-01T00:00:00Z' }, { ...good, meter: 'seats' }], 422, 'usage.meter_not_on_subscription', ['events[0].timestamp', 'events[1].meter']],
     ];
     for (const [name, events, status, problem, fields] of cases) {
       const refused = await api.post('/v1/usage/batch', { events }).expect(status);
@@ -206,7 +214,7 @@ describe('usage metering', () => {
     expect((await summary(sub)).calls).toEqual({ quantity: '1504', events: 4, late_events: 0 });
 
     const refused = await api.post('/v1/track/bulk', { events: [bulk[0], { ...bulk[0], feature_code: 'seats' }, { ...bulk[0], value: '1e3' }] }).expect(400);
-    expect([refused.body.problem, refused.body.errors.map((e: { field: string }) => e.field)]).toEqual(['usage.invalid_quantity', ['events[2].value']]);
+    expect([refused.body.problem, refused.body.errors.map((e: { field: string }) => e.field)]).toEqual(['usage.invalid_quantity', ['events[1].feature_code', 'events[2].value']]);
     const misnamed = await api.post('/v1/track', { customer_id: customer, feature_code: 'calls', value: '1', meter: 'calls', subscription_id: sub }).expect(400);
     expect([misnamed.body.problem, misnamed.body.errors.map((e: { field: string }) => e.field)]).toEqual(['request.invalid_body', ['meter', 'subscription_id']]);
     const unrouted = await api.post('/v1/track', { customer_id: customer, feature_code: 'seats', value: '1' }).expect(409);

@@ -3,7 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { FieldError, IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime } from '@tally/runtime';
-import { acceptUsageBatch, usageRefused } from './domain/usage-batch.decide';
+import { acceptUsageBatch, type EventField } from './domain/usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
 import type { UsageBatchAccepted, UsageRecord } from './domain/usage.events';
 import { appendToIngestStream } from './usage-ingest-stream';
@@ -16,27 +16,28 @@ export interface AcceptedUsage {
 }
 
 /**
- * Usage events as a request sends them (already validated), to accept all or none. `fieldOf`
- * names an event in field errors (`events[3]`, or '' for a body that is the event itself);
+ * Usage events as a request sends them (already read), to accept all or none. `drafts` holds a
+ * hole for each event that failed to be read or routed, its problems in `problems`: the refusal
+ * names those too. `fieldOf` names an event's fields in problems (`events[3].meter`);
  * `externalIdOf` gives an event without a dedupe key its key (the request's Idempotency-Key).
  */
 export class IngestUsageCommand extends Command<AcceptedUsage> {
   constructor(
     readonly context: RequestContext,
-    readonly drafts: readonly UsageDraft[],
-    readonly fieldOf: (index: number) => string,
+    readonly drafts: readonly (UsageDraft | undefined)[],
+    readonly fieldOf: EventField,
     readonly externalIdOf: (index: number) => string | undefined = () => undefined,
+    readonly problems: readonly FieldError[] = [],
   ) {
     super();
   }
 }
 
-/** Reads the body's events, each under `fieldOf(index)`; every problem of every event is reported at once, and none is stored. */
-export function parseUsageEvents(inputs: readonly unknown[], fieldOf: (index: number) => string): UsageDraft[] {
+/** Reads the body's events, each under `at(index)`: a hole for each that fails, every problem of every event in `problems`. */
+export function parseUsageEvents(inputs: readonly unknown[], at: (index: number) => string): { drafts: (UsageDraft | undefined)[]; problems: FieldError[] } {
   const problems: FieldError[] = [];
-  const drafts = inputs.map((input, index) => parseUsageEvent(input, fieldOf(index), problems));
-  if (problems.length > 0) throw usageRefused(problems);
-  return drafts as UsageDraft[];
+  const drafts = inputs.map((input, index) => parseUsageEvent(input, at(index), problems));
+  return { drafts, problems };
 }
 
 /**
@@ -53,12 +54,13 @@ export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, A
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ context, drafts, fieldOf, externalIdOf }: IngestUsageCommand): Promise<AcceptedUsage> {
+  async execute({ context, drafts, fieldOf, externalIdOf, problems }: IngestUsageCommand): Promise<AcceptedUsage> {
     const cell = this.runtime.cellOf(context);
-    const subscriptions = await this.metered.ofAll(context, new Set(drafts.map((draft) => draft.subscription_id)));
+    const read = drafts.filter((draft) => draft !== undefined);
+    const subscriptions = await this.metered.ofAll(context, new Set(read.map((draft) => draft.subscription_id)));
     const now = await this.clocks.now(cell);
-    const keyed = drafts.map((draft, index) => ({ ...draft, external_id: draft.external_id ?? externalIdOf(index) ?? timeOrderedUuid(now) }));
-    const records = acceptUsageBatch(keyed, subscriptions, fieldOf);
+    const keyed = drafts.map((draft, index) => draft && { ...draft, external_id: draft.external_id ?? externalIdOf(index) ?? timeOrderedUuid(now) });
+    const records = acceptUsageBatch(keyed, subscriptions, fieldOf, problems);
     const batchId = this.ids.next('ubat');
     const accepted: UsageBatchAccepted = { type: 'UsageBatchAccepted', data: { batch_id: batchId, events: records } };
     await appendToIngestStream(cell, context, this.ids.ulid(), accepted, now);

@@ -1,5 +1,5 @@
 import { DomainError, type FieldError } from '@tally/kernel';
-import { acceptUsageBatch, type MeteredSubscription } from './usage-batch.decide';
+import { acceptUsageBatch, eventField, type MeteredSubscription } from './usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './usage-event.parse';
 
 const NOW = new Date('2026-06-10T00:00:00.000Z');
@@ -11,11 +11,12 @@ function parse(input: unknown): { draft?: UsageDraft; problems: FieldError[] } {
   return { draft: parseUsageEvent(input, '', problems), problems };
 }
 
+const inBatch = eventField((i) => `events[${i}]`);
 const codes = (input: unknown) => parse(input).problems.map((p) => [p.field, p.code]);
 
-function refusal(drafts: (UsageDraft & { external_id: string })[], subscriptions: Record<string, MeteredSubscription>): DomainError {
+function refusal(drafts: ((UsageDraft & { external_id: string }) | undefined)[], subscriptions: Record<string, MeteredSubscription>, earlier: FieldError[] = []): DomainError {
   try {
-    acceptUsageBatch(drafts, new Map(Object.entries(subscriptions)), (i) => `events[${i}]`);
+    acceptUsageBatch(drafts, new Map(Object.entries(subscriptions)), inBatch, earlier);
   } catch (error) {
     if (error instanceof DomainError) return error;
     throw error;
@@ -83,12 +84,12 @@ describe('accepting a batch', () => {
   const draft = (overrides: Partial<UsageDraft> = {}) => ({ ...parse(wire).draft!, ...overrides, external_id: 'e1' });
 
   it('accepts every event, received at the subscription’s now', () => {
-    const [record] = acceptUsageBatch([draft()], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    const [record] = acceptUsageBatch([draft()], new Map([['sub_1', live]]), inBatch);
     expect(record).toEqual({ subscription_id: 'sub_1', meter: 'calls', quantity: '12.5', timestamp: '2026-06-09T10:00:00.123Z', external_id: 'e1', properties: null, received_at: NOW.toISOString() });
   });
 
   it('marks the events of a meter whose component bills late events by rebill', () => {
-    const [calls, storage] = acceptUsageBatch([draft(), draft({ meter: 'storage' })], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    const [calls, storage] = acceptUsageBatch([draft(), draft({ meter: 'storage' })], new Map([['sub_1', live]]), inBatch);
     expect([calls.rebill, storage.rebill]).toEqual([undefined, true]);
   });
 
@@ -105,13 +106,24 @@ describe('accepting a batch', () => {
     ]);
   });
 
+  it('names the events that could not be read with those it refuses, event by event, the code of a field that is not valid first', () => {
+    const unread = { field: 'events[2].quantity', code: 'usage.invalid_quantity', message: 'a decimal string' };
+    const error = refusal([draft({ subscription_id: 'sub_gone' }), draft(), undefined, draft({ meter: 'seats' })], { sub_1: live }, [unread]);
+    expect([error.code, error.kind]).toEqual(['usage.invalid_quantity', 'invalid']);
+    expect(error.fields.map((f) => [f.field, f.code])).toEqual([
+      ['events[0].subscription_id', 'usage.subscription_not_found'],
+      ['events[2].quantity', 'usage.invalid_quantity'],
+      ['events[3].meter', 'usage.meter_not_on_subscription'],
+    ]);
+  });
+
   it.each([
     ['35 days back', '2026-05-06T00:00:00.000Z', true],
     ['more than 35 days back', '2026-05-05T23:59:59.999Z', false],
     ['5 minutes ahead', '2026-06-10T00:05:00.000Z', true],
     ['more than 5 minutes ahead', '2026-06-10T00:05:00.001Z', false],
   ])('takes a timestamp %s: %s', (_name, timestamp, accepted) => {
-    const accept = () => acceptUsageBatch([draft({ timestamp })], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    const accept = () => acceptUsageBatch([draft({ timestamp })], new Map([['sub_1', live]]), inBatch);
     if (accepted) expect(accept()).toHaveLength(1);
     else expect(refusal([draft({ timestamp })], { sub_1: live }).code).toBe('usage.timestamp_out_of_range');
   });

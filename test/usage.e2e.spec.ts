@@ -122,6 +122,24 @@ describe('usage metering', () => {
     expect(await summary(sub)).toMatchObject({ calls: { quantity: '0', events: 0 }, lifetime_calls: { quantity: '10', events: 2 } });
   });
 
+  it('prices unique_count written as the spec writes a usage component (meter, aggregation, tiers): distinct events, each external id once', async () => {
+    const logins = { code: 'logins', pricing: { model: 'usage', meter: 'logins', aggregation: 'unique_count', tiers: [{ up_to: 2, unit_amount: '0' }, { up_to: null, unit_amount: '1.00' }] } };
+    await api.post('/v1/plans', { code: 'spec-unique', product_code: 'spec-unique', currency: 'EUR', interval: 'month', interval_count: 1, components: [logins] }).expect(200);
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z', 'spec-unique');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-20T00:00:00.000Z');
+    const login = (external_id: string, day: string) => event(sub, 'logins', '1', `2026-06-${day}T00:00:00Z`, { external_id });
+    await api.post('/v1/usage/batch', { events: [login('a', '02'), login('b', '03'), login('a', '04'), login('c', '05')] }).expect(202);
+    await api.post('/v1/usage', login('d', '06')).expect(202);
+    expect((await summary(sub)).logins).toEqual({ quantity: '4', events: 4, late_events: 0 });
+    expect(await timeline.advance('2026-07-01T00:00:00.000Z')).toEqual([
+      ['invoice.created', '2026-07-01T00:00:00.000Z'],
+      ['invoice.finalized', '2026-07-01T00:00:00.000Z'],
+    ]);
+    const [invoice] = await timeline.invoices();
+    expect(invoice.lines.map((line) => [line.code, line.quantity, line.amount])).toEqual([['logins', '4', '2.00']]);
+  });
+
   it('counts an event once, however often it is sent: the same external id, the Idempotency-Key, across batches', async () => {
     const timeline = await subscribe('2026-06-01T00:00:00.000Z');
     const sub = timeline.subscription;

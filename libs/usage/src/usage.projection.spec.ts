@@ -110,6 +110,13 @@ describe('the usage projection', () => {
     expect([unique('period', JUNE), unique('period', JULY), unique('never', JUNE), unique('never', JULY)]).toEqual(['1', '1', '1', '1']);
   });
 
+  it('counts distinct events (each external id once) for unique_count without a property, as the spec writes the component', async () => {
+    const store = await project([created(), batch([usage('a', '5', '2026-06-02T00:00:00.000Z', { user: 'u1' }), usage('b', '1', '2026-06-03T00:00:00.000Z', { user: 'u1' }), usage('a', '7', '2026-06-04T00:00:00.000Z')]), renewed(), batch([usage('c', '1', '2026-07-02T00:00:00.000Z')])]);
+    const buckets = await bucketsOf(store);
+    const unique = (usage_cycle: 'period' | 'never', period: typeof JUNE) => readMeter({ aggregation: 'unique_count', usage_cycle, unique_property: null }, buckets, period).quantity.toFixed();
+    expect([unique('period', JUNE), unique('period', JULY), unique('never', JULY)]).toEqual(['2', '1', '3']);
+  });
+
   it('keeps user-chosen property names such as __proto__ as data', async () => {
     const properties = JSON.parse('{"__proto__": "x", "constructor": "y"}') as Record<string, string>;
     const store = await project([created(), batch([usage('a', '1', '2026-06-02T00:00:00.000Z', properties)])]);

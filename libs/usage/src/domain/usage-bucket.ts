@@ -145,7 +145,9 @@ function quantityOf(spec: MeterSpec, counted: readonly UsageBucket[], own: Usage
       return new Big(last?.quantity ?? 0);
     }
     case 'unique_count': {
-      const property = spec.unique_property ?? '';
+      // Without a property: distinct events, each external id once, as dedupe merges copies.
+      if (spec.unique_property === null) return total((bucket) => bucket.count);
+      const property = spec.unique_property;
       return spec.usage_cycle === 'never' ? total((bucket) => countOf(bucket.first_seen, property)) : new Big(own ? countOf(own.distinct, property) : 0);
     }
     case 'weighted_sum': {

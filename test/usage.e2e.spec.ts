@@ -197,6 +197,38 @@ describe('usage metering', () => {
     expect((await api.post('/v1/usage', event(sub, 'calls', '1', '2026-06-01T00:00:00Z')).expect(409)).body.problem).toBe('usage.subscription_canceled');
   });
 
+  it('closes the period of a subscription canceled now at the cancel time: the summary, period=closed and the final invoice agree', async () => {
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-16T00:00:00.000Z');
+    await api.post('/v1/usage/batch', { events: [event(sub, 'calls', '1500', '2026-06-09T00:00:00Z'), event(sub, 'storage', '10', '2026-06-01T00:00:00Z')] }).expect(202);
+    await api.post(`/v1/subscriptions/${sub}/cancel`, { at: 'now' }).expect(200);
+    expect(await timeline.newEvents()).toEqual([
+      ['subscription.canceled', '2026-06-16T00:00:00.000Z'],
+      ['invoice.created', '2026-06-16T00:00:00.000Z'],
+      ['invoice.finalized', '2026-06-16T00:00:00.000Z'],
+    ]);
+
+    const canceledPeriod = { start: '2026-06-01T00:00:00.000Z', end: '2026-06-16T00:00:00.000Z' };
+    const read = async (query: string) => {
+      const body = (await api.get(`/v1/subscriptions/${sub}/usage${query}`).expect(200)).body as { period: object; meters: { meter: string; quantity: string }[] };
+      return [body.period, body.meters.filter((m) => m.meter === 'calls' || m.meter === 'storage').map((m) => [m.meter, m.quantity])];
+    };
+    const expected = [canceledPeriod, [['calls', '1500'], ['storage', '10']]];
+    expect(await read('')).toEqual(expected);
+    expect(await read('?period=closed')).toEqual(expected);
+    expect(await read('?period=closed&closed_at=2026-06-16')).toEqual(expected);
+    expect(await read('?closed_at=2026-06-16T00:00:00Z')).toEqual(expected);
+    expect((await api.get(`/v1/subscriptions/${sub}/usage?period=closed&closed_at=2026-06-17`).expect(400)).body.problem).toBe('subscription.period_not_closed');
+
+    const [final] = await timeline.invoices();
+    const billed = final.lines.filter((line) => line.code === 'calls' || line.code === 'storage');
+    expect(billed.map((line) => [line.code, line.quantity, line.amount, line.period_start, line.period_end])).toEqual([
+      ['calls', '1500', '5.00', canceledPeriod.start, canceledPeriod.end],
+      ['storage', '10', '10.00', canceledPeriod.start, canceledPeriod.end],
+    ]);
+  });
+
   it('counts an event that arrives after its period closed in the next period (next_period)', async () => {
     const timeline = await subscribe('2026-06-01T00:00:00.000Z');
     const sub = timeline.subscription;

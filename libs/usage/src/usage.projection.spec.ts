@@ -117,6 +117,13 @@ describe('the usage projection', () => {
     expect([unique('period', JUNE), unique('period', JULY), unique('never', JULY)]).toEqual(['2', '1', '3']);
   });
 
+  it('weighs each level up to the end of the period read, when that period is cut short (a cancellation, or read as if it closed now)', async () => {
+    const store = await project([created(), batch([usage('a', '10', '2026-06-01T00:00:00.000Z'), usage('b', '20', '2026-06-16T00:00:00.000Z')])]);
+    const buckets = await bucketsOf(store);
+    const weighted = (end: string) => readMeter({ aggregation: 'weighted_sum', usage_cycle: 'period', unique_property: null }, buckets, { start: JUNE.start, end }).quantity.toFixed();
+    expect([weighted(JUNE.end), weighted('2026-06-16T00:00:00.000Z'), weighted('2026-06-21T00:00:00.000Z')]).toEqual(['20', '10', '15']);
+  });
+
   it('keeps user-chosen property names such as __proto__ as data', async () => {
     const properties = JSON.parse('{"__proto__": "x", "constructor": "y"}') as Record<string, string>;
     const store = await project([created(), batch([usage('a', '1', '2026-06-02T00:00:00.000Z', properties)])]);

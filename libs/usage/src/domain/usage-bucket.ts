@@ -115,6 +115,17 @@ export interface MeterReading {
   late_events: number;
 }
 
+/**
+ * The bucket's Σ quantity × (end − timestamp) with `end` the end of the period read: a period cut
+ * short (closed by a cancellation, or read as if it closed now) holds each level only up to its own
+ * end, not the bucket's.
+ */
+function weightedUpTo(bucket: UsageBucket | undefined, end: string): Big {
+  if (!bucket) return new Big(0);
+  const cut = Date.parse(bucket.period.end) - Date.parse(end);
+  return cut > 0 ? new Big(bucket.weighted_ms).minus(new Big(bucket.sum).times(cut)) : new Big(bucket.weighted_ms);
+}
+
 /** A weighted sum is exact until divided by the period's length, then kept to 12 decimal places. */
 const WEIGHTED_PLACES = 12;
 
@@ -152,7 +163,7 @@ function quantityOf(spec: MeterSpec, counted: readonly UsageBucket[], own: Usage
     }
     case 'weighted_sum': {
       const length = Date.parse(period.end) - Date.parse(period.start);
-      const inPeriod = length > 0 ? new Big(own?.weighted_ms ?? 0).div(length).round(WEIGHTED_PLACES, Big.roundHalfEven) : new Big(0);
+      const inPeriod = length > 0 ? weightedUpTo(own, period.end).div(length).round(WEIGHTED_PLACES, Big.roundHalfEven) : new Big(0);
       // A level that does not reset carries what earlier periods left in use through the whole period.
       const carried = spec.usage_cycle === 'never' ? total((bucket) => (bucket.period.start < period.start ? bucket.sum : 0)) : new Big(0);
       return inPeriod.plus(carried);

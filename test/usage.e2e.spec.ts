@@ -186,6 +186,52 @@ describe('usage metering', () => {
     expect((await summary(sub)).calls).toEqual({ quantity: '0', events: 0, late_events: 0 });
   });
 
+  it('refuses at ingest a quantity no invoice could bill, and bills a sum beyond the money limits up to them: the upcoming invoice and the period close never fail', async () => {
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-10T00:00:00.000Z');
+    const fields = (body: { errors: { field: string }[] }) => body.errors.map((e) => e.field);
+    const tooLarge = [
+      event(sub, 'calls', '99999999999999999999', '2026-06-09T00:00:00Z'),
+      event(sub, 'gb_peak', '-500000000000', '2026-06-09T00:00:00Z'),
+      event(sub, 'requests', '1000000000000', '2026-06-09T00:00:00Z'),
+    ];
+    const refused = await api.post('/v1/usage/batch', { events: tooLarge }).expect(400);
+    expect([refused.body.problem, fields(refused.body)]).toEqual(['usage.quantity_out_of_range', ['events[0].quantity', 'events[1].quantity', 'events[2].quantity']]);
+    const customer = (await api.get(`/v1/subscriptions/${sub}`).expect(200)).body.customer_id;
+    const tracked = await api.post('/v1/track', { customer_id: customer, feature_code: 'calls', value: '99999999999999999999' }).expect(400);
+    expect([tracked.body.problem, fields(tracked.body)]).toEqual(['usage.quantity_out_of_range', ['value']]);
+
+    await api
+      .post('/v1/usage/batch', {
+        events: [
+          event(sub, 'calls', '999999999999', '2026-06-09T00:00:00Z'),
+          event(sub, 'calls', '999999999999', '2026-06-09T01:00:00Z'),
+          event(sub, 'gb_peak', '499999999999.5', '2026-06-09T00:00:00Z'),
+          event(sub, 'storage', '0.000000000001', '2026-06-05T00:00:00Z'),
+        ],
+      })
+      .expect(202);
+    expect(await summary(sub)).toMatchObject({
+      calls: { quantity: '999999999999.99999999', events: 2 },
+      gb_peak: { quantity: '499999999999.5', events: 1 },
+      storage: { quantity: '0', events: 1 },
+    });
+    const billed = [
+      ['calls', '999999999999.99999999', '9999999990.00'],
+      ['gb_peak', '499999999999.5', '999999999999.00'],
+      ['storage', '0', '0.00'],
+    ];
+    const usageLines = (invoice: InvoiceResource) => invoice.lines.filter((line) => ['calls', 'gb_peak', 'storage'].includes(line.code!)).map((line) => [line.code, line.quantity, line.amount]);
+    expect(usageLines((await api.get(`/v1/subscriptions/${sub}/upcoming-invoice`).expect(200)).body)).toEqual(billed);
+    expect(await timeline.advance('2026-07-01T00:00:00.000Z')).toEqual([
+      ['invoice.created', '2026-07-01T00:00:00.000Z'],
+      ['invoice.finalized', '2026-07-01T00:00:00.000Z'],
+    ]);
+    const [invoice] = await timeline.invoices();
+    expect(usageLines(invoice)).toEqual(billed);
+  });
+
   it('refuses usage of another tenant’s subscription (404) and of a canceled one (409)', async () => {
     const timeline = await subscribe('2026-06-01T00:00:00.000Z');
     const sub = timeline.subscription;

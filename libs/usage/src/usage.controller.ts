@@ -18,6 +18,7 @@ export const USAGE_PROBLEMS = {
     'usage.invalid_quantity',
     'usage.invalid_timestamp',
     'usage.timestamp_out_of_range',
+    'usage.quantity_out_of_range',
     'usage.missing_field',
     'usage.invalid_subscription_id',
     'usage.invalid_meter',

@@ -3,7 +3,8 @@ import type { RecordedEvent } from '@tally/eventstore';
 import Database from 'better-sqlite3';
 import { SqliteReadStore, type ReadStore } from '@tally/readstore';
 import { UnitOfWork } from '@tally/runtime';
-import { readMeter, type MeterSpec } from './domain/usage-bucket';
+import Big from 'big.js';
+import { billable, readMeter, type MeterSpec } from './domain/usage-bucket';
 import { bucketId, usageProjection, USAGE_BUCKETS, USAGE_PROJECTION, type UsageBucketDoc } from './usage.projection';
 import { batch, created, JULY, JUNE, rebillable, renewed, settled, SUB, usage } from './testing/usage-log';
 
@@ -122,6 +123,20 @@ describe('the usage projection', () => {
     const buckets = await bucketsOf(store);
     const weighted = (end: string) => readMeter({ aggregation: 'weighted_sum', usage_cycle: 'period', unique_property: null }, buckets, { start: JUNE.start, end }).quantity.toFixed();
     expect([weighted(JUNE.end), weighted('2026-06-16T00:00:00.000Z'), weighted('2026-06-21T00:00:00.000Z')]).toEqual(['20', '10', '15']);
+  });
+
+  it('bills a reading to 8 decimal places (half-even) and at most the meter’s bound, a negative one as it is', async () => {
+    const store = await project([created(), batch([usage('a', '600000000000.000000005', '2026-06-02T00:00:00.000Z'), usage('b', '0.000000015', '2026-06-03T00:00:00.000Z')])]);
+    const reading = readMeter({ aggregation: 'sum', usage_cycle: 'period', unique_property: null }, await bucketsOf(store), JUNE);
+    expect(reading.quantity.toFixed()).toBe('600000000000.00000002');
+    const bill = (quantity: string, max: string) => billable({ ...reading, quantity: new Big(quantity) }, new Big(max)).quantity.toFixed();
+    expect([bill('600000000000.000000025', '999999999999.99999999'), bill('1200000000000', '999999999999.99999999'), bill('-5.5', '1'), bill('3', '3')]).toEqual([
+      '600000000000.00000002',
+      '999999999999.99999999',
+      '-5.5',
+      '3',
+    ]);
+    expect(billable(reading, new Big('1000')).events).toBe(2);
   });
 
   it('keeps user-chosen property names such as __proto__ as data', async () => {

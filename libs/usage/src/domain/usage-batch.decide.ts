@@ -1,4 +1,6 @@
+import Big from 'big.js';
 import { DomainError, type ErrorKind, type FieldError } from '@tally/kernel';
+import { USAGE_QUANTITY_LIMIT, type Pricing } from '@tally/catalog/published';
 import type { UsageRecord } from './usage.events';
 import type { UsageDraft } from './usage-event.parse';
 
@@ -8,10 +10,25 @@ export const USAGE_BACKDATE_MS = 35 * DAY_MS;
 /** How far ahead of the subscription's clock an event may be dated (Stripe's 5 minutes). */
 export const USAGE_FUTURE_MS = 5 * 60_000;
 
-/** What accepting usage for one subscription depends on, read by the handler; `clockId` is the sandbox test clock it lives on. */
+/**
+ * What accepting usage for one subscription depends on, read by the handler: its usage meters,
+ * each with the largest quantity, either way, one event of it may carry (eventQuantityBound);
+ * `clockId` is the sandbox test clock it lives on.
+ */
 export type MeteredSubscription =
   | { exists: false }
-  | { exists: true; ended: boolean; meters: ReadonlySet<string>; rebillMeters: ReadonlySet<string>; now: Date; clockId?: string };
+  | { exists: true; ended: boolean; meters: ReadonlyMap<string, Big>; rebillMeters: ReadonlySet<string>; now: Date; clockId?: string };
+
+/** The aggregations an event's quantity counts in; `count` and `unique_count` count events. */
+const QUANTITY_AGGREGATIONS: ReadonlySet<string> = new Set(['sum', 'max', 'last_during_period', 'weighted_sum']);
+
+/**
+ * The largest quantity, either way, one event of a meter may carry: what its components can bill
+ * within the money limits (`billableMax`) when the aggregation counts the quantity, else what a
+ * line can hold. Their sums may still go beyond: a period's aggregate is billed up to the bound.
+ */
+export const eventQuantityBound = (aggregation: Extract<Pricing, { model: 'usage' }>['aggregation'], billableMax: Big): Big =>
+  QUANTITY_AGGREGATIONS.has(aggregation) ? billableMax : USAGE_QUANTITY_LIMIT;
 
 /**
  * The failures that depend on what the events name, in the order in which they choose a batch's
@@ -24,6 +41,7 @@ const SEVERITY: readonly string[] = [
   'usage.subscription_canceled',
   'usage.meter_not_on_subscription',
   'usage.timestamp_out_of_range',
+  'usage.quantity_out_of_range',
 ];
 
 /** Where a problem of the event at `index` is named: `events[3].meter`, or `meter` for a body that is the event itself. */
@@ -57,7 +75,8 @@ export function acceptUsageBatch(
     if (window === undefined) windows.set(subscription, (window = usageWindowOf(subscription)));
     const ofMeter = meterProblems(subscription, draft.subscription_id, draft.meter);
     const ofTime = timestampProblems(subscription, window, draft.timestamp);
-    for (const problem of [...ofMeter, ...ofTime]) problems.push({ ...problem, field: fieldOf(index, problem.field) });
+    const ofQuantity = quantityProblems(subscription, draft.meter, draft.quantity);
+    for (const problem of [...ofMeter, ...ofTime, ...ofQuantity]) problems.push({ ...problem, field: fieldOf(index, problem.field) });
     records.push(record(draft, subscription, window.receivedAt));
   }
   if (problems.length > 0) throw usageRefused(problems);
@@ -95,6 +114,12 @@ export function meterProblems(subscription: MeteredSubscription, subscriptionId:
 function timestampProblems(subscription: MeteredSubscription, window: UsageWindow, timestamp: string): readonly FieldError[] {
   if (!subscription.exists || subscription.ended || isWithin(window, timestamp)) return NONE;
   return [{ field: 'timestamp', code: 'usage.timestamp_out_of_range', message: `must be at most 35 days before and 5 minutes after the subscription's now (${subscription.now.toISOString()})` }];
+}
+
+function quantityProblems(subscription: MeteredSubscription, meter: string, quantity: string): readonly FieldError[] {
+  const bound = subscription.exists ? subscription.meters.get(meter) : undefined;
+  if (bound === undefined || new Big(quantity).abs().lte(bound)) return NONE;
+  return [{ field: 'quantity', code: 'usage.quantity_out_of_range', message: `must be at most ${bound.toFixed()} either way for meter ${meter}: more could not be billed within the money limits` }];
 }
 
 /** `receivedAt`: the subscription's now, in the stored form. */

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { keyedObject } from '@tally/kernel';
+import { AMOUNT_FRACTION_DIGITS, keyedObject } from '@tally/kernel';
 import type { Pricing } from '@tally/catalog/published';
 import type { Period } from '@tally/subscriptions/published';
 import type { UsageRecord } from './usage.events';
@@ -124,6 +124,16 @@ function weightedUpTo(bucket: UsageBucket | undefined, end: string): Big {
   if (!bucket) return new Big(0);
   const cut = Date.parse(bucket.period.end) - Date.parse(end);
   return cut > 0 ? new Big(bucket.weighted_ms).minus(new Big(bucket.sum).times(cut)) : new Big(bucket.weighted_ms);
+}
+
+/**
+ * What a reading bills, and so what the usage summary shows: to 8 decimal places (half-even), the
+ * money limits' own, and at most `max`, what the meter's components can bill within those limits.
+ * Usage accepted beyond it (each event within its bound, their sum not) is billed at the bound.
+ */
+export function billable(reading: MeterReading, max: Big): MeterReading {
+  const quantity = reading.quantity.round(AMOUNT_FRACTION_DIGITS, Big.roundHalfEven);
+  return { ...reading, quantity: quantity.gt(max) ? max : quantity };
 }
 
 /** A weighted sum is exact until divided by the period's length, then kept to 12 decimal places. */

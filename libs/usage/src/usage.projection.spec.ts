@@ -5,7 +5,8 @@ import { SqliteReadStore, type ReadStore } from '@tally/readstore';
 import { UnitOfWork } from '@tally/runtime';
 import Big from 'big.js';
 import { billable, readMeter, type MeterSpec } from './domain/usage-bucket';
-import { bucketId, usageProjection, USAGE_BUCKETS, USAGE_PROJECTION, type UsageBucketDoc } from './usage.projection';
+import { bucketId, usageProjection, USAGE_BUCKETS, USAGE_DEDUPE, USAGE_PROJECTION, type UsageBucketDoc } from './usage.projection';
+import { usageDedupeKey } from './usage-dedupe-key';
 import { batch, created, JULY, JUNE, rebillable, renewed, settled, SUB, usage } from './testing/usage-log';
 
 const databases: Database.Database[] = [];
@@ -47,6 +48,14 @@ describe('the usage projection', () => {
     const [june] = await bucketsOf(store);
     expect(readMeter({ aggregation: 'sum', usage_cycle: 'period', unique_property: null }, [june], JUNE)).toEqual({ quantity: expect.anything(), events: 1, late_events: 0 });
     expect(june.sum).toBe('5');
+  });
+
+  it('keeps with each key where the event that counted it is in the log: its batch’s position and its index there', async () => {
+    const log = [created(), batch([usage('a', '5', '2026-06-02T00:00:00.000Z'), usage('b', '1', '2026-06-02T00:00:00.000Z')]), batch([usage('b', '7', '2026-06-03T00:00:00.000Z'), usage('c', '2', '2026-06-03T00:00:00.000Z')], 'ubat_2')];
+    const store = await project(log);
+    const keys = ['a', 'b', 'c'].map((id) => usageDedupeKey({ subscription_id: SUB, meter: 'calls', external_id: id }));
+    const refs = await store.keyRefs(USAGE_DEDUPE, keys);
+    expect(keys.map((key) => refs.get(key))).toEqual([`${log[1].position}/0`, `${log[1].position}/1`, `${log[2].position}/1`]);
   });
 
   it('dedupes for 40 days of the log (by the hour) after the batch that counted a key, and counts a copy that comes later', async () => {

@@ -89,7 +89,7 @@ describe('usage metering', () => {
       event(sub, 'lifetime_calls', '4', '2026-06-10T00:00:00Z'),
     ];
     const accepted = await api.post('/v1/usage/batch', { events: batch }).expect(202);
-    expect(accepted.body).toEqual({ object: 'usage_batch', id: expect.stringMatching(/^ubat_/), accepted: batch.length });
+    expect(accepted.body).toEqual({ object: 'usage_batch', id: expect.stringMatching(/^ubat_/), accepted: batch.length, duplicates: [] });
 
     // Read-your-write: the summary counts the batch without waiting for anything.
     expect(await summary(sub)).toEqual({
@@ -120,6 +120,40 @@ describe('usage metering', () => {
     // July: the counters that reset start again; the one that never resets keeps counting.
     await api.post('/v1/usage', event(sub, 'lifetime_calls', '6', '2026-07-01T00:00:00Z')).expect(202);
     expect(await summary(sub)).toMatchObject({ calls: { quantity: '0', events: 0 }, lifetime_calls: { quantity: '10', events: 2 } });
+  });
+
+  it('answers a copy with the event that counts, marked duplicate: one still in flight, one counted, one in the same batch, one tracked', async () => {
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-10T00:00:00.000Z');
+    const first = event(sub, 'calls', '5', '2026-06-09T00:00:00Z', { external_id: 'order-1' });
+    // The worker holds the count: the first event is still in flight when its copy comes.
+    await tally.worker.stop();
+    let original: Record<string, unknown>;
+    try {
+      original = (await api.post('/v1/usage', first).expect(202)).body;
+      expect(original).toEqual({ object: 'usage_event', subscription_id: sub, meter: 'calls', quantity: '5', timestamp: '2026-06-09T00:00:00.000Z', external_id: 'order-1', properties: null, received_at: '2026-06-10T00:00:00.000Z', duplicate: false });
+      expect((await api.post('/v1/usage', { ...first, quantity: '500', timestamp: '2026-06-09T05:00:00Z' }).expect(202)).body).toEqual({ ...original, duplicate: true });
+    } finally {
+      await tally.worker.start();
+    }
+    await tally.settle();
+    expect((await api.post('/v1/usage', { ...first, quantity: '7' }).expect(202)).body).toEqual({ ...original, duplicate: true });
+
+    const second = event(sub, 'calls', '1', '2026-06-09T01:00:00Z', { external_id: 'order-2' });
+    const batch = await api.post('/v1/usage/batch', { events: [{ ...first, quantity: '9' }, second, { ...second, quantity: '2' }] }).expect(202);
+    expect([batch.body.accepted, batch.body.duplicates]).toEqual([
+      3,
+      [
+        { index: 0, event: { ...original, duplicate: true } },
+        { index: 2, event: { ...original, quantity: '1', timestamp: '2026-06-09T01:00:00.000Z', external_id: 'order-2', duplicate: true } },
+      ],
+    ]);
+    const customer = (await api.get(`/v1/subscriptions/${sub}`).expect(200)).body.customer_id;
+    const tracked = await api.post('/v1/track', { customer_id: customer, feature_code: 'calls', value: '3', dedup_key: 'order-2' }).expect(202);
+    expect([tracked.body.quantity, tracked.body.duplicate]).toEqual(['1', true]);
+    expect((await api.post('/v1/usage/batch', { events: [event(sub, 'calls', '1', '2026-06-09T02:00:00Z', { external_id: 'order-3' })] }).expect(202)).body.duplicates).toEqual([]);
+    expect((await summary(sub)).calls).toEqual({ quantity: '7', events: 3, late_events: 0 });
   });
 
   it('prices unique_count written as the spec writes a usage component (meter, aggregation, tiers): distinct events, each external id once', async () => {

@@ -8,11 +8,14 @@ import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
 import type { UsageBatchAccepted, UsageRecord } from './domain/usage.events';
 import { appendToIngestStream } from './usage-ingest-stream';
 import { MeteredSubscriptions } from './metered-subscriptions';
+import { UsageDuplicates } from './usage-duplicates';
 import { timeOrderedUuid } from './time-ordered-uuid';
 
+/** An accepted batch: its events as stored, and for each that copies an event accepted before, that event (UsageDuplicates). */
 export interface AcceptedUsage {
   batchId: string;
   records: UsageRecord[];
+  originals: (UsageRecord | undefined)[];
 }
 
 /**
@@ -43,7 +46,7 @@ export function parseUsageEvents(inputs: readonly unknown[], at: (index: number)
 /**
  * Checks a batch against its subscriptions (each read once), then appends it as one event to the
  * tenant's ingest stream: one atomic write, whatever the store. Counting and dedupe happen in
- * the usage projection, in log order.
+ * the usage projection, in log order; the answer already tells the copies it can (UsageDuplicates).
  */
 @CommandHandler(IngestUsageCommand)
 export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, AcceptedUsage> {
@@ -51,6 +54,7 @@ export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, A
     private readonly runtime: CommandRuntime,
     private readonly clocks: Clocks,
     private readonly metered: MeteredSubscriptions,
+    private readonly duplicates: UsageDuplicates,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
@@ -61,9 +65,10 @@ export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, A
     const now = await this.clocks.now(cell);
     const keyed = drafts.map((draft, index) => draft && { ...draft, external_id: draft.external_id ?? externalIdOf(index) ?? timeOrderedUuid(now) });
     const records = acceptUsageBatch(keyed, subscriptions, fieldOf, problems);
+    const checked = await this.duplicates.check(cell, records, now);
     const batchId = this.ids.next('ubat');
     const accepted: UsageBatchAccepted = { type: 'UsageBatchAccepted', data: { batch_id: batchId, events: records } };
-    await appendToIngestStream(cell, context, this.ids.ulid(), accepted, now);
-    return { batchId, records };
+    checked.appended(await appendToIngestStream(cell, context, this.ids.ulid(), accepted, now));
+    return { batchId, records, originals: checked.originals };
   }
 }

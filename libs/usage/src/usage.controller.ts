@@ -7,7 +7,7 @@ import type { RequestContext } from '@tally/cells';
 import { UsageBatchDto, UsageBatchResponse, UsageEventDto, UsageEventResponse } from './dto/usage.dto';
 import { eventField } from './domain/usage-batch.decide';
 import { IngestUsageCommand, parseUsageEvents } from './usage-ingest.handler';
-import { usageEventResource } from './usage-event.resource';
+import { acceptedBatch, acceptedEvent } from './usage-event.resource';
 
 export const MAX_BATCH_EVENTS = 1000;
 
@@ -51,8 +51,7 @@ export class UsageController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, USAGE_PROBLEMS)
   async record(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
     const { drafts, problems } = parseUsageEvents([body], () => '');
-    const { records } = await this.commands.execute(new IngestUsageCommand(context, drafts, eventField(() => ''), () => idempotencyKey, problems));
-    return usageEventResource(records[0]);
+    return acceptedEvent(await this.commands.execute(new IngestUsageCommand(context, drafts, eventField(() => ''), () => idempotencyKey, problems)));
   }
 
   @Post('batch')
@@ -70,8 +69,7 @@ export class UsageController {
     const events = batchEvents(body);
     const at = (index: number) => `events[${index}]`;
     const { drafts, problems } = parseUsageEvents(events, at);
-    const { batchId, records } = await this.commands.execute(new IngestUsageCommand(context, drafts, eventField(at), undefined, problems));
-    return { object: 'usage_batch', id: batchId, accepted: records.length };
+    return acceptedBatch(await this.commands.execute(new IngestUsageCommand(context, drafts, eventField(at), undefined, problems)));
   }
 }
 

@@ -48,6 +48,7 @@ export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, Acc
 
   async execute({ context, inputs, fieldOf, idempotencyKey }: TrackUsageCommand): Promise<AcceptedUsage> {
     const { tracked, problems } = parseTracked(inputs, fieldOf);
+    const field = trackFieldOf(fieldOf);
     const cell = this.runtime.cellOf(context);
     const routes = new Map<string, CustomerRoutes>();
     const drafts: (UsageDraft | undefined)[] = [];
@@ -58,9 +59,9 @@ export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, Acc
         continue;
       }
       drafts.push(undefined);
-      if (parsed) problems.push(unrouted(parsed.draft, route.length, fieldOf(index) === '' ? 'feature_code' : `${fieldOf(index)}.feature_code`));
+      if (parsed) problems.push(unrouted(parsed.draft, route.length, field(index, 'feature_code')));
     }
-    return this.commands.execute(new IngestUsageCommand(context, drafts, trackFieldOf(fieldOf), () => idempotencyKey, problems));
+    return this.commands.execute(new IngestUsageCommand(context, drafts, field, () => idempotencyKey, problems));
   }
 
   /** The subscriptions of the draft's customer (standing in for its subscription) that may still bill its meter, read once per customer. */
@@ -90,6 +91,7 @@ export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, Acc
 }
 
 type Route = { subscriptionId: string; now: Date };
+type CustomerRoutes = Map<string, Route[]>;
 
 /** Why a tracked event (its customer id standing in for the subscription) has no one subscription to go to, given how many meter its feature. */
 function unrouted(draft: UsageDraft, routes: number, field: string): FieldError {
@@ -98,7 +100,6 @@ function unrouted(draft: UsageDraft, routes: number, field: string): FieldError 
     ? { field, code: 'track.no_subscription', message: `customer ${customerId} has no subscription that may still bill whose plan meters ${draft.meter}` }
     : { field, code: 'track.ambiguous_subscription', message: `customer ${customerId} has ${routes} subscriptions metering ${draft.meter}: send usage to /v1/usage with the subscription_id` };
 }
-type CustomerRoutes = Map<string, Route[]>;
 
 /**
  * Reads tracked events as usage events (the customer id standing in for the subscription until

@@ -60,8 +60,7 @@ export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, A
 
   async execute({ context, drafts, fieldOf, externalIdOf, problems }: IngestUsageCommand): Promise<AcceptedUsage> {
     const cell = this.runtime.cellOf(context);
-    const read = drafts.filter((draft) => draft !== undefined);
-    const subscriptions = await this.metered.ofAll(context, new Set(read.map((draft) => draft.subscription_id)));
+    const subscriptions = await this.metered.ofAll(context, new Set(drafts.flatMap((draft) => (draft ? [draft.subscription_id] : []))));
     const now = await this.clocks.now(cell);
     const keyed = drafts.map((draft, index) => draft && { ...draft, external_id: draft.external_id ?? externalIdOf(index) ?? timeOrderedUuid(now) });
     const records = acceptUsageBatch(keyed, subscriptions, fieldOf, problems);

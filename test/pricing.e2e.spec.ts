@@ -174,10 +174,10 @@ describe('pricing through the HTTP API', () => {
       });
     });
 
-    it('refuses unique_count without the property it counts', async () => {
-      const uniqueUsers = { code: 'users', pricing: { model: 'usage', aggregation: 'unique_count_agg', tiers: [{ up_to: null, unit_amount: '1.00' }] } };
-      const errors = await expectRefused(createPlan('unique-users', 'EUR', [uniqueUsers]), 'pricing.invalid');
-      expect(errors).toEqual([{ field: 'components[0].pricing.unique_property', code: 'pricing.missing_field', message: expect.any(String) }]);
+    it('takes unique_count without the property it counts, as the spec writes a usage component', async () => {
+      const uniqueEvents = { code: 'users', pricing: { model: 'usage', aggregation: 'unique_count_agg', tiers: [{ up_to: null, unit_amount: '1.00' }] } };
+      const plan = (await createPlan('unique-events', 'EUR', [uniqueEvents]).expect(200)).body;
+      expect(plan.components[0].pricing).toMatchObject({ aggregation: 'unique_count', unique_property: null });
     });
   });
 

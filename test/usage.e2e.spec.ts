@@ -89,7 +89,7 @@ describe('usage metering', () => {
       event(sub, 'lifetime_calls', '4', '2026-06-10T00:00:00Z'),
     ];
     const accepted = await api.post('/v1/usage/batch', { events: batch }).expect(202);
-    expect(accepted.body).toEqual({ object: 'usage_batch', id: expect.stringMatching(/^ubat_/), accepted: batch.length });
+    expect(accepted.body).toEqual({ object: 'usage_batch', id: expect.stringMatching(/^ubat_/), accepted: batch.length, duplicates: [] });
 
     // Read-your-write: the summary counts the batch without waiting for anything.
     expect(await summary(sub)).toEqual({
@@ -122,6 +122,58 @@ describe('usage metering', () => {
     expect(await summary(sub)).toMatchObject({ calls: { quantity: '0', events: 0 }, lifetime_calls: { quantity: '10', events: 2 } });
   });
 
+  it('answers a copy with the event that counts, marked duplicate: one still in flight, one counted, one in the same batch, one tracked', async () => {
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-10T00:00:00.000Z');
+    const first = event(sub, 'calls', '5', '2026-06-09T00:00:00Z', { external_id: 'order-1' });
+    // The worker holds the count: the first event is still in flight when its copy comes.
+    await tally.worker.stop();
+    let original: Record<string, unknown>;
+    try {
+      original = (await api.post('/v1/usage', first).expect(202)).body;
+      expect(original).toEqual({ object: 'usage_event', subscription_id: sub, meter: 'calls', quantity: '5', timestamp: '2026-06-09T00:00:00.000Z', external_id: 'order-1', properties: null, received_at: '2026-06-10T00:00:00.000Z', duplicate: false });
+      expect((await api.post('/v1/usage', { ...first, quantity: '500', timestamp: '2026-06-09T05:00:00Z' }).expect(202)).body).toEqual({ ...original, duplicate: true });
+    } finally {
+      await tally.worker.start();
+    }
+    await tally.settle();
+    expect((await api.post('/v1/usage', { ...first, quantity: '7' }).expect(202)).body).toEqual({ ...original, duplicate: true });
+
+    const second = event(sub, 'calls', '1', '2026-06-09T01:00:00Z', { external_id: 'order-2' });
+    const batch = await api.post('/v1/usage/batch', { events: [{ ...first, quantity: '9' }, second, { ...second, quantity: '2' }] }).expect(202);
+    expect([batch.body.accepted, batch.body.duplicates]).toEqual([
+      3,
+      [
+        { index: 0, event: { ...original, duplicate: true } },
+        { index: 2, event: { ...original, quantity: '1', timestamp: '2026-06-09T01:00:00.000Z', external_id: 'order-2', duplicate: true } },
+      ],
+    ]);
+    const customer = (await api.get(`/v1/subscriptions/${sub}`).expect(200)).body.customer_id;
+    const tracked = await api.post('/v1/track', { customer_id: customer, feature_code: 'calls', value: '3', dedup_key: 'order-2' }).expect(202);
+    expect([tracked.body.quantity, tracked.body.duplicate]).toEqual(['1', true]);
+    expect((await api.post('/v1/usage/batch', { events: [event(sub, 'calls', '1', '2026-06-09T02:00:00Z', { external_id: 'order-3' })] }).expect(202)).body.duplicates).toEqual([]);
+    expect((await summary(sub)).calls).toEqual({ quantity: '7', events: 3, late_events: 0 });
+  });
+
+  it('prices unique_count written as the spec writes a usage component (meter, aggregation, tiers): distinct events, each external id once', async () => {
+    const logins = { code: 'logins', pricing: { model: 'usage', meter: 'logins', aggregation: 'unique_count', tiers: [{ up_to: 2, unit_amount: '0' }, { up_to: null, unit_amount: '1.00' }] } };
+    await api.post('/v1/plans', { code: 'spec-unique', product_code: 'spec-unique', currency: 'EUR', interval: 'month', interval_count: 1, components: [logins] }).expect(200);
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z', 'spec-unique');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-20T00:00:00.000Z');
+    const login = (external_id: string, day: string) => event(sub, 'logins', '1', `2026-06-${day}T00:00:00Z`, { external_id });
+    await api.post('/v1/usage/batch', { events: [login('a', '02'), login('b', '03'), login('a', '04'), login('c', '05')] }).expect(202);
+    await api.post('/v1/usage', login('d', '06')).expect(202);
+    expect((await summary(sub)).logins).toEqual({ quantity: '4', events: 4, late_events: 0 });
+    expect(await timeline.advance('2026-07-01T00:00:00.000Z')).toEqual([
+      ['invoice.created', '2026-07-01T00:00:00.000Z'],
+      ['invoice.finalized', '2026-07-01T00:00:00.000Z'],
+    ]);
+    const [invoice] = await timeline.invoices();
+    expect(invoice.lines.map((line) => [line.code, line.quantity, line.amount])).toEqual([['logins', '4', '2.00']]);
+  });
+
   it('counts an event once, however often it is sent: the same external id, the Idempotency-Key, across batches', async () => {
     const timeline = await subscribe('2026-06-01T00:00:00.000Z');
     const sub = timeline.subscription;
@@ -150,6 +202,14 @@ describe('usage metering', () => {
       ['a timestamp too old', [{ ...good, timestamp: '2026-04-01T00:00:00Z' }], 400, 'usage.timestamp_out_of_range', ['events[0].timestamp']],
       ['a timestamp without a zone', [{ ...good, timestamp: '2026-06-09T00:00:00' }], 400, 'usage.invalid_timestamp', ['events[0].timestamp']],
       ['an unknown field', [{ ...good, amount: '1' }], 400, 'request.invalid_body', ['events[0].amount']],
+      [
+        'failures of every kind in several events: a field that is not valid chooses the code',
+        [good, { ...good, meter: 'seats' }, { ...good, quantity: '1e3' }, { ...good, subscription_id: 'sub_nope' }, { ...good, timestamp: '2026-04-01T00:00:00Z' }, { ...good, amount: '1' }],
+        400,
+        'usage.invalid_quantity',
+        ['events[1].meter', 'events[2].quantity', 'events[3].subscription_id', 'events[4].timestamp', 'events[5].amount'],
+      ],
+      ['lookups only: the first kind in the documented order', [{ ...good, timestamp: '2026-04-01T00:00:00Z' }, { ...good, meter: 'seats' }], 422, 'usage.meter_not_on_subscription', ['events[0].timestamp', 'events[1].meter']],
     ];
     for (const [name, events, status, problem, fields] of cases) {
       const refused = await api.post('/v1/usage/batch', { events }).expect(status);
@@ -158,6 +218,52 @@ describe('usage metering', () => {
     expect((await api.post('/v1/usage/batch', { events: [] }).expect(400)).body.problem).toBe('usage.invalid_batch');
     expect((await api.post('/v1/usage/batch', { events: Array(1001).fill(good) }).expect(400)).body.problem).toBe('usage.invalid_batch');
     expect((await summary(sub)).calls).toEqual({ quantity: '0', events: 0, late_events: 0 });
+  });
+
+  it('refuses at ingest a quantity no invoice could bill, and bills a sum beyond the money limits up to them: the upcoming invoice and the period close never fail', async () => {
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-10T00:00:00.000Z');
+    const fields = (body: { errors: { field: string }[] }) => body.errors.map((e) => e.field);
+    const tooLarge = [
+      event(sub, 'calls', '99999999999999999999', '2026-06-09T00:00:00Z'),
+      event(sub, 'gb_peak', '-500000000000', '2026-06-09T00:00:00Z'),
+      event(sub, 'requests', '1000000000000', '2026-06-09T00:00:00Z'),
+    ];
+    const refused = await api.post('/v1/usage/batch', { events: tooLarge }).expect(400);
+    expect([refused.body.problem, fields(refused.body)]).toEqual(['usage.quantity_out_of_range', ['events[0].quantity', 'events[1].quantity', 'events[2].quantity']]);
+    const customer = (await api.get(`/v1/subscriptions/${sub}`).expect(200)).body.customer_id;
+    const tracked = await api.post('/v1/track', { customer_id: customer, feature_code: 'calls', value: '99999999999999999999' }).expect(400);
+    expect([tracked.body.problem, fields(tracked.body)]).toEqual(['usage.quantity_out_of_range', ['value']]);
+
+    await api
+      .post('/v1/usage/batch', {
+        events: [
+          event(sub, 'calls', '999999999999', '2026-06-09T00:00:00Z'),
+          event(sub, 'calls', '999999999999', '2026-06-09T01:00:00Z'),
+          event(sub, 'gb_peak', '499999999999.5', '2026-06-09T00:00:00Z'),
+          event(sub, 'storage', '0.000000000001', '2026-06-05T00:00:00Z'),
+        ],
+      })
+      .expect(202);
+    expect(await summary(sub)).toMatchObject({
+      calls: { quantity: '999999999999.99999999', events: 2 },
+      gb_peak: { quantity: '499999999999.5', events: 1 },
+      storage: { quantity: '0', events: 1 },
+    });
+    const billed = [
+      ['calls', '999999999999.99999999', '9999999990.00'],
+      ['gb_peak', '499999999999.5', '999999999999.00'],
+      ['storage', '0', '0.00'],
+    ];
+    const usageLines = (invoice: InvoiceResource) => invoice.lines.filter((line) => ['calls', 'gb_peak', 'storage'].includes(line.code!)).map((line) => [line.code, line.quantity, line.amount]);
+    expect(usageLines((await api.get(`/v1/subscriptions/${sub}/upcoming-invoice`).expect(200)).body)).toEqual(billed);
+    expect(await timeline.advance('2026-07-01T00:00:00.000Z')).toEqual([
+      ['invoice.created', '2026-07-01T00:00:00.000Z'],
+      ['invoice.finalized', '2026-07-01T00:00:00.000Z'],
+    ]);
+    const [invoice] = await timeline.invoices();
+    expect(usageLines(invoice)).toEqual(billed);
   });
 
   it('refuses usage of another tenant’s subscription (404) and of a canceled one (409)', async () => {
@@ -169,6 +275,38 @@ describe('usage metering', () => {
     expect((await globex.post('/v1/usage', event(sub, 'calls', '1', '2026-06-01T00:00:00Z')).expect(404)).body.problem).toBe('usage.subscription_not_found');
     await api.post(`/v1/subscriptions/${sub}/cancel`, { at: 'now' }).expect(200);
     expect((await api.post('/v1/usage', event(sub, 'calls', '1', '2026-06-01T00:00:00Z')).expect(409)).body.problem).toBe('usage.subscription_canceled');
+  });
+
+  it('closes the period of a subscription canceled now at the cancel time: the summary, period=closed and the final invoice agree', async () => {
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-16T00:00:00.000Z');
+    await api.post('/v1/usage/batch', { events: [event(sub, 'calls', '1500', '2026-06-09T00:00:00Z'), event(sub, 'storage', '10', '2026-06-01T00:00:00Z')] }).expect(202);
+    await api.post(`/v1/subscriptions/${sub}/cancel`, { at: 'now' }).expect(200);
+    expect(await timeline.newEvents()).toEqual([
+      ['subscription.canceled', '2026-06-16T00:00:00.000Z'],
+      ['invoice.created', '2026-06-16T00:00:00.000Z'],
+      ['invoice.finalized', '2026-06-16T00:00:00.000Z'],
+    ]);
+
+    const canceledPeriod = { start: '2026-06-01T00:00:00.000Z', end: '2026-06-16T00:00:00.000Z' };
+    const read = async (query: string) => {
+      const body = (await api.get(`/v1/subscriptions/${sub}/usage${query}`).expect(200)).body as { period: object; meters: { meter: string; quantity: string }[] };
+      return [body.period, body.meters.filter((m) => m.meter === 'calls' || m.meter === 'storage').map((m) => [m.meter, m.quantity])];
+    };
+    const expected = [canceledPeriod, [['calls', '1500'], ['storage', '10']]];
+    expect(await read('')).toEqual(expected);
+    expect(await read('?period=closed')).toEqual(expected);
+    expect(await read('?period=closed&closed_at=2026-06-16')).toEqual(expected);
+    expect(await read('?closed_at=2026-06-16T00:00:00Z')).toEqual(expected);
+    expect((await api.get(`/v1/subscriptions/${sub}/usage?period=closed&closed_at=2026-06-17`).expect(400)).body.problem).toBe('subscription.period_not_closed');
+
+    const [final] = await timeline.invoices();
+    const billed = final.lines.filter((line) => line.code === 'calls' || line.code === 'storage');
+    expect(billed.map((line) => [line.code, line.quantity, line.amount, line.period_start, line.period_end])).toEqual([
+      ['calls', '1500', '5.00', canceledPeriod.start, canceledPeriod.end],
+      ['storage', '10', '10.00', canceledPeriod.start, canceledPeriod.end],
+    ]);
   });
 
   it('counts an event that arrives after its period closed in the next period (next_period)', async () => {
@@ -206,7 +344,7 @@ describe('usage metering', () => {
     expect((await summary(sub)).calls).toEqual({ quantity: '1504', events: 4, late_events: 0 });
 
     const refused = await api.post('/v1/track/bulk', { events: [bulk[0], { ...bulk[0], feature_code: 'seats' }, { ...bulk[0], value: '1e3' }] }).expect(400);
-    expect([refused.body.problem, refused.body.errors.map((e: { field: string }) => e.field)]).toEqual(['usage.invalid_quantity', ['events[2].value']]);
+    expect([refused.body.problem, refused.body.errors.map((e: { field: string }) => e.field)]).toEqual(['usage.invalid_quantity', ['events[1].feature_code', 'events[2].value']]);
     const misnamed = await api.post('/v1/track', { customer_id: customer, feature_code: 'calls', value: '1', meter: 'calls', subscription_id: sub }).expect(400);
     expect([misnamed.body.problem, misnamed.body.errors.map((e: { field: string }) => e.field)]).toEqual(['request.invalid_body', ['meter', 'subscription_id']]);
     const unrouted = await api.post('/v1/track', { customer_id: customer, feature_code: 'seats', value: '1' }).expect(409);

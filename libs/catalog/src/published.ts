@@ -5,5 +5,6 @@
 export { componentsInForce, type ComponentInForce } from './domain/price-book';
 export { compilePricing, meterOf, priceComponent, type CompiledPricing, type PricedTier } from './domain/pricing/price-component';
 export type { Pricing, Tier } from './domain/pricing/pricing';
+export { maxBillableUsage, USAGE_QUANTITY_LIMIT } from './domain/pricing/billable-usage';
 export { periodEnd } from './domain/billing-period';
 export { METER, METER_MAX_LENGTH } from './domain/pricing/parse-pricing';

@@ -49,7 +49,10 @@ export interface FindResult<T extends Doc> {
  * `add_keys` adds keys to a key set: a collection of bare keys, no documents (a dedupe index).
  * Adding a key twice changes nothing but its time, so it needs no position. A key added `at` a
  * time (a whole number in the caller's unit, such as hours of the log) keeps the latest time it
- * was added at; one added without is kept for good. `forget_keys` lets the store drop keys added before `before`: a reader
+ * was added at; one added without is kept for good. `refs`, when given, holds a string (or null) for
+ * each key (the caller's note of where it came from, such as the position of the event that added it): a key
+ * keeps the ref it was last added with, at the latest time (an addition at a later time without
+ * refs clears it). `forget_keys` lets the store drop keys added before `before`: a reader
  * that asks only for keys added at or after a time never earlier than `before` gets the same answers
  * whether they were dropped or not. A commit applies its key writes after its document writes:
  * where a commit is not atomic (MongoDB), a key is never there without the documents written
@@ -58,7 +61,7 @@ export interface FindResult<T extends Doc> {
 export type Write =
   | { op: 'upsert'; collection: string; doc: Doc; position: bigint }
   | { op: 'delete'; collection: string; id: string; position: bigint }
-  | { op: 'add_keys'; collection: string; keys: readonly string[]; at?: number }
+  | { op: 'add_keys'; collection: string; keys: readonly string[]; at?: number; refs?: readonly (string | null)[] }
   | { op: 'forget_keys'; collection: string; before: number };
 
 /** Keys added without a time: never forgotten. */
@@ -81,6 +84,12 @@ export interface ReadStore {
   ensureKeySet(name: string): Promise<void>;
   /** Which of these keys the key set holds, added at or after `notBefore` (at any time without it). */
   hasKeys(name: string, keys: readonly string[], notBefore?: number): Promise<Set<string>>;
+  /**
+   * Which of these keys the key set holds (added at or after `notBefore`), each with the ref it was
+   * last added with (null for none). It reads only what is stored, so a connection that never
+   * writes to the set (the API, beside the worker that does) may ask it at any time.
+   */
+  keyRefs(name: string, keys: readonly string[], notBefore?: number): Promise<Map<string, string | null>>;
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
   /** The documents of those ids that exist, by id, in one round trip (tombstones and missing ids are absent). */
   getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>>;

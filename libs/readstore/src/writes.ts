@@ -9,6 +9,9 @@ export function assertWrite(write: Write): void {
   if (write.op === 'add_keys') {
     if (!Array.isArray(write.keys) || write.keys.some((key) => typeof key !== 'string')) throw new TypeError('A key set takes string keys');
     if (write.at !== undefined && !Number.isSafeInteger(write.at)) throw new TypeError('A key is added at a time that is a whole number');
+    if (write.refs !== undefined && (!Array.isArray(write.refs) || write.refs.length !== write.keys.length || write.refs.some((ref) => ref !== null && typeof ref !== 'string'))) {
+      throw new TypeError('A key set takes one ref (a string, or null) for each key');
+    }
     return;
   }
   if (write.op === 'forget_keys') {
@@ -29,10 +32,11 @@ export function assertWrite(write: Write): void {
 
 export type DocumentWrite = Extract<Write, { op: 'upsert' | 'delete' }>;
 
-/** Keys a commit adds to one key set at one time (FOREVER for keys added without one). */
+/** Keys a commit adds to one key set at one time (FOREVER for keys added without one), each with its ref (null for none). */
 export interface KeyAddition {
   keySet: string;
   keys: string[];
+  refs: (string | null)[];
   at: number;
 }
 
@@ -48,10 +52,13 @@ export function splitWrites(writes: readonly Write[]): { documents: DocumentWrit
     if (write.op === 'add_keys') {
       const at = write.at ?? FOREVER;
       const id = `${write.collection}\u0000${at}`;
-      const added = additions.get(id);
+      let added = additions.get(id);
+      if (!added) additions.set(id, (added = { keySet: write.collection, keys: [], refs: [], at }));
       // A loop, not a spread: a commit may add hundreds of thousands of keys.
-      if (added) for (const key of write.keys) added.keys.push(key);
-      else additions.set(id, { keySet: write.collection, keys: [...write.keys], at });
+      for (const [index, key] of write.keys.entries()) {
+        added.keys.push(key);
+        added.refs.push(write.refs?.[index] ?? null);
+      }
     } else if (write.op === 'forget_keys') {
       forgets.set(write.collection, Math.max(forgets.get(write.collection) ?? -Infinity, write.before));
     } else {

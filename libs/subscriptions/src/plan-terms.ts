@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { DomainError, formatAmount, type FieldError } from '@tally/kernel';
 import { planAggregate, planIdOf, type Plan } from '@tally/catalog';
-import { componentsInForce, meterOf, type ComponentInForce } from '@tally/catalog/published';
+import { componentsInForce, maxBillableUsage, meterOf, type ComponentInForce } from '@tally/catalog/published';
 import { priceLines, type InvoiceLine } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import type { CommandRuntime } from '@tally/runtime';
@@ -39,13 +39,17 @@ export const licensedMeters = (plan: Plan, at: string): Set<string> => metersOf(
 
 /**
  * The meters of the plan's usage components in force at `at`, each with how its component reads
- * it: what a period's usage is read for. Two components of one meter read it as the first does.
+ * it: what a period's usage is read for. Two components of one meter read it as the first does,
+ * and bill it up to the lower of their maximums.
  */
 export function usageMeters(plan: Plan, at: string): UsageMeter[] {
   const meters = new Map<string, UsageMeter>();
   for (const { pricing } of componentsOf(plan, at, 'usage')) {
-    if (pricing.model !== 'usage' || meters.has(pricing.meter)) continue;
-    meters.set(pricing.meter, { meter: pricing.meter, aggregation: pricing.aggregation, usage_cycle: pricing.usage_cycle, unique_property: pricing.unique_property, late_events: pricing.late_events });
+    if (pricing.model !== 'usage') continue;
+    const billable = maxBillableUsage(pricing);
+    const first = meters.get(pricing.meter);
+    if (first) first.billable_max = billable.lt(first.billable_max) ? billable : first.billable_max;
+    else meters.set(pricing.meter, { meter: pricing.meter, aggregation: pricing.aggregation, usage_cycle: pricing.usage_cycle, unique_property: pricing.unique_property, late_events: pricing.late_events, billable_max: billable });
   }
   return [...meters.values()];
 }

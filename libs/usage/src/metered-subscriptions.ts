@@ -3,9 +3,9 @@ import { DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime } from '@tally/runtime';
 import { loadPlan, subscriptionAggregate, TERMINAL, usageMeters } from '@tally/subscriptions';
-import type { MeteredSubscription } from './domain/usage-batch.decide';
+import { eventQuantityBound, type MeteredSubscription } from './domain/usage-batch.decide';
 
-/** What taking usage for a subscription depends on: whether it exists for the tenant and still bills, its plan's usage meters, its clock's now. */
+/** What taking usage for a subscription depends on: whether it exists for the tenant and still bills, its plan's usage meters and their bounds, its clock's now. */
 @Injectable()
 export class MeteredSubscriptions {
   constructor(
@@ -37,7 +37,7 @@ export class MeteredSubscriptions {
       if (!ended && !plans.has(state.planCode)) plans.set(state.planCode, loadPlan(this.runtime, context, state.planCode));
       if (!nows.has(clockId)) nows.set(clockId, this.clocks.now(cell, clockId));
       const components = ended ? [] : usageMeters(await plans.get(state.planCode)!, state.period.start);
-      const meters = new Set(components.map(({ meter }) => meter));
+      const meters = new Map(components.map(({ meter, aggregation, billable_max }) => [meter, eventQuantityBound(aggregation, billable_max)]));
       const rebillMeters = new Set(components.filter(({ late_events }) => late_events === 'rebill').map(({ meter }) => meter));
       metered.set(id, { exists: true, ended, meters, rebillMeters, now: await nows.get(clockId)!, ...(clockId && { clockId }) });
     }

@@ -3,7 +3,7 @@ import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { MeterReading, UsageMeter, UsageReadings } from '@tally/subscriptions';
 import type { Period } from '@tally/subscriptions/published';
-import { readMeter } from './domain/usage-bucket';
+import { billable, readMeter } from './domain/usage-bucket';
 import { UsageProjectionProgress } from './usage-projection-progress';
 import { bucketId, USAGE_BUCKETS, type UsageBucketDoc } from './usage.projection';
 
@@ -28,7 +28,7 @@ export class MeteredUsageReadings implements UsageReadings {
         meter.usage_cycle === 'never'
           ? await this.bucketsUpTo(context, subscriptionId, meter.meter, period.start)
           : [await cell.readModels.get<UsageBucketDoc>(USAGE_BUCKETS, bucketId(subscriptionId, meter.meter, period.start))].filter((bucket) => bucket !== undefined);
-      readings.set(meter.meter, readMeter(meter, buckets, period));
+      readings.set(meter.meter, billable(readMeter(meter, buckets, period), meter.billable_max));
     }
     return readings;
   }

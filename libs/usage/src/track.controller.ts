@@ -7,7 +7,7 @@ import { TrackBulkDto, TrackEventDto } from './dto/track.dto';
 import { UsageBatchResponse, UsageEventResponse } from './dto/usage.dto';
 import { TrackUsageCommand } from './track.handler';
 import { batchEvents, USAGE_PROBLEMS } from './usage.controller';
-import { usageEventResource } from './usage-event.resource';
+import { acceptedBatch, acceptedEvent } from './usage-event.resource';
 
 const TRACK_PROBLEMS = { ...USAGE_PROBLEMS, 409: [...USAGE_PROBLEMS[409], 'track.no_subscription', 'track.ambiguous_subscription'] };
 
@@ -30,8 +30,7 @@ export class TrackController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, TRACK_PROBLEMS)
   async track(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
-    const { records } = await this.commands.execute(new TrackUsageCommand(context, [body], () => '', idempotencyKey));
-    return usageEventResource(records[0]);
+    return acceptedEvent(await this.commands.execute(new TrackUsageCommand(context, [body], () => '', idempotencyKey)));
   }
 
   @Post('bulk')
@@ -42,7 +41,6 @@ export class TrackController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, TRACK_PROBLEMS)
   async bulk(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>): Promise<UsageBatchResponse> {
-    const { batchId, records } = await this.commands.execute(new TrackUsageCommand(context, batchEvents(body), (index) => `events[${index}]`));
-    return { object: 'usage_batch', id: batchId, accepted: records.length };
+    return acceptedBatch(await this.commands.execute(new TrackUsageCommand(context, batchEvents(body), (index) => `events[${index}]`)));
   }
 }

@@ -3,7 +3,7 @@ import type { FieldError } from '@tally/kernel';
 import type { Cell, RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, ScopedReads } from '@tally/runtime';
 import { LIVE, loadPlan, subscriptionAggregate, subscriptionView, TERMINAL, usageMeters, type SubscriptionResource } from '@tally/subscriptions';
-import { usageRefused } from './domain/usage-batch.decide';
+import type { EventField } from './domain/usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
 import { IngestUsageCommand, type AcceptedUsage } from './usage-ingest.handler';
 
@@ -47,22 +47,28 @@ export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, Acc
   ) {}
 
   async execute({ context, inputs, fieldOf, idempotencyKey }: TrackUsageCommand): Promise<AcceptedUsage> {
-    const tracked = parseTracked(inputs, fieldOf);
+    const { tracked, problems } = parseTracked(inputs, fieldOf);
+    const field = trackFieldOf(fieldOf);
     const cell = this.runtime.cellOf(context);
     const routes = new Map<string, CustomerRoutes>();
-    const problems: FieldError[] = [];
-    const drafts: UsageDraft[] = [];
-    for (const [index, { draft, timestamped }] of tracked.entries()) {
-      const customerId = draft.subscription_id;
-      if (!routes.has(customerId)) routes.set(customerId, await this.routesOf(cell, context, customerId));
-      const route = routes.get(customerId)!.get(draft.meter) ?? [];
-      const at = fieldOf(index) === '' ? '' : `${fieldOf(index)}.`;
-      if (route.length === 1) drafts.push({ ...draft, subscription_id: route[0].subscriptionId, timestamp: timestamped ? draft.timestamp : route[0].now.toISOString() });
-      else if (route.length === 0) problems.push({ field: `${at}feature_code`, code: 'track.no_subscription', message: `customer ${customerId} has no subscription that may still bill whose plan meters ${draft.meter}` });
-      else problems.push({ field: `${at}feature_code`, code: 'track.ambiguous_subscription', message: `customer ${customerId} has ${route.length} subscriptions metering ${draft.meter}: send usage to /v1/usage with the subscription_id` });
+    const drafts: (UsageDraft | undefined)[] = [];
+    for (const [index, parsed] of tracked.entries()) {
+      const route = parsed ? await this.routeOf(cell, context, routes, parsed.draft) : [];
+      if (parsed && route.length === 1) {
+        drafts.push({ ...parsed.draft, subscription_id: route[0].subscriptionId, timestamp: parsed.timestamped ? parsed.draft.timestamp : route[0].now.toISOString() });
+        continue;
+      }
+      drafts.push(undefined);
+      if (parsed) problems.push(unrouted(parsed.draft, route.length, field(index, 'feature_code')));
     }
-    if (problems.length > 0) throw usageRefused(problems);
-    return this.commands.execute(new IngestUsageCommand(context, drafts, fieldOf, () => idempotencyKey));
+    return this.commands.execute(new IngestUsageCommand(context, drafts, field, () => idempotencyKey, problems));
+  }
+
+  /** The subscriptions of the draft's customer (standing in for its subscription) that may still bill its meter, read once per customer. */
+  private async routeOf(cell: Cell, context: RequestContext, routes: Map<string, CustomerRoutes>, draft: UsageDraft): Promise<Route[]> {
+    const customerId = draft.subscription_id;
+    if (!routes.has(customerId)) routes.set(customerId, await this.routesOf(cell, context, customerId));
+    return routes.get(customerId)!.get(draft.meter) ?? [];
   }
 
   /** For each meter, the customer's subscriptions that may still bill it, with their clocks' now. */
@@ -84,12 +90,24 @@ export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, Acc
   }
 }
 
-type CustomerRoutes = Map<string, { subscriptionId: string; now: Date }[]>;
+type Route = { subscriptionId: string; now: Date };
+type CustomerRoutes = Map<string, Route[]>;
 
-/** Reads tracked events as usage events (the customer id standing in for the subscription until routed); problems carry the guide's field names. */
-function parseTracked(inputs: readonly unknown[], fieldOf: (index: number) => string): { draft: UsageDraft; timestamped: boolean }[] {
+/** Why a tracked event (its customer id standing in for the subscription) has no one subscription to go to, given how many meter its feature. */
+function unrouted(draft: UsageDraft, routes: number, field: string): FieldError {
+  const customerId = draft.subscription_id;
+  return routes === 0
+    ? { field, code: 'track.no_subscription', message: `customer ${customerId} has no subscription that may still bill whose plan meters ${draft.meter}` }
+    : { field, code: 'track.ambiguous_subscription', message: `customer ${customerId} has ${routes} subscriptions metering ${draft.meter}: send usage to /v1/usage with the subscription_id` };
+}
+
+/**
+ * Reads tracked events as usage events (the customer id standing in for the subscription until
+ * routed): a hole for each that fails; problems carry the guide's field names.
+ */
+function parseTracked(inputs: readonly unknown[], fieldOf: (index: number) => string): { tracked: ({ draft: UsageDraft; timestamped: boolean } | undefined)[]; problems: FieldError[] } {
   const problems: FieldError[] = [];
-  const parsed = inputs.map((input, index) => {
+  const tracked = inputs.map((input, index) => {
     const at = fieldOf(index);
     const prefix = at === '' ? '' : `${at}.`;
     const { wire, unknown } = asUsageWire(input);
@@ -100,10 +118,18 @@ function parseTracked(inputs: readonly unknown[], fieldOf: (index: number) => st
       ...unknown.map((key) => ({ field: `${prefix}${key}`, code: 'field.unknown', message: `property ${key} should not exist` })),
       ...found.map((problem) => ({ ...problem, field: trackField(problem.field, prefix) })),
     );
-    return draft && { draft, timestamped };
+    return draft && unknown.length === 0 ? { draft, timestamped } : undefined;
   });
-  if (problems.length > 0) throw usageRefused(problems);
-  return parsed as { draft: UsageDraft; timestamped: boolean }[];
+  return { tracked, problems };
+}
+
+/** Names a usage event's fields by the guide's names (`value`, not `quantity`) under `fieldOf(index)`. */
+function trackFieldOf(fieldOf: (index: number) => string): EventField {
+  return (index, field) => {
+    const at = fieldOf(index);
+    const prefix = at === '' ? '' : `${at}.`;
+    return trackField(`${prefix}${field}`, prefix);
+  };
 }
 
 /** Stands in for an omitted timestamp until the subscription, whose clock says "now", is known. */

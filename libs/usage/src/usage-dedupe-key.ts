@@ -15,3 +15,17 @@ export function usageDedupeKey(record: Pick<UsageRecord, 'subscription_id' | 'me
   const digest = hash('sha256', JSON.stringify([record.subscription_id, record.meter, record.external_id]), 'base64url');
   return digest.slice(0, 21) + BASE64URL[BASE64URL.indexOf(digest[21]) & 0b110000];
 }
+
+/** Where the event a dedupe key counted is in the log: its batch's position and its index there (`1234/7`). */
+export interface CountedAt {
+  position: bigint;
+  index: number;
+}
+
+/** The ref the dedupe index keeps with a key: where the event that counted it is. */
+export const countedRef = ({ position, index }: CountedAt): string => `${position}/${index}`;
+
+export function countedAt(ref: string): CountedAt {
+  const [position, index] = ref.split('/');
+  return { position: BigInt(position), index: Number(index) };
+}

@@ -3,46 +3,50 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { FieldError, IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime } from '@tally/runtime';
-import { acceptUsageBatch, usageRefused } from './domain/usage-batch.decide';
+import { acceptUsageBatch, type EventField } from './domain/usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
 import type { UsageBatchAccepted, UsageRecord } from './domain/usage.events';
 import { appendToIngestStream } from './usage-ingest-stream';
 import { MeteredSubscriptions } from './metered-subscriptions';
+import { UsageDuplicates } from './usage-duplicates';
 import { timeOrderedUuid } from './time-ordered-uuid';
 
+/** An accepted batch: its events as stored, and for each that copies an event accepted before, that event (UsageDuplicates). */
 export interface AcceptedUsage {
   batchId: string;
   records: UsageRecord[];
+  originals: (UsageRecord | undefined)[];
 }
 
 /**
- * Usage events as a request sends them (already validated), to accept all or none. `fieldOf`
- * names an event in field errors (`events[3]`, or '' for a body that is the event itself);
+ * Usage events as a request sends them (already read), to accept all or none. `drafts` holds a
+ * hole for each event that failed to be read or routed, its problems in `problems`: the refusal
+ * names those too. `fieldOf` names an event's fields in problems (`events[3].meter`);
  * `externalIdOf` gives an event without a dedupe key its key (the request's Idempotency-Key).
  */
 export class IngestUsageCommand extends Command<AcceptedUsage> {
   constructor(
     readonly context: RequestContext,
-    readonly drafts: readonly UsageDraft[],
-    readonly fieldOf: (index: number) => string,
+    readonly drafts: readonly (UsageDraft | undefined)[],
+    readonly fieldOf: EventField,
     readonly externalIdOf: (index: number) => string | undefined = () => undefined,
+    readonly problems: readonly FieldError[] = [],
   ) {
     super();
   }
 }
 
-/** Reads the body's events, each under `fieldOf(index)`; every problem of every event is reported at once, and none is stored. */
-export function parseUsageEvents(inputs: readonly unknown[], fieldOf: (index: number) => string): UsageDraft[] {
+/** Reads the body's events, each under `at(index)`: a hole for each that fails, every problem of every event in `problems`. */
+export function parseUsageEvents(inputs: readonly unknown[], at: (index: number) => string): { drafts: (UsageDraft | undefined)[]; problems: FieldError[] } {
   const problems: FieldError[] = [];
-  const drafts = inputs.map((input, index) => parseUsageEvent(input, fieldOf(index), problems));
-  if (problems.length > 0) throw usageRefused(problems);
-  return drafts as UsageDraft[];
+  const drafts = inputs.map((input, index) => parseUsageEvent(input, at(index), problems));
+  return { drafts, problems };
 }
 
 /**
  * Checks a batch against its subscriptions (each read once), then appends it as one event to the
  * tenant's ingest stream: one atomic write, whatever the store. Counting and dedupe happen in
- * the usage projection, in log order.
+ * the usage projection, in log order; the answer already tells the copies it can (UsageDuplicates).
  */
 @CommandHandler(IngestUsageCommand)
 export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, AcceptedUsage> {
@@ -50,18 +54,20 @@ export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, A
     private readonly runtime: CommandRuntime,
     private readonly clocks: Clocks,
     private readonly metered: MeteredSubscriptions,
+    private readonly duplicates: UsageDuplicates,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ context, drafts, fieldOf, externalIdOf }: IngestUsageCommand): Promise<AcceptedUsage> {
+  async execute({ context, drafts, fieldOf, externalIdOf, problems }: IngestUsageCommand): Promise<AcceptedUsage> {
     const cell = this.runtime.cellOf(context);
-    const subscriptions = await this.metered.ofAll(context, new Set(drafts.map((draft) => draft.subscription_id)));
+    const subscriptions = await this.metered.ofAll(context, new Set(drafts.flatMap((draft) => (draft ? [draft.subscription_id] : []))));
     const now = await this.clocks.now(cell);
-    const keyed = drafts.map((draft, index) => ({ ...draft, external_id: draft.external_id ?? externalIdOf(index) ?? timeOrderedUuid(now) }));
-    const records = acceptUsageBatch(keyed, subscriptions, fieldOf);
+    const keyed = drafts.map((draft, index) => draft && { ...draft, external_id: draft.external_id ?? externalIdOf(index) ?? timeOrderedUuid(now) });
+    const records = acceptUsageBatch(keyed, subscriptions, fieldOf, problems);
+    const checked = await this.duplicates.check(cell, records, now);
     const batchId = this.ids.next('ubat');
     const accepted: UsageBatchAccepted = { type: 'UsageBatchAccepted', data: { batch_id: batchId, events: records } };
-    await appendToIngestStream(cell, context, this.ids.ulid(), accepted, now);
-    return { batchId, records };
+    checked.appended(await appendToIngestStream(cell, context, this.ids.ulid(), accepted, now));
+    return { batchId, records, originals: checked.originals };
   }
 }

@@ -5,18 +5,20 @@ import { DomainError } from '@tally/kernel';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, IdempotencyKey } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { UsageBatchDto, UsageBatchResponse, UsageEventDto, UsageEventResponse } from './dto/usage.dto';
+import { eventField } from './domain/usage-batch.decide';
 import { IngestUsageCommand, parseUsageEvents } from './usage-ingest.handler';
-import { usageEventResource } from './usage-event.resource';
+import { acceptedBatch, acceptedEvent } from './usage-event.resource';
 
 export const MAX_BATCH_EVENTS = 1000;
 
-/** Every refusal a usage body can get; the problem's code is that of the first failing event's first problem. */
+/** Every refusal a usage body can get; the problem's code is the first kind of failure found (docs/errors.md), and `errors` names every failing event. */
 export const USAGE_PROBLEMS = {
   400: [
     'request.invalid_body',
     'usage.invalid_quantity',
     'usage.invalid_timestamp',
     'usage.timestamp_out_of_range',
+    'usage.quantity_out_of_range',
     'usage.missing_field',
     'usage.invalid_subscription_id',
     'usage.invalid_meter',
@@ -48,9 +50,8 @@ export class UsageController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, USAGE_PROBLEMS)
   async record(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
-    const drafts = parseUsageEvents([body], () => '');
-    const { records } = await this.commands.execute(new IngestUsageCommand(context, drafts, () => '', () => idempotencyKey));
-    return usageEventResource(records[0]);
+    const { drafts, problems } = parseUsageEvents([body], () => '');
+    return acceptedEvent(await this.commands.execute(new IngestUsageCommand(context, drafts, eventField(() => ''), () => idempotencyKey, problems)));
   }
 
   @Post('batch')
@@ -67,8 +68,8 @@ export class UsageController {
   async recordBatch(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>): Promise<UsageBatchResponse> {
     const events = batchEvents(body);
     const at = (index: number) => `events[${index}]`;
-    const { batchId, records } = await this.commands.execute(new IngestUsageCommand(context, parseUsageEvents(events, at), at));
-    return { object: 'usage_batch', id: batchId, accepted: records.length };
+    const { drafts, problems } = parseUsageEvents(events, at);
+    return acceptedBatch(await this.commands.execute(new IngestUsageCommand(context, drafts, eventField(at), undefined, problems)));
   }
 }
 

@@ -9,6 +9,7 @@ import { TrackUsageHandler } from './track.handler';
 import { UsageController } from './usage.controller';
 import { IngestUsageHandler } from './usage-ingest.handler';
 import { UsageProjectionProgress } from './usage-projection-progress';
+import { UsageDuplicates } from './usage-duplicates';
 import { usageAlertHandlers } from './usage-alerts/usage-alert.handlers';
 import { UsageAlertsController } from './usage-alerts/usage-alerts.controller';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
@@ -20,6 +21,7 @@ import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
   providers: [
     MeteredSubscriptions,
     IngestUsageHandler,
+    UsageDuplicates,
     TrackUsageHandler,
     UsageProjectionProgress,
     MeteredUsageReadings,

@@ -3,8 +3,10 @@ import type { RecordedEvent } from '@tally/eventstore';
 import Database from 'better-sqlite3';
 import { SqliteReadStore, type ReadStore } from '@tally/readstore';
 import { UnitOfWork } from '@tally/runtime';
-import { readMeter, type MeterSpec } from './domain/usage-bucket';
-import { bucketId, usageProjection, USAGE_BUCKETS, USAGE_PROJECTION, type UsageBucketDoc } from './usage.projection';
+import Big from 'big.js';
+import { billable, readMeter, type MeterSpec } from './domain/usage-bucket';
+import { bucketId, usageProjection, USAGE_BUCKETS, USAGE_DEDUPE, USAGE_PROJECTION, type UsageBucketDoc } from './usage.projection';
+import { usageDedupeKey } from './usage-dedupe-key';
 import { batch, created, JULY, JUNE, rebillable, renewed, settled, SUB, usage } from './testing/usage-log';
 
 const databases: Database.Database[] = [];
@@ -46,6 +48,14 @@ describe('the usage projection', () => {
     const [june] = await bucketsOf(store);
     expect(readMeter({ aggregation: 'sum', usage_cycle: 'period', unique_property: null }, [june], JUNE)).toEqual({ quantity: expect.anything(), events: 1, late_events: 0 });
     expect(june.sum).toBe('5');
+  });
+
+  it('keeps with each key where the event that counted it is in the log: its batch’s position and its index there', async () => {
+    const log = [created(), batch([usage('a', '5', '2026-06-02T00:00:00.000Z'), usage('b', '1', '2026-06-02T00:00:00.000Z')]), batch([usage('b', '7', '2026-06-03T00:00:00.000Z'), usage('c', '2', '2026-06-03T00:00:00.000Z')], 'ubat_2')];
+    const store = await project(log);
+    const keys = ['a', 'b', 'c'].map((id) => usageDedupeKey({ subscription_id: SUB, meter: 'calls', external_id: id }));
+    const refs = await store.keyRefs(USAGE_DEDUPE, keys);
+    expect(keys.map((key) => refs.get(key))).toEqual([`${log[1].position}/0`, `${log[1].position}/1`, `${log[2].position}/1`]);
   });
 
   it('dedupes for 40 days of the log (by the hour) after the batch that counted a key, and counts a copy that comes later', async () => {
@@ -108,6 +118,34 @@ describe('the usage projection', () => {
     const buckets = await bucketsOf(store);
     const unique = (usage_cycle: 'period' | 'never', period: typeof JUNE) => readMeter({ aggregation: 'unique_count', usage_cycle, unique_property: 'user' }, buckets, period).quantity.toFixed();
     expect([unique('period', JUNE), unique('period', JULY), unique('never', JUNE), unique('never', JULY)]).toEqual(['1', '1', '1', '1']);
+  });
+
+  it('counts distinct events (each external id once) for unique_count without a property, as the spec writes the component', async () => {
+    const store = await project([created(), batch([usage('a', '5', '2026-06-02T00:00:00.000Z', { user: 'u1' }), usage('b', '1', '2026-06-03T00:00:00.000Z', { user: 'u1' }), usage('a', '7', '2026-06-04T00:00:00.000Z')]), renewed(), batch([usage('c', '1', '2026-07-02T00:00:00.000Z')])]);
+    const buckets = await bucketsOf(store);
+    const unique = (usage_cycle: 'period' | 'never', period: typeof JUNE) => readMeter({ aggregation: 'unique_count', usage_cycle, unique_property: null }, buckets, period).quantity.toFixed();
+    expect([unique('period', JUNE), unique('period', JULY), unique('never', JULY)]).toEqual(['2', '1', '3']);
+  });
+
+  it('weighs each level up to the end of the period read, when that period is cut short (a cancellation, or read as if it closed now)', async () => {
+    const store = await project([created(), batch([usage('a', '10', '2026-06-01T00:00:00.000Z'), usage('b', '20', '2026-06-16T00:00:00.000Z')])]);
+    const buckets = await bucketsOf(store);
+    const weighted = (end: string) => readMeter({ aggregation: 'weighted_sum', usage_cycle: 'period', unique_property: null }, buckets, { start: JUNE.start, end }).quantity.toFixed();
+    expect([weighted(JUNE.end), weighted('2026-06-16T00:00:00.000Z'), weighted('2026-06-21T00:00:00.000Z')]).toEqual(['20', '10', '15']);
+  });
+
+  it('bills a reading to 8 decimal places (half-even) and at most the meter’s bound, a negative one as it is', async () => {
+    const store = await project([created(), batch([usage('a', '600000000000.000000005', '2026-06-02T00:00:00.000Z'), usage('b', '0.000000015', '2026-06-03T00:00:00.000Z')])]);
+    const reading = readMeter({ aggregation: 'sum', usage_cycle: 'period', unique_property: null }, await bucketsOf(store), JUNE);
+    expect(reading.quantity.toFixed()).toBe('600000000000.00000002');
+    const bill = (quantity: string, max: string) => billable({ ...reading, quantity: new Big(quantity) }, new Big(max)).quantity.toFixed();
+    expect([bill('600000000000.000000025', '999999999999.99999999'), bill('1200000000000', '999999999999.99999999'), bill('-5.5', '1'), bill('3', '3')]).toEqual([
+      '600000000000.00000002',
+      '999999999999.99999999',
+      '-5.5',
+      '3',
+    ]);
+    expect(billable(reading, new Big('1000')).events).toBe(2);
   });
 
   it('keeps user-chosen property names such as __proto__ as data', async () => {

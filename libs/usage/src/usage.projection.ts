@@ -1,4 +1,4 @@
-import { usageDedupeKey } from './usage-dedupe-key';
+import { countedRef, usageDedupeKey } from './usage-dedupe-key';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc } from '@tally/readstore';
 import type { Projection, ProjectionWriter } from '@tally/runtime';
@@ -12,9 +12,8 @@ import { USAGE_INGEST_PREFIX } from './usage-ingest-stream';
 export const USAGE_PROJECTION = 'usage';
 export const USAGE_BUCKETS = 'usage_buckets';
 const PERIODS = 'usage_periods';
-/** The dedupe index: a key set, one key per (subscription, meter, external id) counted within the window. */
-const DEDUPE = 'usage_dedupe';
-const HOUR_MS = 3_600_000;
+/** The dedupe index: a key set, one key per (subscription, meter, external id) counted within the window, with where the event that counted it is (countedRef). */
+export const USAGE_DEDUPE = 'usage_dedupe';
 /**
  * How long a counted event's key dedupes, in hours of the log's time (when its batch was
  * accepted): more than the 35 days promised. Measured on the log, not the wall clock, so a replay
@@ -22,6 +21,7 @@ const HOUR_MS = 3_600_000;
  * to store), so a key dedupes for 40 days and up to an hour more.
  */
 export const DEDUPE_WINDOW_HOURS = 40 * 24;
+export const HOUR_MS = 3_600_000;
 /** Keys are dropped a day after they stop counting: batches of concurrent requests reach the log up to moments out of time order. */
 const DROP_AFTER_HOURS = DEDUPE_WINDOW_HOURS + 24;
 /** Which property values a period has seen, and in which period the subscription first saw each. */
@@ -55,7 +55,7 @@ export const usageProjection: Projection = {
     { name: FIRST_SEEN, indexes: [] },
     { name: LATE_USAGE, indexes: [{ fields: ['batch_id'] }] },
   ],
-  keySets: [DEDUPE],
+  keySets: [USAGE_DEDUPE],
   // Every batch adds its keys all over the dedupe index: a commit every quarter second writes
   // each page touched once for many batches, at the cost of that much more lag for the summary.
   pacing: { idleMs: 25, maxMs: 250, maxEvents: 500 },
@@ -82,7 +82,7 @@ export const usageProjection: Projection = {
         return;
       }
       case 'UsageBatchAccepted':
-        await countBatch(data, Math.floor(Date.parse(event.metadata.occurred_at) / HOUR_MS), writer);
+        await countBatch(data, event.position, Math.floor(Date.parse(event.metadata.occurred_at) / HOUR_MS), writer);
         return;
       case 'LateUsageSettled':
         await settle(data, writer);
@@ -95,17 +95,17 @@ export const usageProjection: Projection = {
  * Counts a batch's events in one pass: the dedupe index and the periods are read for the whole
  * batch at once, and each bucket is read once and written once, whatever the batch's size.
  */
-async function countBatch({ batch_id: batchId, events }: UsageBatchAccepted['data'], acceptedHour: number, writer: ProjectionWriter): Promise<void> {
+async function countBatch({ batch_id: batchId, events }: UsageBatchAccepted['data'], position: bigint, acceptedHour: number, writer: ProjectionWriter): Promise<void> {
   const keys = events.map(usageDedupeKey);
-  const counted = await writer.hasKeys(DEDUPE, keys, acceptedHour - DEDUPE_WINDOW_HOURS);
-  writer.forgetKeys(DEDUPE, acceptedHour - DROP_AFTER_HOURS);
+  const counted = await writer.hasKeys(USAGE_DEDUPE, keys, acceptedHour - DEDUPE_WINDOW_HOURS);
+  writer.forgetKeys(USAGE_DEDUPE, acceptedHour - DROP_AFTER_HOURS);
   const periodsOf = await writer.getMany<PeriodsDoc>(PERIODS, [...new Set(events.map((record) => record.subscription_id))]);
   const tally = new BucketTally(writer);
   for (const [index, record] of events.entries()) {
     const periods = periodsOf.get(record.subscription_id);
     if (counted.has(keys[index]) || !periods) continue;
     counted.add(keys[index]);
-    writer.addKey(DEDUPE, keys[index], acceptedHour);
+    writer.addKey(USAGE_DEDUPE, keys[index], acceptedHour, countedRef({ position, index }));
     const { period, late } = placeUsage(periods, record.timestamp);
     const closed = periods.closed;
     if (late && record.rebill && closed && mayRebill(record, closed)) {

@@ -123,7 +123,7 @@ export const PRICING_SCHEMA = {
           pattern: UNIQUE_PROPERTY.source,
           nullable: true,
           example: 'user_id',
-          description: 'The key of the usage events’ `properties` whose distinct values `unique_count` counts: required with `unique_count`, refused (unless null) with any other aggregation',
+          description: 'The key of the usage events’ `properties` whose distinct values `unique_count` counts; without one (null), `unique_count` counts distinct events (each `external_id` once). Refused (unless null) with any other aggregation',
         },
       },
       'The aggregate of usage events (each period’s, or never reset), priced by graduated (default) or volume tiers',

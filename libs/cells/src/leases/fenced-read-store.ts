@@ -34,6 +34,10 @@ export class FencedReadStore implements ReadStore {
     return this.store.hasKeys(name, keys, notBefore);
   }
 
+  keyRefs(name: string, keys: readonly string[], notBefore?: number): Promise<Map<string, string | null>> {
+    return this.store.keyRefs(name, keys, notBefore);
+  }
+
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     return this.store.get<T>(collection, id);
   }

@@ -46,9 +46,14 @@ export class MongoReadStore implements ReadStore {
 
   async hasKeys(name: string, keys: readonly string[], notBefore?: number): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const recent = notBefore === undefined ? {} : { $or: [{ at: { $gte: notBefore } }, { at: { $exists: false } }] };
-    const held = await this.collection(name).find({ _id: { $in: [...keys] }, ...recent }, { projection: { _id: 1 } }).toArray();
+    const held = await this.collection(name).find({ _id: { $in: [...keys] }, ...recentKeys(notBefore) }, { projection: { _id: 1 } }).toArray();
     return new Set(held.map((key) => key._id));
+  }
+
+  async keyRefs(name: string, keys: readonly string[], notBefore?: number): Promise<Map<string, string | null>> {
+    if (keys.length === 0) return new Map();
+    const held = await this.collection(name).find({ _id: { $in: [...keys] }, ...recentKeys(notBefore) }, { projection: { _id: 1, ref: 1 } }).toArray();
+    return new Map(held.map((key) => [key._id, typeof key.ref === 'string' ? key.ref : null]));
   }
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -149,13 +154,20 @@ export class MongoReadStore implements ReadStore {
 
   /**
    * Inserts the keys unordered (a key already there is a duplicate-key error), then gives those
-   * already there the later time: `at` if older, none (kept for good) for an addition without one.
+   * already there the later time, with its ref: `at` if older, none (kept for good) for an addition
+   * without one. Keys added again are few, so those with refs are updated one by one.
    */
-  private async addKeys({ keySet, keys, at }: KeyAddition): Promise<void> {
-    const there = await this.insertKeys(keySet, keys.map((key) => (at === FOREVER ? { _id: key } : { _id: key, at }) as StoredDocument));
+  private async addKeys({ keySet, keys, refs, at }: KeyAddition): Promise<void> {
+    const documents = keys.map((key, index) => ({ _id: key, ...(at !== FOREVER && { at }), ...(refs[index] !== null && { ref: refs[index] }) }) as StoredDocument);
+    const there = await this.insertKeys(keySet, documents);
     if (there.length === 0) return;
-    if (at === FOREVER) await this.collection(keySet).updateMany({ _id: { $in: there }, at: { $exists: true } }, { $unset: { at: '' } });
-    else await this.collection(keySet).updateMany({ _id: { $in: there }, at: { $lt: at } }, { $set: { at } });
+    const older = at === FOREVER ? { at: { $exists: true } } : { at: { $lt: at } };
+    if (refs.every((ref) => ref === null)) {
+      await this.collection(keySet).updateMany({ _id: { $in: there }, ...older }, keyUpdate(at, null));
+      return;
+    }
+    const refOf = new Map(keys.map((key, index) => [key, refs[index]]));
+    await this.collection(keySet).bulkWrite(there.map((key) => ({ updateOne: { filter: { _id: key, ...older }, update: keyUpdate(at, refOf.get(key) ?? null) } })));
   }
 
   /** The ids of the documents that were there already. */
@@ -186,6 +198,16 @@ export async function connectMongo(url: string, dbName?: string): Promise<MongoR
   const client = await MongoClient.connect(url);
   return new MongoReadStore(client.db(dbName), client);
 }
+
+/** What a key added again at a later time becomes: that time (none: kept for good) and that ref (none: no ref). */
+function keyUpdate(at: number, ref: string | null) {
+  const set = { ...(at !== FOREVER && { at }), ...(ref !== null && { ref }) };
+  const unset = { ...(at === FOREVER && { at: '' as const }), ...(ref === null && { ref: '' as const }) };
+  return { ...(Object.keys(set).length > 0 && { $set: set }), ...(Object.keys(unset).length > 0 && { $unset: unset }) };
+}
+
+/** Keys added at or after `notBefore`, and those kept for good (no `at`). */
+const recentKeys = (notBefore: number | undefined) => (notBefore === undefined ? {} : { $or: [{ at: { $gte: notBefore } }, { at: { $exists: false } }] });
 
 /** Consecutive writes to the same collection, so each run is one bulk write and the order holds. */
 function runsByCollection(writes: readonly DocumentWrite[]): { collection: string; writes: DocumentWrite[] }[] {

@@ -12,12 +12,14 @@ import type { StatementCache } from './statement-cache';
  */
 export const TAIL_KEYS = 1_000_000;
 
-const RUNS_TABLE = 'rk_runs';
+export const RUNS_TABLE = 'rk_runs';
 const CREATE_RUNS_SQL = `CREATE TABLE IF NOT EXISTS ${RUNS_TABLE} (key_set TEXT NOT NULL, run INTEGER NOT NULL, bloom BLOB NOT NULL, PRIMARY KEY (key_set, run)) STRICT`;
 /** The latest time a key of the table was added at (FOREVER: kept for good). */
 const AT_COLUMN = `at INTEGER NOT NULL DEFAULT ${FOREVER}`;
 const NEWEST_COLUMN = `newest_at INTEGER NOT NULL DEFAULT ${FOREVER}`;
-const keysTableSql = (table: string) => `CREATE TABLE IF NOT EXISTS ${table} (key TEXT NOT NULL PRIMARY KEY, ${AT_COLUMN}) STRICT, WITHOUT ROWID`;
+/** The ref a key was last added with, if any. */
+const REF_COLUMN = 'ref TEXT';
+const keysTableSql = (table: string) => `CREATE TABLE IF NOT EXISTS ${table} (key TEXT NOT NULL PRIMARY KEY, ${AT_COLUMN}, ${REF_COLUMN}) STRICT, WITHOUT ROWID`;
 const WRITES_TABLE = 'rk_writes';
 const CREATE_WRITES_SQL = `CREATE TABLE IF NOT EXISTS ${WRITES_TABLE} (key_set TEXT NOT NULL PRIMARY KEY, last_write TEXT NOT NULL) STRICT`;
 
@@ -82,6 +84,7 @@ export class SqliteKeySets {
       // Stores made before keys had times: their keys are kept for good.
       this.addColumnIfMissing(RUNS_TABLE, 'newest_at', NEWEST_COLUMN);
       this.addColumnIfMissing(tailOf(name), 'at', AT_COLUMN);
+      this.addColumnIfMissing(tailOf(name), 'ref', REF_COLUMN);
       if (!this.db.inTransaction) this.created.add(name);
     }
     return tailOf(name);
@@ -115,12 +118,11 @@ export class SqliteKeySets {
   /**
    * Inside the commit's transaction, in key order, so each page of the tail is reached once; a full
    * tail is sealed. A key a run holds already may land in the tail too, which changes no answer.
+   * `refs`, when any is given, holds each key's ref.
    */
-  add(name: string, keys: string[], at = FOREVER): void {
+  add(name: string, keys: string[], at = FOREVER, refs: readonly (string | null)[] = []): void {
     const state = this.state(name);
-    const json = JSON.stringify(keys.sort());
-    const sql = `INSERT INTO ${state.tail.table} (key, at) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT (key) DO UPDATE SET at = excluded.at WHERE excluded.at > at`;
-    const added = this.statements.get(sql).run(at, json).changes;
+    const added = refs.some((ref) => ref !== null) ? this.insertWithRefs(state.tail.table, keys, refs, at) : this.insert(state.tail.table, keys, at);
     if (added === 0) return;
     // Keys that were there already are in the filter already; adding them again changes nothing.
     for (const key of keys) state.tail.bloom.add(key);
@@ -128,6 +130,17 @@ export class SqliteKeySets {
     state.tailKeys += added;
     if (state.tailKeys >= this.tailKeys) this.seal(name, state);
     this.recordWrite(name, state);
+  }
+
+  private insert(table: string, keys: string[], at: number): number {
+    const sql = `INSERT INTO ${table} (key, at) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT (key) DO UPDATE SET at = excluded.at, ref = NULL WHERE excluded.at > at`;
+    return this.statements.get(sql).run(at, JSON.stringify(keys.sort())).changes;
+  }
+
+  private insertWithRefs(table: string, keys: readonly string[], refs: readonly (string | null)[], at: number): number {
+    const pairs = keys.map((key, index) => [key, refs[index]] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const sql = `INSERT INTO ${table} (key, at, ref) SELECT value ->> 0, ?, value ->> 1 FROM json_each(?) WHERE true ON CONFLICT (key) DO UPDATE SET at = excluded.at, ref = excluded.ref WHERE excluded.at > at`;
+    return this.statements.get(sql).run(at, JSON.stringify(pairs)).changes;
   }
 
   /** Inside the commit's transaction: drops the sealed runs whose every key was added before `before`. */
@@ -193,6 +206,7 @@ export class SqliteKeySets {
     const rows = this.statements.get(`SELECT run, bloom, newest_at FROM ${RUNS_TABLE} WHERE key_set = ? ORDER BY run DESC`).all(name) as { run: number; bloom: Buffer; newest_at: number }[];
     return rows.map(({ run, bloom, newest_at: newest }) => {
       this.addColumnIfMissing(runOf(name, run), 'at', AT_COLUMN);
+      this.addColumnIfMissing(runOf(name, run), 'ref', REF_COLUMN);
       return { table: runOf(name, run), bloom: new BloomFilter(new Uint8Array(bloom)), newest, number: run };
     });
   }
@@ -209,6 +223,6 @@ export class SqliteKeySets {
   }
 }
 
-const tailOf = (name: string): string => `"rk_${name}"`;
+export const tailOf = (name: string): string => `"rk_${name}"`;
 /** `@` is in no collection name, so a run's table is no other key set's tail. */
-const runOf = (name: string, run: number): string => `"rk_${name}@${run}"`;
+export const runOf = (name: string, run: number): string => `"rk_${name}@${run}"`;

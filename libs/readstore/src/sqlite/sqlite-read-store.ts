@@ -9,6 +9,7 @@ import type { ColumnValue } from './collection-layout';
 import { CollectionLayouts } from './collection-layouts';
 import { findSql } from './sqlite-find-sql';
 import { CHECKPOINTS_TABLE, CREATE_CHECKPOINTS_SQL, createIndexSql, createTableSql, tableName } from './sqlite-schema';
+import { SqliteKeyRefs } from './sqlite-key-refs';
 import { SqliteKeySets } from './sqlite-key-sets';
 import { StatementCache } from './statement-cache';
 
@@ -23,6 +24,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly layouts: CollectionLayouts;
   private readonly tables = new Set<string>();
   private readonly keySets: SqliteKeySets;
+  private readonly keyRefReader: SqliteKeyRefs;
   private readonly commitInTransaction: (writes: readonly Write[], checkpoint?: Checkpoint) => void;
   private readonly ensureInTransaction: (collection: string, indexes: readonly (readonly string[])[]) => void;
   private readonly resetInTransaction: (collections: readonly string[], checkpoints: readonly string[]) => void;
@@ -32,6 +34,7 @@ export class SqliteReadStore implements ReadStore {
     this.statements = new StatementCache(db);
     this.layouts = new CollectionLayouts(db);
     this.keySets = new SqliteKeySets(db, this.statements);
+    this.keyRefReader = new SqliteKeyRefs(this.statements, this.keySets);
     // Both immediate: they begin by reading, and a transaction that began by reading cannot wait
     // for another connection's write to finish, only fail.
     this.commitInTransaction = db.transaction((writes: readonly Write[], checkpoint?: Checkpoint) => {
@@ -39,7 +42,7 @@ export class SqliteReadStore implements ReadStore {
       writes.forEach(assertWrite);
       const { documents, additions, forgets } = splitWrites(writes);
       for (const write of documents) this.apply(write);
-      for (const { keySet, keys, at } of additions) this.keySets.add(keySet, keys, at);
+      for (const { keySet, keys, at, refs } of additions) this.keySets.add(keySet, keys, at, refs);
       for (const [keySet, before] of forgets) this.keySets.forget(keySet, before);
       if (checkpoint) this.setCheckpoint(checkpoint);
     }).immediate;
@@ -78,6 +81,10 @@ export class SqliteReadStore implements ReadStore {
 
   async hasKeys(name: string, keys: readonly string[], notBefore?: number): Promise<Set<string>> {
     return this.keySets.has(name, keys, notBefore);
+  }
+
+  async keyRefs(name: string, keys: readonly string[], notBefore?: number): Promise<Map<string, string | null>> {
+    return this.keyRefReader.refs(name, keys, notBefore);
   }
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {

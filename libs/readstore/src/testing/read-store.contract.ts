@@ -172,6 +172,20 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
         expect(before).toEqual([new Set(['new']), new Set(['new']), new Set()]);
       });
 
+      it('answers the ref each key was last added with, at its latest time (none for a key added without, or at a later time without)', async () => {
+        await store.ensureKeySet('seen');
+        const addAt = (at: number, keys: string[], refs?: string[]): Write => ({ op: 'add_keys', collection: 'seen', keys, at, ...(refs && { refs }) });
+        await store.commit([addAt(10, ['b', 'a'], ['1/1', '1/0']), addAt(10, ['plain'])]);
+        await store.commit([addAt(20, ['a'], ['2/0']), addAt(5, ['b'], ['3/0']), addAt(10, ['b'], ['4/0']), addKey('seen', 'forever')]);
+
+        expect(await store.keyRefs('seen', ['a', 'b', 'plain', 'forever', 'x'])).toEqual(new Map([['a', '2/0'], ['b', '1/1'], ['plain', null], ['forever', null]]));
+        expect(await store.keyRefs('seen', ['a', 'b', 'forever'], 11)).toEqual(new Map([['a', '2/0'], ['forever', null]]));
+        await store.commit([addAt(30, ['a'])]);
+        expect(await store.keyRefs('seen', ['a'])).toEqual(new Map([['a', null]]));
+        expect(await store.keyRefs('seen', [])).toEqual(new Map());
+        expect(await store.keyRefs('unused', ['a'])).toEqual(new Map());
+      });
+
       it('keeps key sets apart', async () => {
         await store.ensureKeySet('left');
         await store.ensureKeySet('right');

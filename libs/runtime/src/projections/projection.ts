@@ -11,8 +11,8 @@ export interface ProjectionWriter {
   /** Which of these keys the key set holds (added at or after `notBefore`, when given), the keys this unit added included. */
   hasKeys(keySet: string, keys: readonly string[], notBefore?: number): Promise<Set<string>>;
   upsert(collection: string, doc: Doc): void;
-  /** Adds a key, `at` a time (a whole number in the projection's unit) or for good. */
-  addKey(keySet: string, key: string, at?: number): void;
+  /** Adds a key, `at` a time (a whole number in the projection's unit) or for good, with a `ref` of the caller's (where it came from), if any. */
+  addKey(keySet: string, key: string, at?: number, ref?: string): void;
   /** Lets the store drop keys added before `before`, which no later `hasKeys` asks for. */
   forgetKeys(keySet: string, before: number): void;
   delete(collection: string, id: string): void;

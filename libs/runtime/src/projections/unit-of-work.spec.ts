@@ -119,4 +119,26 @@ describe('UnitOfWork', () => {
     );
     expect(await store.hasKeys('seen', ['a', 'b', 'c'], 150)).toEqual(new Set(['a', 'c']));
   });
+
+  it('commits the ref each key was added with at its latest time, with refs only where one was given', async () => {
+    await store.ensureKeySet('seen');
+    const unit = new UnitOfWork(store);
+    const writer = unit.writerFor(at(1n));
+    writer.addKey('seen', 'a', 100, '1/0');
+    writer.addKey('seen', 'b', 100);
+    writer.addKey('seen', 'a', 300, '2/0');
+    writer.addKey('seen', 'a', 200, '3/0');
+    writer.addKey('seen', 'c', 100, '4/0');
+
+    const commits = jest.spyOn(store, 'commit');
+    await unit.commit('p');
+    expect(commits).toHaveBeenCalledWith(
+      [
+        { op: 'add_keys', collection: 'seen', keys: ['a'], at: 300, refs: ['2/0'] },
+        { op: 'add_keys', collection: 'seen', keys: ['b', 'c'], at: 100, refs: [null, '4/0'] },
+      ],
+      { name: 'p', position: 1n },
+    );
+    expect(await store.keyRefs('seen', ['a', 'b', 'c'])).toEqual(new Map([['a', '2/0'], ['b', null], ['c', '4/0']]));
+  });
 });

@@ -13,8 +13,8 @@ import type { ProjectionWriter } from './projection';
  */
 export class UnitOfWork {
   private readonly pending = new Map<string, Write>();
-  /** Keys added, by key set, each with the latest time it was added at (FOREVER: for good). */
-  private readonly pendingKeys = new Map<string, Map<string, number>>();
+  /** Keys added, by key set, each with the latest time it was added at (FOREVER: for good) and the ref it was added with then. */
+  private readonly pendingKeys = new Map<string, Map<string, { at: number; ref: string | null }>>();
   private pendingKeyCount = 0;
   /** By key set: before when keys may be dropped. */
   private readonly pendingForgets = new Map<string, number>();
@@ -58,19 +58,19 @@ export class UnitOfWork {
         const held = new Set<string>();
         const unwritten: string[] = [];
         for (const candidate of keys) {
-          const at = added?.get(candidate);
+          const at = added?.get(candidate)?.at;
           if (at !== undefined && (notBefore === undefined || at >= notBefore)) held.add(candidate);
           else unwritten.push(candidate);
         }
         for (const stored of await this.store.hasKeys(keySet, unwritten, notBefore)) held.add(stored);
         return held;
       },
-      addKey: (keySet, added, at = FOREVER) => {
-        const keys = this.pendingKeys.get(keySet) ?? new Map<string, number>();
+      addKey: (keySet, added, at = FOREVER, ref) => {
+        const keys = this.pendingKeys.get(keySet) ?? new Map<string, { at: number; ref: string | null }>();
         this.pendingKeys.set(keySet, keys);
         const before = keys.get(added);
         this.pendingKeyCount += before === undefined ? 1 : 0;
-        keys.set(added, Math.max(before ?? at, at));
+        if (before === undefined || at > before.at) keys.set(added, { at, ref: ref ?? null });
       },
       forgetKeys: (keySet, before) => {
         this.pendingForgets.set(keySet, Math.max(this.pendingForgets.get(keySet) ?? before, before));
@@ -97,17 +97,20 @@ export class UnitOfWork {
     return handledUpTo;
   }
 
-  /** The keys added, one write per key set and time, then what may be forgotten. */
+  /** The keys added, one write per key set and time (with their refs, when any has one), then what may be forgotten. */
   private keyWrites(): Write[] {
     const writes: Write[] = [];
     for (const [collection, added] of this.pendingKeys) {
-      const byTime = new Map<number, string[]>();
-      for (const [key, at] of added) {
-        const keys = byTime.get(at);
-        if (keys) keys.push(key);
-        else byTime.set(at, [key]);
+      const byTime = new Map<number, { keys: string[]; refs: (string | null)[] }>();
+      for (const [key, { at, ref }] of added) {
+        let group = byTime.get(at);
+        if (!group) byTime.set(at, (group = { keys: [], refs: [] }));
+        group.keys.push(key);
+        group.refs.push(ref);
       }
-      for (const [at, keys] of byTime) writes.push(at === FOREVER ? { op: 'add_keys', collection, keys } : { op: 'add_keys', collection, keys, at });
+      for (const [at, { keys, refs }] of byTime) {
+        writes.push({ op: 'add_keys', collection, keys, ...(at !== FOREVER && { at }), ...(refs.some((ref) => ref !== null) && { refs }) });
+      }
     }
     for (const [collection, before] of this.pendingForgets) writes.push({ op: 'forget_keys', collection, before });
     return writes;

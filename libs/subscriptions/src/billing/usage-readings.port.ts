@@ -3,8 +3,12 @@ import type { Pricing } from '@tally/catalog/published';
 import type { RequestContext } from '@tally/cells';
 import type { Period } from '../domain/billing-cycle';
 
-/** A meter as a usage component reads it: by which aggregation, reset each period or never, for unique_count of which property; and how it bills late events. */
-export type UsageMeter = Pick<Extract<Pricing, { model: 'usage' }>, 'meter' | 'aggregation' | 'usage_cycle' | 'unique_property' | 'late_events'>;
+/**
+ * A meter as a usage component reads it: by which aggregation, reset each period or never, for
+ * unique_count of which property; how it bills late events; and the largest quantity every usage
+ * component of the meter can bill within the money limits.
+ */
+export type UsageMeter = Pick<Extract<Pricing, { model: 'usage' }>, 'meter' | 'aggregation' | 'usage_cycle' | 'unique_property' | 'late_events'> & { billable_max: Big };
 
 /**
  * What a subscription used of a meter in a period: the aggregate its component prices, how many

@@ -51,9 +51,10 @@ export class GetUsageSummaryHandler implements IQueryHandler<GetUsageSummaryQuer
 
   async execute({ context, subscriptionId, which }: GetUsageSummaryQuery): Promise<UsageSummary> {
     const cell = this.runtime.cellOf(context);
-    const { state, clockId } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
+    const { state, clockId, resource } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
     if (state.status === 'none') throw subscriptionAggregate.notFound(subscriptionId);
-    const period = which.period === 'current' ? state.period : closedPeriod(state, which.closedAt);
+    const stoppedAt = resource!.canceled_at ?? resource!.ended_at;
+    const period = which.period === 'current' ? lastPeriod(state, stoppedAt) : closedPeriod(state, which.closedAt, stoppedAt);
     const plan = await loadPlan(this.runtime, context, state.planCode);
     const readings = await this.usage.read(onClockOf(context, clockId), subscriptionId, usageMeters(plan, period.start), period);
     return {
@@ -65,10 +66,29 @@ export class GetUsageSummaryHandler implements IQueryHandler<GetUsageSummaryQuer
   }
 }
 
-/** The period of the cycle that ended on `closedAt`'s day (or the one holding it), if it closed before the current one began; by default the last that closed. */
-function closedPeriod(subscription: Subscription, closedAt: Date | null): Period {
-  const at = new Date((closedAt ?? new Date(subscription.period.start)).getTime() - 1).toISOString();
+/**
+ * The period open now, or for a subscription canceled or ended (`stoppedAt`) its last period,
+ * which closed then: a cancellation `now` cuts it short, as its final invoice does.
+ */
+function lastPeriod(subscription: Subscription, stoppedAt: string | null): Period {
+  const { start, end } = subscription.period;
+  if (stoppedAt === null || stoppedAt >= end) return subscription.period;
+  return { start, end: stoppedAt > start ? stoppedAt : start };
+}
+
+/**
+ * The period that ended on `closedAt`'s day (or the one holding it), if it has closed: one of the
+ * cycle before the current one, or a stopped subscription's last period. By default the last that
+ * closed.
+ */
+function closedPeriod(subscription: Subscription, closedAt: Date | null, stoppedAt: string | null): Period {
+  const last = stoppedAt === null ? null : lastPeriod(subscription, stoppedAt);
+  const at = new Date((closedAt ?? new Date(last?.end ?? subscription.period.start)).getTime() - 1).toISOString();
   const notClosed = () => DomainError.invalid('subscription.period_not_closed', `No period of subscription ${subscription.id} closed on ${at}`, [{ field: 'closed_at', code: 'subscription.period_not_closed', message: 'a date on which a period of this subscription closed' }]);
+  if (last && at >= last.start) {
+    if (at < last.end) return last;
+    throw notClosed();
+  }
   if (at < subscription.anchor) throw notClosed();
   const { start, end } = periodAt(subscription.anchor, subscription.cadence, at);
   if (end > subscription.period.start) throw notClosed();

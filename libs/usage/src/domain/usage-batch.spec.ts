@@ -1,9 +1,11 @@
+import Big from 'big.js';
 import { DomainError, type FieldError } from '@tally/kernel';
-import { acceptUsageBatch, type MeteredSubscription } from './usage-batch.decide';
+import { USAGE_QUANTITY_LIMIT } from '@tally/catalog/published';
+import { acceptUsageBatch, eventField, eventQuantityBound, type MeteredSubscription } from './usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './usage-event.parse';
 
 const NOW = new Date('2026-06-10T00:00:00.000Z');
-const live: MeteredSubscription = { exists: true, ended: false, meters: new Set(['calls', 'storage']), rebillMeters: new Set(['storage']), now: NOW };
+const live: MeteredSubscription = { exists: true, ended: false, meters: new Map([['calls', new Big('1000.5')], ['storage', USAGE_QUANTITY_LIMIT]]), rebillMeters: new Set(['storage']), now: NOW };
 const wire = { subscription_id: 'sub_1', meter: 'calls', quantity: '12.50', timestamp: '2026-06-09T12:00:00.123456+02:00', external_id: 'e1' };
 
 function parse(input: unknown): { draft?: UsageDraft; problems: FieldError[] } {
@@ -11,11 +13,12 @@ function parse(input: unknown): { draft?: UsageDraft; problems: FieldError[] } {
   return { draft: parseUsageEvent(input, '', problems), problems };
 }
 
+const inBatch = eventField((i) => `events[${i}]`);
 const codes = (input: unknown) => parse(input).problems.map((p) => [p.field, p.code]);
 
-function refusal(drafts: (UsageDraft & { external_id: string })[], subscriptions: Record<string, MeteredSubscription>): DomainError {
+function refusal(drafts: ((UsageDraft & { external_id: string }) | undefined)[], subscriptions: Record<string, MeteredSubscription>, earlier: FieldError[] = []): DomainError {
   try {
-    acceptUsageBatch(drafts, new Map(Object.entries(subscriptions)), (i) => `events[${i}]`);
+    acceptUsageBatch(drafts, new Map(Object.entries(subscriptions)), inBatch, earlier);
   } catch (error) {
     if (error instanceof DomainError) return error;
     throw error;
@@ -83,19 +86,19 @@ describe('accepting a batch', () => {
   const draft = (overrides: Partial<UsageDraft> = {}) => ({ ...parse(wire).draft!, ...overrides, external_id: 'e1' });
 
   it('accepts every event, received at the subscription’s now', () => {
-    const [record] = acceptUsageBatch([draft()], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    const [record] = acceptUsageBatch([draft()], new Map([['sub_1', live]]), inBatch);
     expect(record).toEqual({ subscription_id: 'sub_1', meter: 'calls', quantity: '12.5', timestamp: '2026-06-09T10:00:00.123Z', external_id: 'e1', properties: null, received_at: NOW.toISOString() });
   });
 
   it('marks the events of a meter whose component bills late events by rebill', () => {
-    const [calls, storage] = acceptUsageBatch([draft(), draft({ meter: 'storage' })], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    const [calls, storage] = acceptUsageBatch([draft(), draft({ meter: 'storage' })], new Map([['sub_1', live]]), inBatch);
     expect([calls.rebill, storage.rebill]).toEqual([undefined, true]);
   });
 
   it('refuses the whole batch with the first kind of failure found, naming every failing event', () => {
     const error = refusal([draft(), draft({ meter: 'seats' }), draft({ subscription_id: 'sub_gone' }), draft({ subscription_id: 'sub_ended' })], {
       sub_1: live,
-      sub_ended: { exists: true, ended: true, meters: new Set(), rebillMeters: new Set(), now: NOW },
+      sub_ended: { exists: true, ended: true, meters: new Map(), rebillMeters: new Set(), now: NOW },
     });
     expect([error.code, error.kind]).toEqual(['usage.subscription_not_found', 'not_found']);
     expect(error.fields.map((f) => [f.field, f.code])).toEqual([
@@ -105,13 +108,43 @@ describe('accepting a batch', () => {
     ]);
   });
 
+  it('names the events that could not be read with those it refuses, event by event, the code of a field that is not valid first', () => {
+    const unread = { field: 'events[2].quantity', code: 'usage.invalid_quantity', message: 'a decimal string' };
+    const error = refusal([draft({ subscription_id: 'sub_gone' }), draft(), undefined, draft({ meter: 'seats' })], { sub_1: live }, [unread]);
+    expect([error.code, error.kind]).toEqual(['usage.invalid_quantity', 'invalid']);
+    expect(error.fields.map((f) => [f.field, f.code])).toEqual([
+      ['events[0].subscription_id', 'usage.subscription_not_found'],
+      ['events[2].quantity', 'usage.invalid_quantity'],
+      ['events[3].meter', 'usage.meter_not_on_subscription'],
+    ]);
+  });
+
+  it('takes a quantity up to the meter’s bound either way, and refuses one beyond it (usage.quantity_out_of_range)', () => {
+    expect(acceptUsageBatch([draft({ quantity: '1000.5' }), draft({ quantity: '-1000.5' })], new Map([['sub_1', live]]), inBatch)).toHaveLength(2);
+    const error = refusal([draft({ quantity: '1000.50000001' }), draft({ quantity: '-1001' }), draft({ meter: 'storage', quantity: '1000000000000' })], { sub_1: live });
+    expect([error.code, error.kind]).toEqual(['usage.quantity_out_of_range', 'invalid']);
+    expect(error.fields.map((f) => f.field)).toEqual(['events[0].quantity', 'events[1].quantity', 'events[2].quantity']);
+  });
+
+  it('bounds an event of a meter by what its components can bill when its quantity counts, else by what a line can hold', () => {
+    const billable = new Big('5000');
+    expect((['sum', 'max', 'last_during_period', 'weighted_sum', 'count', 'unique_count'] as const).map((aggregation) => eventQuantityBound(aggregation, billable).toFixed())).toEqual([
+      '5000',
+      '5000',
+      '5000',
+      '5000',
+      USAGE_QUANTITY_LIMIT.toFixed(),
+      USAGE_QUANTITY_LIMIT.toFixed(),
+    ]);
+  });
+
   it.each([
     ['35 days back', '2026-05-06T00:00:00.000Z', true],
     ['more than 35 days back', '2026-05-05T23:59:59.999Z', false],
     ['5 minutes ahead', '2026-06-10T00:05:00.000Z', true],
     ['more than 5 minutes ahead', '2026-06-10T00:05:00.001Z', false],
   ])('takes a timestamp %s: %s', (_name, timestamp, accepted) => {
-    const accept = () => acceptUsageBatch([draft({ timestamp })], new Map([['sub_1', live]]), (i) => `events[${i}]`);
+    const accept = () => acceptUsageBatch([draft({ timestamp })], new Map([['sub_1', live]]), inBatch);
     if (accepted) expect(accept()).toHaveLength(1);
     else expect(refusal([draft({ timestamp })], { sub_1: live }).code).toBe('usage.timestamp_out_of_range');
   });

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { keyedObject } from '@tally/kernel';
+import { AMOUNT_FRACTION_DIGITS, keyedObject } from '@tally/kernel';
 import type { Pricing } from '@tally/catalog/published';
 import type { Period } from '@tally/subscriptions/published';
 import type { UsageRecord } from './usage.events';
@@ -115,6 +115,27 @@ export interface MeterReading {
   late_events: number;
 }
 
+/**
+ * The bucket's Σ quantity × (end − timestamp) with `end` the end of the period read: a period cut
+ * short (closed by a cancellation, or read as if it closed now) holds each level only up to its own
+ * end, not the bucket's.
+ */
+function weightedUpTo(bucket: UsageBucket | undefined, end: string): Big {
+  if (!bucket) return new Big(0);
+  const cut = Date.parse(bucket.period.end) - Date.parse(end);
+  return cut > 0 ? new Big(bucket.weighted_ms).minus(new Big(bucket.sum).times(cut)) : new Big(bucket.weighted_ms);
+}
+
+/**
+ * What a reading bills, and so what the usage summary shows: to 8 decimal places (half-even), the
+ * money limits' own, and at most `max`, what the meter's components can bill within those limits.
+ * Usage accepted beyond it (each event within its bound, their sum not) is billed at the bound.
+ */
+export function billable(reading: MeterReading, max: Big): MeterReading {
+  const quantity = reading.quantity.round(AMOUNT_FRACTION_DIGITS, Big.roundHalfEven);
+  return { ...reading, quantity: quantity.gt(max) ? max : quantity };
+}
+
 /** A weighted sum is exact until divided by the period's length, then kept to 12 decimal places. */
 const WEIGHTED_PLACES = 12;
 
@@ -145,12 +166,14 @@ function quantityOf(spec: MeterSpec, counted: readonly UsageBucket[], own: Usage
       return new Big(last?.quantity ?? 0);
     }
     case 'unique_count': {
-      const property = spec.unique_property ?? '';
+      // Without a property: distinct events, each external id once, as dedupe merges copies.
+      if (spec.unique_property === null) return total((bucket) => bucket.count);
+      const property = spec.unique_property;
       return spec.usage_cycle === 'never' ? total((bucket) => countOf(bucket.first_seen, property)) : new Big(own ? countOf(own.distinct, property) : 0);
     }
     case 'weighted_sum': {
       const length = Date.parse(period.end) - Date.parse(period.start);
-      const inPeriod = length > 0 ? new Big(own?.weighted_ms ?? 0).div(length).round(WEIGHTED_PLACES, Big.roundHalfEven) : new Big(0);
+      const inPeriod = length > 0 ? weightedUpTo(own, period.end).div(length).round(WEIGHTED_PLACES, Big.roundHalfEven) : new Big(0);
       // A level that does not reset carries what earlier periods left in use through the whole period.
       const carried = spec.usage_cycle === 'never' ? total((bucket) => (bucket.period.start < period.start ? bucket.sum : 0)) : new Big(0);
       return inPeriod.plus(carried);

@@ -52,10 +52,22 @@ export class UsageEventResponse {
   @ApiProperty() external_id!: string;
   @ApiProperty({ ...PROPERTIES_SCHEMA, nullable: true }) properties!: Record<string, string> | null;
   @ApiProperty({ format: 'date-time', description: 'When it was accepted, on the subscription’s clock' }) received_at!: string;
+  @ApiProperty({
+    description:
+      'True when the event sent copies one accepted before (the same subscription, meter and external_id), which is what counts: this is that event, as stored. False when it counts, or when its original was not known yet (accepted at the same moment elsewhere), which the count still merges.',
+  })
+  duplicate!: boolean;
+}
+
+export class UsageDuplicateResponse {
+  @ApiProperty({ type: 'integer', example: 3, description: 'The index of the copy in the batch' }) index!: number;
+  @ApiProperty({ type: () => UsageEventResponse, description: 'The event it copies, as stored, which is what counts' }) event!: UsageEventResponse;
 }
 
 export class UsageBatchResponse {
   @ApiProperty({ enum: ['usage_batch'] }) object!: 'usage_batch';
   @ApiProperty({ example: 'ubat_01JD8X5Z3Q4W2R6T8Y0V1B3N5M' }) id!: string;
   @ApiProperty({ type: 'integer', example: 1000, description: 'Events accepted (duplicates among them are merged when counted)' }) accepted!: number;
+  @ApiProperty({ type: () => [UsageDuplicateResponse], description: 'Each event of the batch known to copy one accepted before (or one earlier in the batch), with that event: these count nothing' })
+  duplicates!: UsageDuplicateResponse[];
 }

@@ -249,9 +249,10 @@ class WireObject {
   }
 
   /**
-   * The event property a `unique_count` aggregation counts the distinct values of: required with
-   * it, refused with any other. Null (as answered) counts as absent. `aggregation` is undefined
-   * when it is itself wrong, and then only the property's form is checked.
+   * The event property a `unique_count` aggregation counts the distinct values of: optional with
+   * it (without one it counts distinct events, the spec's shape), refused with any other. Null (as
+   * answered) counts as absent. `aggregation` is undefined when it is itself wrong, and then only
+   * the property's form is checked.
    */
   uniqueProperty(aggregation: UsageAggregation | undefined): string | null {
     const value = this.optional('unique_property') ?? null;
@@ -259,10 +260,7 @@ class WireObject {
       if (value !== null) this.problem('unique_property', 'pricing.unique_property_not_allowed', `only a unique_count aggregation counts a property, not ${aggregation}`);
       return null;
     }
-    if (value === null) {
-      if (aggregation === 'unique_count') this.problem('unique_property', 'pricing.missing_field', 'is required with unique_count: the event property whose distinct values are counted');
-      return null;
-    }
+    if (value === null) return null;
     if (typeof value !== 'string' || !UNIQUE_PROPERTY.test(value)) {
       this.problem(
         'unique_property',

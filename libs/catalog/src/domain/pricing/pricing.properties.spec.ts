@@ -43,10 +43,10 @@ const usageTiersArb = (currency: string): fc.Arbitrary<Tier[]> =>
     fc.tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 4 })).map(([digits, scale]) => Number(`${digits}e-${scale}`)),
   );
 
-/** unique_count names the property it counts; the other aggregations none. */
+/** unique_count may name the property it counts (without one it counts distinct events); the other aggregations none. */
 const aggregationArb = fc.oneof(
   fc.record({ aggregation: fc.constantFrom('sum' as const, 'max' as const, 'last_during_period' as const, 'count' as const, 'weighted_sum' as const), unique_property: fc.constant(null) }),
-  fc.record({ aggregation: fc.constant('unique_count' as const), unique_property: fc.stringMatching(UNIQUE_PROPERTY) }),
+  fc.record({ aggregation: fc.constant('unique_count' as const), unique_property: fc.option(fc.stringMatching(UNIQUE_PROPERTY), { nil: null }) }),
 );
 
 const usageArb = (currency: string) =>

@@ -28,7 +28,8 @@ export type PackageRounding = 'up' | 'down';
 /**
  * `meter` names the subscription quantity (or usage meter) the component is priced by. A usage
  * pricing's `unique_property` is the key of a usage event's `properties` whose distinct values a
- * `unique_count` aggregation counts; null for every other aggregation.
+ * `unique_count` aggregation counts (null: it counts distinct events, by `external_id`); null for
+ * every other aggregation.
  */
 export type Pricing =
   | { model: 'flat'; amount: string }

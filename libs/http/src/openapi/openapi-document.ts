@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { PublicUrl } from '@tally/cells';
 import type { LicenseObject, PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CURRENT_API_VERSION } from '../versions/api-versions';
 import { API_KEY_AUTH, OPERATOR_KEY_AUTH } from './api-authenticated.decorator';
@@ -34,7 +35,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = JSON.parse(JSON.stringify(SwaggerModule.createDocument(app, builder.build(), { autoTagControllers: false }))) as OpenAPIObject;
   applyRequestBodyRules(document);
   toOpenApi31(document);
-  return { ...document, info: { ...document.info, license: API_LICENSE }, servers: apiServers(), paths: pathsInTagOrder(document) };
+  return { ...document, info: { ...document.info, license: API_LICENSE }, servers: apiServers(app.get(PublicUrl)), paths: pathsInTagOrder(document) };
 }
 
 /** The paths grouped by section, in the order of API_TAGS, for readers of the document that ignore `tags`. */

@@ -7,7 +7,7 @@ export class InvoicePdfLinkResponse {
   @ApiProperty({ example: 'inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) invoice_id!: string;
   @ApiProperty({
     format: 'uri',
-    example: 'https://billing.example.com/invoice-pdfs/inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF?tenant=ten_01JT2X&environment=sandbox&expires=1777629900&signature=q3Jx…',
+    example: 'https://billing.example.com/invoice-pdfs/inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF?tenant=ten_01JT2X&environment=sandbox&expires=1777629900&signature=q3JxV8mZ2kP0aL5tYw7Rn1sD4fH6gC9bE3uI8oK2xQ',
     description: 'Under Tally’s public URL. Serves the PDF without an API key until `expires_at`; anyone holding it can read the invoice, so hand it only to the invoice’s customer',
   })
   url!: string;

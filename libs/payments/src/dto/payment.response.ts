@@ -7,7 +7,7 @@ export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'processin
 
 export class RedirectActionResponse {
   @ApiProperty({ enum: ['redirect_to_url'] }) type!: 'redirect_to_url';
-  @ApiProperty({ format: 'uri', example: 'https://billing.example.com/payment-actions/pay_01JD…?tenant=…&environment=sandbox&expires=…&signature=…', description: 'Tally’s hosted authentication page for the customer, under its public URL, valid for a day' })
+  @ApiProperty({ format: 'uri', example: 'https://billing.example.com/payment-actions/pay_01JD8X5Z3Q4W2R6T8Y0V1B3N5M?tenant=ten_01JD8X2M4N6P8Q0R2S4T6V8W0Y&environment=sandbox&expires=1777716000&signature=Hk2xV8mZ2kP0aL5tYw7Rn1sD4fH6gC9bE3uI8oK2xQ', description: 'Tally’s hosted authentication page for the customer, under its public URL, valid for a day' })
   url!: string;
 }
 
@@ -71,6 +71,6 @@ export class PaymentResponse implements KnownFields<PaymentResource> {
 
 export class PaymentActionUrlResponse {
   @ApiProperty({ example: 'pay_01JD…' }) payment_id!: string;
-  @ApiProperty({ format: 'uri', example: 'https://billing.example.com/payment-actions/pay_01JD…?tenant=…&environment=sandbox&expires=…&signature=…', description: 'The hosted authentication page, under Tally’s public URL' }) url!: string;
+  @ApiProperty({ format: 'uri', example: 'https://billing.example.com/payment-actions/pay_01JD8X5Z3Q4W2R6T8Y0V1B3N5M?tenant=ten_01JD8X2M4N6P8Q0R2S4T6V8W0Y&environment=sandbox&expires=1777716000&signature=Hk2xV8mZ2kP0aL5tYw7Rn1sD4fH6gC9bE3uI8oK2xQ', description: 'The hosted authentication page, under Tally’s public URL' }) url!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
 }

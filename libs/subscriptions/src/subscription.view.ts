@@ -41,7 +41,9 @@ export interface SubscriptionResource {
 
 const PUBLIC_TYPES: Record<SubscriptionEvent['type'], string | undefined> = {
   SubscriptionCreated: 'subscription.created',
+  // At creation it waits for the first invoice's payment (see publicType).
   SubscriptionActivated: 'subscription.activated',
+  SubscriptionFirstInvoicePaid: 'subscription.activated',
   SubscriptionRecovered: 'subscription.activated',
   SubscriptionRenewed: undefined,
   SubscriptionTrialWillEnd: 'subscription.trial_will_end',
@@ -119,6 +121,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
       }
       case 'SubscriptionTrialWillEnd':
       case 'SubscriptionCommitmentEnding':
+      case 'SubscriptionFirstInvoicePaid':
         return subscription;
       case 'SubscriptionUpdated': {
         const { metadata, default_payment_method_id } = event.data;
@@ -163,7 +166,12 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
     }
   },
 
-  publicType: (event) => PUBLIC_TYPES[event.type as SubscriptionEvent['type']],
+  publicType: (stored) => {
+    const event = stored as unknown as SubscriptionEvent;
+    // Consumers grant access on `subscription.activated`: a subscription created active announces it once its first invoice is paid.
+    if (event.type === 'SubscriptionActivated' && event.data.first_payment_pending) return undefined;
+    return PUBLIC_TYPES[event.type];
+  },
 };
 
 /** The pending update, or an empty one that takes effect when the current period ends. */

@@ -39,6 +39,8 @@ export interface Subscription {
   pausedUntil: string | null;
   /** The invoice whose failed payment made it past due; paying it makes the subscription active again. */
   pastDueInvoice: string | null;
+  /** Created active: `subscription.activated` waits until the first of its invoices is paid. */
+  firstPaymentPending: boolean;
 }
 
 export type SubscriptionState = { status: 'none' } | Subscription;
@@ -186,6 +188,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'RecordInvoicePaid': {
         // Awaiting its first payment, only its first invoice exists: paying it activates the subscription for the period it billed.
         if (state.status === 'pending_activation') return [activated(state, state.period)];
+        // Active since its creation, it is announced once money (or a zero invoice) says so; a failure made it past due instead.
+        if (state.status === 'active' && state.firstPaymentPending) return [{ type: 'SubscriptionFirstInvoicePaid', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
         if (state.status !== 'past_due' || command.data.invoice_id !== state.pastDueInvoice) return [];
         return [{ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
       }
@@ -215,8 +219,11 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
           scheduled: { planCode: null, quantities: keyedObject() },
           paidPeriods: state.paidPeriods + 1,
           pendingProrations: [],
+          firstPaymentPending: event.type === 'SubscriptionActivated' ? event.data.first_payment_pending === true : state.firstPaymentPending,
         };
       }
+      case 'SubscriptionFirstInvoicePaid':
+        return { ...state, firstPaymentPending: false };
       case 'SubscriptionTrialWillEnd':
       case 'SubscriptionCommitmentEnding':
         return state;
@@ -245,7 +252,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'SubscriptionPastDue':
         return { ...state, status: 'past_due', pastDueInvoice: event.data.invoice_id };
       case 'SubscriptionRecovered':
-        return { ...state, status: 'active', pastDueInvoice: null };
+        // Its recovery is announced as an activation, a first one included.
+        return { ...state, status: 'active', pastDueInvoice: null, firstPaymentPending: false };
     }
   },
 };
@@ -276,12 +284,13 @@ function create(data: CreateSubscription['data']): SubscriptionEvent[] {
     const expires_at = new Date(Date.parse(at) + INCOMPLETE_EXPIRY_MS).toISOString();
     return [event, { type: 'SubscriptionAwaitingPayment', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end, terms: termsOf(subscription, []), expires_at } }];
   }
-  // Without a trial it is active at once, which is an activation of its own (`subscription.activated`).
-  return [event, activated(subscription, period)];
+  // Without a trial it is active at once (the state table's answer), but consumers grant access on
+  // `subscription.activated`: that waits for the first invoice to be paid.
+  return [event, activated(subscription, period, true)];
 }
 
-/** The activation of the first paid period: at creation, or once its invoice is paid. */
-function activated(subscription: Subscription, period: { start: string; end: string }): SubscriptionEvent {
+/** The activation of the first paid period: at creation (announced once its first invoice is paid), at a trial's end, or once its invoice is paid. */
+function activated(subscription: Subscription, period: { start: string; end: string }, firstPaymentPending = false): SubscriptionEvent {
   return {
     type: 'SubscriptionActivated',
     data: {
@@ -290,6 +299,7 @@ function activated(subscription: Subscription, period: { start: string; end: str
       period_end: period.end,
       terms: termsOf(subscription, []),
       commitment_end: commitmentEnd(subscription.commitment, subscription.anchor, subscription.cadence, period),
+      ...(firstPaymentPending && { first_payment_pending: true as const }),
     },
   };
 }
@@ -317,6 +327,7 @@ function created(data: SubscriptionCreated['data']): Subscription {
     scheduledCancellation: null,
     pausedUntil: null,
     pastDueInvoice: null,
+    firstPaymentPending: false,
   };
 }
 

@@ -43,6 +43,7 @@ describe('the subscription view', () => {
       currency: 'EUR',
       default_payment_method_id: null,
       trial_end: '2026-02-14T00:00:00.000Z',
+      trial_days: 14,
       billing_cycle_anchor: '2026-02-14T00:00:00.000Z',
       current_period_start: '2026-01-31T00:00:00.000Z',
       current_period_end: '2026-02-14T00:00:00.000Z',
@@ -120,6 +121,7 @@ describe('the subscription view', () => {
     // Stored before the announcement waited for the payment: it was announced, and a replay says so again.
     expect(subscriptionView.publicType(stored({ type: 'SubscriptionActivated', data: activation }, '2026-01-31T00:00:00.000Z'))).toBe('subscription.activated');
     const active = fold([stored({ ...created, data: { ...created.data, status: 'active', trial_end: null } }, '2026-01-31T00:00:00.000Z'), atCreation]);
+    expect(active!.trial_days).toBe(0);
     expect(subscriptionView.apply(active, firstPaid)).toBe(active);
   });
 });

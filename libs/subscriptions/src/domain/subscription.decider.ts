@@ -3,7 +3,7 @@ import { boundary, periodAt, type Cadence, type Period } from './billing-cycle';
 import { prorationItems, unusedTimeCredits, type LicensedCharge } from './prorations';
 import type { Commitment, PauseBehavior, PeriodTerms, ProrationBehavior, ProrationItem, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus } from './subscription.events';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** Stripe's limit on a trial. */
 export const MAX_TRIAL_DAYS = 730;
 /** `subscription.trial_will_end` fires this long before the trial ends, as Stripe's does. */

@@ -1,4 +1,4 @@
-import { DomainError, parseInstant } from '@tally/kernel';
+import { DomainError, isWithinTimeRange, parseInstant, timestampOutOfRange } from '@tally/kernel';
 import type { After, Condition, Doc, FilterOp, FindQuery, FindResult, SortSpec } from '@tally/readstore';
 import type { ListCursors } from '@tally/cells';
 
@@ -89,10 +89,11 @@ function parseFilter(key: string, raw: unknown, spec: ListSpec): Condition {
   return { field, op, value: op === 'in' ? normalised : normalised[0] };
 }
 
-/** A query parameter holding a moment (see parseInstant). */
+/** A query parameter holding a moment (see parseInstant), in TIME_RANGE. */
 export function instantParameter(key: string, raw: unknown): Date {
   const time = typeof raw === 'string' ? parseInstant(raw) : undefined;
   if (!time) throw invalidParameter(key, `${key} takes an ISO 8601 date or timestamp with a time zone, e.g. 2026-06-01 or 2026-06-01T00:00:00Z`);
+  if (!isWithinTimeRange(raw as string)) throw timestampOutOfRange(key);
   return time;
 }
 

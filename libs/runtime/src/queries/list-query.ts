@@ -66,10 +66,11 @@ function parseSort(raw: unknown, spec: ListSpec): SortSpec {
   return { field: match[1], direction: match[2] as SortSpec['direction'] };
 }
 
-export function parseLimit(raw: unknown): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
+/** `limit`: a page size from 1 to `max`, `fallback` when absent (the list conventions' unless a route says otherwise). */
+export function parseLimit(raw: unknown, { fallback, max } = { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }): number {
+  if (raw === undefined) return fallback;
   const limit = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw invalidParameter('limit', `limit is a whole number from 1 to ${MAX_LIMIT}`);
+  if (!(limit >= 1 && limit <= max)) throw invalidParameter('limit', `limit is a whole number from 1 to ${max}`);
   return limit;
 }
 

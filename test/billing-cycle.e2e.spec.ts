@@ -120,7 +120,6 @@ describe('the billing cycle on test clocks', () => {
     const timeline = await subscribe('2027-01-31T10:00:00.000Z', { plan_code: 'monthly' });
     expect(await timeline.advance('2027-05-01T00:00:00.000Z')).toEqual([
       ['subscription.created', '2027-01-31T10:00:00.000Z'],
-      ['subscription.activated', '2027-01-31T10:00:00.000Z'],
       ...['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30'].flatMap((day) => invoiced(`${day}T10:00:00.000Z`)),
     ]);
     expect((await timeline.invoices()).map((invoice) => [invoice.period_start, invoice.period_end, invoice.total])).toEqual([
@@ -234,7 +233,6 @@ describe('the billing cycle on test clocks', () => {
     expect(created).toMatchObject({ commitment: { periods: 3, renewal: 'none' }, commitment_end_at: '2026-04-01T00:00:00.000Z' });
     expect(await timeline.advance('2026-04-02T00:00:00.000Z')).toEqual([
       ['subscription.created', '2026-01-01T00:00:00.000Z'],
-      ['subscription.activated', '2026-01-01T00:00:00.000Z'],
       ...invoiced('2026-01-01T00:00:00.000Z'),
       ...invoiced('2026-02-01T00:00:00.000Z'),
       ['subscription.commitment_ending', '2026-03-02T00:00:00.000Z'],

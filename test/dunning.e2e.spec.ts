@@ -22,13 +22,14 @@ describe('the money flow and dunning on a test clock', () => {
   });
   afterAll(() => tally.stop());
 
-  /** A monthly plan of 30.00 with this dunning policy, a customer on a fresh clock paying by `token`, subscribed. */
-  async function subscribed(code: string, dunning_policy: object | null, token: string, subscription_options: object = {}) {
-    await api.post('/v1/plans', { code, product_code: code, currency: 'EUR', interval: 'month', dunning_policy, components: [{ code: 'base', pricing: { model: 'flat', amount: '30.00' } }] }).expect(200);
+  /** A monthly plan of `amount` (30.00) with this dunning policy, a customer on a fresh clock paying by `token`, subscribed. */
+  async function subscribed(code: string, dunning_policy: object | null, token: string, subscription_options: object = {}, amount = '30.00') {
+    await api.post('/v1/plans', { code, product_code: code, currency: 'EUR', interval: 'month', dunning_policy, components: [{ code: 'base', pricing: { model: 'flat', amount } }] }).expect(200);
     const clock = (await api.post('/v1/test-clocks', { frozen_time: T0 }).expect(200)).body.id as string;
     const customer = (await api.post('/v1/customers', { email: `${code}@example.com`, test_clock: clock }).expect(200)).body.id as string;
     await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token, set_as_default: true }).expect(200);
-    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: code, ...subscription_options }).expect(200)).body.id as string;
+    const created = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: code, ...subscription_options }).expect(200)).body as { id: string; status: string };
+    const subscription = created.id;
     await tally.settle();
     const invoice = ((await api.get(`/v1/invoices?subscription_id=${subscription}`).expect(200)).body.data as { id: string }[])[0].id;
     let seen = 0;
@@ -45,7 +46,7 @@ describe('the money flow and dunning on a test clock', () => {
       await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: to }).expect(200);
       return newEvents();
     };
-    return { subscription, invoice, newEvents, advance, clock };
+    return { subscription, invoice, newEvents, advance, clock, customer, createdStatus: created.status };
   }
 
   const status = async (path: string) => (await api.get(path).expect(200)).body.status as string;
@@ -63,7 +64,7 @@ describe('the money flow and dunning on a test clock', () => {
       ['invoice.updated', at],
       ['invoice.paid', at],
     ];
-    expect(sorted(await run.newEvents())).toEqual(sorted([['subscription.created', T0], ['subscription.activated', T0], ...paidPeriod(T0)] as [string, string][]));
+    expect(sorted(await run.newEvents())).toEqual(sorted([['subscription.created', T0], ...paidPeriod(T0), ['subscription.activated', T0]] as [string, string][]));
     const renewal = '2026-04-02T09:00:00.000Z';
     // The first invoice and the subscription say nothing more; the renewal's invoice and its payment say it all.
     expect(await run.advance(renewal)).toEqual([]);
@@ -82,7 +83,6 @@ describe('the money flow and dunning on a test clock', () => {
     expect(sorted(await run.newEvents())).toEqual(
       sorted([
         ['subscription.created', T0],
-        ['subscription.activated', T0],
         ['invoice.created', T0],
         ['invoice.finalized', T0],
         ['invoice.updated', T0],
@@ -212,6 +212,59 @@ describe('the money flow and dunning on a test clock', () => {
       // The expiry timer passes without effect.
       expect(await run.advance(day(1))).toEqual([]);
       expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('active');
+    });
+  });
+
+  /**
+   * `subscription.activated` is what consumers grant access on: a subscription created active (no
+   * trial) announces it only once its first invoice is paid, after `invoice.paid`; a declined or
+   * unauthenticated first payment makes it `past_due` with no activation until a later payment
+   * succeeds. These steps assert the events in the order they happened.
+   */
+  describe('the activation of a new subscription follows its first payment', () => {
+    const hours = (n: number) => new Date(Date.parse(T0) + n * 3_600_000).toISOString();
+    const at = (types: string[], when = T0): [string, string][] => types.map((type) => [type, when]);
+    const issued = ['invoice.created', 'invoice.finalized', 'invoice.updated', 'payment.created'];
+    const firstPayment = async (invoice: string) => (await listAll<{ id: string }>(api, `/v1/payments?invoice_id=${invoice}`))[0].id;
+
+    it('a card that pays: active at once, and activated after its first invoice is paid', async () => {
+      const run = await subscribed('activation-paid', null, 'tok_visa');
+      expect(run.createdStatus).toBe('active');
+      expect(await run.newEvents()).toEqual(at(['subscription.created', ...issued, 'payment.succeeded', 'payment.settled', 'invoice.updated', 'invoice.paid', 'subscription.activated']));
+      // Renewals announce nothing more of the subscription.
+      expect((await run.advance('2026-04-02T09:00:00.000Z')).map(([type]) => type)).not.toContain('subscription.activated');
+    });
+
+    it('a declined card: past due and never activated, until the customer’s new card pays the invoice', async () => {
+      const run = await subscribed('activation-declined', null, 'tok_card_declined');
+      expect(run.createdStatus).toBe('active');
+      expect(await run.newEvents()).toEqual(at(['subscription.created', ...issued, 'payment.failed', 'invoice.payment_failed', 'subscription.past_due']));
+      expect(await run.advance(hours(2))).toEqual([]);
+      await api.post(`/v1/customers/${run.customer}/payment-methods`, { type: 'card', token: 'tok_visa', set_as_default: true }).expect(200);
+      expect(await run.newEvents()).toEqual(at(['invoice.updated', 'payment.created', 'payment.succeeded', 'payment.settled', 'invoice.updated', 'invoice.paid', 'subscription.activated'], hours(2)));
+      expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('active');
+    });
+
+    it('a card that needs 3DS: no activation while the customer has not authenticated, then one once they have', async () => {
+      const run = await subscribed('activation-3ds', null, 'tok_3ds_required');
+      expect(await run.newEvents()).toEqual(at(['subscription.created', ...issued, 'payment.requires_action']));
+      expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('active');
+      expect(await run.advance(hours(1))).toEqual([]);
+      await api.post(`/v1/test-helpers/payments/${await firstPayment(run.invoice)}/complete-action`).expect(200);
+      expect(await run.newEvents()).toEqual(at(['payment.action_completed', 'payment.succeeded', 'payment.settled', 'invoice.updated', 'invoice.paid', 'subscription.activated'], hours(1)));
+    });
+
+    it('a card whose 3DS fails: past due, with no activation', async () => {
+      const run = await subscribed('activation-3ds-failed', null, 'tok_3ds_sdk');
+      await run.newEvents();
+      await api.post(`/v1/test-helpers/payments/${await firstPayment(run.invoice)}/fail-action`).expect(200);
+      expect(await run.newEvents()).toEqual(at(['payment.action_completed', 'payment.failed', 'invoice.payment_failed', 'subscription.past_due']));
+      expect(await status(`/v1/subscriptions/${run.subscription}`)).toBe('past_due');
+    });
+
+    it('a first invoice of nothing counts as paid: activated once it is', async () => {
+      const run = await subscribed('activation-free', null, 'tok_card_declined', {}, '0.00');
+      expect(await run.newEvents()).toEqual(at(['subscription.created', 'invoice.created', 'invoice.finalized', 'invoice.paid', 'subscription.activated']));
     });
   });
 

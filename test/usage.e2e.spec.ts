@@ -70,7 +70,7 @@ describe('usage metering', () => {
   it('prices every aggregation at period close, corrections included', async () => {
     const timeline = await subscribe('2026-06-01T00:00:00.000Z');
     const sub = timeline.subscription;
-    expect(await timeline.advance('2026-06-28T00:00:00.000Z')).toEqual([['subscription.created', '2026-06-01T00:00:00.000Z'], ['subscription.activated', '2026-06-01T00:00:00.000Z']]);
+    expect(await timeline.advance('2026-06-28T00:00:00.000Z')).toEqual([['subscription.created', '2026-06-01T00:00:00.000Z']]);
 
     const batch = [
       event(sub, 'calls', '1500', '2026-06-02T10:00:00Z'),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { parseInstant, utcTimestampOf } from './instants';
+import { DATE_ONLY_IN_RANGE, isWithinTimeRange, parseInstant, TIMESTAMP_IN_RANGE, utcTimestampOf } from './instants';
 
 describe('instants', () => {
   it('reads a query moment as a date at midnight UTC or a timestamp with its zone, on the calendar of every year', () => {
@@ -18,6 +18,14 @@ describe('instants', () => {
     for (const refused of ['2026-02-29T00:00:00.000Z', '2026-04-31T00:00:00.000Z', '2026-06-01', '2026-06-01T24:00:00.000Z', '2026-06-01T12:00:00.000', '2026-06-01T12:00:00.000z']) {
       expect(utcTimestampOf(refused)).toBeUndefined();
     }
+  });
+
+  it('takes the years 2000 to 2099 as written, in any zone, and the API document’s patterns say the same', () => {
+    const inRange = ['2000-01-01', '2099-12-31', '2000-01-01T00:00:00+14:00', '2099-12-31T23:59:59.999-12:00', '2026-06-01T00:00:00Z'];
+    const outOfRange = ['1999-12-31', '2100-01-01', '0001-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '1999-12-31T23:59:59-12:00', '9999-12-31T23:59:59Z'];
+    const pattern = (value: string) => (value.length === 10 ? DATE_ONLY_IN_RANGE : TIMESTAMP_IN_RANGE).test(value);
+    expect(inRange.map((value) => [isWithinTimeRange(value), pattern(value)])).toEqual(inRange.map(() => [true, true]));
+    expect(outOfRange.map((value) => [isWithinTimeRange(value), pattern(value)])).toEqual(outOfRange.map(() => [false, false]));
   });
 
   it('agrees with reading the moment through the calendar for any UTC timestamp with milliseconds', () => {

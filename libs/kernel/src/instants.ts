@@ -1,3 +1,5 @@
+import { DomainError } from './domain-error';
+
 // [0-9] rather than \d: the OpenAPI document shows these patterns, and in some regex dialects \d matches any script's digits.
 const DATE = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
 const TIME_WITH_ZONE = 'T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])';
@@ -6,6 +8,35 @@ const TIME_WITH_ZONE = 'T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})
 export const TIMESTAMP = new RegExp(`^${DATE}${TIME_WITH_ZONE}$`);
 /** A date, read as midnight UTC where a moment is expected. */
 export const DATE_ONLY = new RegExp(`^${DATE}$`);
+
+/**
+ * The years a client's dates and timestamps fall in, as written (in their own zone): 2000 to 2099.
+ * What Tally computes from them (a two-year trial, a year's period, a two-year advance of a test
+ * clock) stays inside RFC 3339's four-digit years, and a read over a period stays a bounded number
+ * of days. A written year rather than an instant, so that the API document's pattern states the
+ * rule exactly. See docs/decisions.md.
+ */
+export const TIME_RANGE = { firstYear: 2000, lastYear: 2099 } as const;
+const YEAR_IN_RANGE = '20[0-9]{2}';
+const DATE_IN_RANGE = `${YEAR_IN_RANGE}-[0-9]{2}-[0-9]{2}`;
+/** TIMESTAMP in TIME_RANGE: the pattern the API document shows for a timestamp a client sends. */
+export const TIMESTAMP_IN_RANGE = new RegExp(`^${DATE_IN_RANGE}${TIME_WITH_ZONE}$`);
+/** DATE_ONLY in TIME_RANGE. */
+export const DATE_ONLY_IN_RANGE = new RegExp(`^${DATE_IN_RANGE}$`);
+
+const STARTS_IN_RANGE = new RegExp(`^${YEAR_IN_RANGE}-`);
+/** Whether a DATE_ONLY or TIMESTAMP is written in a year of TIME_RANGE. */
+export const isWithinTimeRange = (value: string): boolean => STARTS_IN_RANGE.test(value);
+
+/** The stable code of a date or timestamp outside TIME_RANGE. */
+export const TIMESTAMP_OUT_OF_RANGE = 'request.timestamp_out_of_range';
+export const timestampOutOfRangeMessage = (field: string): string => `${field} is outside the years ${TIME_RANGE.firstYear} to ${TIME_RANGE.lastYear} that Tally takes`;
+
+/** A date or timestamp outside TIME_RANGE: 400 `request.timestamp_out_of_range`, naming its field. */
+export function timestampOutOfRange(field: string): DomainError {
+  const message = timestampOutOfRangeMessage(field);
+  return DomainError.invalid(TIMESTAMP_OUT_OF_RANGE, message, [{ field, code: TIMESTAMP_OUT_OF_RANGE, message }]);
+}
 
 /** The UTC form with milliseconds that events and read models store, so text order is time order. */
 export const toUtcTimestamp = (timestamp: string): string => new Date(timestamp).toISOString();

@@ -43,6 +43,7 @@ describe('the subscription view', () => {
       currency: 'EUR',
       default_payment_method_id: null,
       trial_end: '2026-02-14T00:00:00.000Z',
+      trial_days: 14,
       billing_cycle_anchor: '2026-02-14T00:00:00.000Z',
       current_period_start: '2026-01-31T00:00:00.000Z',
       current_period_end: '2026-02-14T00:00:00.000Z',
@@ -117,8 +118,21 @@ describe('the subscription view', () => {
 
   it('publishes the spec’s event types, and keeps renewals internal', () => {
     const types = (['SubscriptionCreated', 'SubscriptionActivated', 'SubscriptionRecovered', 'SubscriptionRenewed', 'SubscriptionPaused', 'SubscriptionResumed', 'SubscriptionCancellationScheduled', 'SubscriptionCanceled', 'SubscriptionPastDue'] as const).map((type) =>
-      subscriptionView.publicType({ type } as HistoryEvent),
+      subscriptionView.publicType({ type, data: {} } as HistoryEvent),
     );
     expect(types).toEqual(['subscription.created', 'subscription.activated', 'subscription.activated', undefined, 'subscription.paused', 'subscription.resumed', 'subscription.updated', 'subscription.canceled', 'subscription.past_due']);
+  });
+
+  it('announces the activation of a subscription created active when its first invoice is paid, not at its creation', () => {
+    const activation = { subscription_id: id, period_start: '2026-01-31T00:00:00.000Z', period_end: '2026-02-28T00:00:00.000Z', terms, commitment_end: null };
+    const atCreation = stored({ type: 'SubscriptionActivated', data: { ...activation, first_payment_pending: true } }, '2026-01-31T00:00:00.000Z');
+    const firstPaid = stored({ type: 'SubscriptionFirstInvoicePaid', data: { subscription_id: id, invoice_id: 'inv_1' } }, '2026-01-31T00:00:00.000Z');
+    expect(subscriptionView.publicType(atCreation)).toBeUndefined();
+    expect(subscriptionView.publicType(firstPaid)).toBe('subscription.activated');
+    // Stored before the announcement waited for the payment: it was announced, and a replay says so again.
+    expect(subscriptionView.publicType(stored({ type: 'SubscriptionActivated', data: activation }, '2026-01-31T00:00:00.000Z'))).toBe('subscription.activated');
+    const active = fold([stored({ ...created, data: { ...created.data, status: 'active', trial_end: null } }, '2026-01-31T00:00:00.000Z'), atCreation]);
+    expect(active!.trial_days).toBe(0);
+    expect(subscriptionView.apply(active, firstPaid)).toBe(active);
   });
 });

@@ -1,4 +1,5 @@
 import { keyedObject } from '@tally/kernel';
+import { DAY_MS } from './domain/subscription.decider';
 import type { HistoryEvent, ResourceView } from '@tally/runtime';
 import type { Commitment, PauseBehavior, ProrationItem, SubscriptionEvent, SubscriptionStatus } from './domain/subscription.events';
 
@@ -12,6 +13,8 @@ export interface SubscriptionResource {
   currency: string;
   default_payment_method_id: string | null;
   trial_end: string | null;
+  /** The trial that applied, in days: the subscription's own, else the plan's; 0 without one. */
+  trial_days: number;
   billing_cycle_anchor: string;
   current_period_start: string;
   current_period_end: string;
@@ -41,7 +44,9 @@ export interface SubscriptionResource {
 
 const PUBLIC_TYPES: Record<SubscriptionEvent['type'], string | undefined> = {
   SubscriptionCreated: 'subscription.created',
+  // At creation it waits for the first invoice's payment (see publicType).
   SubscriptionActivated: 'subscription.activated',
+  SubscriptionFirstInvoicePaid: 'subscription.activated',
   SubscriptionRecovered: 'subscription.activated',
   SubscriptionRenewed: undefined,
   SubscriptionTrialWillEnd: 'subscription.trial_will_end',
@@ -81,6 +86,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
         quantities: keyedObject(Object.entries(fields.quantities)),
         coupons: [...fields.coupons],
         metadata: keyedObject(Object.entries(fields.metadata)),
+        trial_days: trialDays(event.data),
         current_period_start: period_start,
         current_period_end: period_end,
         paused_until: null,
@@ -119,6 +125,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
       }
       case 'SubscriptionTrialWillEnd':
       case 'SubscriptionCommitmentEnding':
+      case 'SubscriptionFirstInvoicePaid':
         return subscription;
       case 'SubscriptionUpdated': {
         const { metadata, default_payment_method_id } = event.data;
@@ -169,8 +176,17 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
     }
   },
 
-  publicType: (event) => PUBLIC_TYPES[event.type as SubscriptionEvent['type']],
+  publicType: (stored) => {
+    const event = stored as unknown as SubscriptionEvent;
+    // Consumers grant access on `subscription.activated`: a subscription created active announces it once its first invoice is paid.
+    if (event.type === 'SubscriptionActivated' && event.data.first_payment_pending) return undefined;
+    return PUBLIC_TYPES[event.type];
+  },
 };
+
+/** A trial is the first period and lasts whole days from the creation, so its days are its length. */
+const trialDays = ({ trial_end, period_start }: { trial_end: string | null; period_start: string }): number =>
+  trial_end === null ? 0 : Math.round((Date.parse(trial_end) - Date.parse(period_start)) / DAY_MS);
 
 /** The pending update, or an empty one that takes effect when the current period ends. */
 const pendingUpdate = (subscription: SubscriptionResource): NonNullable<SubscriptionResource['pending_update']> =>

@@ -25,7 +25,7 @@ export class BodyValidationPipe implements PipeTransform {
     const dto = plainToInstance(metatype, escapeReservedKeys(value), { enableImplicitConversion: false }) as object;
     const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } });
     const fields = errors.length > 0 ? flatten(errors) : reservedKeysLeft(dto, '');
-    if (fields.length > 0) throw DomainError.invalid('request.invalid_body', 'The request body failed validation', fields);
+    if (fields.length > 0) throw DomainError.invalid(problemOf(fields), 'The request body failed validation', fields);
     return dto;
   }
 }
@@ -39,12 +39,21 @@ function reservedKeysLeft(value: unknown, path: string): FieldError[] {
   });
 }
 
+/**
+ * `request.invalid_body`, unless every field fails one constraint that names a problem of its own
+ * (`context: {problem}`, such as a timestamp out of range): then that problem.
+ */
+function problemOf(fields: readonly FieldError[]): string {
+  const [first] = fields;
+  return !first.code.startsWith('field.') && fields.every((field) => field.code === first.code) ? first.code : 'request.invalid_body';
+}
+
 function flatten(errors: readonly ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = prefix ? `${prefix}.${unescapeKey(error.property)}` : unescapeKey(error.property);
     const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({
       field,
-      code: constraint === 'whitelistValidation' ? 'field.unknown' : `field.${constraint}`,
+      code: (error.contexts?.[constraint] as { problem?: string } | undefined)?.problem ?? (constraint === 'whitelistValidation' ? 'field.unknown' : `field.${constraint}`),
       message: message.replace(error.property, unescapeKey(error.property)),
     }));
     return [...own, ...flatten(error.children ?? [], field)];

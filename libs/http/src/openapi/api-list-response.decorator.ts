@@ -28,9 +28,16 @@ function listPageOf(item: Type): Type {
 export function ApiListResponse(item: Type, spec?: ListSpec): MethodDecorator {
   return applyDecorators(
     ApiOkResponse({ type: listPageOf(item), description: 'One page; pass its `next_cursor` as `cursor` for the next' }),
-    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, description: 'Items per page' }),
-    ApiQuery({ name: 'cursor', required: false, schema: CURSOR_SCHEMA, description: 'The `next_cursor` of the previous page, as it was sent; it holds the page’s sort' }),
+    ApiPageParameters(),
     ...(spec ? [...sortParameter(spec), ...filterParameters(spec)] : []),
+  );
+}
+
+/** `limit` (from 1 to `max`, `fallback` when absent: the list conventions unless a route says otherwise) and `cursor`. */
+export function ApiPageParameters({ fallback, max } = { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }): MethodDecorator {
+  return applyDecorators(
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: max, default: fallback }, description: 'Items per page' }),
+    ApiQuery({ name: 'cursor', required: false, schema: CURSOR_SCHEMA, description: 'The `next_cursor` of the previous page, as it was sent; it holds the page’s sort' }),
   );
 }
 

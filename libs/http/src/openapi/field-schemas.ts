@@ -1,15 +1,18 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { AMOUNT_MAX_DIGITS, countryCodes, currencyCodes, DATE_ONLY, METADATA_MAX_KEY_LENGTH, METADATA_MAX_KEYS, METADATA_MAX_VALUE_BYTES, TIMESTAMP } from '@tally/kernel';
+import { AMOUNT_MAX_DIGITS, countryCodes, currencyCodes, DATE_ONLY_IN_RANGE, METADATA_MAX_KEY_LENGTH, METADATA_MAX_KEYS, METADATA_MAX_VALUE_BYTES, TIME_RANGE, TIMESTAMP_IN_RANGE } from '@tally/kernel';
 
 // The schemas of values that many requests share, each saying what the server's check of it accepts.
 
-/** A body field checked by IsTimestamp. */
-export const TIMESTAMP_SCHEMA = { type: 'string' as const, format: 'date-time' as const, pattern: TIMESTAMP.source, example: '2026-06-01T00:00:00Z' };
+const IN_RANGE = `Years ${TIME_RANGE.firstYear} to ${TIME_RANGE.lastYear} as written; others answer 400 \`request.timestamp_out_of_range\``;
 
-/** A query parameter read by parseInstant: a date (midnight UTC) or a timestamp with its zone. */
+/** A body field checked by IsTimestamp: its pattern states TIME_RANGE. */
+export const TIMESTAMP_SCHEMA = { type: 'string' as const, format: 'date-time' as const, pattern: TIMESTAMP_IN_RANGE.source, example: '2026-06-01T00:00:00Z' };
+
+/** A query parameter read by instantParameter: a date (midnight UTC) or a timestamp with its zone. */
 export const INSTANT_SCHEMA: SchemaObject = {
-  anyOf: [{ type: 'string', format: 'date', pattern: DATE_ONLY.source }, TIMESTAMP_SCHEMA],
+  anyOf: [{ type: 'string', format: 'date', pattern: DATE_ONLY_IN_RANGE.source }, TIMESTAMP_SCHEMA],
   example: '2026-06-01T00:00:00Z',
+  description: IN_RANGE,
 };
 
 /** An officially assigned ISO 3166-1 alpha-2 code (IsCountryCode). */

@@ -1,9 +1,9 @@
 /** The problem codes (docs/errors.md) an endpoint can answer, by HTTP status. */
 export type ProblemCodes = Readonly<Partial<Record<number, readonly string[]>>>;
 
-/** What the HTTP edge can answer on any route: body parsing and checks, media type, query parameters the route does not take, our own faults. */
+/** What the HTTP edge can answer on any route: body parsing and checks (a date or timestamp too, in a body or a parameter), media type, query parameters the route does not take, our own faults. */
 export const EDGE_PROBLEMS: ProblemCodes = {
-  400: ['request.malformed_json', 'request.invalid_body', 'request.invalid', 'request.invalid_parameter'],
+  400: ['request.malformed_json', 'request.invalid_body', 'request.invalid', 'request.invalid_parameter', 'request.timestamp_out_of_range'],
   413: ['request.too_large'],
   415: ['request.unsupported_media_type'],
   500: ['internal.error'],

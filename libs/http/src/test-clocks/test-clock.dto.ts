@@ -2,10 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { TestClockResource } from '@tally/runtime';
 import { IsTimestamp } from '../body/timestamp';
+import { TIMESTAMP_SCHEMA } from '../openapi/field-schemas';
 import type { KnownFields } from '../openapi/known-fields';
 
 export class CreateTestClockDto {
-  @ApiProperty({ format: 'date-time', example: '2026-01-31T00:00:00Z', description: 'The time the clock starts at; it moves only when advanced' })
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, example: '2026-01-31T00:00:00Z', description: 'The time the clock starts at; it moves only when advanced. In the years 2000 to 2099' })
   @IsTimestamp() frozen_time!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 300, example: 'Annual plan, anchor on Jan 31' })
@@ -13,7 +14,7 @@ export class CreateTestClockDto {
 }
 
 export class AdvanceTestClockDto {
-  @ApiProperty({ format: 'date-time', example: '2026-03-01T00:00:00Z', description: 'Later than the clock’s time, by at most two years' })
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, example: '2026-03-01T00:00:00Z', description: 'Later than the clock’s time, by at most two years; in the years 2000 to 2099' })
   @IsTimestamp() frozen_time!: string;
 }
 

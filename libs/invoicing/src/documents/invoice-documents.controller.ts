@@ -2,14 +2,27 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiFoundResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, ApiWithoutKey, Ctx } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiPageParameters, ApiProblemResponses, ApiTag, ApiWithoutKey, Ctx, LIST_PROBLEMS } from '@tally/http';
+import { invalidParameter, parseLimit } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { InvoicePdfLinkResponse, RecognitionScheduleResponse } from './invoice-documents.response';
-import { GetInvoicePdfLinkQuery, GetRecognitionScheduleQuery, RenderInvoicePdfQuery, type RecognitionScheduleResource } from './invoice-documents.queries';
+import { GetInvoicePdfLinkQuery, GetRecognitionScheduleQuery, RenderInvoicePdfQuery, type RecognitionRowsPage, type RecognitionScheduleResource } from './invoice-documents.queries';
 import { INVOICE_PDF_PATH } from './pdf-links';
 
 /** What `GET /v1/invoices/{id}/pdf` answers by `Accept`: the PDF (by its link) first, so that a wildcard and no Accept get it. */
 const PDF_LINK_MEDIA_TYPES = ['application/pdf', 'application/json'];
+
+/** Rows per page of a recognition schedule: a document's rows rather than a list's items, so a page holds a year's line whole (366 rows) and most invoices' schedules. */
+const MAX_SCHEDULE_ROWS = 1000;
+
+/** `limit` and `cursor`; any other parameter is refused. */
+function rowsPageOf(params: Record<string, unknown>): RecognitionRowsPage {
+  const other = Object.keys(params).find((key) => key !== 'limit' && key !== 'cursor');
+  if (other !== undefined) throw invalidParameter(other, `Unknown parameter ${other}; the schedule takes limit and cursor`);
+  const { limit, cursor } = params;
+  if (cursor !== undefined && typeof cursor !== 'string') throw invalidParameter('cursor', 'cursor takes one value');
+  return { limit: parseLimit(limit, { fallback: MAX_SCHEDULE_ROWS, max: MAX_SCHEDULE_ROWS }), cursor };
+}
 
 /** The documents of an invoice: a link to its PDF, and its revenue recognition schedule. */
 @Controller('v1/invoices')
@@ -50,12 +63,14 @@ export class InvoiceDocumentsController {
     description:
       'Straight-line daily over each line’s service period (UTC days, each day weighted by its time inside the period, rounded so that a line’s rows sum exactly to its amount). ' +
       'A credit note reduces the line’s rows from its day on in proportion and reverses the share already recognised with a negative row on its day. ' +
-      'A row is recognised once its day has ended, on the customer’s test clock if it has one. Drafts and void invoices have no rows.',
+      'A row is recognised once its day has ended, on the customer’s test clock if it has one. Drafts and void invoices have no rows. ' +
+      `Rows come in pages of up to ${MAX_SCHEDULE_ROWS} (the whole schedule of most invoices): pass \`next_cursor\` as \`cursor\` for the next; the sums are always the whole schedule’s.`,
   })
   @ApiOkResponse({ type: RecognitionScheduleResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['invoice.not_found'] })
-  recognitionSchedule(@Ctx() context: RequestContext, @Param('id') id: string): Promise<RecognitionScheduleResource> {
-    return this.queries.execute(new GetRecognitionScheduleQuery(context, id));
+  @ApiPageParameters({ fallback: MAX_SCHEDULE_ROWS, max: MAX_SCHEDULE_ROWS })
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['invoice.not_found'] })
+  recognitionSchedule(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<RecognitionScheduleResource> {
+    return this.queries.execute(new GetRecognitionScheduleQuery(context, id, rowsPageOf(params)));
   }
 }
 

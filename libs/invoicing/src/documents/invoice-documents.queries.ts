@@ -5,7 +5,8 @@ import { CellRegistry, CLOCK, linkContext, type RequestContext, type SignedLink 
 import { Clocks, ScopedReads } from '@tally/runtime';
 import { customerView, type CustomerResource } from '@tally/customers';
 import { TENANTS, type TenantEntry } from '@tally/http';
-import { recognitionSchedule, type RecognitionSchedule } from '../domain/recognition-schedule';
+import type { After, SortSpec } from '@tally/readstore';
+import { recognitionScheduleSteps, type RecognitionRowKey, type RecognitionSchedule } from '../domain/recognition-schedule';
 import { INVOICES_COLLECTION, type InvoiceDocumentInput, type InvoiceParties } from './invoice-document';
 import { renderInvoicePdf } from './invoice-pdf';
 import { InvoicePdfLinks } from './pdf-links';
@@ -33,22 +34,34 @@ export class RenderInvoicePdfQuery extends Query<{ pdf: Buffer; filename: string
   }
 }
 
+/** A page of the schedule's rows: `limit` of them after the row a `cursor` of the previous page names. */
+export interface RecognitionRowsPage {
+  limit: number;
+  cursor: string | undefined;
+}
+
 export class GetRecognitionScheduleQuery extends Query<RecognitionScheduleResource> {
   constructor(
     readonly context: RequestContext,
     readonly invoiceId: string,
+    readonly page: RecognitionRowsPage,
   ) {
     super();
   }
 }
 
-export interface RecognitionScheduleResource extends RecognitionSchedule {
+export interface RecognitionScheduleResource extends Omit<RecognitionSchedule, 'next'> {
   object: 'recognition_schedule';
   invoice_id: string;
   currency: string;
   /** The moment `recognized` is relative to: the customer's test clock's time, else the system clock's. */
   as_of: string;
+  has_more: boolean;
+  next_cursor: string | null;
 }
+
+/** The rows of a schedule in their one order, as its cursors name it. */
+const ROW_ORDER: SortSpec = { field: 'recognition_schedule', direction: 'asc' };
 
 /** The invoice of the read model, or `invoice.not_found` (also for another tenant's or environment's). */
 async function invoiceOf(reads: ScopedReads, context: RequestContext, invoiceId: string): Promise<InvoiceDocumentInput> {
@@ -106,13 +119,17 @@ export class GetRecognitionScheduleHandler implements IQueryHandler<GetRecogniti
     private readonly clocks: Clocks,
   ) {}
 
-  async execute({ context, invoiceId }: GetRecognitionScheduleQuery): Promise<RecognitionScheduleResource> {
+  async execute({ context, invoiceId, page }: GetRecognitionScheduleQuery): Promise<RecognitionScheduleResource> {
     const invoice = await invoiceOf(this.reads, context, invoiceId);
+    // Bound to this invoice's schedule: another invoice's cursor is refused.
+    const cursors = this.reads.cursorsFor(context, `recognition_schedule:${invoice.id}`);
+    const order = { sort: ROW_ORDER };
+    const after = page.cursor === undefined ? null : rowKeyOf(cursors.decode(page.cursor, order));
     const customer = await this.reads.retrieve<CustomerResource>(context, customerView.collection, invoice.customer_id);
     const now = await this.clocks.now(this.cells.cell(context.region), customer?.resource.test_clock ?? undefined);
     // A draft is not revenue yet, and a void invoice never was: their schedules are empty.
     const recognised = invoice.status !== 'draft' && invoice.status !== 'void';
-    const schedule = recognitionSchedule(
+    const steps = recognitionScheduleSteps(
       {
         currency: invoice.currency,
         // A line without a service period (added by hand) is revenue of the day the invoice was issued.
@@ -120,8 +137,33 @@ export class GetRecognitionScheduleHandler implements IQueryHandler<GetRecogniti
         credit_notes: recognised ? invoice.credit_notes.map(({ id, amount, lines, created_at }) => ({ id, amount, lines, created_at })) : [],
       },
       now,
+      { after, limit: page.limit },
     );
-    return { object: 'recognition_schedule', invoice_id: invoice.id, currency: invoice.currency, as_of: now.toISOString(), ...schedule };
+    const { next, ...schedule } = await betweenOtherWork(steps);
+    return {
+      object: 'recognition_schedule',
+      invoice_id: invoice.id,
+      currency: invoice.currency,
+      as_of: now.toISOString(),
+      ...schedule,
+      has_more: next !== null,
+      next_cursor: next && cursors.encode(order, { value: `${next.date}|${next.line}`, id: next.credit_note_id ?? '' }),
+    };
+  }
+}
+
+/** The row a (verified) cursor of the schedule names. */
+function rowKeyOf(after: After): RecognitionRowKey {
+  const [date, line] = String(after.value).split('|');
+  return { date, line: Number(line), credit_note_id: after.id === '' ? null : after.id };
+}
+
+/** Runs the schedule's steps with a turn of the event loop between them, so that other requests are served while a large one is worked out. */
+async function betweenOtherWork<T>(steps: Generator<void, T>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

@@ -27,8 +27,10 @@ export class RecognitionScheduleResponse {
   @ApiProperty({ example: 'inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) invoice_id!: string;
   @ApiProperty({ example: 'EUR' }) currency!: string;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-05-11T10:00:00.000Z', description: 'What `recognized` is relative to: now, on the customer’s test clock if it has one' }) as_of!: string;
-  @ApiProperty({ type: () => [RecognitionRowResponse], description: 'By date, then by the line’s place on the invoice' }) rows!: RecognitionRowResponse[];
-  @ApiProperty(money('The rows’ sum: the lines less what credit notes took off them')) total!: string;
-  @ApiProperty(money('The recognised rows’ sum')) recognized_to_date!: string;
+  @ApiProperty({ type: () => [RecognitionRowResponse], description: 'This page’s rows, by date, then by the line’s place on the invoice' }) rows!: RecognitionRowResponse[];
+  @ApiProperty(money('The sum of all rows, on every page: the lines less what credit notes took off them')) total!: string;
+  @ApiProperty(money('The recognised rows’ sum, of all pages')) recognized_to_date!: string;
   @ApiProperty(money('total − recognized_to_date')) deferred!: string;
+  @ApiProperty({ description: 'More rows follow this page' }) has_more!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass it as `cursor` for the next page of rows; null on the last page' }) next_cursor!: string | null;
 }

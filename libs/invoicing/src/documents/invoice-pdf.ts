@@ -20,7 +20,7 @@ const RIGHT_EDGE = 545;
  * the invoice's currency, never recomputed. The document's dates are the invoice's, so the same
  * invoice renders to the same text.
  */
-export function renderInvoicePdf(invoice: InvoiceDocumentInput, parties: InvoiceParties): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: InvoiceDocumentInput, parties: InvoiceParties): Promise<Buffer> {
   const createdAt = new Date(invoice.issued_at ?? invoice.created_at);
   const doc = new PDFDocument({
     size: 'A4',
@@ -33,10 +33,13 @@ export function renderInvoicePdf(invoice: InvoiceDocumentInput, parties: Invoice
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  new InvoiceLayout(doc, invoice, parties).draw();
+  await new InvoiceLayout(doc, invoice, parties).draw();
   doc.end();
   return done;
 }
+
+/** Lines set between two turns of the event loop: the largest invoice (250 lines) does not hold other requests up while it is set. */
+const LINES_PER_TURN = 5;
 
 class InvoiceLayout {
   constructor(
@@ -45,10 +48,10 @@ class InvoiceLayout {
     private readonly parties: InvoiceParties,
   ) {}
 
-  draw(): void {
+  async draw(): Promise<void> {
     this.header();
     this.addresses();
-    this.lines();
+    await this.lines();
     this.discounts();
     this.taxes();
     this.totals();
@@ -93,10 +96,11 @@ class InvoiceLayout {
     doc.y += 20;
   }
 
-  private lines(): void {
+  private async lines(): Promise<void> {
     const { doc, invoice } = this;
     this.tableHeader();
-    for (const line of invoice.lines) {
+    for (const [i, line] of invoice.lines.entries()) {
+      if (i > 0 && i % LINES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       const description = printable(line.description ?? line.code ?? line.id) + (line.proration ? ' (proration)' : '');
       const period = line.period_start && line.period_end ? `${day(line.period_start)} – ${day(line.period_end)}` : '';
       doc.font(FONT).fontSize(10);

@@ -20,6 +20,13 @@ export interface LineInput {
 /** At most this many lines on one invoice (Stripe's limit). */
 export const MAX_INVOICE_LINES = 250;
 
+/**
+ * A line's service period is at most a year of 366 days, the longest billing period: its revenue
+ * recognition schedule is one row a day, so the largest invoice's schedule stays bounded.
+ */
+export const MAX_SERVICE_PERIOD_DAYS = 366;
+const MAX_SERVICE_PERIOD_MS = MAX_SERVICE_PERIOD_DAYS * 86_400_000;
+
 const lineError = (field: string, message: string): FieldError => ({ field, code: 'invoice.invalid_line', message });
 
 /**
@@ -36,6 +43,8 @@ export function manualLine(input: LineInput, currency: string, field = ''): Invo
   if (!unit || unit.lt(0)) errors.push(lineError(at('unit_amount'), 'a decimal string ≥ 0 with at most 12 decimals, such as "19.99"'));
   if ((input.period_start === null) !== (input.period_end === null) || (input.period_start !== null && input.period_start >= input.period_end!)) {
     errors.push(lineError(at('period_end'), 'a line’s period has both a start and a later end, or neither'));
+  } else if (input.period_start !== null && Date.parse(input.period_end!) - Date.parse(input.period_start) > MAX_SERVICE_PERIOD_MS) {
+    errors.push(lineError(at('period_end'), `a line’s period lasts at most ${MAX_SERVICE_PERIOD_DAYS} days; bill a longer term as a line a year`));
   }
   if (errors.length > 0) throw DomainError.invalid('invoice.invalid_line', 'The line is not valid', errors);
   checkMetadata(input.metadata, at('metadata'));

@@ -1,6 +1,15 @@
 import Big from 'big.js';
 import fc from 'fast-check';
-import { recognitionSchedule, type RecognitionCreditNote, type RecognitionInput, type RecognitionLine } from './recognition-schedule';
+import { recognitionScheduleSteps, type RecognitionCreditNote, type RecognitionInput, type RecognitionLine, type RecognitionPage, type RecognitionRow, type RecognitionRowKey, type RecognitionSchedule } from './recognition-schedule';
+
+/** The schedule worked out at once, every step in a row. */
+function recognitionSchedule(input: RecognitionInput, now: Date, page?: RecognitionPage): RecognitionSchedule {
+  const steps = recognitionScheduleSteps(input, now, page);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
 
 const line = (id: string, amount: string, period_start: string, period_end: string): RecognitionLine => ({ id, amount, period_start, period_end });
 const schedule = (input: Partial<RecognitionInput>, now = '2026-01-01T00:00:00.000Z') =>
@@ -81,6 +90,52 @@ describe('the revenue recognition schedule', () => {
       ['il_1', '9.00'],
       ['il_2', '18.00'],
     ]);
+  });
+
+  describe('pages', () => {
+    const lines = [line('il_1', '31.00', '2026-01-01T06:00:00Z', '2026-02-01T06:00:00Z'), line('il_2', '-9.00', '2026-01-10T00:00:00Z', '2026-01-19T00:00:00Z')];
+    const credit_notes: RecognitionCreditNote[] = [
+      { id: 'cn_1', amount: '4.00', lines: [], created_at: '2026-01-12T08:00:00Z' },
+      { id: 'cn_2', amount: '2.00', lines: [{ line_id: 'il_1', amount: '2.00' }], created_at: '2026-01-12T09:00:00Z' },
+    ];
+    const whole = schedule({ lines, credit_notes }, '2026-01-15T00:00:00Z');
+
+    it('gives the whole schedule page by page after each page’s last row, every page with the whole schedule’s sums', () => {
+      for (const limit of [1, 7, 33, 1000]) {
+        const rows: RecognitionRow[] = [];
+        let after: RecognitionRowKey | null = null;
+        for (;;) {
+          const page = recognitionSchedule({ currency: 'EUR', lines, credit_notes }, new Date('2026-01-15T00:00:00Z'), { after, limit });
+          expect(page.rows.length).toBeLessThanOrEqual(limit);
+          expect([page.total, page.recognized_to_date, page.deferred]).toEqual([whole.total, whole.recognized_to_date, whole.deferred]);
+          rows.push(...page.rows);
+          if (page.next === null) break;
+          after = page.next;
+        }
+        expect(rows).toEqual(whole.rows);
+      }
+      expect(whole.next).toBeNull();
+    });
+
+    it('gives nothing after the last row, and follows a reversal row’s key', () => {
+      const last = whole.rows[whole.rows.length - 1];
+      expect(recognitionSchedule({ currency: 'EUR', lines, credit_notes }, new Date(), { after: { date: last.date, line: 0, credit_note_id: null }, limit: 10 }).rows).toEqual([]);
+      const reversal = whole.rows.findIndex((row) => row.credit_note_id === 'cn_1');
+      const after = { date: whole.rows[reversal].date, line: lines.findIndex((l) => l.id === whole.rows[reversal].line_id), credit_note_id: 'cn_1' };
+      expect(recognitionSchedule({ currency: 'EUR', lines, credit_notes }, new Date('2026-01-15T00:00:00Z'), { after, limit: 2 }).rows).toEqual(whole.rows.slice(reversal + 1, reversal + 3));
+    });
+
+    it('works in steps of a line or a credit note each, ending with the same schedule', () => {
+      const steps = recognitionScheduleSteps({ currency: 'EUR', lines, credit_notes }, new Date('2026-01-15T00:00:00Z'));
+      let breaks = 0;
+      for (let step = steps.next(); ; step = steps.next(), breaks++) {
+        if (step.done) {
+          expect(step.value).toEqual(whole);
+          break;
+        }
+      }
+      expect(breaks).toBeGreaterThanOrEqual(lines.length + credit_notes.length);
+    });
   });
 
   describe('properties', () => {

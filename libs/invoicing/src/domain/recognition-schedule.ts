@@ -24,7 +24,8 @@ import { minorUnits } from '@tally/kernel';
  * - A row is recognised once its day has ended (`now` ≥ the next UTC midnight).
  *
  * Pure and deterministic: the same invoice and `now` give the same rows, ordered by date, then
- * the line's position on the invoice, the line's own rows before reversals.
+ * the line's position on the invoice, the line's own rows before reversals (a row's key). A page
+ * holds the rows after a key; the sums are always the whole schedule's.
  */
 
 export interface RecognitionLine {
@@ -59,8 +60,24 @@ export interface RecognitionRow {
   recognized: boolean;
 }
 
+/** A row's place in the schedule's order: its day, its line's position on the invoice, and the credit note of a reversal. */
+export interface RecognitionRowKey {
+  date: string;
+  line: number;
+  credit_note_id: string | null;
+}
+
+/** Which rows to give: `limit` of them after the row `after` (from the first when null). */
+export interface RecognitionPage {
+  after: RecognitionRowKey | null;
+  limit: number;
+}
+
 export interface RecognitionSchedule {
+  /** The page's rows. */
   rows: RecognitionRow[];
+  /** The key of the page's last row when more rows follow it; null on the last page. */
+  next: RecognitionRowKey | null;
   /** What the rows sum to: the lines' amounts less what the credit notes took off them. */
   total: string;
   recognized_to_date: string;
@@ -77,11 +94,23 @@ interface Entry {
   units: bigint;
 }
 
-export function recognitionSchedule(input: RecognitionInput, now: Date): RecognitionSchedule {
+const WHOLE: RecognitionPage = { after: null, limit: Infinity };
+/** Rows formatted in one step (a page has up to a thousand). */
+const ROWS_PER_STEP = 100;
+
+/**
+ * The schedule, worked out in steps of about a line's days each: a caller may let other work run
+ * between them (the largest invoice spreads some 92,000 day shares).
+ */
+export function* recognitionScheduleSteps(input: RecognitionInput, now: Date, page: RecognitionPage = WHOLE): Generator<void, RecognitionSchedule> {
   const scale = scaleOf(input);
   const toUnits = (amount: string): bigint => BigInt(new Big(amount).times(new Big(10).pow(scale)).round(0, Big.roundHalfEven).toFixed(0));
   const lineIndex = new Map(input.lines.map((line, i) => [line.id, i] as const));
-  const entries: Entry[][] = input.lines.map((line, i) => spread(toUnits(line.amount), line, i));
+  const entries: Entry[][] = [];
+  for (const [i, line] of input.lines.entries()) {
+    entries.push(spread(toUnits(line.amount), line, i));
+    yield;
+  }
 
   const creditNotes = [...input.credit_notes].sort((a, b) => compare(Date.parse(a.created_at), Date.parse(b.created_at)) || compare(a.id, b.id));
   for (const note of creditNotes) {
@@ -97,24 +126,63 @@ export function recognitionSchedule(input: RecognitionInput, now: Date): Recogni
       const shares = largestRemainder(toUnits(note.amount), held);
       shares.forEach((share, i) => share !== 0n && byLine.set(i, share));
     }
-    for (const [i, credit] of byLine) entries[i] = credited(entries[i], credit, day, i, note.id);
+    for (const [i, credit] of byLine) {
+      entries[i] = credited(entries[i], credit, day, i, note.id);
+      yield;
+    }
   }
 
   const today = Math.floor(now.getTime() / DAY_MS);
-  const ordered = entries
-    .flat()
-    .filter((entry) => entry.units !== 0n)
-    .sort((a, b) => a.day - b.day || a.line - b.line || compare(a.creditNote ?? '', b.creditNote ?? ''));
-  const fromUnits = (units: bigint): string => formatUnits(units, scale, minorUnits(input.currency));
   let total = 0n;
   let recognized = 0n;
-  const rows = ordered.map((entry) => {
-    const done = entry.day < today;
-    total += entry.units;
-    if (done) recognized += entry.units;
-    return { date: dateOf(entry.day), line_id: input.lines[entry.line].id, credit_note_id: entry.creditNote, amount: fromUnits(entry.units), recognized: done };
-  });
-  return { rows, total: fromUnits(total), recognized_to_date: fromUnits(recognized), deferred: fromUnits(total - recognized) };
+  // Ordered day by day (a day's rows are few), rather than in one sort of them all.
+  const byDay = new Map<number, Entry[]>();
+  for (const rows of entries) {
+    for (const entry of rows) {
+      if (entry.units === 0n) continue;
+      total += entry.units;
+      if (entry.day < today) recognized += entry.units;
+      const day = byDay.get(entry.day);
+      if (day) day.push(entry);
+      else byDay.set(entry.day, [entry]);
+    }
+    yield;
+  }
+  const ordered: Entry[] = [];
+  for (const day of [...byDay.keys()].sort((a, b) => a - b)) {
+    ordered.push(...byDay.get(day)!.sort(inOrder));
+    yield;
+  }
+  const fromUnits = (units: bigint): string => formatUnits(units, scale, minorUnits(input.currency));
+  // Only the page's rows are formatted: a schedule of a year's lines has hundreds of thousands of rows.
+  const after = page.after && entryOf(page.after);
+  const first = after ? firstAfter(ordered, after) : 0;
+  const end = Math.min(ordered.length, first + page.limit);
+  const rows: RecognitionRow[] = [];
+  for (const entry of ordered.slice(first, end)) {
+    rows.push({ date: dateOf(entry.day), line_id: input.lines[entry.line].id, credit_note_id: entry.creditNote, amount: fromUnits(entry.units), recognized: entry.day < today });
+    if (rows.length % ROWS_PER_STEP === 0) yield;
+  }
+  const next = end < ordered.length ? keyOf(ordered[end - 1]) : null;
+  return { rows, next, total: fromUnits(total), recognized_to_date: fromUnits(recognized), deferred: fromUnits(total - recognized) };
+}
+
+const inOrder = (a: Pick<Entry, 'day' | 'line' | 'creditNote'>, b: Pick<Entry, 'day' | 'line' | 'creditNote'>): number =>
+  a.day - b.day || a.line - b.line || compare(a.creditNote ?? '', b.creditNote ?? '');
+
+const keyOf = (entry: Entry): RecognitionRowKey => ({ date: dateOf(entry.day), line: entry.line, credit_note_id: entry.creditNote });
+const entryOf = (key: RecognitionRowKey): Pick<Entry, 'day' | 'line' | 'creditNote'> => ({ day: dayOf(Date.parse(`${key.date}T00:00:00.000Z`)), line: key.line, creditNote: key.credit_note_id });
+
+/** The position of the first entry after `key` in the ordered entries (a binary search: a page is found without a walk). */
+function firstAfter(ordered: readonly Entry[], key: Pick<Entry, 'day' | 'line' | 'creditNote'>): number {
+  let low = 0;
+  let high = ordered.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (inOrder(ordered[middle], key) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The line's amount over the UTC days of its period, in proportion to the time of each day inside it. */

@@ -1,4 +1,4 @@
-import { DomainError, parseInstant } from '@tally/kernel';
+import { DomainError, isWithinTimeRange, parseInstant, timestampOutOfRange } from '@tally/kernel';
 import type { After, Condition, Doc, FilterOp, FindQuery, FindResult, SortSpec } from '@tally/readstore';
 import type { ListPageCursors } from '@tally/cells';
 
@@ -69,10 +69,11 @@ function parseSort(raw: unknown, spec: ListSpec): SortSpec {
   return { field: match[1], direction: match[2] as SortSpec['direction'] };
 }
 
-export function parseLimit(raw: unknown): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
+/** `limit`: a page size from 1 to `max`, `fallback` when absent (the list conventions' unless a route says otherwise). */
+export function parseLimit(raw: unknown, { fallback, max } = { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }): number {
+  if (raw === undefined) return fallback;
   const limit = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw invalidParameter('limit', `limit is a whole number from 1 to ${MAX_LIMIT}`);
+  if (!(limit >= 1 && limit <= max)) throw invalidParameter('limit', `limit is a whole number from 1 to ${max}`);
   return limit;
 }
 
@@ -94,10 +95,11 @@ function parseFilter(key: string, raw: unknown, spec: ListSpec): Condition {
   return { field, op, value: op === 'in' ? normalised : normalised[0] };
 }
 
-/** A query parameter holding a moment (see parseInstant). */
+/** A query parameter holding a moment (see parseInstant), in TIME_RANGE. */
 export function instantParameter(key: string, raw: unknown): Date {
   const time = typeof raw === 'string' ? parseInstant(raw) : undefined;
   if (!time) throw invalidParameter(key, `${key} takes an ISO 8601 date or timestamp with a time zone, e.g. 2026-06-01 or 2026-06-01T00:00:00Z`);
+  if (!isWithinTimeRange(raw as string)) throw timestampOutOfRange(key);
   return time;
 }
 

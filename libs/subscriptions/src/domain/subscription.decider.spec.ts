@@ -36,6 +36,8 @@ const created: SubscriptionCreated = {
 };
 const terms = { plan_code: 'pro', quantities: {}, coupons: [], prorations: [] };
 const activated: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms, commitment_end: null } };
+/** The activation at creation, announced once the first invoice is paid. */
+const activatedAtCreation: SubscriptionEvent = { type: 'SubscriptionActivated', data: { ...activated.data, first_payment_pending: true } };
 const trialing: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...created.data, status: 'trialing', trial_end: '2026-02-14T10:00:00.000Z', billing_cycle_anchor: '2026-02-14T10:00:00.000Z', period_start: T0, period_end: '2026-02-14T10:00:00.000Z' },
@@ -46,8 +48,8 @@ const canceled: SubscriptionEvent = { type: 'SubscriptionCanceled', data: { subs
 
 describe('subscription decider', () => {
   describe('CreateSubscription', () => {
-    it('starts active in a period anchored at creation (a 31st renews on the month’s last day), and is activated at once', () =>
-      spec.given([]).when(create).then([created, activated]));
+    it('starts active in a period anchored at creation (a 31st renews on the month’s last day), its activation announced once its first invoice is paid', () =>
+      spec.given([]).when(create).then([created, activatedAtCreation]));
 
     it('starts trialing; the trial is the first period and the cycle is anchored at its end', () =>
       spec.given([]).when({ ...create, data: { ...create.data, trial_days: 14 } }).then([trialing]));
@@ -60,7 +62,7 @@ describe('subscription decider', () => {
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' } },
           {
             type: 'SubscriptionActivated',
-            data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' } }, commitment_end: null },
+            data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' } }, commitment_end: null, first_payment_pending: true },
           },
         ]));
 
@@ -70,7 +72,7 @@ describe('subscription decider', () => {
         .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', proration_behavior: 'none' } })
         .then([
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', prorate_first_period: false } },
-          { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms, commitment_end: null } },
+          { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms, commitment_end: null, first_payment_pending: true } },
         ]));
 
     it('prorates the first paid period after a trial up to an anchor, when the trial ends', () => {
@@ -268,6 +270,26 @@ describe('subscription decider', () => {
       spec.given([created, pastDue, recovered]).when(markPastDue('in_3')).then([{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: 'in_3' } }]);
     });
 
+    it('announces the activation of a subscription created active once the first of its invoices is paid, once', () => {
+      const firstPaid: SubscriptionEvent = { type: 'SubscriptionFirstInvoicePaid', data: { subscription_id: id, invoice_id: 'in_1' } };
+      spec.given([created, activatedAtCreation]).when(paid('in_1')).then([firstPaid]);
+      spec.given([created, activatedAtCreation, firstPaid]).when(paid('in_2')).thenNothingHappens();
+      // Activated at a trial's end, or created before the announcement waited for the payment: announced already.
+      spec.given([created, activated]).when(paid('in_1')).thenNothingHappens();
+      // Paused before anything was paid: the first payment after the resume announces it.
+      spec.given([created, activatedAtCreation, paused]).when(paid('in_1')).thenNothingHappens();
+      spec.given([created, activatedAtCreation, paused, { type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: '2026-02-06T00:00:00.000Z', automatic: false } }])
+        .when(paid('in_1'))
+        .then([firstPaid]);
+    });
+
+    it('announces the activation with the recovery when the first payment failed, and not again', () => {
+      const recovered: SubscriptionEvent = { type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: 'in_1' } };
+      spec.given([created, activatedAtCreation, pastDue]).when(paid('in_2')).thenNothingHappens();
+      spec.given([created, activatedAtCreation, pastDue]).when(paid('in_1')).then([recovered]);
+      spec.given([created, activatedAtCreation, pastDue, recovered]).when(paid('in_2')).thenNothingHappens();
+    });
+
     it('can be canceled while past due, crediting unused time', () =>
       spec.given([created, pastDue]).when({ type: 'CancelSubscription', data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when: 'now', reason: null, charges: CHARGES } }).then([
         { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, prorations: CREDIT } },
@@ -451,7 +473,7 @@ describe('subscription decider', () => {
 
   describe('commitments', () => {
     const committed = (renewal: 'auto' | 'none'): SubscriptionCreated => ({ ...created, data: { ...created.data, commitment: { periods: 2, renewal } } });
-    const activatedCommitted: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms, commitment_end: '2026-03-31T10:00:00.000Z' } };
+    const activatedCommitted: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms, commitment_end: '2026-03-31T10:00:00.000Z', first_payment_pending: true } };
     const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: '2026-03-31T10:00:00.000Z' } };
     const closeMarch = { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: '2026-03-31T10:00:00.000Z' } };
 

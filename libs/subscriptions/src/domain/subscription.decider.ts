@@ -3,7 +3,7 @@ import { boundary, periodAt, wholePeriodOf, type Cadence, type Period } from './
 import { prorationItems, unusedTimeCredits, type LicensedCharge } from './prorations';
 import type { Commitment, PauseBehavior, PeriodTerms, ProrationBehavior, ProrationItem, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus } from './subscription.events';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** Stripe's limit on a trial. */
 export const MAX_TRIAL_DAYS = 730;
 /** `subscription.trial_will_end` fires this long before the trial ends, as Stripe's does. */
@@ -41,6 +41,8 @@ export interface Subscription {
   pausedUntil: string | null;
   /** The invoice whose failed payment made it past due; paying it makes the subscription active again. */
   pastDueInvoice: string | null;
+  /** Created active: `subscription.activated` waits until the first of its invoices is paid. */
+  firstPaymentPending: boolean;
 }
 
 export type SubscriptionState = { status: 'none' } | Subscription;
@@ -190,6 +192,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'RecordInvoicePaid': {
         // Awaiting its first payment, only its first invoice exists: paying it activates the subscription for the period it billed.
         if (state.status === 'pending_activation') return [activated(state, state.period)];
+        // Active since its creation, it is announced once money (or a zero invoice) says so; a failure made it past due instead.
+        if (state.status === 'active' && state.firstPaymentPending) return [{ type: 'SubscriptionFirstInvoicePaid', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
         if (state.status !== 'past_due' || command.data.invoice_id !== state.pastDueInvoice) return [];
         return [{ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
       }
@@ -219,8 +223,11 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
           scheduled: { planCode: null, quantities: keyedObject() },
           paidPeriods: state.paidPeriods + 1,
           pendingProrations: [],
+          firstPaymentPending: event.type === 'SubscriptionActivated' ? event.data.first_payment_pending === true : state.firstPaymentPending,
         };
       }
+      case 'SubscriptionFirstInvoicePaid':
+        return { ...state, firstPaymentPending: false };
       case 'SubscriptionTrialWillEnd':
       case 'SubscriptionCommitmentEnding':
         return state;
@@ -260,7 +267,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'SubscriptionPastDue':
         return { ...state, status: 'past_due', pastDueInvoice: event.data.invoice_id };
       case 'SubscriptionRecovered':
-        return { ...state, status: 'active', pastDueInvoice: null };
+        // Its recovery is announced as an activation, a first one included.
+        return { ...state, status: 'active', pastDueInvoice: null, firstPaymentPending: false };
     }
   },
 };
@@ -297,12 +305,13 @@ function create(data: CreateSubscription['data']): SubscriptionEvent[] {
     const expires_at = new Date(Date.parse(at) + INCOMPLETE_EXPIRY_MS).toISOString();
     return [event, { type: 'SubscriptionAwaitingPayment', data: { subscription_id: rest.subscription_id, period_start: period.start, period_end: period.end, terms: firstTerms(subscription, period), expires_at } }];
   }
-  // Without a trial it is active at once, which is an activation of its own (`subscription.activated`).
-  return [event, activated(subscription, period)];
+  // Without a trial it is active at once (the state table's answer), but consumers grant access on
+  // `subscription.activated`: that waits for the first invoice to be paid.
+  return [event, activated(subscription, period, true)];
 }
 
-/** The activation of the first paid period: at creation, or once its invoice is paid. */
-function activated(subscription: Subscription, period: { start: string; end: string }): SubscriptionEvent {
+/** The activation of the first paid period: at creation (announced once its first invoice is paid), at a trial's end, or once its invoice is paid. */
+function activated(subscription: Subscription, period: { start: string; end: string }, firstPaymentPending = false): SubscriptionEvent {
   return {
     type: 'SubscriptionActivated',
     data: {
@@ -311,6 +320,7 @@ function activated(subscription: Subscription, period: { start: string; end: str
       period_end: period.end,
       terms: firstTerms(subscription, period),
       commitment_end: commitmentEnd(subscription.commitment, subscription.anchor, subscription.cadence, period),
+      ...(firstPaymentPending && { first_payment_pending: true as const }),
     },
   };
 }
@@ -345,6 +355,7 @@ function created(data: SubscriptionCreated['data']): Subscription {
     scheduledCancellation: null,
     pausedUntil: null,
     pastDueInvoice: null,
+    firstPaymentPending: false,
   };
 }
 

@@ -83,9 +83,17 @@ export type SubscriptionCreated = Event<
 
 /**
  * The subscription is `active` in the period that starts now: at creation without a trial, or at
- * the trial's end. The commitment, if any, starts with it.
+ * the trial's end. The commitment, if any, starts with it. `first_payment_pending` (at creation,
+ * since this field exists): `subscription.activated` waits for its first invoice to be paid
+ * (SubscriptionFirstInvoicePaid); an event without it announced the activation itself.
  */
-export type SubscriptionActivated = Event<'SubscriptionActivated', { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null }>;
+export type SubscriptionActivated = Event<
+  'SubscriptionActivated',
+  { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null; first_payment_pending?: true }
+>;
+
+/** The first invoice of a subscription created active was paid (a zero invoice too): its activation is announced now. */
+export type SubscriptionFirstInvoicePaid = Event<'SubscriptionFirstInvoicePaid', { subscription_id: string; invoice_id: string }>;
 
 /** A period closed and the next began, billed at `terms`. */
 export type SubscriptionRenewed = Event<'SubscriptionRenewed', { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null }>;
@@ -168,6 +176,7 @@ export type SubscriptionEvent =
   | SubscriptionIncompleteExpired
   | SubscriptionCreated
   | SubscriptionActivated
+  | SubscriptionFirstInvoicePaid
   | SubscriptionRenewed
   | SubscriptionTrialWillEnd
   | SubscriptionUpdated

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { keyedMapSchema, METADATA_SCHEMA, type KnownFields } from '@tally/http';
 import type { Commitment, PauseBehavior, ProrationItem, SubscriptionStatus } from '../domain/subscription.events';
 import type { SubscriptionResource } from '../subscription.view';
+import { MAX_TRIAL_DAYS } from '../domain/subscription.decider';
 import { CommitmentDto, PAUSE_BEHAVIORS } from './subscription.dto';
 
 export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['pending_activation', 'trialing', 'active', 'past_due', 'paused', 'canceled', 'ended', 'incomplete_expired'];
@@ -33,6 +34,8 @@ export class SubscriptionResponse implements KnownFields<SubscriptionResource> {
   @ApiProperty({ example: 'EUR', description: 'The plan’s; fixed for the subscription’s life' }) currency!: string;
   @ApiProperty({ type: String, nullable: true, description: 'Overrides the customer’s default payment method' }) default_payment_method_id!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) trial_end!: string | null;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_TRIAL_DAYS, example: 14, description: 'The trial that applied, in days: the subscription’s own `trial_days`, else the plan’s; 0 without a trial' })
+  trial_days!: number;
   @ApiProperty({ format: 'date-time', description: 'Periods renew from this moment' }) billing_cycle_anchor!: string;
   @ApiProperty({ format: 'date-time' }) current_period_start!: string;
   @ApiProperty({ format: 'date-time' }) current_period_end!: string;

@@ -98,7 +98,7 @@ describe('subscription decider', () => {
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-28T10:00:00.000Z' } },
           {
             type: 'SubscriptionActivated',
-            data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-28T10:00:00.000Z', end: '2026-02-28T10:00:00.000Z' } }, commitment_end: null },
+            data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-28T10:00:00.000Z', end: '2026-02-28T10:00:00.000Z' } }, commitment_end: null, first_payment_pending: true },
           },
         ]);
       spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-28T10:00:00.001Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');

@@ -127,17 +127,6 @@ export class MarkInvoiceUncollectibleCommand extends Command<InvoiceWritten> {
   }
 }
 
-/** A payment received for the invoice (the payments issue sends it); the same payment id twice counts once. */
-export class ApplyInvoicePaymentCommand extends Command<InvoiceWritten> {
-  constructor(
-    readonly context: RequestContext,
-    readonly invoiceId: string,
-    readonly payment: { payment_id: string; amount: string },
-  ) {
-    super();
-  }
-}
-
 export class IssueCreditNoteCommand extends Command<InvoiceWritten> {
   constructor(
     readonly context: RequestContext,
@@ -348,15 +337,6 @@ export class MarkInvoiceUncollectibleHandler implements ICommandHandler<MarkInvo
   }
 }
 
-@CommandHandler(ApplyInvoicePaymentCommand)
-export class ApplyInvoicePaymentHandler implements ICommandHandler<ApplyInvoicePaymentCommand, InvoiceWritten> {
-  constructor(private readonly runtime: CommandRuntime) {}
-
-  async execute({ context, invoiceId, payment }: ApplyInvoicePaymentCommand): Promise<InvoiceWritten> {
-    return written(await this.runtime.execute(invoiceAggregate, invoiceId, { type: 'ApplyInvoicePayment', data: { invoice_id: invoiceId, ...payment } }, context));
-  }
-}
-
 @CommandHandler(IssueCreditNoteCommand)
 export class IssueCreditNoteHandler implements ICommandHandler<IssueCreditNoteCommand, InvoiceWritten> {
   constructor(
@@ -398,7 +378,6 @@ export const invoiceCommandHandlers = [
   RecomputeInvoiceTaxHandler,
   VoidInvoiceHandler,
   MarkInvoiceUncollectibleHandler,
-  ApplyInvoicePaymentHandler,
   IssueCreditNoteHandler,
   IssueSubscriptionInvoiceHandler,
 ];

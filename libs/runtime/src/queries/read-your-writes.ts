@@ -33,14 +33,14 @@ export class ReadYourWrites {
     private readonly limitMs: number,
   ) {
     for (const projection of projections) if (projection.resource) this.aggregateTypes.set(projection.resource.collection, projection.resource.aggregateType);
-    for (const cell of cells.all()) this.startHeads.set(cell.region, cell.events.headPosition());
+    for (const cell of cells.all()) void this.startHead(cell).catch(() => undefined);
   }
 
   /** Waits until `collection` shows everything the caller's tenant wrote (see above). */
   async awaitWrites(context: RequestContext, collection: string): Promise<void> {
     if (isAutomated(context)) return;
     const cell = this.cells.cell(context.region);
-    const floor = later(cell.written.of(context.tenantId, context.environment), await this.startHeads.get(cell.region));
+    const floor = later(cell.written.of(context.tenantId, context.environment), await this.startHead(cell));
     if (floor !== undefined) await this.awaitCollection(cell, collection, floor);
   }
 
@@ -66,10 +66,21 @@ export class ReadYourWrites {
   async awaitDirectory(): Promise<void> {
     await Promise.all(
       this.cells.all().map(async (cell) => {
-        const floor = later(cell.written.newest(), await this.startHeads.get(cell.region));
+        const floor = later(cell.written.newest(), await this.startHead(cell));
         if (floor !== undefined) await this.awaitFollowers(this.directoryFollowersOf(cell), floor);
       }),
     );
+  }
+
+  /** The log's head when this process started (read as it starts; a read that failed is tried again by the next). */
+  private startHead(cell: Cell): Promise<bigint | undefined> {
+    let head = this.startHeads.get(cell.region);
+    if (!head) {
+      head = cell.events.headPosition();
+      this.startHeads.set(cell.region, head);
+      head.catch(() => this.startHeads.delete(cell.region));
+    }
+    return head;
   }
 
   private awaitCollection(cell: Cell, collection: string, position: bigint): Promise<void> {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import PDFDocument from 'pdfkit';
 import type { InvoiceAddress, InvoiceDocumentInput, InvoiceParties } from './invoice-document';
 
@@ -100,7 +101,7 @@ class InvoiceLayout {
     const { doc, invoice } = this;
     this.tableHeader();
     for (const [i, line] of invoice.lines.entries()) {
-      if (i > 0 && i % LINES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (i > 0 && i % LINES_PER_TURN === 0) await nextTurn();
       const description = printable(line.description ?? line.code ?? line.id) + (line.proration ? ' (proration)' : '');
       const period = line.period_start && line.period_end ? `${day(line.period_start)} – ${day(line.period_end)}` : '';
       doc.font(FONT).fontSize(10);

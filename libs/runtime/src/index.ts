@@ -4,6 +4,7 @@ export * from './clocks/test-clock.view';
 export * from './clocks/test-clocks';
 export * from './commands/aggregate-definition';
 export * from './commands/command-runtime';
+export * from './commands/commands';
 export * from './commands/command-step';
 export { eventMetadata } from './commands/event-metadata';
 export * from './commands/history-event';

@@ -5,17 +5,20 @@ import { CellRegistry, CLOCK, ID_GENERATOR } from '@tally/cells';
 import { Clocks } from './clocks/clocks';
 import { TestClocks } from './clocks/test-clocks';
 import { CommandRuntime } from './commands/command-runtime';
+import { Commands, SendToAggregateHandler } from './commands/commands';
 import { ParkedCommands } from './processes/parked-commands';
 import { ScopedReads } from './queries/scoped-reads';
 import { ReadYourWrites } from './queries/read-your-writes';
 
-/** The runtime every context's handlers, queries and process managers use: clocks, the command runtime, scoped reads, test clocks, parked commands. */
+/** The runtime every context's handlers, queries and process managers use: clocks, the command runtime and `Commands`, scoped reads, test clocks, parked commands. */
 @Global()
 @Module({
   imports: [CqrsModule.forRoot()],
   providers: [
     { provide: Clocks, useFactory: (clock: Clock) => new Clocks(clock), inject: [CLOCK] },
     { provide: CommandRuntime, useFactory: (cells: CellRegistry, clocks: Clocks, ids: IdGenerator) => new CommandRuntime(cells, clocks, ids), inject: [CellRegistry, Clocks, ID_GENERATOR] },
+    SendToAggregateHandler,
+    Commands,
     {
       provide: ScopedReads,
       useFactory: (cells: CellRegistry, writes?: ReadYourWrites) => new ScopedReads(cells, writes),
@@ -29,6 +32,6 @@ import { ReadYourWrites } from './queries/read-your-writes';
       inject: [CellRegistry, ScopedReads, Clocks, ID_GENERATOR],
     },
   ],
-  exports: [CqrsModule, Clocks, CommandRuntime, ScopedReads, TestClocks, ParkedCommands],
+  exports: [CqrsModule, Clocks, CommandRuntime, Commands, ScopedReads, TestClocks, ParkedCommands],
 })
 export class RuntimeModule {}

@@ -4,11 +4,11 @@ import type { CellRegistry, RequestContext } from '@tally/cells';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
 import type { ResourceView } from '../public-events/resource-view';
 import type { AggregateDefinition } from './aggregate-definition';
-import { CommandRuntime } from './command-runtime';
+import { CommandRuntime, scopedCommandId } from './command-runtime';
 import { Clocks } from '../clocks/clocks';
 
 type Counted = Event<'Counted', { by: number }>;
-type Count = Command<'Count', { by: number; limit?: number }>;
+type Count = Command<'Count' | 'CountAgain', { by: number; limit?: number }>;
 const counter: Decider<{ total: number }, Count, Counted> = {
   initialState: () => ({ total: 0 }),
   evolve: (state, event) => ({ total: state.total + event.data.by }),
@@ -122,10 +122,29 @@ describe('CommandRuntime', () => {
     });
   });
 
+  it('applies a command id once per command type: another command sent with the same context is applied, not swallowed', async () => {
+    const dispatched = { ...context, commandId: 'cmd_01JCOMMAND0000000000000009' };
+    await runtime.execute(counterAggregate, 'c9', { type: 'Count', data: { by: 1 } }, dispatched);
+    const other = await runtime.execute(counterAggregate, 'c9', { type: 'CountAgain', data: { by: 2 } }, dispatched);
+    expect(other.state.total).toBe(3);
+    const redelivered = await runtime.execute(counterAggregate, 'c9', { type: 'CountAgain', data: { by: 2 } }, dispatched);
+    expect(redelivered.appended).toEqual([]);
+    expect(redelivered.state.total).toBe(3);
+  });
+
+  it('honours a command id stored before ids were scoped by type', async () => {
+    const legacyId = 'cmd_01JCOMMAND0000000000000010';
+    const events = cells.cell('eu').events;
+    await events.append('counter-c10', [{ id: ids.ulid(), type: 'Counted', data: { by: 1 }, metadata: { ...testMetadata('2026-01-01T00:00:00.000Z'), command_id: legacyId } }], { expectedRevision: 'no_stream' });
+    const redelivered = await runtime.execute(counterAggregate, 'c10', { type: 'Count', data: { by: 1 } }, { ...context, commandId: legacyId });
+    expect(redelivered.appended).toEqual([]);
+    expect(redelivered.state.total).toBe(1);
+  });
+
   it('applies a command id once per stream: a redelivered command changes nothing, also after a snapshot', async () => {
     const dispatched = { ...context, commandId: 'cmd_01JCOMMAND0000000000000000' };
     const first = await runtime.execute(counterAggregate, 'c6', { type: 'Count', data: { by: 1 } }, dispatched);
-    expect(first.appended.map((event) => event.metadata.command_id)).toEqual([dispatched.commandId]);
+    expect(first.appended.map((event) => event.metadata.command_id)).toEqual([scopedCommandId(dispatched.commandId, 'Count')]);
     const again = await runtime.execute(counterAggregate, 'c6', { type: 'Count', data: { by: 1 } }, dispatched);
     expect(again.appended).toEqual([]);
     expect(again.state.total).toBe(1);

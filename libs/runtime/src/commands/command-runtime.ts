@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DomainError, type Command, type Event, type IdGenerator } from '@tally/kernel';
+import { derivedId, DomainError, type Command, type Event, type IdGenerator } from '@tally/kernel';
 import { WrongExpectedRevisionError, type EventMetadata, type NewEvent } from '@tally/eventstore';
 import type { Cell, CellRegistry, RequestContext } from '@tally/cells';
 import type { Clocks } from '../clocks/clocks';
@@ -51,6 +51,13 @@ export interface LoadOptions {
 const MAX_ATTEMPTS = 8;
 
 /**
+ * The id a command is applied under: the sender's command id scoped by the command's type, so
+ * that one dispatched context may send several commands to one stream (each applies once) and a
+ * redelivery of any of them changes nothing.
+ */
+export const scopedCommandId = (commandId: string, commandType: string): string => derivedId('cmd', [commandId, commandType]);
+
+/**
  * Read the aggregate's stream, decide, append with the expected revision. A concurrent writer
  * makes the append fail; the runtime then re-reads and decides again, a bounded number of
  * times, so no update is lost. With a pinned revision (If-Match) it fails with 412 instead.
@@ -86,15 +93,17 @@ export class CommandRuntime {
       if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
         throw preconditionFailed(options.expectedRevision, loaded.revision);
       }
-      const applied = context.commandId !== undefined && loaded.commandIds.has(context.commandId);
-      if (applied) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
       const clockId = loaded.clockId ?? context.clockId;
       const decidedAt = typeof command === 'function' ? await this.clocks.now(cell, clockId) : undefined;
       const built = typeof command === 'function' ? await command(decidedAt!.toISOString(), loaded.state) : command;
+      const commandId = context.commandId === undefined ? undefined : scopedCommandId(context.commandId, built.type);
+      // Events stored before ids were scoped carry the id as it was sent.
+      const applied = commandId !== undefined && (loaded.commandIds.has(commandId) || loaded.commandIds.has(context.commandId!));
+      if (applied) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
       const decided = aggregate.decider.decide(built, loaded.state);
       if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
 
-      const metadata = eventMetadata(context, decidedAt ?? (await this.clocks.now(cell, clockId)), clockId);
+      const metadata = eventMetadata({ ...context, commandId }, decidedAt ?? (await this.clocks.now(cell, clockId)), clockId);
       const appended: HistoryEvent[] = decided.map((event, i) => ({
         id: this.ids.ulid(),
         type: event.type,
@@ -121,7 +130,7 @@ export class CommandRuntime {
       const after = foldEvents(aggregate, loaded, stored ?? appended);
       let snapshotRevision = loaded.snapshotRevision;
       if (aggregate.snapshot && after.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
-        const commandIds = [...loaded.commandIds, ...(context.commandId ? [context.commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
+        const commandIds = [...loaded.commandIds, ...(commandId ? [commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
         await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...after, commandIds, clockId }, context);
         snapshotRevision = after.revision;
       }

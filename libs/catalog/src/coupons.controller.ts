@@ -95,8 +95,8 @@ export class CouponsController {
     const at = this.clock.now().toISOString();
     const coupon_id = couponIdOf(context, codeOrId);
     const command = { type: intent.type, data: { ...intent.data, coupon_id, at } } as CouponCommand;
-    const { resource, revision } = await this.commands.send(couponAggregate, coupon_id, command, context);
-    if (response) withRevision(response, { revision });
-    return { coupon: resource && couponAt(resource, at), id: coupon_id };
+    const written = await this.commands.send(couponAggregate, coupon_id, command, context);
+    if (response) withRevision(response, written);
+    return { coupon: written.resource && couponAt(written.resource, at), id: coupon_id };
   }
 }

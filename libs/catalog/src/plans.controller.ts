@@ -15,10 +15,10 @@ import { planAt, type PlanResource } from './plan.view';
 
 const ETAG = { ETag: { description: 'The plan’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 const PLAN_NOT_FOUND = { 404: ['plan.not_found'] };
+const PLAN_CHANGE_PROBLEMS = { 400: ['pricing.invalid', 'plan.effective_at_in_past'], 409: ['plan.deleted', 'request.concurrent_update'] };
+
 /** A plan command as a request states it: the controller adds the plan's id and "now". */
 type PlanIntent = CommandIntent<Exclude<PlanCommand, RecordPlanReference>, 'plan_id' | 'at'>;
-
-const PLAN_CHANGE_PROBLEMS = { 400: ['pricing.invalid', 'plan.effective_at_in_past'], 409: ['plan.deleted', 'request.concurrent_update'] };
 
 @Controller('v1/plans')
 @ApiAuthenticated(API_KEY_AUTH)
@@ -136,8 +136,7 @@ export class PlansController {
     const at = this.clock.now().toISOString();
     const plan_id = planIdOf(context, codeOrId);
     const command = { type: intent.type, data: { ...intent.data, plan_id, at } } as PlanCommand;
-    const { resource, revision } = await this.commands.send(planAggregate, plan_id, command, context, { expectedRevision });
-    withRevision(response, { revision });
-    return planAt(resource!, at);
+    const written = withRevision(response, await this.commands.send(planAggregate, plan_id, command, context, { expectedRevision }));
+    return planAt(written.resource!, at);
   }
 }

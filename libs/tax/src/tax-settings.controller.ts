@@ -40,8 +40,6 @@ export class TaxSettingsController {
   async update(@Ctx() context: RequestContext, @Body() body: UpdateTaxSettingsDto, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
     const origin = { country: body.origin.country, region: body.origin.region ?? null };
     const settings_id = taxSettingsIdOf(context);
-    const { resource, revision } = await this.commands.send(taxSettingsAggregate, settings_id, { type: 'SetTaxOrigin', data: { settings_id, origin } }, context);
-    withRevision(response, { revision });
-    return resource!;
+    return withRevision(response, await this.commands.send(taxSettingsAggregate, settings_id, { type: 'SetTaxOrigin', data: { settings_id, origin } }, context)).resource!;
   }
 }

@@ -385,6 +385,30 @@ describe('usage metering', () => {
     expect((await api.get(`/v1/usage-alerts?subscription_id=${sub}`).expect(200)).body.data.map((a: { id: string; status: string }) => [a.id, a.status])).toEqual([[alert.id, 'archived']]);
   });
 
+  it('fires each alert of a subscription that one batch crosses, once, the alerts checked in one step of the reaction', async () => {
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-10T00:00:00.000Z');
+    const create = async (meter: string, threshold: string) => (await api.post('/v1/usage-alerts', { subscription_id: sub, meter, threshold }).expect(200)).body.id as string;
+    const alerts = [await create('calls', '100'), await create('requests', '2'), await create('calls', '5000')];
+    const crossings = async () =>
+      Promise.all(
+        alerts.map(async (id) =>
+          (await api.get(`/v1/events?aggregate_id=${id}&type=subscription.usage_threshold_crossed`).expect(200)).body.data.map((e: { data: { last_triggered: { quantity: string } } }) => e.data.last_triggered.quantity),
+        ),
+      );
+
+    const batch = [event(sub, 'calls', '150', '2026-06-09T00:00:00Z'), event(sub, 'requests', '1', '2026-06-09T00:00:00Z'), event(sub, 'requests', '1', '2026-06-09T00:01:00Z')];
+    await api.post('/v1/usage/batch', { events: batch }).expect(202);
+    await tally.settle();
+    expect(await crossings()).toEqual([['150'], ['2'], []]);
+
+    await api.post('/v1/usage/batch', { events: [event(sub, 'calls', '10', '2026-06-09T01:00:00Z'), event(sub, 'requests', '1', '2026-06-09T01:00:00Z')] }).expect(202);
+    await tally.settle();
+    expect(await crossings()).toEqual([['150'], ['2'], []]);
+    expect((await api.get(`/v1/usage-alerts/${alerts[2]}`).expect(200)).body.last_triggered).toBeNull();
+  });
+
   it('refuses an alert on a meter the subscription does not bill, or with a threshold that is not above 0', async () => {
     const timeline = await subscribe('2026-06-01T00:00:00.000Z');
     const sub = timeline.subscription;

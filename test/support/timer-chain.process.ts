@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
-import type { ProcessManager } from '@tally/runtime';
+import { Commands, type ProcessManager } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { UpdateCustomerCommand } from '@tally/customers';
+import { customerAggregate } from '@tally/customers';
 
 const DAY_MS = 86_400_000;
 export const CHAIN_LINKS = 5;
@@ -46,7 +45,7 @@ export function timerChain(links: number): Pick<ProcessManager<State, CustomerCr
   };
 }
 
-/** The chain of CHAIN_LINKS links, its marks sent through the command bus as a context's own process would. */
+/** The chain of CHAIN_LINKS links, its marks sent with `commands.send` as a context's own process would. */
 @Injectable()
 export class TimerChainProcess implements ProcessManager<State, CustomerCreated, MarkLink> {
   private readonly chain = timerChain(CHAIN_LINKS);
@@ -55,10 +54,10 @@ export class TimerChainProcess implements ProcessManager<State, CustomerCreated,
   readonly decider = this.chain.decider;
   readonly route = this.chain.route;
 
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly commands: Commands) {}
 
   async dispatch({ data }: MarkLink, context: RequestContext): Promise<void> {
-    await this.commands.execute(new UpdateCustomerCommand(context, data.customer_id, { metadata: { link: String(data.link) } }, undefined));
+    await this.commands.send(customerAggregate, data.customer_id, { type: 'UpdateCustomer', data: { customer_id: data.customer_id, metadata: { link: String(data.link) } } }, context);
   }
 }
 

@@ -1,27 +1,32 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
-import { toUtcTimestamp } from '@tally/kernel';
-import type { ListPage } from '@tally/runtime';
-import type { RequestContext } from '@tally/cells';
+import { toUtcTimestamp, type Clock, type CommandIntent } from '@tally/kernel';
+import { Commands, type ListPage } from '@tally/runtime';
+import { CLOCK, type RequestContext } from '@tally/cells';
+import type { CouponCommand, RedeemCoupon } from './domain/coupon.decider';
 import { CreateCouponDto, UpdateCouponDto } from './dto/coupon.dto';
 import { CouponResponse, DeletedCouponResponse } from './dto/coupon.response';
-import { ExecuteCouponCommand, type CouponWritten } from './coupon.handlers';
+import { couponAggregate, couponIdOf } from './coupon.aggregate';
 import { COUPON_LIST, GetCouponQuery, ListCouponsQuery } from './coupon.queries';
-import type { CouponResource } from './coupon.view';
+import { couponAt, type CouponResource } from './coupon.view';
 
 const ETAG = { ETag: { description: 'The coupon’s revision', schema: { type: 'string', example: 'W/"0"' } } };
 const COUPON_NOT_FOUND = { 404: ['coupon.not_found'] };
+
+/** A coupon command as a request states it: the controller adds the coupon's id and "now". */
+type CouponIntent = CommandIntent<Exclude<CouponCommand, RedeemCoupon>, 'coupon_id' | 'at'>;
 
 @Controller('v1/coupons')
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('coupons')
 export class CouponsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post()
@@ -49,8 +54,7 @@ export class CouponsController {
       applies_to: body.applies_to ? { components: body.applies_to.components } : null,
       metadata: body.metadata ?? {},
     };
-    const written = await this.commands.execute(new ExecuteCouponCommand(context, body.code, { type: 'CreateCoupon', data }));
-    return withRevision(response, written).coupon!;
+    return (await this.run(context, response, body.code, { type: 'CreateCoupon', data })).coupon!;
   }
 
   @Get()
@@ -74,8 +78,7 @@ export class CouponsController {
   @ApiOkResponse({ type: CouponResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS, COUPON_NOT_FOUND, { 400: ['request.invalid_metadata'], 409: ['request.concurrent_update'] })
   async update(@Ctx() context: RequestContext, @Param('coupon') coupon: string, @Body() body: UpdateCouponDto, @Res({ passthrough: true }) response: Response): Promise<CouponResource> {
-    const written = await this.commands.execute(new ExecuteCouponCommand(context, coupon, { type: 'UpdateCoupon', data: { ...body } }));
-    return withRevision(response, written).coupon!;
+    return (await this.run(context, response, coupon, { type: 'UpdateCoupon', data: { ...body } })).coupon!;
   }
 
   @Delete(':coupon')
@@ -83,7 +86,17 @@ export class CouponsController {
   @ApiOkResponse({ type: DeletedCouponResponse, description: 'Subscriptions that already have the coupon keep their discount; its code stays taken' })
   @ApiProblemResponses(API_KEY_PROBLEMS, COUPON_NOT_FOUND, { 409: ['request.concurrent_update'] })
   async delete(@Ctx() context: RequestContext, @Param('coupon') coupon: string): Promise<DeletedCouponResponse> {
-    const { id } = await this.commands.execute<ExecuteCouponCommand, CouponWritten>(new ExecuteCouponCommand(context, coupon, { type: 'DeleteCoupon', data: {} }));
+    const { id } = await this.run(context, undefined, coupon, { type: 'DeleteCoupon', data: {} });
     return { id, object: 'coupon', deleted: true };
+  }
+
+  /** The coupon (by code or id; a new coupon by its code) after the command, as of the moment it was sent: undefined once deleted. */
+  private async run(context: RequestContext, response: Response | undefined, codeOrId: string, intent: CouponIntent): Promise<{ coupon: CouponResource | undefined; id: string }> {
+    const at = this.clock.now().toISOString();
+    const coupon_id = couponIdOf(context, codeOrId);
+    const command = { type: intent.type, data: { ...intent.data, coupon_id, at } } as CouponCommand;
+    const written = await this.commands.send(couponAggregate, coupon_id, command, context);
+    if (response) withRevision(response, written);
+    return { coupon: written.resource && couponAt(written.resource, at), id: coupon_id };
   }
 }

@@ -1,28 +1,33 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import { toUtcTimestamp } from '@tally/kernel';
-import type { ListPage } from '@tally/runtime';
-import type { RequestContext } from '@tally/cells';
+import { toUtcTimestamp, type Clock, type CommandIntent } from '@tally/kernel';
+import { Commands, type ListPage } from '@tally/runtime';
+import { CLOCK, type RequestContext } from '@tally/cells';
+import type { PlanCommand, RecordPlanReference } from './domain/plan.decider';
 import { AddComponentDto, ChangeComponentDto, CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
 import { PlanResponse } from './dto/plan.response';
-import { ExecutePlanCommand, type PlanIntent, type PlanWritten } from './plan.handlers';
+import { planAggregate, planIdOf } from './plan.aggregate';
 import { GetPlanQuery, ListPlansQuery, PLAN_LIST } from './plan.queries';
-import type { PlanResource } from './plan.view';
+import { planAt, type PlanResource } from './plan.view';
 
 const ETAG = { ETag: { description: 'The plan’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 const PLAN_NOT_FOUND = { 404: ['plan.not_found'] };
 const PLAN_CHANGE_PROBLEMS = { 400: ['pricing.invalid', 'plan.effective_at_in_past'], 409: ['plan.deleted', 'request.concurrent_update'] };
+
+/** A plan command as a request states it: the controller adds the plan's id and "now". */
+type PlanIntent = CommandIntent<Exclude<PlanCommand, RecordPlanReference>, 'plan_id' | 'at'>;
 
 @Controller('v1/plans')
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('plans')
 export class PlansController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post()
@@ -41,7 +46,7 @@ export class PlansController {
   })
   async create(@Ctx() context: RequestContext, @Body() body: CreatePlanDto, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
     const intent: PlanIntent = { type: 'CreatePlan', data: { ...body, components: body.components ?? [] } };
-    return this.run(response, new ExecutePlanCommand(context, body.code, intent));
+    return this.run(context, response, body.code, intent);
   }
 
   @Get()
@@ -81,7 +86,7 @@ export class PlansController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<PlanResource> {
-    return this.run(response, new ExecutePlanCommand(context, plan, { type: 'UpdatePlan', data: body }, parseIfMatch(ifMatch)));
+    return this.run(context, response, plan, { type: 'UpdatePlan', data: body }, parseIfMatch(ifMatch));
   }
 
   @Post(':plan/components')
@@ -96,7 +101,7 @@ export class PlansController {
   async addComponent(@Ctx() context: RequestContext, @Param('plan') plan: string, @Body() body: AddComponentDto, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
     const { effective_at, ...component } = body;
     const intent: PlanIntent = { type: 'AddComponent', data: { ...component, ...(effective_at && { effective_at: toUtcTimestamp(effective_at) }) } };
-    return this.run(response, new ExecutePlanCommand(context, plan, intent));
+    return this.run(context, response, plan, intent);
   }
 
   @Patch(':plan/components/:component')
@@ -115,7 +120,7 @@ export class PlansController {
   ): Promise<PlanResource> {
     const { effective_at, ...change } = body;
     const intent: PlanIntent = { type: 'ChangeComponent', data: { ...change, code, ...(effective_at && { effective_at: toUtcTimestamp(effective_at) }) } };
-    return this.run(response, new ExecutePlanCommand(context, plan, intent));
+    return this.run(context, response, plan, intent);
   }
 
   @Delete(':plan/components/:component')
@@ -123,10 +128,15 @@ export class PlansController {
   @ApiOkResponse({ type: PlanResponse, headers: ETAG, description: 'The plan without the component from the next period on' })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['plan.not_found', 'plan.component_not_found'], 409: ['plan.deleted', 'plan.component_change_scheduled', 'request.concurrent_update'] })
   async removeComponent(@Ctx() context: RequestContext, @Param('plan') plan: string, @Param('component') code: string, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
-    return this.run(response, new ExecutePlanCommand(context, plan, { type: 'RemoveComponent', data: { code } }));
+    return this.run(context, response, plan, { type: 'RemoveComponent', data: { code } });
   }
 
-  private async run(response: Response, command: ExecutePlanCommand): Promise<PlanResource> {
-    return withRevision(response, await this.commands.execute<ExecutePlanCommand, PlanWritten>(command)).plan;
+  /** The plan (by code or id; a new plan by its code) after the command, as of the moment it was sent. */
+  private async run(context: RequestContext, response: Response, codeOrId: string, intent: PlanIntent, expectedRevision?: number): Promise<PlanResource> {
+    const at = this.clock.now().toISOString();
+    const plan_id = planIdOf(context, codeOrId);
+    const command = { type: intent.type, data: { ...intent.data, plan_id, at } } as PlanCommand;
+    const written = withRevision(response, await this.commands.send(planAggregate, plan_id, command, context, { expectedRevision }));
+    return planAt(written.resource!, at);
   }
 }

@@ -1,13 +1,14 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
-import type { RequestContext } from '@tally/cells';
+import type { IdGenerator } from '@tally/kernel';
+import { Commands, TestClocks, type ListPage } from '@tally/runtime';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
-import { AddTaxIdCommand, CreateCustomerCommand, DeleteTaxIdCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
+import { customerAggregate } from './customer.aggregate';
 import { CustomerResponse, DeletedTaxIdResponse, TaxIdResponse } from './dto/customer.response';
 import { CUSTOMER_LIST, GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.queries';
 import type { CustomerResource, TaxIdResource } from './customer.view';
@@ -20,8 +21,10 @@ const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`',
 @ApiTag('customers')
 export class CustomersController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly queries: QueryBus,
+    private readonly testClocks: TestClocks,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   @Post()
@@ -34,8 +37,11 @@ export class CustomersController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['request.invalid_metadata', 'test_clock.livemode'], 404: ['test_clock.not_found'] })
   async create(@Ctx() context: RequestContext, @Body() body: CreateCustomerDto, @Res({ passthrough: true }) response: Response): Promise<CustomerResource> {
-    const input = { email: body.email ?? null, name: body.name ?? null, billing_address: toAddress(body.billing_address), metadata: body.metadata ?? {} };
-    return withEtag(response, await this.commands.execute(new CreateCustomerCommand(context, input, body.test_clock)));
+    if (body.test_clock) await this.testClocks.assertUsable(context, body.test_clock);
+    const customer_id = this.ids.next('cus');
+    const data = { customer_id, email: body.email ?? null, name: body.name ?? null, billing_address: toAddress(body.billing_address), metadata: body.metadata ?? {} };
+    const created = await this.commands.send(customerAggregate, customer_id, { type: 'CreateCustomer', data }, onClockOf(context, body.test_clock), { newStream: true });
+    return withRevision(response, created).resource!;
   }
 
   @Get()
@@ -60,7 +66,7 @@ export class CustomersController {
     @Query('as_of') asOf: unknown,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CustomerResource> {
-    return withEtag(response, await this.queries.execute(new GetCustomerQuery(context, id, parseAsOf(asOf))));
+    return withRevision(response, await this.queries.execute(new GetCustomerQuery(context, id, parseAsOf(asOf)))).customer;
   }
 
   @Patch(':id')
@@ -84,14 +90,15 @@ export class CustomersController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CustomerResource> {
-    const patch = {
+    const data = {
+      customer_id: id,
       ...(body.email !== undefined && { email: body.email }),
       ...(body.name !== undefined && { name: body.name }),
       ...(body.billing_address !== undefined && { billing_address: body.billing_address }),
       ...(body.metadata !== undefined && { metadata: body.metadata }),
       ...(body.default_payment_method_id !== undefined && { default_payment_method_id: body.default_payment_method_id }),
     };
-    return withEtag(response, await this.commands.execute(new UpdateCustomerCommand(context, id, patch, parseIfMatch(ifMatch))));
+    return withRevision(response, await this.commands.send(customerAggregate, id, { type: 'UpdateCustomer', data }, context, { expectedRevision: parseIfMatch(ifMatch) })).resource!;
   }
 
   @Post(':id/tax-ids')
@@ -109,7 +116,8 @@ export class CustomersController {
     @Body() body: AddTaxIdDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<TaxIdResource> {
-    const { customer } = withRevision(response, await this.commands.execute(new AddTaxIdCommand(context, id, body)));
+    const data = { customer_id: id, tax_id_id: this.ids.next('txi'), type: body.type, value: body.value };
+    const customer = withRevision(response, await this.commands.send(customerAggregate, id, { type: 'AddTaxId', data }, context)).resource!;
     return customer.tax_ids[customer.tax_ids.length - 1];
   }
 
@@ -131,9 +139,7 @@ export class CustomersController {
     @Param('tax_id_id') taxIdId: string,
     @Res({ passthrough: true }) response: Response,
   ): Promise<DeletedTaxIdResponse> {
-    withRevision(response, await this.commands.execute(new DeleteTaxIdCommand(context, id, taxIdId)));
+    withRevision(response, await this.commands.send(customerAggregate, id, { type: 'DeleteTaxId', data: { customer_id: id, tax_id_id: taxIdId } }, context));
     return { id: taxIdId, object: 'tax_id', deleted: true };
   }
 }
-
-const withEtag = (response: Response, written: CustomerWritten): CustomerResource => withRevision(response, written).customer;

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CustomersController } from './customers.controller';
-import { customerCommandHandlers } from './customer.handlers';
 import { customerQueryHandlers } from './customer.queries';
 import { ListTaxIdsHandler } from './tax-id.queries';
+import { TaxIdValidation } from './tax-id-validation';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
 import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
@@ -10,9 +10,9 @@ import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.po
 @Module({
   controllers: [CustomersController],
   providers: [
-    ...customerCommandHandlers,
     ...customerQueryHandlers,
     ListTaxIdsHandler,
+    TaxIdValidation,
     TaxIdValidationProcess,
     TestClockCustomersProcess,
     { provide: TAX_ID_VALIDATOR, useClass: RuleBasedTaxIdValidator },

@@ -3,7 +3,6 @@ export * from './domain/customer.decider';
 export * from './customer.aggregate';
 export * from './customer.pii';
 export * from './customer.view';
-export * from './customer.handlers';
 export * from './customer.queries';
 export * from './tax-id.queries';
 export * from './customer.projection';

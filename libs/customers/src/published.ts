@@ -1,6 +1,6 @@
 /**
- * What other contexts may use of customers: the customer as its decider knows it, and the offline
- * EU VAT check. Pure, so a domain folder may import it (the architecture test keeps it so).
+ * What other contexts may use of customers: the customer as its decider knows it, the commands it
+ * takes (sent with `commands.send(customerAggregate, …)`), and the offline EU VAT check. Pure, so a domain folder may import it (the architecture test keeps it so).
  */
-export type { CustomerState } from './domain/customer.decider';
+export type { CustomerCommand, CustomerState } from './domain/customer.decider';
 export { validateEuVat } from './domain/tax-ids/eu-vat';

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { CommandRejected, ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
 import type { ProcessManager } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import type { CustomerTaxIdAdded } from './domain/customer.events';
-import { ValidateTaxIdCommand } from './customer.handlers';
+import { TaxIdValidation } from './tax-id-validation';
 
 type TaxIdAdded = ProcessInput<'CustomerTaxIdAdded', { customer_id: string; tax_id_id: string }>;
 type ValidateTaxId = { type: 'ValidateTaxId'; data: { customer_id: string; tax_id_id: string } };
@@ -28,7 +27,7 @@ export class TaxIdValidationProcess implements ProcessManager<State, TaxIdAdded,
   readonly streamPrefixes = ['customer-'];
   readonly decider = taxIdValidationDecider;
 
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly validation: TaxIdValidation) {}
 
   route(event: { type: string; data: unknown; id: string }) {
     if (event.type !== 'CustomerTaxIdAdded') return undefined;
@@ -37,6 +36,6 @@ export class TaxIdValidationProcess implements ProcessManager<State, TaxIdAdded,
   }
 
   async dispatch({ data }: ValidateTaxId, context: RequestContext): Promise<void> {
-    await this.commands.execute(new ValidateTaxIdCommand(context, data.customer_id, data.tax_id_id));
+    await this.validation.validate(context, data.customer_id, data.tax_id_id);
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { CommandRejected, ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
-import { ScopedReads, type ProcessManager } from '@tally/runtime';
+import { Commands, ScopedReads, type ProcessManager } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { DeleteCustomerCommand } from './customer.handlers';
+import { customerAggregate } from './customer.aggregate';
 import { customerView, type CustomerResource } from './customer.view';
 
 type TestClockDeleted = ProcessInput<'TestClockDeleted', { test_clock_id: string }>;
@@ -25,7 +24,7 @@ export class TestClockCustomersProcess implements ProcessManager<{ issued: boole
   readonly decider = testClockCustomersDecider;
 
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly reads: ScopedReads,
   ) {}
 
@@ -39,7 +38,7 @@ export class TestClockCustomersProcess implements ProcessManager<{ issued: boole
   async dispatch({ data }: DeleteCustomersOnTestClock, context: RequestContext): Promise<void> {
     for (;;) {
       const { items } = await this.reads.list<CustomerResource>(context, customerView.collection, { where: [{ field: 'test_clock', op: 'eq', value: data.test_clock_id }], limit: PAGE });
-      for (const customer of items) await this.commands.execute(new DeleteCustomerCommand(context, customer.id));
+      for (const customer of items) await this.commands.send(customerAggregate, customer.id, { type: 'DeleteCustomer', data: { customer_id: customer.id } }, context);
       if (items.length < PAGE) return;
     }
   }

@@ -3,7 +3,6 @@ import { Module } from '@nestjs/common';
 import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { CardExpiryProcess, MarkCardExpiryHandler } from './card-expiry.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
-import { RecordPaymentMethodOnCustomerHandler } from './payment-method-on-customer.handler';
 import { paymentMethodCommandHandlers } from './payment-method.handlers';
 import { paymentMethodQueryHandlers } from './payment-method.queries';
 import { PaymentMethodsController } from './payment-methods.controller';
@@ -18,7 +17,7 @@ import { PaymentFlowReaction } from './payment-flow.reaction';
 import { PaymentActionPageController } from './action-page/action-page.controller';
 import { ActionPageHandler } from './action-page/action-page.query';
 import { dunningHandlers } from './dunning.handlers';
-import { setupIntentCommandHandlers } from './setup-intents/setup-intent.handlers';
+import { SetupIntents } from './setup-intents/setup-intents';
 import { GetSetupIntentHandler } from './setup-intents/setup-intent.query';
 import { SetupIntentsController } from './setup-intents/setup-intents.controller';
 import { DunningProcess } from './dunning.process';
@@ -43,14 +42,13 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     PaymentFlowReaction,
     ActionPageHandler,
     ...dunningHandlers,
-    ...setupIntentCommandHandlers,
+    SetupIntents,
     GetSetupIntentHandler,
     DunningProcess,
     UnappliedPaymentRefundProcess,
     RefundUnappliedPaymentHandler,
     ...paymentMethodCommandHandlers,
     ...paymentMethodQueryHandlers,
-    RecordPaymentMethodOnCustomerHandler,
     MarkCardExpiryHandler,
     PaymentMethodAttachmentReaction,
     CardExpiryProcess,

@@ -1,11 +1,13 @@
 import { Body, Controller, Get, Patch, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, Ctx, withRevision } from '@tally/http';
+import { Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { TaxSettingsResponse, UpdateTaxSettingsDto } from './dto/tax-settings.dto';
-import { GetTaxSettingsQuery, SetTaxOriginCommand } from './tax-settings.handlers';
+import { taxSettingsAggregate, taxSettingsIdOf } from './tax-settings.aggregate';
+import { GetTaxSettingsQuery } from './tax-settings.queries';
 import type { TaxSettingsResource } from './tax-settings.view';
 
 const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any were set)', schema: { type: 'string' } } };
@@ -16,7 +18,7 @@ const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any
 @ApiTag('tax')
 export class TaxSettingsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly queries: QueryBus,
   ) {}
 
@@ -37,6 +39,7 @@ export class TaxSettingsController {
   @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['tax.invalid_origin'], 409: ['request.concurrent_update'] })
   async update(@Ctx() context: RequestContext, @Body() body: UpdateTaxSettingsDto, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
     const origin = { country: body.origin.country, region: body.origin.region ?? null };
-    return withRevision(response, await this.commands.execute(new SetTaxOriginCommand(context, origin))).settings;
+    const settings_id = taxSettingsIdOf(context);
+    return withRevision(response, await this.commands.send(taxSettingsAggregate, settings_id, { type: 'SetTaxOrigin', data: { settings_id, origin } }, context)).resource!;
   }
 }

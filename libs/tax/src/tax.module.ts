@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { RuleBasedTaxEngine, TAX_ENGINE } from './tax-engine.port';
 import { TaxSettingsController } from './tax-settings.controller';
-import { taxSettingsHandlers } from './tax-settings.handlers';
+import { GetTaxSettingsHandler } from './tax-settings.queries';
 
 @Module({
   controllers: [TaxSettingsController],
-  providers: [...taxSettingsHandlers, { provide: TAX_ENGINE, useClass: RuleBasedTaxEngine }],
+  providers: [GetTaxSettingsHandler, { provide: TAX_ENGINE, useClass: RuleBasedTaxEngine }],
   exports: [TAX_ENGINE],
 })
 export class TaxModule {}

@@ -1,5 +1,5 @@
 export * from './domain/usage.events';
-export * from './usage-ingest.handler';
+export * from './usage-ingest';
 export * from './usage.projection';
 export * from './metered-usage.readings';
 export * from './usage.controller';

@@ -1,13 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBody, ApiOperation } from '@nestjs/swagger';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, IdempotencyKey } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { TrackBulkDto, TrackEventDto } from './dto/track.dto';
 import { UsageBatchResponse, UsageEventResponse } from './dto/usage.dto';
-import { TrackUsageCommand } from './track.handler';
 import { batchEvents, USAGE_PROBLEMS } from './usage.controller';
 import { acceptedBatch, acceptedEvent } from './usage-event.resource';
+import { UsageTracking } from './usage-tracking';
 
 const TRACK_PROBLEMS = { ...USAGE_PROBLEMS, 409: [...USAGE_PROBLEMS[409], 'track.no_subscription', 'track.ambiguous_subscription'] };
 
@@ -16,7 +15,7 @@ const TRACK_PROBLEMS = { ...USAGE_PROBLEMS, 409: [...USAGE_PROBLEMS[409], 'track
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('usage')
 export class TrackController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly tracking: UsageTracking) {}
 
   @Post()
   @HttpCode(202)
@@ -30,7 +29,7 @@ export class TrackController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, TRACK_PROBLEMS)
   async track(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
-    return acceptedEvent(await this.commands.execute(new TrackUsageCommand(context, [body], () => '', idempotencyKey)));
+    return acceptedEvent(await this.tracking.track(context, [body], () => '', idempotencyKey));
   }
 
   @Post('bulk')
@@ -41,6 +40,6 @@ export class TrackController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, TRACK_PROBLEMS)
   async bulk(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>): Promise<UsageBatchResponse> {
-    return acceptedBatch(await this.commands.execute(new TrackUsageCommand(context, batchEvents(body), (index) => `events[${index}]`)));
+    return acceptedBatch(await this.tracking.track(context, batchEvents(body), (index) => `events[${index}]`));
   }
 }

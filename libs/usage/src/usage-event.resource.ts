@@ -1,6 +1,6 @@
 import type { UsageRecord } from './domain/usage.events';
 import type { UsageBatchResponse, UsageEventResponse } from './dto/usage.dto';
-import type { AcceptedUsage } from './usage-ingest.handler';
+import type { AcceptedUsage } from './usage-ingest';
 
 /** An event as stored (its `rebill` mark stays internal); `duplicate` when it is the original a copy was merged into. */
 export const usageEventResource = ({ subscription_id, meter, quantity, timestamp, external_id, properties, received_at }: UsageRecord, duplicate: boolean): UsageEventResponse => ({

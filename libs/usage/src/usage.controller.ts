@@ -1,12 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBody, ApiOperation } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, IdempotencyKey } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { UsageBatchDto, UsageBatchResponse, UsageEventDto, UsageEventResponse } from './dto/usage.dto';
 import { eventField } from './domain/usage-batch.decide';
-import { IngestUsageCommand, parseUsageEvents } from './usage-ingest.handler';
+import { parseUsageEvents, UsageIngest } from './usage-ingest';
 import { acceptedBatch, acceptedEvent } from './usage-event.resource';
 
 export const MAX_BATCH_EVENTS = 1000;
@@ -36,7 +35,7 @@ export const USAGE_PROBLEMS = {
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('usage')
 export class UsageController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly ingest: UsageIngest) {}
 
   @Post()
   @HttpCode(202)
@@ -51,7 +50,7 @@ export class UsageController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, USAGE_PROBLEMS)
   async record(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
     const { drafts, problems } = parseUsageEvents([body], () => '');
-    return acceptedEvent(await this.commands.execute(new IngestUsageCommand(context, drafts, eventField(() => ''), () => idempotencyKey, problems)));
+    return acceptedEvent(await this.ingest.accept(context, drafts, eventField(() => ''), () => idempotencyKey, problems));
   }
 
   @Post('batch')
@@ -69,7 +68,7 @@ export class UsageController {
     const events = batchEvents(body);
     const at = (index: number) => `events[${index}]`;
     const { drafts, problems } = parseUsageEvents(events, at);
-    return acceptedBatch(await this.commands.execute(new IngestUsageCommand(context, drafts, eventField(at), undefined, problems)));
+    return acceptedBatch(await this.ingest.accept(context, drafts, eventField(at), undefined, problems));
   }
 }
 

@@ -5,12 +5,13 @@ import { SettleLateUsageHandler } from './late-usage.handler';
 import { MeteredSubscriptions } from './metered-subscriptions';
 import { MeteredUsageReadings } from './metered-usage.readings';
 import { TrackController } from './track.controller';
-import { TrackUsageHandler } from './track.handler';
 import { UsageController } from './usage.controller';
-import { IngestUsageHandler } from './usage-ingest.handler';
+import { UsageIngest } from './usage-ingest';
 import { UsageProjectionProgress } from './usage-projection-progress';
 import { UsageDuplicates } from './usage-duplicates';
-import { usageAlertHandlers } from './usage-alerts/usage-alert.handlers';
+import { UsageTracking } from './usage-tracking';
+import { GetUsageAlertHandler, ListUsageAlertsHandler } from './usage-alerts/usage-alert.queries';
+import { UsageAlerts } from './usage-alerts/usage-alerts';
 import { UsageAlertsController } from './usage-alerts/usage-alerts.controller';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
 
@@ -20,13 +21,15 @@ import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
   controllers: [UsageController, TrackController, UsageAlertsController],
   providers: [
     MeteredSubscriptions,
-    IngestUsageHandler,
+    UsageIngest,
     UsageDuplicates,
-    TrackUsageHandler,
+    UsageTracking,
     UsageProjectionProgress,
     MeteredUsageReadings,
     { provide: USAGE_READINGS, useExisting: MeteredUsageReadings },
-    ...usageAlertHandlers,
+    UsageAlerts,
+    GetUsageAlertHandler,
+    ListUsageAlertsHandler,
     UsageAlertsReaction,
     SettleLateUsageHandler,
     LateUsageReaction,

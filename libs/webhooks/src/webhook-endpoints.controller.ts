@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, apiVersionOf, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
-import type { RequestContext } from '@tally/cells';
-import type { ListPage } from '@tally/runtime';
+import type { IdGenerator } from '@tally/kernel';
+import { ID_GENERATOR, type RequestContext } from '@tally/cells';
+import { Commands, type ListPage } from '@tally/runtime';
 import { ReplayWebhookEventsDto, WebhookDeliveryResponse, WebhookReplayResponse } from './dto/webhook-delivery.dto';
 import {
   CreateWebhookEndpointDto,
@@ -14,8 +15,9 @@ import {
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
 } from './dto/webhook-endpoint.dto';
-import { ReplayWebhookEventsCommand, RetryWebhookDeliveryCommand, type WebhookReplay } from './webhook-delivery.handlers';
-import { CreateWebhookEndpointCommand, DeleteWebhookEndpointCommand, RotateWebhookSecretCommand, UpdateWebhookEndpointCommand, type WebhookEndpointWithSecret } from './webhook-endpoint.handlers';
+import { WebhookDeliveries, type WebhookReplay } from './webhook-deliveries';
+import { webhookEndpointAggregate } from './webhook-endpoint.aggregate';
+import { newSecret, type WebhookEndpointWithSecret } from './webhook-secret';
 import type { WebhookEndpointResource } from './webhook-endpoint.view';
 import { GetWebhookEndpointQuery, ListWebhookDeliveriesQuery, ListWebhookEndpointsQuery, WEBHOOK_DELIVERY_LIST, WEBHOOK_ENDPOINT_LIST, type WebhookDelivery } from './webhook.queries';
 
@@ -28,8 +30,10 @@ const INVALID_ENDPOINT = { 400: ['webhook_endpoint.invalid_url', 'webhook_endpoi
 @ApiTag('webhooks')
 export class WebhookEndpointsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly queries: QueryBus,
+    private readonly redeliveries: WebhookDeliveries,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   @Post()
@@ -41,9 +45,20 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ type: WebhookEndpointWithSecretResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, INVALID_ENDPOINT)
-  create(@Ctx() context: RequestContext, @Req() request: Request, @Body() body: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecret> {
-    const input = { url: body.url, events: body.events, description: body.description ?? null, api_version: body.api_version ?? apiVersionOf(request) };
-    return this.commands.execute(new CreateWebhookEndpointCommand(context, input));
+  async create(@Ctx() context: RequestContext, @Req() request: Request, @Body() body: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecret> {
+    const id = this.ids.next('we');
+    const secret = newSecret();
+    const data = {
+      webhook_endpoint_id: id,
+      url: body.url,
+      events: body.events,
+      description: body.description ?? null,
+      api_version: body.api_version ?? apiVersionOf(request),
+      secret,
+      livemode: context.environment === 'live',
+    };
+    const { resource } = await this.commands.send(webhookEndpointAggregate, id, { type: 'CreateWebhookEndpoint', data }, context, { newStream: true });
+    return { ...resource!, secret };
   }
 
   @Get()
@@ -66,9 +81,9 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Update a webhook endpoint', description: 'Change `url`, `events`, `description`, or `status`: a disabled endpoint gets no new deliveries, and attempts under way finish.' })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiProblemResponses(API_KEY_PROBLEMS, NOT_FOUND, INVALID_ENDPOINT, { 409: ['request.concurrent_update'] })
-  update(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResource> {
-    const patch = { url: body.url, events: body.events, description: body.description, status: body.status };
-    return this.commands.execute(new UpdateWebhookEndpointCommand(context, id, patch));
+  async update(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResource> {
+    const data = { webhook_endpoint_id: id, url: body.url, events: body.events, description: body.description, status: body.status, livemode: context.environment === 'live' };
+    return (await this.commands.send(webhookEndpointAggregate, id, { type: 'UpdateWebhookEndpoint', data }, context)).resource!;
   }
 
   @Delete(':id')
@@ -76,7 +91,7 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ type: DeletedWebhookEndpointResponse })
   @ApiProblemResponses(API_KEY_PROBLEMS, NOT_FOUND, { 409: ['request.concurrent_update'] })
   async delete(@Ctx() context: RequestContext, @Param('id') id: string): Promise<DeletedWebhookEndpointResponse> {
-    await this.commands.execute(new DeleteWebhookEndpointCommand(context, id));
+    await this.commands.send(webhookEndpointAggregate, id, { type: 'DeleteWebhookEndpoint', data: { webhook_endpoint_id: id } }, context);
     return { id, object: 'webhook_endpoint', deleted: true };
   }
 
@@ -89,8 +104,15 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ type: WebhookEndpointWithSecretResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, NOT_FOUND, { 409: ['request.concurrent_update'] })
-  rotateSecret(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: RotateWebhookSecretDto): Promise<WebhookEndpointWithSecret> {
-    return this.commands.execute(new RotateWebhookSecretCommand(context, id, body.expires_in ?? 0));
+  async rotateSecret(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: RotateWebhookSecretDto): Promise<WebhookEndpointWithSecret> {
+    const secret = newSecret();
+    const expiresIn = body.expires_in ?? 0;
+    const rotate = (now: string) => ({
+      type: 'RotateWebhookEndpointSecret' as const,
+      data: { webhook_endpoint_id: id, secret, previous_secret_expires_at: new Date(Date.parse(now) + expiresIn * 1000).toISOString() },
+    });
+    const { resource } = await this.commands.send(webhookEndpointAggregate, id, rotate, context);
+    return { ...resource!, secret };
   }
 
   @Get(':id/deliveries')
@@ -114,7 +136,7 @@ export class WebhookEndpointsController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['webhook_endpoint.not_found', 'webhook_delivery.not_found'] })
   retry(@Ctx() context: RequestContext, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<WebhookDelivery> {
-    return this.commands.execute(new RetryWebhookDeliveryCommand(context, id, deliveryId));
+    return this.redeliveries.retry(context, id, deliveryId);
   }
 
   @Post(':id/replay')
@@ -129,6 +151,6 @@ export class WebhookEndpointsController {
     400: ['webhook_endpoint.invalid_replay_window', 'webhook_endpoint.unknown_event_type', 'webhook_endpoint.replay_too_large'],
   })
   replay(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: ReplayWebhookEventsDto): Promise<WebhookReplay> {
-    return this.commands.execute(new ReplayWebhookEventsCommand(context, id, { from: body.from, to: body.to, types: body.types, status: body.status }));
+    return this.redeliveries.replay(context, id, { from: body.from, to: body.to, types: body.types, status: body.status });
   }
 }

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { WebhookDispatch } from './delivery/webhook-dispatcher.service';
-import { webhookDeliveryHandlers } from './webhook-delivery.handlers';
-import { webhookEndpointHandlers } from './webhook-endpoint.handlers';
+import { WebhookDeliveries } from './webhook-deliveries';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { webhookQueryHandlers } from './webhook.queries';
 
 @Module({
   controllers: [WebhookEndpointsController],
-  providers: [...webhookEndpointHandlers, ...webhookDeliveryHandlers, ...webhookQueryHandlers, WebhookDispatch],
+  providers: [WebhookDeliveries, ...webhookQueryHandlers, WebhookDispatch],
   exports: [WebhookDispatch],
 })
 export class WebhooksModule {}

@@ -1,13 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
+import { Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CancelSetupIntentDto, ConfirmSetupIntentDto, CreateSetupIntentDto } from './setup-intent.dto';
 import { SetupIntentResponse } from './setup-intent.response';
-import { CancelSetupIntentCommand, ConfirmSetupIntentCommand, CreateSetupIntentCommand } from './setup-intent.handlers';
+import { setupIntentAggregate } from './setup-intent.aggregate';
 import { GetSetupIntentQuery } from './setup-intent.query';
 import type { SetupIntentResource } from './setup-intent.view';
+import { SetupIntents } from './setup-intents';
 
 const STATE_PROBLEMS = { 404: ['setup_intent.not_found'], 409: ['setup_intent.unexpected_state', 'request.concurrent_update'] };
 
@@ -17,8 +19,9 @@ const STATE_PROBLEMS = { 404: ['setup_intent.not_found'], 409: ['setup_intent.un
 @ApiTag('payment methods')
 export class SetupIntentsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly queries: QueryBus,
+    private readonly setupIntents: SetupIntents,
   ) {}
 
   @Post()
@@ -39,7 +42,7 @@ export class SetupIntentsController {
       description: body.description ?? null,
       metadata: body.metadata ?? {},
     };
-    return this.commands.execute(new CreateSetupIntentCommand(context, input));
+    return this.setupIntents.create(context, input);
   }
 
   @Get(':id')
@@ -64,7 +67,7 @@ export class SetupIntentsController {
     422: ['setup_intent.payment_method_type_not_allowed', 'payment_method.token_invalid', 'payment_method.token_type_mismatch'],
   })
   confirm(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: ConfirmSetupIntentDto): Promise<SetupIntentResource> {
-    return this.commands.execute(new ConfirmSetupIntentCommand(context, id, body));
+    return this.setupIntents.confirm(context, id, body);
   }
 
   @Post(':id/cancel')
@@ -73,7 +76,8 @@ export class SetupIntentsController {
   @ApiOkResponse({ type: SetupIntentResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, STATE_PROBLEMS)
-  cancel(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: CancelSetupIntentDto): Promise<SetupIntentResource> {
-    return this.commands.execute(new CancelSetupIntentCommand(context, id, body.cancellation_reason ?? null));
+  async cancel(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: CancelSetupIntentDto): Promise<SetupIntentResource> {
+    const data = { setup_intent_id: id, reason: body.cancellation_reason ?? null };
+    return (await this.commands.send(setupIntentAggregate, id, { type: 'CancelSetupIntent', data }, context)).resource!;
   }
 }

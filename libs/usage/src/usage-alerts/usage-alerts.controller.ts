@@ -1,13 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
+import { Commands, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateUsageAlertDto, UsageAlertResponse } from '../dto/usage-alert.dto';
-import { ArchiveUsageAlertCommand, CreateUsageAlertCommand } from './usage-alert.handlers';
 import { GetUsageAlertQuery, ListUsageAlertsQuery, USAGE_ALERT_LIST } from './usage-alert.queries';
+import { usageAlertAggregate } from './usage-alert.aggregate';
 import type { UsageAlertResource } from './usage-alert.view';
+import { UsageAlerts } from './usage-alerts';
 
 /** Usage alerts, as Stripe's billing alerts: a threshold on a subscription's meter that fires once a period. */
 @Controller('v1/usage-alerts')
@@ -15,8 +16,9 @@ import type { UsageAlertResource } from './usage-alert.view';
 @ApiTag('usage')
 export class UsageAlertsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly queries: QueryBus,
+    private readonly alerts: UsageAlerts,
   ) {}
 
   @Post()
@@ -35,7 +37,7 @@ export class UsageAlertsController {
     422: ['usage.meter_not_on_subscription'],
   })
   create(@Ctx() context: RequestContext, @Body() body: CreateUsageAlertDto): Promise<UsageAlertResource> {
-    return this.commands.execute(new CreateUsageAlertCommand(context, { subscription_id: body.subscription_id, meter: body.meter, threshold: body.threshold, title: body.title ?? null }));
+    return this.alerts.create(context, { subscription_id: body.subscription_id, meter: body.meter, threshold: body.threshold, title: body.title ?? null });
   }
 
   @Get()
@@ -60,7 +62,7 @@ export class UsageAlertsController {
   @ApiOkResponse({ type: UsageAlertResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['usage_alert.not_found'], 409: ['request.concurrent_update'] })
-  archive(@Ctx() context: RequestContext, @Param('id') id: string): Promise<UsageAlertResource> {
-    return this.commands.execute(new ArchiveUsageAlertCommand(context, id));
+  async archive(@Ctx() context: RequestContext, @Param('id') id: string): Promise<UsageAlertResource> {
+    return (await this.commands.send(usageAlertAggregate, id, { type: 'ArchiveUsageAlert', data: { usage_alert_id: id } }, context)).resource!;
   }
 }

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { Reaction } from '@tally/runtime';
 import type { UsageBatchAccepted } from '../domain/usage.events';
 import { USAGE_INGEST_PREFIX } from '../usage-ingest-stream';
-import { CheckUsageAlertsCommand } from './usage-alert.handlers';
+import { UsageAlerts } from './usage-alerts';
 
 type CheckAlerts = { type: 'CheckUsageAlerts'; data: { subscription_ids: string[] } };
 
@@ -15,7 +14,7 @@ export class UsageAlertsReaction implements Reaction<CheckAlerts> {
   readonly name = 'usage_alerts';
   readonly streamPrefixes = [USAGE_INGEST_PREFIX];
 
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly alerts: UsageAlerts) {}
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'UsageBatchAccepted') return undefined;
@@ -24,6 +23,6 @@ export class UsageAlertsReaction implements Reaction<CheckAlerts> {
   }
 
   async dispatch({ data }: CheckAlerts, context: RequestContext): Promise<void> {
-    await this.commands.execute(new CheckUsageAlertsCommand(context, data.subscription_ids));
+    await this.alerts.check(context, data.subscription_ids);
   }
 }

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, parseInstant, type IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, PUBLIC_EVENTS, ScopedReads, type PublicEventDoc } from '@tally/runtime';
@@ -22,34 +21,15 @@ export interface WebhookReplay {
   deliveries: number;
 }
 
-export class RetryWebhookDeliveryCommand extends Command<WebhookDelivery> {
-  constructor(
-    readonly context: RequestContext,
-    readonly endpointId: string,
-    readonly deliveryId: string,
-  ) {
-    super();
-  }
-}
-
-export class ReplayWebhookEventsCommand extends Command<WebhookReplay> {
-  constructor(
-    readonly context: RequestContext,
-    readonly endpointId: string,
-    readonly window: ReplayWindow,
-  ) {
-    super();
-  }
-}
-
 /** The spec's bulk replay window. */
 const MAX_REPLAY_WINDOW_MS = 7 * 24 * 3600 * 1000;
 /** Deliveries one replay request sends again: a larger window is replayed in parts. */
 export const MAX_REPLAYED = 10_000;
 const PAGE = 1000;
 
-@CommandHandler(RetryWebhookDeliveryCommand)
-export class RetryWebhookDeliveryHandler implements ICommandHandler<RetryWebhookDeliveryCommand, WebhookDelivery> {
+/** A webhook endpoint's deliveries sent again: one of them retried, or a window of them replayed, by appending to the endpoint's delivery log. */
+@Injectable()
+export class WebhookDeliveries {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly reads: ScopedReads,
@@ -58,7 +38,7 @@ export class RetryWebhookDeliveryHandler implements ICommandHandler<RetryWebhook
   ) {}
 
   /** One more attempt, queued behind the deliveries of its aggregate that are still to go (at once, when it is their first). */
-  async execute({ context, endpointId, deliveryId }: RetryWebhookDeliveryCommand): Promise<WebhookDelivery> {
+  async retry(context: RequestContext, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
     const endpoint = await endpointOf(this.reads, context, endpointId);
     const found = await this.reads.retrieve<DeliveryDoc>(context, WEBHOOK_DELIVERIES, deliveryId);
     if (!found || found.resource.webhook_endpoint_id !== endpointId) throw DomainError.notFound('webhook_delivery.not_found', `No delivery ${deliveryId} of webhook endpoint ${endpointId}`);
@@ -67,22 +47,12 @@ export class RetryWebhookDeliveryHandler implements ICommandHandler<RetryWebhook
     const event = (await this.reads.retrieve<PublicEventDoc>(context, PUBLIC_EVENTS, found.resource.event_id))?.resource;
     return presentDelivery({ ...found.resource, status: 'pending' }, event, context.tenantId, endpoint.api_version);
   }
-}
-
-@CommandHandler(ReplayWebhookEventsCommand)
-export class ReplayWebhookEventsHandler implements ICommandHandler<ReplayWebhookEventsCommand, WebhookReplay> {
-  constructor(
-    private readonly runtime: CommandRuntime,
-    private readonly reads: ScopedReads,
-    private readonly clocks: Clocks,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-  ) {}
 
   /**
    * A new delivery of each event the endpoint was sent in the window (its first delivery, not
    * earlier replays), in commit order per aggregate; all of them recorded in one append.
    */
-  async execute({ context, endpointId, window }: ReplayWebhookEventsCommand): Promise<WebhookReplay> {
+  async replay(context: RequestContext, endpointId: string, window: ReplayWindow): Promise<WebhookReplay> {
     await endpointOf(this.reads, context, endpointId);
     const deliveries = await this.deliveriesIn(context, endpointId, checkedWindow(window));
     const replayId = this.ids.next('whrp');
@@ -132,5 +102,3 @@ function checkedWindow(window: ReplayWindow): ReplayWindow {
   if (unknown >= 0) throw DomainError.invalid('webhook_endpoint.unknown_event_type', `${window.types![unknown]} is not an event type`, [{ field: `types[${unknown}]`, code: 'webhook_endpoint.unknown_event_type', message: 'an event type' }]);
   return { ...window, from: from.toISOString(), to: to.toISOString() };
 }
-
-export const webhookDeliveryHandlers = [RetryWebhookDeliveryHandler, ReplayWebhookEventsHandler];

@@ -1,11 +1,11 @@
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { FieldError } from '@tally/kernel';
 import type { Cell, RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, ScopedReads } from '@tally/runtime';
 import { LIVE, loadPlan, subscriptionAggregate, subscriptionView, TERMINAL, usageMeters, type SubscriptionResource } from '@tally/subscriptions';
 import type { EventField } from './domain/usage-batch.decide';
 import { parseUsageEvent, type UsageDraft } from './domain/usage-event.parse';
-import { IngestUsageCommand, type AcceptedUsage } from './usage-ingest.handler';
+import { UsageIngest, type AcceptedUsage } from './usage-ingest';
 
 /** The integration guide's names of the usage fields: `feature_code` is the meter, `value` the quantity, `dedup_key` the dedupe key. */
 const TRACK_NAMES: ReadonlyMap<string, string> = new Map([
@@ -25,28 +25,17 @@ const MAX_SUBSCRIPTIONS = 100;
  * Usage as the integration guide's `/v1/track` sends it: by customer and feature, routed to the
  * customer's one subscription whose plan meters that feature, then accepted as `/v1/usage` would.
  */
-export class TrackUsageCommand extends Command<AcceptedUsage> {
-  constructor(
-    readonly context: RequestContext,
-    readonly inputs: readonly unknown[],
-    readonly fieldOf: (index: number) => string,
-    /** The request's Idempotency-Key, the dedupe key of an event that names none. */
-    readonly idempotencyKey?: string,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(TrackUsageCommand)
-export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, AcceptedUsage> {
+@Injectable()
+export class UsageTracking {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly reads: ScopedReads,
     private readonly clocks: Clocks,
-    private readonly commands: CommandBus,
+    private readonly ingest: UsageIngest,
   ) {}
 
-  async execute({ context, inputs, fieldOf, idempotencyKey }: TrackUsageCommand): Promise<AcceptedUsage> {
+  /** `fieldOf` names an event's place in the request; `idempotencyKey` (the request's) is the dedupe key of an event that names none. */
+  async track(context: RequestContext, inputs: readonly unknown[], fieldOf: (index: number) => string, idempotencyKey?: string): Promise<AcceptedUsage> {
     const { tracked, problems } = parseTracked(inputs, fieldOf);
     const field = trackFieldOf(fieldOf);
     const cell = this.runtime.cellOf(context);
@@ -61,7 +50,7 @@ export class TrackUsageHandler implements ICommandHandler<TrackUsageCommand, Acc
       drafts.push(undefined);
       if (parsed) problems.push(unrouted(parsed.draft, route.length, field(index, 'feature_code')));
     }
-    return this.commands.execute(new IngestUsageCommand(context, drafts, field, () => idempotencyKey, problems));
+    return this.ingest.accept(context, drafts, field, () => idempotencyKey, problems);
   }
 
   /** The subscriptions of the draft's customer (standing in for its subscription) that may still bill its meter, read once per customer. */

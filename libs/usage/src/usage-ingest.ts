@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FieldError, IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime } from '@tally/runtime';
@@ -18,24 +17,6 @@ export interface AcceptedUsage {
   originals: (UsageRecord | undefined)[];
 }
 
-/**
- * Usage events as a request sends them (already read), to accept all or none. `drafts` holds a
- * hole for each event that failed to be read or routed, its problems in `problems`: the refusal
- * names those too. `fieldOf` names an event's fields in problems (`events[3].meter`);
- * `externalIdOf` gives an event without a dedupe key its key (the request's Idempotency-Key).
- */
-export class IngestUsageCommand extends Command<AcceptedUsage> {
-  constructor(
-    readonly context: RequestContext,
-    readonly drafts: readonly (UsageDraft | undefined)[],
-    readonly fieldOf: EventField,
-    readonly externalIdOf: (index: number) => string | undefined = () => undefined,
-    readonly problems: readonly FieldError[] = [],
-  ) {
-    super();
-  }
-}
-
 /** Reads the body's events, each under `at(index)`: a hole for each that fails, every problem of every event in `problems`. */
 export function parseUsageEvents(inputs: readonly unknown[], at: (index: number) => string): { drafts: (UsageDraft | undefined)[]; problems: FieldError[] } {
   const problems: FieldError[] = [];
@@ -48,8 +29,8 @@ export function parseUsageEvents(inputs: readonly unknown[], at: (index: number)
  * tenant's ingest stream: one atomic write, whatever the store. Counting and dedupe happen in
  * the usage projection, in log order; the answer already tells the copies it can (UsageDuplicates).
  */
-@CommandHandler(IngestUsageCommand)
-export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, AcceptedUsage> {
+@Injectable()
+export class UsageIngest {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly clocks: Clocks,
@@ -58,7 +39,19 @@ export class IngestUsageHandler implements ICommandHandler<IngestUsageCommand, A
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ context, drafts, fieldOf, externalIdOf, problems }: IngestUsageCommand): Promise<AcceptedUsage> {
+  /**
+   * Usage events as a request sends them (already read), to accept all or none. `drafts` holds a
+   * hole for each event that failed to be read or routed, its problems in `problems`: the refusal
+   * names those too. `fieldOf` names an event's fields in problems (`events[3].meter`);
+   * `externalIdOf` gives an event without a dedupe key its key (the request's Idempotency-Key).
+   */
+  async accept(
+    context: RequestContext,
+    drafts: readonly (UsageDraft | undefined)[],
+    fieldOf: EventField,
+    externalIdOf: (index: number) => string | undefined = () => undefined,
+    problems: readonly FieldError[] = [],
+  ): Promise<AcceptedUsage> {
     const cell = this.runtime.cellOf(context);
     const subscriptions = await this.metered.ofAll(context, new Set(drafts.flatMap((draft) => (draft ? [draft.subscription_id] : []))));
     const now = await this.clocks.now(cell);

@@ -1,5 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { UsageModule } from './usage.module';
+import { usageUpcasters } from './domain/usage.upcasters';
 import { LateUsageReaction } from './late-usage.reaction';
 import { usageProjection } from './usage.projection';
 import { usageAlertProjection } from './usage-alerts/usage-alert.projection';
@@ -12,4 +13,5 @@ export const usageContext: ContextManifest = {
   projections: [usageProjection, usageAlertProjection],
   reactions: [LateUsageReaction, UsageAlertsReaction],
   aggregateTypes: [{ idPrefix: 'ualt', type: 'usage_alert' }],
+  upcasters: usageUpcasters,
 };

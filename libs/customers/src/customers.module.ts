@@ -5,6 +5,8 @@ import { customerQueryHandlers } from './customer.queries';
 import { ListTaxIdsHandler } from './tax-id.queries';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
+import { CustomerSubscriptions } from './customer-subscriptions';
+import { CustomerPaymentMethods } from './customer-payment-methods';
 import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
 
 @Module({
@@ -15,8 +17,10 @@ import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.po
     ListTaxIdsHandler,
     TaxIdValidationProcess,
     TestClockCustomersProcess,
+    CustomerSubscriptions,
+    CustomerPaymentMethods,
     { provide: TAX_ID_VALIDATOR, useClass: RuleBasedTaxIdValidator },
   ],
-  exports: [TaxIdValidationProcess, TestClockCustomersProcess],
+  exports: [TaxIdValidationProcess, TestClockCustomersProcess, CustomerSubscriptions, CustomerPaymentMethods],
 })
 export class CustomersModule {}

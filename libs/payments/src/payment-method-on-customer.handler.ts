@@ -1,7 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CommandRuntime } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { customerAggregate, type CustomerCommand } from '@tally/customers';
+import { CustomerPaymentMethods } from '@tally/customers';
 
 export class RecordPaymentMethodOnCustomerCommand extends Command<void> {
   constructor(
@@ -15,14 +14,11 @@ export class RecordPaymentMethodOnCustomerCommand extends Command<void> {
 /** The attachment reaction's command: the customer records the attach or the detach (once: the context carries the command id). */
 @CommandHandler(RecordPaymentMethodOnCustomerCommand)
 export class RecordPaymentMethodOnCustomerHandler implements ICommandHandler<RecordPaymentMethodOnCustomerCommand, void> {
-  constructor(private readonly runtime: CommandRuntime) {}
+  constructor(private readonly customerMethods: CustomerPaymentMethods) {}
 
   async execute({ context, data }: RecordPaymentMethodOnCustomerCommand): Promise<void> {
     const { customer_id, payment_method_id, change, set_as_default } = data;
-    const command: CustomerCommand =
-      change === 'attached'
-        ? { type: 'RecordPaymentMethodAttached', data: { customer_id, payment_method_id, set_as_default } }
-        : { type: 'RecordPaymentMethodDetached', data: { customer_id, payment_method_id } };
-    await this.runtime.execute(customerAggregate, customer_id, command, context);
+    if (change === 'attached') await this.customerMethods.recordAttached(context, { customer_id, payment_method_id, set_as_default });
+    else await this.customerMethods.recordDetached(context, { customer_id, payment_method_id });
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InvoicingModule } from '@tally/invoicing';
+import { CustomersModule } from '@tally/customers';
 import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
 import { GetUsageSummaryHandler } from './billing/usage-summary';
 import { ApplyPauseToOpenInvoicesHandler } from './billing/pause-open-invoices.handler';
@@ -9,12 +10,13 @@ import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
+import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-index.reaction';
 import { subscriptionCommandHandlers } from './subscription.handlers';
 import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
 
 @Module({
-  imports: [InvoicingModule],
+  imports: [InvoicingModule, CustomersModule],
   controllers: [SubscriptionsController],
   providers: [
     ...subscriptionCommandHandlers,
@@ -28,7 +30,8 @@ import { SubscriptionsController } from './subscriptions.controller';
     SubscriptionCycleProcess,
     CustomerSubscriptionsProcess,
     LateUsageRebillReaction,
+    CustomerSubscriptionsIndexReaction,
   ],
-  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, LateUsageRebillReaction],
+  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction],
 })
 export class SubscriptionsModule {}

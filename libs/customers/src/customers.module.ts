@@ -7,6 +7,8 @@ import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
 import { CustomerSubscriptions } from './customer-subscriptions';
 import { CustomerPaymentMethods } from './customer-payment-methods';
+import { TestClockCustomers } from './test-clock-customers';
+import { TestClockCustomersIndexReaction } from './test-clock-customers-index.reaction';
 import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
 
 @Module({
@@ -19,8 +21,10 @@ import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.po
     TestClockCustomersProcess,
     CustomerSubscriptions,
     CustomerPaymentMethods,
+    TestClockCustomers,
+    TestClockCustomersIndexReaction,
     { provide: TAX_ID_VALIDATOR, useClass: RuleBasedTaxIdValidator },
   ],
-  exports: [TaxIdValidationProcess, TestClockCustomersProcess, CustomerSubscriptions, CustomerPaymentMethods],
+  exports: [TaxIdValidationProcess, TestClockCustomersProcess, CustomerSubscriptions, CustomerPaymentMethods, TestClockCustomersIndexReaction],
 })
 export class CustomersModule {}

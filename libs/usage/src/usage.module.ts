@@ -11,6 +11,8 @@ import { IngestUsageHandler } from './usage-ingest.handler';
 import { UsageProjectionProgress } from './usage-projection-progress';
 import { UsageDuplicates } from './usage-duplicates';
 import { usageAlertHandlers } from './usage-alerts/usage-alert.handlers';
+import { SubscriptionUsageAlerts } from './usage-alerts/subscription-usage-alerts';
+import { UsageAlertIndexReaction } from './usage-alerts/usage-alert-index.reaction';
 import { UsageAlertsController } from './usage-alerts/usage-alerts.controller';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
 
@@ -27,10 +29,12 @@ import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
     MeteredUsageReadings,
     { provide: USAGE_READINGS, useExisting: MeteredUsageReadings },
     ...usageAlertHandlers,
+    SubscriptionUsageAlerts,
+    UsageAlertIndexReaction,
     UsageAlertsReaction,
     SettleLateUsageHandler,
     LateUsageReaction,
   ],
-  exports: [USAGE_READINGS, UsageProjectionProgress, UsageAlertsReaction, LateUsageReaction],
+  exports: [USAGE_READINGS, UsageProjectionProgress, UsageAlertsReaction, LateUsageReaction, UsageAlertIndexReaction],
 })
 export class UsageModule {}

@@ -2,14 +2,16 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
-import { Clocks, commandStep, CommandRuntime, ScopedReads } from '@tally/runtime';
+import { Clocks, commandStep, CommandRuntime, reactionCommandId } from '@tally/runtime';
 import { loadPlan, subscriptionAggregate, TERMINAL, usageMeters } from '@tally/subscriptions';
 import { meterProblems, usageRefused } from '../domain/usage-batch.decide';
 import { MeteredSubscriptions } from '../metered-subscriptions';
 import { MeteredUsageReadings } from '../metered-usage.readings';
 import { usageAlertAggregate } from './usage-alert.aggregate';
 import { GetUsageAlertHandler, ListUsageAlertsHandler } from './usage-alert.queries';
-import { usageAlertView, type UsageAlertResource } from './usage-alert.view';
+import type { UsageAlertResource } from './usage-alert.view';
+import { SubscriptionUsageAlerts } from './subscription-usage-alerts';
+import { USAGE_ALERT_INDEX_REACTION } from './usage-alert-index.reaction';
 
 export class CreateUsageAlertCommand extends Command<UsageAlertResource> {
   constructor(
@@ -39,15 +41,13 @@ export class CheckUsageAlertsCommand extends Command<void> {
   }
 }
 
-/** More active alerts than one batch's subscriptions reasonably have; beyond it, the first ones by creation are checked. */
-const MAX_ALERTS_CHECKED = 1000;
-
 @CommandHandler(CreateUsageAlertCommand)
 export class CreateUsageAlertHandler implements ICommandHandler<CreateUsageAlertCommand, UsageAlertResource> {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly metered: MeteredSubscriptions,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly index: SubscriptionUsageAlerts,
   ) {}
 
   /** An alert on a meter of a subscription that still bills it, refused as usage of that meter would be. */
@@ -57,7 +57,9 @@ export class CreateUsageAlertHandler implements ICommandHandler<CreateUsageAlert
     if (problems.length > 0) throw usageRefused(problems);
     const id = this.ids.next('ualt');
     const onClock = onClockOf(context, subscription.exists ? subscription.clockId : undefined);
-    return (await this.runtime.execute(usageAlertAggregate, id, { type: 'CreateUsageAlert', data: { usage_alert_id: id, ...input } }, onClock, { newStream: true })).resource!;
+    const created = await this.runtime.execute(usageAlertAggregate, id, { type: 'CreateUsageAlert', data: { usage_alert_id: id, ...input } }, onClock, { newStream: true });
+    await this.index.record({ ...onClock, commandId: reactionCommandId(USAGE_ALERT_INDEX_REACTION, created.appended[0].id) }, id);
+    return created.resource!;
   }
 }
 
@@ -78,23 +80,19 @@ export class ArchiveUsageAlertHandler implements ICommandHandler<ArchiveUsageAle
 export class CheckUsageAlertsHandler implements ICommandHandler<CheckUsageAlertsCommand, void> {
   constructor(
     private readonly runtime: CommandRuntime,
-    private readonly reads: ScopedReads,
+    private readonly index: SubscriptionUsageAlerts,
     private readonly clocks: Clocks,
     private readonly usage: MeteredUsageReadings,
   ) {}
 
   async execute({ context, subscriptionIds }: CheckUsageAlertsCommand): Promise<void> {
-    const where = [
-      { field: 'subscription_id', op: 'in' as const, value: subscriptionIds },
-      { field: 'status', op: 'eq' as const, value: 'active' },
-    ];
-    const { items: alerts } = await this.reads.list<UsageAlertResource>(context, usageAlertView.collection, { where, limit: MAX_ALERTS_CHECKED });
-    for (const subscriptionId of new Set(alerts.map((alert) => alert.subscription_id))) {
-      await this.check(context, subscriptionId, alerts.filter((alert) => alert.subscription_id === subscriptionId));
+    for (const subscriptionId of subscriptionIds) {
+      const alerts = await this.index.of(context, subscriptionId);
+      if (alerts.length > 0) await this.check(context, subscriptionId, alerts);
     }
   }
 
-  private async check(context: RequestContext, subscriptionId: string, alerts: readonly UsageAlertResource[]): Promise<void> {
+  private async check(context: RequestContext, subscriptionId: string, alerts: readonly { id: string; meter: string }[]): Promise<void> {
     const cell = this.runtime.cellOf(context);
     const { state, clockId } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
     if (state.status === 'none' || TERMINAL.includes(state.status)) return;

@@ -9,8 +9,8 @@ const settled = (data: object, type = 'LateUsageSettled'): RecordedEvent => ({
   id: '01JSETTLED0000000000000000',
   type,
   data: { subscription_id: 'sub_1', period_start: '2026-06-01T00:00:00.000Z', period_end: '2026-07-01T00:00:00.000Z', batch_id: 'ubat_1', outcome: 'rebilled', voided_invoice_id: 'in_1', ...data },
-  metadata: { tenant_id: 'ten_1', environment: 'test', occurred_at: '2026-07-01T12:00:00.000Z', schema_version: 2 },
-  stream: 'usage_ingest-ten_1-test',
+  metadata: { tenant_id: 'ten_1', environment: 'sandbox', actor: 'reaction:late_usage', request_id: null, causation_id: null, correlation_id: null, occurred_at: '2026-07-01T12:00:00.000Z', schema_version: 2 },
+  stream: 'usage_ingest-ten_1-sandbox',
   revision: 3,
   position: 10n,
 });

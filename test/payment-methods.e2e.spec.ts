@@ -230,6 +230,19 @@ describe('payment methods through the HTTP API', () => {
       await tally.settle();
       expect((await api.delete(`/v1/payment-methods/${method.id}`).expect(200)).body).toMatchObject({ id: method.id, status: 'detached' });
     });
+
+    it('follows a subscription that changes its method: the old one is free to go, the new one is in use', async () => {
+      const owner = await customer();
+      const first = await attach(owner, { type: 'card', token: 'tok_visa' });
+      const second = await attach(owner, { type: 'card', token: 'tok_mastercard' });
+      const subscription = (await api.post('/v1/subscriptions', { customer_id: owner, plan_code: 'basic', default_payment_method_id: first.id }).expect(200)).body as { id: string };
+      await api.patch(`/v1/subscriptions/${subscription.id}`, { default_payment_method_id: second.id }).expect(200);
+      await tally.settle();
+      const head = await tally.head();
+      expect((await api.delete(`/v1/payment-methods/${second.id}`).expect(409)).body.problem).toBe('payment_method.in_use');
+      expect(await tally.head()).toBe(head);
+      expect((await api.delete(`/v1/payment-methods/${first.id}`).expect(200)).body).toMatchObject({ id: first.id, status: 'detached' });
+    });
   });
 
   describe('setup intents (client-side capture)', () => {

@@ -409,6 +409,23 @@ describe('usage metering', () => {
     expect((await api.get(`/v1/usage-alerts/${alerts[2]}`).expect(200)).body.last_triggered).toBeNull();
   });
 
+  it('checks an alert against the first batch after its creation, and an archived one no more', async () => {
+    const timeline = await subscribe('2026-06-01T00:00:00.000Z');
+    const sub = timeline.subscription;
+    await timeline.advance('2026-06-10T00:00:00.000Z');
+    const alert = (await api.post('/v1/usage-alerts', { subscription_id: sub, meter: 'calls', threshold: '100' }).expect(200)).body as { id: string };
+    await api.post('/v1/usage', event(sub, 'calls', '150', '2026-06-09T00:00:00Z')).expect(202);
+    await tally.settle();
+    const crossings = async () => (await api.get(`/v1/events?aggregate_id=${alert.id}&type=subscription.usage_threshold_crossed`).expect(200)).body.data.map((e: { data: { last_triggered: { period_start: string } } }) => e.data.last_triggered.period_start);
+    expect(await crossings()).toEqual(['2026-06-01T00:00:00.000Z']);
+
+    await api.post(`/v1/usage-alerts/${alert.id}/archive`).expect(200);
+    await timeline.advance('2026-07-05T00:00:00.000Z');
+    await api.post('/v1/usage', event(sub, 'calls', '500', '2026-07-04T00:00:00Z')).expect(202);
+    await tally.settle();
+    expect(await crossings()).toEqual(['2026-06-01T00:00:00.000Z']);
+  });
+
   it('refuses an alert on a meter the subscription does not bill, or with a threshold that is not above 0', async () => {
     const timeline = await subscribe('2026-06-01T00:00:00.000Z');
     const sub = timeline.subscription;

@@ -4,6 +4,7 @@ import { customerProjection } from './customer.projection';
 import { CustomersModule } from './customers.module';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
+import { TestClockCustomersIndexReaction } from './test-clock-customers-index.reaction';
 
 /** Customers, their tax IDs (validated by a process), and their personal data, sealed per customer. */
 export const customersContext: ContextManifest = {
@@ -11,6 +12,7 @@ export const customersContext: ContextManifest = {
   module: CustomersModule,
   projections: [customerProjection],
   processes: [TaxIdValidationProcess, TestClockCustomersProcess],
+  reactions: [TestClockCustomersIndexReaction],
   pii: customerPii,
   aggregateTypes: [{ idPrefix: 'cus', type: 'customer' }],
 };

@@ -5,6 +5,10 @@ import { ListTaxIdsHandler } from './tax-id.queries';
 import { TaxIdValidation } from './tax-id-validation';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
+import { CustomerSubscriptions } from './customer-subscriptions';
+import { CustomerPaymentMethods } from './customer-payment-methods';
+import { TestClockCustomers } from './test-clock-customers';
+import { TestClockCustomersIndexReaction } from './test-clock-customers-index.reaction';
 import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
 
 @Module({
@@ -15,8 +19,12 @@ import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.po
     TaxIdValidation,
     TaxIdValidationProcess,
     TestClockCustomersProcess,
+    CustomerSubscriptions,
+    CustomerPaymentMethods,
+    TestClockCustomers,
+    TestClockCustomersIndexReaction,
     { provide: TAX_ID_VALIDATOR, useClass: RuleBasedTaxIdValidator },
   ],
-  exports: [TaxIdValidationProcess, TestClockCustomersProcess],
+  exports: [TaxIdValidationProcess, TestClockCustomersProcess, CustomerSubscriptions, CustomerPaymentMethods, TestClockCustomersIndexReaction],
 })
 export class CustomersModule {}

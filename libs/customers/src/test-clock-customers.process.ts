@@ -1,31 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import type { CommandRejected, ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
-import { Commands, ScopedReads, type ProcessManager } from '@tally/runtime';
+import type { OneCommandState } from '@tally/kernel';
+import { Commands, type ProcessManager } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { customerAggregate } from './customer.aggregate';
-import { customerView, type CustomerResource } from './customer.view';
-
-type TestClockDeleted = ProcessInput<'TestClockDeleted', { test_clock_id: string }>;
-type DeleteCustomersOnTestClock = { type: 'DeleteCustomersOnTestClock'; data: { test_clock_id: string } };
-
-/** Deleting a test clock deletes the customers on it, as Stripe does: one command per deleted clock. */
-export const testClockCustomersDecider: ProcessDecider<{ issued: boolean }, TestClockDeleted | TimerFired | CommandRejected, { kind: 'command'; command: DeleteCustomersOnTestClock }> = {
-  initialState: () => ({ issued: false }),
-  evolve: (state, message) => (message.kind === 'command' ? { issued: true } : state),
-  decide: (input, state) => (input.type === 'TestClockDeleted' && !state.issued ? [{ kind: 'command', command: { type: 'DeleteCustomersOnTestClock', data: input.data } }] : []),
-};
-
-const PAGE = 100;
+import { testClockCustomersProcessDecider, type DeleteCustomersOnTestClock, type TestClockDeleted } from './domain/test-clock-customers-process.decider';
+import { TestClockCustomers } from './test-clock-customers';
 
 @Injectable()
-export class TestClockCustomersProcess implements ProcessManager<{ issued: boolean }, TestClockDeleted, DeleteCustomersOnTestClock> {
+export class TestClockCustomersProcess implements ProcessManager<OneCommandState, TestClockDeleted, DeleteCustomersOnTestClock> {
   readonly name = 'test_clock_customers';
   readonly streamPrefixes = ['test_clock-'];
-  readonly decider = testClockCustomersDecider;
+  readonly decider = testClockCustomersProcessDecider;
 
   constructor(
     private readonly commands: Commands,
-    private readonly reads: ScopedReads,
+    private readonly customers: TestClockCustomers,
   ) {}
 
   route(event: { type: string; data: unknown; id: string }) {
@@ -34,12 +23,10 @@ export class TestClockCustomersProcess implements ProcessManager<{ issued: boole
     return { processId: test_clock_id, input: { id: event.id, type: 'TestClockDeleted' as const, data: { test_clock_id } } };
   }
 
-  /** Deletes every customer the read model shows on the clock; a deleted customer leaves the read model, so each page starts over. */
+  /** Deletes every customer created on the clock; one deleted before is deleted again, to no effect. */
   async dispatch({ data }: DeleteCustomersOnTestClock, context: RequestContext): Promise<void> {
-    for (;;) {
-      const { items } = await this.reads.list<CustomerResource>(context, customerView.collection, { where: [{ field: 'test_clock', op: 'eq', value: data.test_clock_id }], limit: PAGE });
-      for (const customer of items) await this.commands.send(customerAggregate, customer.id, { type: 'DeleteCustomer', data: { customer_id: customer.id } }, context);
-      if (items.length < PAGE) return;
+    for (const customerId of await this.customers.of(context, data.test_clock_id)) {
+      await this.commands.send(customerAggregate, customerId, { type: 'DeleteCustomer', data: { customer_id: customerId } }, context);
     }
   }
 }

@@ -14,3 +14,4 @@ export * from './address';
 export * from './payment-error';
 export * from './card-number';
 export * from './http-url';
+export * from './one-command-process';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
-import { customerAggregate, type CustomerCommand } from '@tally/customers';
-import { Commands, type Reaction } from '@tally/runtime';
+import { CustomerPaymentMethods } from '@tally/customers';
+import type { Reaction } from '@tally/runtime';
 import type { PaymentMethodAttached, PaymentMethodDetached } from './domain/payment-method.events';
 
 export const ATTACHMENT_REACTION = 'payment_method_attachment';
@@ -23,7 +23,7 @@ export class PaymentMethodAttachmentReaction implements Reaction<RecordOnCustome
   readonly name = ATTACHMENT_REACTION;
   readonly streamPrefixes = ['payment_method-'];
 
-  constructor(private readonly commands: Commands) {}
+  constructor(private readonly customerMethods: CustomerPaymentMethods) {}
 
   commandOf(event: RecordedEvent) {
     if (event.type === 'PaymentMethodAttached') {
@@ -40,10 +40,7 @@ export class PaymentMethodAttachmentReaction implements Reaction<RecordOnCustome
   /** The customer records the attach or the detach (once: the context carries the command id). */
   async dispatch({ data }: RecordOnCustomer, context: RequestContext): Promise<void> {
     const { customer_id, payment_method_id, change, set_as_default } = data;
-    const command: CustomerCommand =
-      change === 'attached'
-        ? { type: 'RecordPaymentMethodAttached', data: { customer_id, payment_method_id, set_as_default } }
-        : { type: 'RecordPaymentMethodDetached', data: { customer_id, payment_method_id } };
-    await this.commands.send(customerAggregate, customer_id, command, context);
+    if (change === 'attached') await this.customerMethods.recordAttached(context, { customer_id, payment_method_id, set_as_default });
+    else await this.customerMethods.recordDetached(context, { customer_id, payment_method_id });
   }
 }

@@ -1,10 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, looksLikeCardNumber, type Address, type AddressPatch, type IdGenerator, type Metadata } from '@tally/kernel';
-import { Clocks, CommandRuntime, reactionCommandId, ScopedReads } from '@tally/runtime';
+import { Clocks, CommandRuntime, reactionCommandId } from '@tally/runtime';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
-import { customerAggregate, type CustomerState } from '@tally/customers';
-import { LIVE } from '@tally/subscriptions';
+import { customerAggregate, CustomerPaymentMethods, CustomerSubscriptions, subscriptionBillingWith, type CustomerState } from '@tally/customers';
 import { attachedMethod, confirmableMethod, verifiableMethod, type PaymentMethodState } from './domain/payment-method.decider';
 import type { PaymentMethodType } from './domain/payment-method.events';
 import { cardExpiry } from './domain/card-expiry';
@@ -67,6 +66,7 @@ export class AttachPaymentMethodHandler implements ICommandHandler<AttachPayment
     private readonly clocks: Clocks,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly customerMethods: CustomerPaymentMethods,
   ) {}
 
   /**
@@ -101,19 +101,20 @@ export class AttachPaymentMethodHandler implements ICommandHandler<AttachPayment
       set_as_default: input.set_as_default,
     };
     const attached = await this.runtime.execute(paymentMethodAggregate, id, { type: 'AttachPaymentMethod', data }, onClock, { newStream: true });
-    const recorded = await this.runtime.execute(
-      customerAggregate,
-      customerId,
-      { type: 'RecordPaymentMethodAttached', data: { customer_id: customerId, payment_method_id: id, set_as_default: input.set_as_default } },
+    const recorded = await this.customerMethods.recordAttached(
       { ...onClock, commandId: reactionCommandId(ATTACHMENT_REACTION, attached.appended[0].id) },
+      { customer_id: customerId, payment_method_id: id, set_as_default: input.set_as_default },
     );
-    return withDefault(attached, recorded.state);
+    return withDefault(attached, recorded);
   }
 }
 
 @CommandHandler(UpdatePaymentMethodCommand)
 export class UpdatePaymentMethodHandler implements ICommandHandler<UpdatePaymentMethodCommand, PaymentMethodWritten> {
-  constructor(private readonly runtime: CommandRuntime) {}
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly customerMethods: CustomerPaymentMethods,
+  ) {}
 
   /** The method's own fields change on its stream; `is_default` is the customer's to change. */
   async execute({ context, paymentMethodId, patch, expectedRevision }: UpdatePaymentMethodCommand): Promise<PaymentMethodWritten> {
@@ -125,9 +126,8 @@ export class UpdatePaymentMethodHandler implements ICommandHandler<UpdatePayment
     if (is_default === undefined || customer.state.status !== 'active' || (customer.state.defaultPaymentMethodId === paymentMethodId) === is_default) {
       return withDefault(updated, customer.state);
     }
-    const defaultId = is_default ? paymentMethodId : null;
-    const changed = await this.runtime.execute(customerAggregate, method.customerId, { type: 'UpdateCustomer', data: { customer_id: method.customerId, default_payment_method_id: defaultId } }, context);
-    return withDefault(updated, changed.state);
+    const changed = await this.customerMethods.setDefault(context, method.customerId, is_default ? paymentMethodId : null);
+    return withDefault(updated, changed);
   }
 }
 
@@ -166,14 +166,16 @@ export class VerifyPaymentMethodHandler implements ICommandHandler<VerifyPayment
 export class DetachPaymentMethodHandler implements ICommandHandler<DetachPaymentMethodCommand, PaymentMethodWritten> {
   constructor(
     private readonly runtime: CommandRuntime,
-    private readonly reads: ScopedReads,
+    private readonly customerSubscriptions: CustomerSubscriptions,
+    private readonly customerMethods: CustomerPaymentMethods,
   ) {}
 
   /**
    * Refused while a subscription that may still bill would charge the method: as its own, or as
-   * the customer's default when it names none. The subscriptions come from their read model, so a
-   * subscription created in the last moments may slip through; its payments then fall back to the
-   * customer's default, as those of a subscription without a method do, or find no method.
+   * the customer's default when it names none. The subscriptions come from the customer's
+   * subscription index in the event store, which follows the subscriptions' events by reaction, so
+   * a subscription created or changed in the last moments may slip through; its payments then fall
+   * back to the customer's default, as those of a subscription without a method do, or find no method.
    */
   async execute({ context, paymentMethodId }: DetachPaymentMethodCommand): Promise<PaymentMethodWritten> {
     const cell = this.runtime.cellOf(context);
@@ -183,35 +185,18 @@ export class DetachPaymentMethodHandler implements ICommandHandler<DetachPayment
     if (loaded.state.status !== 'detached') {
       const owner = await this.runtime.load(cell, customerAggregate, customerId, context);
       const isDefault = owner.state.status === 'active' && owner.state.defaultPaymentMethodId === paymentMethodId;
-      const own = await this.billingWith(context, customerId, paymentMethodId);
+      const subscriptions = await this.customerSubscriptions.of(context, customerId);
+      const own = subscriptionBillingWith(subscriptions, paymentMethodId);
       if (own) throw inUse(paymentMethodId, own, false);
-      const inheriting = isDefault ? await this.billingWith(context, customerId, null) : undefined;
+      const inheriting = isDefault ? subscriptionBillingWith(subscriptions, null) : undefined;
       if (inheriting) throw inUse(paymentMethodId, inheriting, true);
     }
     const detached = await this.runtime.execute(paymentMethodAggregate, paymentMethodId, { type: 'DetachPaymentMethod', data: { payment_method_id: paymentMethodId } }, context);
     const event = detached.appended[0];
     const customer = event
-      ? await this.runtime.execute(
-          customerAggregate,
-          customerId,
-          { type: 'RecordPaymentMethodDetached', data: { customer_id: customerId, payment_method_id: paymentMethodId } },
-          { ...context, commandId: reactionCommandId(ATTACHMENT_REACTION, event.id) },
-        )
-      : await this.runtime.load(cell, customerAggregate, customerId, context);
-    return withDefault(detached, customer.state);
-  }
-
-  /** A subscription of the customer that may still bill and names `methodId` as its own (null: names none), if any. */
-  private async billingWith(context: RequestContext, customerId: string, methodId: string | null): Promise<string | undefined> {
-    const found = await this.reads.list(context, 'subscriptions', {
-      where: [
-        { field: 'customer_id', op: 'eq', value: customerId },
-        { field: 'status', op: 'in', value: LIVE },
-        { field: 'default_payment_method_id', op: 'eq', value: methodId },
-      ],
-      limit: 1,
-    });
-    return found.items[0]?.id;
+      ? await this.customerMethods.recordDetached({ ...context, commandId: reactionCommandId(ATTACHMENT_REACTION, event.id) }, { customer_id: customerId, payment_method_id: paymentMethodId })
+      : (await this.runtime.load(cell, customerAggregate, customerId, context)).state;
+    return withDefault(detached, customer);
   }
 }
 

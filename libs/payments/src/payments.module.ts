@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
+import { CustomersModule } from '@tally/customers';
 import { CardExpiryProcess, MarkCardExpiryHandler } from './card-expiry.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { paymentMethodCommandHandlers } from './payment-method.handlers';
@@ -31,6 +32,7 @@ import { SANDBOX_RECORD_FILE, SqliteSandboxRecord } from './provider/sandbox/sql
 const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
+  imports: [CustomersModule],
   controllers: [PaymentMethodsController, SetupIntentsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
     ...paymentCommandHandlers,

@@ -1,6 +1,8 @@
 import type { ContextManifest } from '@tally/runtime';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
+import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
+import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-index.reaction';
 import { subscriptionProjection } from './subscription.projection';
 import { SubscriptionsModule } from './subscriptions.module';
 
@@ -10,5 +12,6 @@ export const subscriptionsContext: ContextManifest = {
   module: SubscriptionsModule,
   projections: [subscriptionProjection],
   processes: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
+  reactions: [LateUsageRebillReaction, CustomerSubscriptionsIndexReaction],
   aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],
 };

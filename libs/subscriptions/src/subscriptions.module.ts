@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InvoicingModule } from '@tally/invoicing';
+import { CustomersModule } from '@tally/customers';
 import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
 import { GetUsageSummaryHandler } from './billing/usage-summary';
 import { ApplyPauseToOpenInvoicesHandler } from './billing/pause-open-invoices.handler';
@@ -8,12 +9,14 @@ import { ReissueInvoiceWithUsageHandler } from './billing/reissue-invoice.handle
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
+import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
+import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-index.reaction';
 import { subscriptionCommandHandlers } from './subscription.handlers';
 import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
 
 @Module({
-  imports: [InvoicingModule],
+  imports: [InvoicingModule, CustomersModule],
   controllers: [SubscriptionsController],
   providers: [
     ...subscriptionCommandHandlers,
@@ -26,7 +29,9 @@ import { SubscriptionsController } from './subscriptions.controller';
     SubscriptionInvoiceBuilder,
     SubscriptionCycleProcess,
     CustomerSubscriptionsProcess,
+    LateUsageRebillReaction,
+    CustomerSubscriptionsIndexReaction,
   ],
-  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
+  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction],
 })
 export class SubscriptionsModule {}

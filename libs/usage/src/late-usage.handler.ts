@@ -3,14 +3,13 @@ import { derivedId, DomainError } from '@tally/kernel';
 import { DuplicateEventIdError } from '@tally/eventstore';
 import type { Cell, RequestContext } from '@tally/cells';
 import { Clocks, commandStep, CommandRuntime } from '@tally/runtime';
-import { INVOICE_ID_PREFIX, subscriptionInvoiceId, VoidInvoiceCommand } from '@tally/invoicing';
-import { ReissueInvoiceWithUsageCommand } from '@tally/subscriptions';
+import { subscriptionInvoiceId, VoidInvoiceCommand } from '@tally/invoicing';
 import type { LateUsageSettled } from './domain/usage.events';
 import { appendToIngestStream } from './usage-ingest-stream';
 import { UsageProjectionProgress } from './usage-projection-progress';
 import { LATE_USAGE, type LateUsageDoc } from './usage.projection';
 
-/** Sent by the late usage reaction for each accepted batch: rebill the periods its late events may still be billed in. */
+/** Sent by the late usage reaction for each accepted batch: settle where its held late events count. */
 export class SettleLateUsageCommand extends Command<void> {
   constructor(
     readonly context: RequestContext,
@@ -25,10 +24,11 @@ const MAX_HELD = 1000;
 
 /**
  * The `rebill` rule for the late events the usage projection holds: void the period's invoice if
- * it can still be voided (open and unpaid), record the outcome in the log (the projection then
- * counts the events in their own period, or in the open one), and issue the corrected invoice.
- * Every step is applied once (command ids derive from the batch), so a crash anywhere is
- * completed by the reaction's retry.
+ * it can still be voided (open and unpaid), and record the outcome in the log (the projection then
+ * counts the events in their own period, or in the open one). The corrected invoice is the
+ * subscriptions context's to issue, by reaction to the recorded outcome. Every step is applied
+ * once (command and event ids derive from the held group), so a crash anywhere is completed by the
+ * reaction's retry.
  */
 @CommandHandler(SettleLateUsageCommand)
 export class SettleLateUsageHandler implements ICommandHandler<SettleLateUsageCommand, void> {
@@ -43,18 +43,11 @@ export class SettleLateUsageHandler implements ICommandHandler<SettleLateUsageCo
     const cell = this.runtime.cellOf(context);
     await this.progress.caughtUp(cell, context);
     const { items } = await cell.readModels.find<LateUsageDoc>(LATE_USAGE, { where: [{ field: 'batch_id', op: 'eq', value: batchId }], limit: MAX_HELD });
-    for (const held of items) {
-      const step = commandStep(context, held.id);
-      const invoiceId = subscriptionInvoiceId(held.subscription_id, held.period.end);
-      const outcome = held.status === 'pending' ? await this.settle(cell, step, held, invoiceId) : held.status;
-      if (outcome !== 'rebilled') continue;
-      await this.progress.caughtUp(cell, context);
-      const request = { subscription_id: held.subscription_id, voided_invoice_id: invoiceId, invoice_id: derivedId(INVOICE_ID_PREFIX, [held.id, 'rebill']), usage_period: held.period };
-      await this.commands.execute(new ReissueInvoiceWithUsageCommand(commandStep(step, 'reissue'), request));
-    }
+    for (const held of items) if (held.status === 'pending') await this.settle(cell, commandStep(context, held.id), held);
   }
 
-  private async settle(cell: Cell, context: RequestContext, held: LateUsageDoc, invoiceId: string): Promise<LateUsageSettled['data']['outcome']> {
+  private async settle(cell: Cell, context: RequestContext, held: LateUsageDoc): Promise<void> {
+    const invoiceId = subscriptionInvoiceId(held.subscription_id, held.period.end);
     const voided = await this.commands.execute(new VoidInvoiceCommand(commandStep(context, 'void'), invoiceId)).then(
       () => true,
       (error: unknown) => {
@@ -62,18 +55,23 @@ export class SettleLateUsageHandler implements ICommandHandler<SettleLateUsageCo
         throw error;
       },
     );
-    const outcome = voided ? 'rebilled' : 'deferred';
     const settled: LateUsageSettled = {
       type: 'LateUsageSettled',
-      data: { subscription_id: held.subscription_id, period_start: held.period.start, batch_id: held.batch_id, outcome, voided_invoice_id: voided ? invoiceId : null },
+      data: {
+        subscription_id: held.subscription_id,
+        period_start: held.period.start,
+        period_end: held.period.end,
+        batch_id: held.batch_id,
+        outcome: voided ? 'rebilled' : 'deferred',
+        voided_invoice_id: voided ? invoiceId : null,
+      },
     };
     try {
       await appendToIngestStream(cell, context, settledEventId(held.id), settled, await this.clocks.now(cell));
     } catch (error) {
-      // Recorded by an earlier attempt that stopped before the corrected invoice: the same outcome, since the void is applied once.
+      // Recorded by an earlier attempt: the same outcome, since the void is applied once.
       if (!(error instanceof DuplicateEventIdError)) throw error;
     }
-    return outcome;
   }
 }
 

@@ -1,15 +1,18 @@
 import type { ContextManifest } from '@tally/runtime';
 import { UsageModule } from './usage.module';
+import { usageUpcasters } from './domain/usage.upcasters';
 import { LateUsageReaction } from './late-usage.reaction';
 import { usageProjection } from './usage.projection';
 import { usageAlertProjection } from './usage-alerts/usage-alert.projection';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
+import { UsageAlertIndexReaction } from './usage-alerts/usage-alert-index.reaction';
 
 /** Usage metering: batches accepted whole onto an ingest stream, counted once each into per-period aggregates that billing prices. */
 export const usageContext: ContextManifest = {
   name: 'usage',
   module: UsageModule,
   projections: [usageProjection, usageAlertProjection],
-  reactions: [LateUsageReaction, UsageAlertsReaction],
+  reactions: [LateUsageReaction, UsageAlertsReaction, UsageAlertIndexReaction],
   aggregateTypes: [{ idPrefix: 'ualt', type: 'usage_alert' }],
+  upcasters: usageUpcasters,
 };

@@ -12,6 +12,8 @@ import { UsageDuplicates } from './usage-duplicates';
 import { UsageTracking } from './usage-tracking';
 import { GetUsageAlertHandler, ListUsageAlertsHandler } from './usage-alerts/usage-alert.queries';
 import { UsageAlerts } from './usage-alerts/usage-alerts';
+import { SubscriptionUsageAlerts } from './usage-alerts/subscription-usage-alerts';
+import { UsageAlertIndexReaction } from './usage-alerts/usage-alert-index.reaction';
 import { UsageAlertsController } from './usage-alerts/usage-alerts.controller';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
 
@@ -30,10 +32,12 @@ import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
     UsageAlerts,
     GetUsageAlertHandler,
     ListUsageAlertsHandler,
+    SubscriptionUsageAlerts,
+    UsageAlertIndexReaction,
     UsageAlertsReaction,
     SettleLateUsageHandler,
     LateUsageReaction,
   ],
-  exports: [USAGE_READINGS, UsageProjectionProgress, UsageAlertsReaction, LateUsageReaction],
+  exports: [USAGE_READINGS, UsageProjectionProgress, UsageAlertsReaction, LateUsageReaction, UsageAlertIndexReaction],
 })
 export class UsageModule {}

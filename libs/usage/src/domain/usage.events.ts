@@ -25,10 +25,13 @@ export type UsageBatchAccepted = Event<'UsageBatchAccepted', { batch_id: string;
  * What became of a batch's late events for a closed period under `rebill`: `rebilled` (the
  * period's invoice was voided, and they count in their own period, to be billed by a corrected
  * invoice) or `deferred` (the invoice was paid or no longer open: they count in the open period).
+ * Published: the subscriptions context issues the corrected invoice by reaction to a `rebilled`
+ * one. `period_end` is null on events stored before it did (version 1: the handler that recorded
+ * them issued the corrected invoice itself).
  */
 export type LateUsageSettled = Event<
   'LateUsageSettled',
-  { subscription_id: string; period_start: string; batch_id: string; outcome: 'rebilled' | 'deferred'; voided_invoice_id: string | null }
+  { subscription_id: string; period_start: string; period_end: string | null; batch_id: string; outcome: 'rebilled' | 'deferred'; voided_invoice_id: string | null }
 >;
 
 export type UsageEvent = UsageBatchAccepted | LateUsageSettled;

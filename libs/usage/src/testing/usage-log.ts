@@ -16,7 +16,7 @@ export const renewed = () => recorded('SubscriptionRenewed', { subscription_id: 
 /** `accepted_at`: when the log took the batch (its event's `occurred_at`). */
 export const batch = (events: UsageRecord[], batch_id = 'ubat_1', accepted_at = JULY.start) => recorded('UsageBatchAccepted', { batch_id, events }, accepted_at);
 export const settled = (outcome: 'rebilled' | 'deferred', batch_id = 'ubat_1') =>
-  recorded('LateUsageSettled', { subscription_id: SUB, period_start: JUNE.start, batch_id, outcome, voided_invoice_id: outcome === 'rebilled' ? 'in_1' : null });
+  recorded('LateUsageSettled', { subscription_id: SUB, period_start: JUNE.start, period_end: JUNE.end, batch_id, outcome, voided_invoice_id: outcome === 'rebilled' ? 'in_1' : null });
 
 export const usage = (external_id: string, quantity: string, timestamp: string, properties: Record<string, string> | null = null, received_at = timestamp): UsageRecord => ({
   subscription_id: SUB,

@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
-import { Clocks, CommandRuntime, Commands, ScopedReads } from '@tally/runtime';
+import { Clocks, CommandRuntime, Commands, reactionCommandId } from '@tally/runtime';
 import { loadPlan, subscriptionAggregate, TERMINAL, usageMeters } from '@tally/subscriptions';
 import { meterProblems, usageRefused } from '../domain/usage-batch.decide';
 import { MeteredSubscriptions } from '../metered-subscriptions';
 import { MeteredUsageReadings } from '../metered-usage.readings';
 import { usageAlertAggregate } from './usage-alert.aggregate';
-import { usageAlertView, type UsageAlertResource } from './usage-alert.view';
-
-/** More active alerts than one batch's subscriptions reasonably have; beyond it, the first ones by creation are checked. */
-const MAX_ALERTS_CHECKED = 1000;
+import type { UsageAlertResource } from './usage-alert.view';
+import { SubscriptionUsageAlerts } from './subscription-usage-alerts';
+import { USAGE_ALERT_INDEX_REACTION } from './usage-alert-index.reaction';
 
 /** Usage alerts' steps that read beyond the alert: creating one on a metered subscription, and checking the alerts a batch reached. */
 @Injectable()
@@ -18,7 +17,7 @@ export class UsageAlerts {
   constructor(
     private readonly commands: Commands,
     private readonly runtime: CommandRuntime,
-    private readonly reads: ScopedReads,
+    private readonly index: SubscriptionUsageAlerts,
     private readonly clocks: Clocks,
     private readonly metered: MeteredSubscriptions,
     private readonly usage: MeteredUsageReadings,
@@ -32,7 +31,10 @@ export class UsageAlerts {
     if (problems.length > 0) throw usageRefused(problems);
     const id = this.ids.next('ualt');
     const onClock = onClockOf(context, subscription.exists ? subscription.clockId : undefined);
-    return (await this.commands.send(usageAlertAggregate, id, { type: 'CreateUsageAlert', data: { usage_alert_id: id, ...input } }, onClock, { newStream: true })).resource!;
+    const created = await this.commands.send(usageAlertAggregate, id, { type: 'CreateUsageAlert', data: { usage_alert_id: id, ...input } }, onClock, { newStream: true });
+    // The index learns of the alert before the request answers, under the id its reaction would use (it then changes nothing).
+    await this.index.record({ ...onClock, commandId: reactionCommandId(USAGE_ALERT_INDEX_REACTION, created.appended[0].id) }, id);
+    return created.resource!;
   }
 
   /**
@@ -41,17 +43,13 @@ export class UsageAlerts {
    * counted, and lets the alert decide whether it fires (once a period).
    */
   async check(context: RequestContext, subscriptionIds: readonly string[]): Promise<void> {
-    const where = [
-      { field: 'subscription_id', op: 'in' as const, value: subscriptionIds },
-      { field: 'status', op: 'eq' as const, value: 'active' },
-    ];
-    const { items: alerts } = await this.reads.list<UsageAlertResource>(context, usageAlertView.collection, { where, limit: MAX_ALERTS_CHECKED });
-    for (const subscriptionId of new Set(alerts.map((alert) => alert.subscription_id))) {
-      await this.checkSubscription(context, subscriptionId, alerts.filter((alert) => alert.subscription_id === subscriptionId));
+    for (const subscriptionId of subscriptionIds) {
+      const alerts = await this.index.of(context, subscriptionId);
+      if (alerts.length > 0) await this.checkSubscription(context, subscriptionId, alerts);
     }
   }
 
-  private async checkSubscription(context: RequestContext, subscriptionId: string, alerts: readonly UsageAlertResource[]): Promise<void> {
+  private async checkSubscription(context: RequestContext, subscriptionId: string, alerts: readonly { id: string; meter: string }[]): Promise<void> {
     const cell = this.runtime.cellOf(context);
     const { state, clockId } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
     if (state.status === 'none' || TERMINAL.includes(state.status)) return;

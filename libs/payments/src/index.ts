@@ -10,7 +10,6 @@ export * from './payment-method-on-customer.handler';
 export * from './payment-method.queries';
 export * from './payment-method.projection';
 export * from './payment-method-attachment.reaction';
-export * from './card-expiry.process';
 export * from './domain/setup-intent.events';
 export * from './domain/setup-intent.decider';
 export * from './setup-intents/setup-intent.aggregate';

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
-import { CardExpiryProcess, MarkCardExpiryHandler } from './card-expiry.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { RecordPaymentMethodOnCustomerHandler } from './payment-method-on-customer.handler';
 import { paymentMethodCommandHandlers } from './payment-method.handlers';
@@ -51,12 +50,10 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     ...paymentMethodCommandHandlers,
     ...paymentMethodQueryHandlers,
     RecordPaymentMethodOnCustomerHandler,
-    MarkCardExpiryHandler,
     PaymentMethodAttachmentReaction,
-    CardExpiryProcess,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, CardExpiryProcess, DunningProcess, UnappliedPaymentRefundProcess],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess],
 })
 export class PaymentsModule {}

@@ -5,7 +5,7 @@ import type { CommandRuntime } from '../commands/command-runtime';
 import { inLanes } from '../runners/lanes';
 import type { RunnerLog } from '../runners/supervise';
 import { AGGREGATE_TIMERS, SPENT_AGGREGATE_TIMERS, timerCause, type AggregateTimerDoc, type TimedAggregate } from './aggregate-timers.projection';
-import type { TimerSource } from './timer-source';
+import { findDue, type TimerSource } from './timer-source';
 
 /** The command id a timer's command is sent under: a timer delivered twice (a crash, a rebuild) is applied once. */
 export const timerCommandId = (stream: string, name: string): string => derivedId('tmr', [stream, name]);
@@ -30,18 +30,7 @@ export class AggregateTimers implements TimerSource<AggregateTimerDoc> {
 
   async pending(clock: string, upTo: string, limit: number, after?: After): Promise<AggregateTimerDoc[]> {
     if (this.byType.size === 0) return [];
-    const { items } = await this.cell.readModels.find<AggregateTimerDoc>(AGGREGATE_TIMERS, {
-      where: [
-        { field: 'clock', op: 'eq', value: clock },
-        { field: 'status', op: 'eq', value: 'pending' },
-        { field: 'due_at', op: 'lte', value: upTo },
-        { field: 'aggregate', op: 'in', value: [...this.byType.keys()] },
-      ],
-      sort: { field: 'due_at', direction: 'asc' },
-      after,
-      limit,
-    });
-    return items;
+    return findDue<AggregateTimerDoc>(this.cell.readModels, AGGREGATE_TIMERS, { field: 'aggregate', op: 'in', value: [...this.byType.keys()] }, { clock, upTo, limit, after });
   }
 
   async deliverable(page: readonly AggregateTimerDoc[]): Promise<AggregateTimerDoc[]> {

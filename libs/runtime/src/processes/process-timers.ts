@@ -3,7 +3,7 @@ import type { After, ReadStore } from '@tally/readstore';
 import { inLanes } from '../runners/lanes';
 import type { ProcessRuntime } from './process-runtime';
 import { SYSTEM_CLOCK } from './process-manager';
-import type { TimerSource } from './timer-source';
+import { findDue, type TimerSource } from './timer-source';
 import { TIMERS, type TimerDoc } from './timers.projection';
 
 /**
@@ -19,18 +19,7 @@ export class ProcessTimers implements TimerSource<TimerDoc> {
 
   async pending(clock: string, upTo: string, limit: number, after?: After): Promise<TimerDoc[]> {
     if (this.runtimes.size === 0) return [];
-    const { items } = await this.timers.find<TimerDoc>(TIMERS, {
-      where: [
-        { field: 'clock', op: 'eq', value: clock },
-        { field: 'status', op: 'eq', value: 'pending' },
-        { field: 'due_at', op: 'lte', value: upTo },
-        { field: 'process', op: 'in', value: [...this.runtimes.keys()] },
-      ],
-      sort: { field: 'due_at', direction: 'asc' },
-      after,
-      limit,
-    });
-    return items;
+    return findDue<TimerDoc>(this.timers, TIMERS, { field: 'process', op: 'in', value: [...this.runtimes.keys()] }, { clock, upTo, limit, after });
   }
 
   async deliverable(page: readonly TimerDoc[]): Promise<TimerDoc[]> {

@@ -1,4 +1,4 @@
-import type { After } from '@tally/readstore';
+import type { After, Condition, ReadStore } from '@tally/readstore';
 
 /** A pending timer as the poller pages through them: by due time, then id. */
 export interface DueTimer {
@@ -14,4 +14,20 @@ export interface TimerSource<T extends DueTimer = DueTimer> {
   deliverable(page: readonly T[]): Promise<T[]>;
   /** Delivers each timer to what set it, those of one owner in due order. */
   deliver(clock: string, due: readonly T[]): Promise<void>;
+}
+
+/** A page of the pending timers of `clock` due at or before `upTo` in a timers collection, of the owners `owner` allows, earliest first. */
+export async function findDue<T extends DueTimer & { [key: string]: unknown }>(
+  store: ReadStore,
+  collection: string,
+  owner: Condition,
+  { clock, upTo, limit, after }: { clock: string; upTo: string; limit: number; after?: After },
+): Promise<T[]> {
+  const { items } = await store.find<T>(collection, {
+    where: [{ field: 'clock', op: 'eq', value: clock }, { field: 'status', op: 'eq', value: 'pending' }, { field: 'due_at', op: 'lte', value: upTo }, owner],
+    sort: { field: 'due_at', direction: 'asc' },
+    after,
+    limit,
+  });
+  return items;
 }

@@ -10,7 +10,6 @@ export { eventMetadata } from './commands/event-metadata';
 export * from './commands/history-event';
 export * from './contexts/aggregate-types';
 export * from './contexts/context-manifest';
-export * from './processes/aggregate-timers';
 export * from './processes/aggregate-timers.projection';
 export * from './processes/parked-commands';
 export * from './processes/parked-commands-gauge';

@@ -19,9 +19,9 @@ import { ProcessRuntime } from './processes/process-runtime';
 import type { Reaction } from './processes/reaction';
 import { ReactionRunner } from './processes/reaction-runner';
 import { TimerPoller } from './processes/timer-poller';
-import { AggregateTimers } from './processes/aggregate-timers';
+import { AggregateTimerSource } from './processes/aggregate-timer-source';
 import type { TimedAggregate } from './processes/aggregate-timers.projection';
-import { ProcessTimers } from './processes/process-timers';
+import { ProcessTimerSource } from './processes/process-timer-source';
 import { timersProjection } from './processes/timers.projection';
 import type { CellService } from './runners/cell-service';
 import { ScopedReads } from './queries/scoped-reads';
@@ -139,7 +139,7 @@ export class Worker {
       this.followers.push(await this.leased(cell, `reaction/${reaction.name}`, (fence) => new ReactionRunner(reaction, cell, fenced(fence), metrics, log)));
     }
     this.followers.push(await this.leased(cell, 'dispatcher', (fence) => new CommandDispatcher(cell, runtimes, fenced(fence), metrics, ids, log)));
-    const timers = new TimerPoller([new ProcessTimers(cell.readModels, runtimes), new AggregateTimers(cell, this.deps.timedAggregates ?? [], commands, log)], clocks.system, log);
+    const timers = new TimerPoller([new ProcessTimerSource(cell.readModels, runtimes), new AggregateTimerSource(cell, this.deps.timedAggregates ?? [], commands, log)], clocks.system, log);
     this.advancers.push(await this.leased(cell, 'test-clock-advancer', (fence) => new TestClockAdvancer(cell, commands, timers, fenced(fence), () => this.settleFollowers(), log)));
     // With pollTimers off (tests), the holder's poller fires timers only when fireDueTimers asks.
     const poller = await this.leased(cell, 'timer-poller', () => ({

@@ -11,7 +11,7 @@ import { TIMERS, type TimerDoc } from './timers.projection';
  * which the process's stream records, so a timer delivered twice fires once. Timers of a process
  * this worker does not run (one retired, whose timers another owner now sets) are never due.
  */
-export class ProcessTimers implements TimerSource<TimerDoc> {
+export class ProcessTimerSource implements TimerSource<TimerDoc> {
   constructor(
     private readonly timers: ReadStore,
     private readonly runtimes: ReadonlyMap<string, ProcessRuntime<unknown>>,

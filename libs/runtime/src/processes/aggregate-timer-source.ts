@@ -16,7 +16,7 @@ export const timerCommandId = (stream: string, name: string): string => derivedI
  * the read model). A command that decides nothing (the aggregate moved on) spends the timer: it
  * stays pending in the read model, which nothing of the stream ends, but is not delivered again.
  */
-export class AggregateTimers implements TimerSource<AggregateTimerDoc> {
+export class AggregateTimerSource implements TimerSource<AggregateTimerDoc> {
   private readonly byType: ReadonlyMap<string, TimedAggregate>;
 
   constructor(

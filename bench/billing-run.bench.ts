@@ -23,7 +23,7 @@ import { ManualClock, type IdGenerator } from '@tally/kernel';
 import type { EventMetadata, EventStore, NewEvent } from '@tally/eventstore';
 import type { After, Doc, ReadStore, Write } from '@tally/readstore';
 import { CellRegistry, ID_GENERATOR, readConfig, type RequestContext } from '@tally/cells';
-import { CommandRuntime, type HistoryEvent, Worker } from '@tally/runtime';
+import { AGGREGATE_TIMER_STREAMS, AGGREGATE_TIMERS, aggregateTimerDocId, CommandRuntime, type HistoryEvent, Worker } from '@tally/runtime';
 import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine } from '@tally/tax';
 import { applyDiscounts, invoiceDecider, invoiceView, subscriptionInvoiceCreation, subscriptionInvoiceId, totalInvoice, totalsData, type InvoiceLine, type InvoiceState } from '@tally/invoicing';
 import { boundary } from '../libs/subscriptions/src/domain/billing-cycle';
@@ -115,7 +115,7 @@ async function fullRun(dataDir: string, subscriptions: number, expected: 'open' 
 
 const dueTimers = async (reads: ReadStore): Promise<number> =>
   (
-    await reads.find('timers', {
+    await reads.find(AGGREGATE_TIMERS, {
       where: [
         { field: 'clock', op: 'eq', value: 'system' },
         { field: 'status', op: 'eq', value: 'pending' },
@@ -287,21 +287,24 @@ async function renewal(events: EventStore, subscription: Doc, closed: { end: str
 }
 
 const cycleDocs = (subscription: Doc, closed: { end: string }, next: { start: string; end: string }, position: bigint): Write[] => {
+  const stream = `subscription-${subscription.id}`;
   const timer = (due: string, status: string) => ({
-    id: `pm.subscription_cycle-${subscription.id}/period_end:${due}`,
-    timer_id: `period_end:${due}`,
-    process: 'subscription_cycle',
-    process_id: subscription.id,
+    id: aggregateTimerDocId(stream, `period_end:${due}`),
+    aggregate: 'subscription',
+    aggregate_id: subscription.id,
+    name: `period_end:${due}`,
     due_at: due,
     clock: 'system',
     status,
+    command: { type: 'ClosePeriod', data: { subscription_id: subscription.id, period_end: due } },
     tenant_id: subscription.tenant_id,
     environment: subscription.environment,
   });
   return [
     { op: 'upsert', collection: 'subscriptions', position, doc: { ...subscription, current_period_start: next.start, current_period_end: next.end } },
-    { op: 'upsert', collection: 'timers', position, doc: timer(closed.end, 'fired') },
-    { op: 'upsert', collection: 'timers', position, doc: timer(next.end, 'pending') },
+    { op: 'upsert', collection: AGGREGATE_TIMERS, position, doc: timer(closed.end, 'fired') },
+    { op: 'upsert', collection: AGGREGATE_TIMERS, position, doc: timer(next.end, 'pending') },
+    { op: 'upsert', collection: AGGREGATE_TIMER_STREAMS, position, doc: { id: stream, pending: [`period_end:${next.end}`] } },
   ];
 };
 

@@ -178,7 +178,6 @@ describe('architecture', () => {
     'libs/payments/src/payment-method.handlers.ts',
     'libs/usage/src/late-usage.handler.ts',
     // being removed in this issue by the aggregate timers (card expiry)
-    'libs/payments/src/card-expiry.process.ts',
     // being removed in this issue by the process deciders (unapplied-payment refund)
     'libs/payments/src/unapplied-payment-refund.process.ts',
   ];

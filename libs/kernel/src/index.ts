@@ -8,6 +8,7 @@ export * from './money';
 export * from './canonical-json';
 export * from './countries';
 export * from './process';
+export * from './timers';
 export * from './instants';
 export * from './random-pool';
 export * from './address';

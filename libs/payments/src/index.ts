@@ -9,7 +9,6 @@ export * from './payment-method.handlers';
 export * from './payment-method.queries';
 export * from './payment-method.projection';
 export * from './payment-method-attachment.reaction';
-export * from './card-expiry.process';
 export * from './domain/setup-intent.events';
 export * from './domain/setup-intent.decider';
 export * from './setup-intents/setup-intent.aggregate';

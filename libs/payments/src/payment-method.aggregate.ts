@@ -1,6 +1,7 @@
 import type { AggregateDefinition } from '@tally/runtime';
 import { paymentMethodDecider, paymentMethodNotFound, type PaymentMethodCommand, type PaymentMethodState } from './domain/payment-method.decider';
 import type { PaymentMethodEvent } from './domain/payment-method.events';
+import { paymentMethodTimers } from './domain/payment-method.timers';
 import { paymentMethodView, type PaymentMethodResource } from './payment-method.view';
 
 export const paymentMethodAggregate: AggregateDefinition<PaymentMethodState, PaymentMethodCommand, PaymentMethodEvent, PaymentMethodResource> = {
@@ -8,4 +9,5 @@ export const paymentMethodAggregate: AggregateDefinition<PaymentMethodState, Pay
   decider: paymentMethodDecider,
   view: paymentMethodView,
   notFound: paymentMethodNotFound,
+  timers: paymentMethodTimers,
 };

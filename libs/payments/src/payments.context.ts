@@ -1,8 +1,8 @@
 import type { ContextManifest } from '@tally/runtime';
-import { CardExpiryProcess } from './card-expiry.process';
 import { DunningProcess } from './dunning.process';
 import { UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
+import { paymentMethodAggregate } from './payment-method.aggregate';
 import { paymentMethodPii } from './payment-method.pii';
 import { paymentMethodProjection } from './payment-method.projection';
 import { PaymentFlowReaction } from './payment-flow.reaction';
@@ -15,8 +15,9 @@ export const paymentsContext: ContextManifest = {
   name: 'payments',
   module: PaymentsModule,
   projections: [paymentMethodProjection, setupIntentProjection, paymentProjection],
-  processes: [CardExpiryProcess, DunningProcess, UnappliedPaymentRefundProcess],
+  processes: [DunningProcess, UnappliedPaymentRefundProcess],
   reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
+  timedAggregates: [paymentMethodAggregate],
   pii: paymentMethodPii,
   aggregateTypes: [
     { idPrefix: 'pm', type: 'payment_method' },

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { CustomersModule } from '@tally/customers';
-import { CardExpiryProcess, MarkCardExpiryHandler } from './card-expiry.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { paymentMethodCommandHandlers } from './payment-method.handlers';
 import { paymentMethodQueryHandlers } from './payment-method.queries';
@@ -51,12 +50,10 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     RefundUnappliedPaymentHandler,
     ...paymentMethodCommandHandlers,
     ...paymentMethodQueryHandlers,
-    MarkCardExpiryHandler,
     PaymentMethodAttachmentReaction,
-    CardExpiryProcess,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, CardExpiryProcess, DunningProcess, UnappliedPaymentRefundProcess],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess],
 })
 export class PaymentsModule {}

@@ -10,6 +10,7 @@ export { eventMetadata } from './commands/event-metadata';
 export * from './commands/history-event';
 export * from './contexts/aggregate-types';
 export * from './contexts/context-manifest';
+export * from './processes/aggregate-timers.projection';
 export * from './processes/parked-commands';
 export * from './processes/parked-commands-gauge';
 export * from './processes/parked-commands.projection';

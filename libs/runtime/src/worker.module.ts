@@ -21,7 +21,7 @@ const log: RunnerLog = { error: (message, error) => logger.error(message, (error
 export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
   /** `extraProcesses`: process managers of tests, beside every context's; `part`: what this worker runs of it all. */
   static forRoot(
-    contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes' | 'reactions' | 'services'>,
+    contexts: Pick<ComposedContexts, 'modules' | 'projections' | 'processes' | 'reactions' | 'services' | 'timedAggregates'>,
     { extraProcesses = [], part = 'all' }: { extraProcesses?: readonly Type<ProcessManager>[]; part?: WorkerPart } = {},
   ): DynamicModule {
     const processCount = contexts.processes.length + extraProcesses.length;
@@ -41,6 +41,7 @@ export class WorkerModule implements OnApplicationBootstrap, OnApplicationShutdo
               processes: flows.slice(0, processCount) as ProcessManager[],
               reactions: flows.slice(processCount, reactionsEnd) as Reaction[],
               services: flows.slice(reactionsEnd) as CellService[],
+              timedAggregates: contexts.timedAggregates,
               clocks,
               commands,
               ids,

@@ -19,6 +19,9 @@ import { ProcessRuntime } from './processes/process-runtime';
 import type { Reaction } from './processes/reaction';
 import { ReactionRunner } from './processes/reaction-runner';
 import { TimerPoller } from './processes/timer-poller';
+import { AggregateTimerSource } from './processes/aggregate-timer-source';
+import type { TimedAggregate } from './processes/aggregate-timers.projection';
+import { ProcessTimerSource } from './processes/process-timer-source';
 import { timersProjection } from './processes/timers.projection';
 import type { CellService } from './runners/cell-service';
 import { ScopedReads } from './queries/scoped-reads';
@@ -52,6 +55,8 @@ interface WorkerDependencies {
   processes: readonly ProcessManager[];
   reactions: readonly Reaction[];
   services?: readonly CellService[];
+  /** Aggregates whose timers fire here (their timers read model is among the projections). */
+  timedAggregates?: readonly TimedAggregate[];
   clocks: Clocks;
   commands: CommandRuntime;
   ids: IdGenerator;
@@ -97,6 +102,7 @@ export class Worker {
       processes?: readonly ProcessManager[];
       reactions?: readonly Reaction[];
       services?: readonly CellService[];
+      timedAggregates?: readonly TimedAggregate[];
       clock: Clock;
       ids: IdGenerator;
       log: RunnerLog;
@@ -133,7 +139,7 @@ export class Worker {
       this.followers.push(await this.leased(cell, `reaction/${reaction.name}`, (fence) => new ReactionRunner(reaction, cell, fenced(fence), metrics, log)));
     }
     this.followers.push(await this.leased(cell, 'dispatcher', (fence) => new CommandDispatcher(cell, runtimes, fenced(fence), metrics, ids, log)));
-    const timers = new TimerPoller(cell.readModels, runtimes, clocks.system, log);
+    const timers = new TimerPoller([new ProcessTimerSource(cell.readModels, runtimes), new AggregateTimerSource(cell, this.deps.timedAggregates ?? [], commands, log)], clocks.system, log);
     this.advancers.push(await this.leased(cell, 'test-clock-advancer', (fence) => new TestClockAdvancer(cell, commands, timers, fenced(fence), () => this.settleFollowers(), log)));
     // With pollTimers off (tests), the holder's poller fires timers only when fireDueTimers asks.
     const poller = await this.leased(cell, 'timer-poller', () => ({

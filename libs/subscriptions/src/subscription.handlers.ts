@@ -71,14 +71,9 @@ export class ChangeQuantityCommand extends Command<SubscriptionWritten> {
 /** Pause, resume and cancel: commands decided by the time of the subscription's clock, with nothing to look up. */
 export type LifecycleIntent =
   | { type: 'PauseSubscription'; data: { until: string | null; behavior: PauseBehavior } }
-  | { type: 'ResumeSubscription'; data: { automatic: false } | { automatic: true; until: string } }
+  | { type: 'ResumeSubscription'; data: { automatic: false } }
   | { type: 'CancelSubscription'; data: { when: 'now' | 'period_end'; reason: string | null; final_invoice?: false } }
-  | { type: 'EndTrial'; data: Record<string, never> }
-  | { type: 'WarnTrialEnding'; data: Record<string, never> }
-  | { type: 'ClosePeriod'; data: { period_end: string } }
-  | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
   | { type: 'RecordInvoicePaid'; data: { invoice_id: string } }
-  | { type: 'ExpireIncomplete'; data: Record<string, never> }
   /** Sent by the payments flow when an invoice's payment fails: dunning begins. */
   | { type: 'MarkPastDue'; data: { invoice_id: string } };
 

@@ -3,6 +3,7 @@ import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
 import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-index.reaction';
+import { subscriptionAggregate } from './subscription.aggregate';
 import { subscriptionProjection } from './subscription.projection';
 import { SubscriptionsModule } from './subscriptions.module';
 
@@ -13,5 +14,6 @@ export const subscriptionsContext: ContextManifest = {
   projections: [subscriptionProjection],
   processes: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
   reactions: [LateUsageRebillReaction, CustomerSubscriptionsIndexReaction],
+  timedAggregates: [subscriptionAggregate],
   aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],
 };

@@ -1,6 +1,7 @@
 import { deepStrictEqual, fail } from 'node:assert/strict';
 import { DomainError } from '../domain-error';
 import type { Command, Decider, Event } from '../decider';
+import type { AggregateTimers, TimerChange } from '../timers';
 
 /**
  * Specifications for deciders, read as `given(events).when(command).then(events)`:
@@ -8,12 +9,17 @@ import type { Command, Decider, Event } from '../decider';
  *   spec.given([created]).when(rename).then([renamed]);
  *   spec.given([]).when(rename).thenFails('customer.not_found');
  *   spec.given([created, renamed]).when(rename).thenNothingHappens();
+ *
+ * With the aggregate's timers, `thenTimers(at, changes)` states what the events the command
+ * decides (at `at`) do to its timers:
+ *
+ *   DeciderSpecification.for(decider, timers).given([created]).when(pause).thenTimers(at, [{ schedule: resume }]);
  */
 /** Events are compared as they are stored, as JSON: a map without a prototype equals one with. */
 const asStored = (events: readonly Event[]): unknown => JSON.parse(JSON.stringify(events));
 
 export const DeciderSpecification = {
-  for<S, C extends Command, E extends Event>(decider: Decider<S, C, E>) {
+  for<S, C extends Command, E extends Event>(decider: Decider<S, C, E>, timers?: AggregateTimers<C, E>) {
     return {
       given(events: readonly E[]) {
         return {
@@ -25,6 +31,10 @@ export const DeciderSpecification = {
               },
               thenNothingHappens() {
                 deepStrictEqual(run(), []);
+              },
+              thenTimers(at: string, expected: readonly TimerChange<C>[]) {
+                if (!timers) fail('the specification was made without the aggregate’s timers');
+                deepStrictEqual(asStored(run().flatMap((event) => timers(event, at)) as never), asStored(expected as never));
               },
               thenFails(code: string): void {
                 let produced: readonly E[];

@@ -1,6 +1,7 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
 import { paymentMethodDecider, type AttachPaymentMethod } from './payment-method.decider';
 import type { PaymentMethodAttached, PaymentMethodEvent } from './payment-method.events';
+import { paymentMethodTimers } from './payment-method.timers';
 
 const spec = DeciderSpecification.for(paymentMethodDecider);
 const id = 'pm_01JMETHOD0000000000000000';
@@ -96,5 +97,26 @@ describe('payment method decider', () => {
       spec.given([attached, detached]).when({ type: 'DetachPaymentMethod', data: { payment_method_id: id } }).thenNothingHappens();
     });
     it('refuses a method that does not exist', () => spec.given([]).when({ type: 'DetachPaymentMethod', data: { payment_method_id: id } }).thenFails('payment_method.not_found'));
+  });
+
+  describe('its timers', () => {
+    const timed = DeciderSpecification.for(paymentMethodDecider, paymentMethodTimers);
+    const NOW = '2034-10-15T00:00:00.000Z';
+    const expiring = { type: 'MarkPaymentMethodExpiring' as const, data: { payment_method_id: id, expires_at: EXPIRES } };
+    const expire = { type: 'MarkPaymentMethodExpired' as const, data: { payment_method_id: id, expires_at: EXPIRES } };
+
+    it('a card sets a timer 30 days before it expires and one when it does, each its own command', () =>
+      timed.given([]).when(attach).thenTimers(NOW, [
+        { schedule: { name: `expiring:${EXPIRES}`, due_at: '2034-11-01T00:00:00.000Z', command: expiring } },
+        { schedule: { name: `expired:${EXPIRES}`, due_at: EXPIRES, command: expire } },
+      ]));
+
+    it('a method that does not expire sets none', () => timed.given([]).when({ ...attach, data: bankAttached.data }).thenTimers(NOW, []));
+
+    it('the notice, fired, ends its own timer; the expiry or a detach ends what is left', () => {
+      timed.given([attached]).when(expiring).thenTimers('2034-11-01T00:00:00.000Z', [{ cancel: `expiring:${EXPIRES}` }]);
+      timed.given([attached]).when(expire).thenTimers(EXPIRES, [{ cancelEvery: '' }]);
+      timed.given([attached]).when({ type: 'DetachPaymentMethod', data: { payment_method_id: id } }).thenTimers(NOW, [{ cancelEvery: '' }]);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { Command, Decider, DomainError, Event } from '@tally/kernel';
+import type { AggregateTimers, Command, Decider, DomainError, Event } from '@tally/kernel';
 import type { ResourceDoc, ResourceView } from '../public-events/resource-view';
 
 /** How the command runtime finds, folds and guards one kind of aggregate. */
@@ -19,6 +19,12 @@ export interface AggregateDefinition<S, C extends Command, E extends Event, R ex
    * stored in clear, and erasure must leave nothing readable behind.
    */
   snapshot?: { every: number; version: number };
+  /**
+   * The timers its events set and cancel (see AggregateTimers): each comes back to the aggregate
+   * as its command when due on the aggregate's clock. The context lists the aggregate in its
+   * manifest's `timedAggregates`.
+   */
+  timers?: AggregateTimers<C, E>;
 }
 
 export const streamName = (type: string, id: string): string => `${type}-${id}`;

@@ -6,6 +6,7 @@ import type { ProcessManager } from '../processes/process-manager';
 import type { Reaction } from '../processes/reaction';
 import { processPii } from '../processes/process-pii';
 import { TEST_CLOCK_ID_PREFIX } from '../clocks/test-clocks';
+import { aggregateTimersProjection, type TimedAggregate } from '../processes/aggregate-timers.projection';
 import type { Projection } from '../projections/projection';
 import type { PublicEventSource } from '../public-events/resource-view';
 import type { CellService } from '../runners/cell-service';
@@ -27,6 +28,8 @@ export interface ContextManifest {
   processes?: readonly Type<ProcessManager>[];
   /** Provided (and exported) by `module`, as the process managers; the worker runs them. */
   reactions?: readonly Type<Reaction>[];
+  /** Aggregates that set timers (an AggregateDefinition with `timers`); the worker fires them. */
+  timedAggregates?: readonly TimedAggregate[];
   /** The personal-data fields of the context's events. */
   pii?: readonly PiiFieldSpec[];
   upcasters?: readonly Upcaster[];
@@ -41,6 +44,7 @@ export interface ComposedContexts {
   processes: readonly Type<ProcessManager>[];
   reactions: readonly Type<Reaction>[];
   services: readonly Type<CellService>[];
+  timedAggregates: readonly TimedAggregate[];
   pii: readonly PiiFieldSpec[];
   upcasters: readonly Upcaster[];
   aggregateTypes: readonly AggregateType[];
@@ -49,12 +53,14 @@ export interface ComposedContexts {
 export function composeContexts(contexts: readonly ContextManifest[]): ComposedContexts {
   const projections = contexts.flatMap((context) => context.projections ?? []);
   const sources = projections.flatMap((projection) => (projection.publishes ? [projection.publishes] : []));
+  const timedAggregates = contexts.flatMap((context) => context.timedAggregates ?? []);
   return {
     modules: contexts.map((context) => context.module),
-    projections: [...projections, ...contexts.flatMap((context) => context.projectionsOfPublicEvents?.(sources) ?? [])],
+    projections: [...projections, ...contexts.flatMap((context) => context.projectionsOfPublicEvents?.(sources) ?? []), ...(timedAggregates.length > 0 ? [aggregateTimersProjection(timedAggregates)] : [])],
     processes: contexts.flatMap((context) => context.processes ?? []),
     reactions: contexts.flatMap((context) => context.reactions ?? []),
     services: contexts.flatMap((context) => context.services ?? []),
+    timedAggregates,
     pii: [...processPii, ...contexts.flatMap((context) => context.pii ?? [])],
     upcasters: contexts.flatMap((context) => context.upcasters ?? []),
     aggregateTypes: [...contexts.flatMap((context) => context.aggregateTypes ?? []), { idPrefix: TEST_CLOCK_ID_PREFIX, type: 'test_clock' }],

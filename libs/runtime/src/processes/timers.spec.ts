@@ -1,6 +1,13 @@
-import { ManualClock, UlidGenerator, type ProcessDecider, type ProcessInput, type ProcessOutput } from '@tally/kernel';
+import { DomainError, ManualClock, UlidGenerator, type AggregateTimers, type Command, type Decider, type Event, type ProcessDecider, type ProcessInput, type ProcessOutput } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
+import type { RequestContext } from '@tally/cells';
+import { Clocks } from '../clocks/clocks';
+import type { AggregateDefinition } from '../commands/aggregate-definition';
+import { CommandRuntime } from '../commands/command-runtime';
+import { rebuildProjections } from '../projections/rebuild';
+import { bindingsFor } from '../worker';
+import { AGGREGATE_TIMERS, aggregateTimersProjection, type AggregateTimerDoc } from './aggregate-timers.projection';
 import type { ProcessManager } from './process-manager';
 import { TempWorker } from './testing/temp-worker';
 
@@ -128,5 +135,136 @@ describe('process managers with durable timers', () => {
     await running.worker.settle();
     const stream = await running.cells.cell('eu').events.readStream('pm.reminders-r4');
     expect(stream.map((e) => e.type)).toEqual(['ProcessInputReceived', 'ReminderScheduled', 'ProcessTimerScheduled']);
+  });
+});
+
+/** An alarm aggregate: setting it schedules its ring, disarming it cancels the ring, and it rings once. */
+type AlarmCommand = Command<'SetAlarm', { due_at: string }> | Command<'Ring', { due_at: string }> | Command<'Disarm', Record<string, never>>;
+type AlarmEvent = Event<'AlarmSet', { due_at: string }> | Event<'AlarmRang', { due_at: string }> | Event<'AlarmDisarmed', Record<string, never>>;
+type AlarmState = { status: 'none' | 'set' | 'rang' | 'disarmed'; dueAt?: string };
+
+const alarmDecider: Decider<AlarmState, AlarmCommand, AlarmEvent> = {
+  initialState: () => ({ status: 'none' }),
+  evolve: (state, event) => (event.type === 'AlarmSet' ? { status: 'set', dueAt: event.data.due_at } : event.type === 'AlarmRang' ? { ...state, status: 'rang' } : { ...state, status: 'disarmed' }),
+  decide(command, state) {
+    if (command.type === 'SetAlarm') return [{ type: 'AlarmSet', data: command.data }];
+    if (command.type === 'Disarm') return [{ type: 'AlarmDisarmed', data: {} }];
+    return state.status === 'set' && state.dueAt === command.data.due_at ? [{ type: 'AlarmRang', data: command.data }] : [];
+  },
+};
+const alarmTimers: AggregateTimers<AlarmCommand, AlarmEvent> = (event) => {
+  if (event.type === 'AlarmSet') return [{ schedule: { name: `ring:${event.data.due_at}`, due_at: event.data.due_at, command: { type: 'Ring', data: { due_at: event.data.due_at } } } }];
+  return event.type === 'AlarmDisarmed' ? [{ cancelEvery: 'ring:' }] : [];
+};
+const alarmAggregate: AggregateDefinition<AlarmState, AlarmCommand, AlarmEvent> = {
+  type: 'alarm',
+  decider: alarmDecider,
+  notFound: (id) => DomainError.notFound('alarm.not_found', `No alarm ${id}`),
+  timers: alarmTimers,
+};
+
+describe('aggregate timers', () => {
+  const clock = new ManualClock('2026-05-01T10:00:00.000Z');
+  const ids = new UlidGenerator(clock);
+  const log = { error: () => undefined };
+  const context: RequestContext = { tenantId: 'ten_test', environment: 'sandbox', region: 'eu', actor: 'test', requestId: null, correlationId: null, causationId: null };
+  const projections = [aggregateTimersProjection([alarmAggregate])];
+  let running: TempWorker;
+
+  const send = async (id: string, command: AlarmCommand) => {
+    await new CommandRuntime(running.cells, new Clocks(clock), ids).execute(alarmAggregate, id, command, context);
+    await running.worker.settle();
+  };
+  const eventsOf = async (id: string) => (await running.cells.cell('eu').events.readStream(`alarm-${id}`)).map((event) => event.type);
+  const timer = (id: string, name: string) => running.cells.cell('eu').readModels.get<AggregateTimerDoc>(AGGREGATE_TIMERS, `alarm-${id}/${name}`);
+
+  beforeEach(async () => {
+    clock.set('2026-05-01T10:00:00.000Z');
+    running = new TempWorker(new TempCells(clock), { projections, timedAggregates: [alarmAggregate], clock, ids, log });
+    await running.start();
+  });
+
+  afterEach(() => running.end());
+
+  it('comes back to its aggregate as its command when due, once, and the read model shows it fired', async () => {
+    await send('a1', { type: 'SetAlarm', data: { due_at: '2026-05-01T11:00:00.000Z' } });
+    expect(await running.worker.fireDueTimers()).toBe(0);
+    clock.set('2026-05-01T11:00:00.000Z');
+    expect(await running.worker.fireDueTimers()).toBe(1);
+    await running.worker.settle();
+    expect(await eventsOf('a1')).toEqual(['AlarmSet', 'AlarmRang']);
+    expect(await timer('a1', 'ring:2026-05-01T11:00:00.000Z')).toMatchObject({ status: 'fired', clock: 'system' });
+    expect(await running.worker.fireDueTimers()).toBe(0);
+  });
+
+  it('applies a timer delivered twice before the read model caught up once: its command id derives from the timer', async () => {
+    await send('a2', { type: 'SetAlarm', data: { due_at: '2026-05-01T10:30:00.000Z' } });
+    clock.set('2026-05-01T10:30:00.000Z');
+    await Promise.all([running.worker.fireDueTimers(), running.worker.fireDueTimers()]);
+    await running.cells.cell('eu').readModels.commit([{ op: 'upsert', collection: AGGREGATE_TIMERS, doc: { ...(await timer('a2', 'ring:2026-05-01T10:30:00.000Z'))!, status: 'pending' }, position: 0n }]);
+    await running.worker.fireDueTimers();
+    await running.worker.settle();
+    expect(await eventsOf('a2')).toEqual(['AlarmSet', 'AlarmRang']);
+  });
+
+  it('never fires a cancelled timer', async () => {
+    await send('a3', { type: 'SetAlarm', data: { due_at: '2026-05-01T10:10:00.000Z' } });
+    await send('a3', { type: 'Disarm', data: {} });
+    clock.set('2026-05-02T00:00:00.000Z');
+    expect(await running.worker.fireDueTimers()).toBe(0);
+    expect(await eventsOf('a3')).toEqual(['AlarmSet', 'AlarmDisarmed']);
+    expect(await timer('a3', 'ring:2026-05-01T10:10:00.000Z')).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('delivers a timer whose command decides nothing (its aggregate moved on) once, not at every tick', async () => {
+    await send('a4', { type: 'SetAlarm', data: { due_at: '2026-05-01T10:20:00.000Z' } });
+    // A second alarm replaces the first without cancelling its ring: that ring is stale.
+    await send('a4', { type: 'SetAlarm', data: { due_at: '2026-05-01T12:00:00.000Z' } });
+    clock.set('2026-05-01T10:20:00.000Z');
+    expect(await running.worker.fireDueTimers()).toBe(1);
+    await running.worker.settle();
+    expect(await running.worker.fireDueTimers()).toBe(0);
+    expect(await eventsOf('a4')).toEqual(['AlarmSet', 'AlarmSet']);
+  });
+
+  it('rebuilt from scratch, the timers read model fires nothing twice: a fired timer is read back from its stream', async () => {
+    await send('a5', { type: 'SetAlarm', data: { due_at: '2026-05-01T10:40:00.000Z' } });
+    await send('a6', { type: 'SetAlarm', data: { due_at: '2026-05-01T13:00:00.000Z' } });
+    clock.set('2026-05-01T11:00:00.000Z');
+    expect(await running.worker.fireDueTimers()).toBe(1);
+    await running.worker.settle();
+    await running.worker.stop();
+    const cell = running.cells.cell('eu');
+    await rebuildProjections(bindingsFor(cell, running.cells, projections));
+    await running.restart();
+    expect(await timer('a5', 'ring:2026-05-01T10:40:00.000Z')).toMatchObject({ status: 'fired' });
+    expect(await running.worker.fireDueTimers()).toBe(0);
+    clock.set('2026-05-01T13:00:00.000Z');
+    expect(await running.worker.fireDueTimers()).toBe(1);
+    await running.worker.settle();
+    expect([await eventsOf('a5'), await eventsOf('a6')]).toEqual([
+      ['AlarmSet', 'AlarmRang'],
+      ['AlarmSet', 'AlarmRang'],
+    ]);
+  });
+});
+
+describe('timers of a process that no longer runs', () => {
+  const clock = new ManualClock('2026-05-01T10:00:00.000Z');
+  const ids = new UlidGenerator(clock);
+
+  it('never fire and are not counted', async () => {
+    const running = new TempWorker(new TempCells(clock), { projections: [], processes: [new Reminders() as ProcessManager], clock, ids, log: { error: () => undefined } });
+    await running.start();
+    try {
+      const timerScheduled = { id: ids.ulid(), type: 'ProcessTimerScheduled', data: { timer_id: 'period_end', due_at: '2026-05-01T10:05:00.000Z', clock: 'system' }, metadata: testMetadata(clock.now().toISOString()) };
+      await running.cells.cell('eu').events.append('pm.retired-p1', [timerScheduled], { expectedRevision: 'no_stream' });
+      await running.worker.settle();
+      expect(await running.cells.cell('eu').readModels.get('timers', 'pm.retired-p1/period_end')).toMatchObject({ status: 'pending' });
+      clock.set('2026-05-01T11:00:00.000Z');
+      expect(await running.worker.fireDueTimers()).toBe(0);
+    } finally {
+      await running.end();
+    }
   });
 });

@@ -51,19 +51,7 @@ const issue = (data: Partial<InvoiceRequest>) => ({ kind: 'command' as const, co
 const advance = (step: LifecycleStep) => ({ kind: 'command' as const, command: { type: 'AdvanceSubscription' as const, data: { subscription_id: id, step } } });
 
 describe('the subscription cycle', () => {
-  it('sets the trial’s timers: the warning 3 days before its end, and its end', () =>
-    spec.given([]).when(trialing).then([
-      { kind: 'schedule', timerId: 'trial_will_end', dueAt: '2026-02-11T10:00:00.000Z' },
-      { kind: 'schedule', timerId: 'trial_end', dueAt: '2026-02-14T10:00:00.000Z' },
-    ]));
-
-  it('turns the trial’s timers into its steps', () => {
-    spec.given([trialing]).when(fire('trial_will_end')).then([advance({ type: 'WarnTrialEnding', data: {} })]);
-    spec.given([trialing]).when(fire('trial_end')).then([advance({ type: 'EndTrial', data: {} })]);
-  });
-
-  it('invoices the first period in advance at activation and sets the timer of its end', () =>
-    spec.given([created]).when(activated).then([issue({}), { kind: 'schedule', timerId: `period_end:${FEB}`, dueAt: FEB }]));
+  it('invoices the first period in advance at activation', () => spec.given([created]).when(activated).then([issue({})]));
 
   it('bills the first paid period after a trial as a cycle invoice', () =>
     spec
@@ -71,7 +59,6 @@ describe('the subscription cycle', () => {
       .when(input({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z', terms, commitment_end: null } }, '2026-02-14T10:00:00.000Z'))
       .then([
         issue({ key: 'period:2026-02-14T10:00:00.000Z', billing_reason: 'subscription_cycle', licensed: { plan_code: 'pro', quantities: { seats: 2 }, period: { start: '2026-02-14T10:00:00.000Z', end: '2026-03-14T10:00:00.000Z' } } }),
-        { kind: 'schedule', timerId: 'period_end:2026-03-14T10:00:00.000Z', dueAt: '2026-03-14T10:00:00.000Z' },
       ]));
 
   it('bills a first, shorter period up to the anchor as the remaining time of its whole period', () => {
@@ -79,10 +66,8 @@ describe('the subscription cycle', () => {
     spec
       .given([created])
       .when(input({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: FEB, terms: { ...terms, whole_period: whole }, commitment_end: null } }, T0))
-      .then([issue({ licensed: { plan_code: 'pro', quantities: { seats: 2 }, period: { start: T0, end: FEB }, whole_period: whole } }), { kind: 'schedule', timerId: `period_end:${FEB}`, dueAt: FEB }]);
+      .then([issue({ licensed: { plan_code: 'pro', quantities: { seats: 2 }, period: { start: T0, end: FEB }, whole_period: whole } })]);
   });
-
-  it('closes the period when its timer fires', () => spec.given([created, activated]).when(fire(`period_end:${FEB}`)).then([advance({ type: 'ClosePeriod', data: { period_end: FEB } })]));
 
   it('on renewal, bills the new period in advance, the closed one’s usage in arrears, and the prorations', () => {
     const prorations = [{ code: 'seats', description: 'Remaining time on seats', amount: '5.00', period_start: '2026-02-20T10:00:00.000Z', period_end: FEB, price_version: 1, tax_code: 'standard' }];
@@ -98,17 +83,14 @@ describe('the subscription cycle', () => {
           prorations,
           period_number: 2,
         }),
-        { kind: 'schedule', timerId: `period_end:${MAR}`, dueAt: MAR },
       ]);
   });
 
-  it('collects the invoices of a paused subscription as the pause says, and sets the automatic resume', () => {
+  it('collects the invoices of a paused subscription as the pause says', () => {
     const paused = input({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-10T00:00:00.000Z', until: '2026-04-01T00:00:00.000Z', behavior: 'void_invoices' } }, '2026-02-10T00:00:00.000Z');
     spec.given([created, activated]).when(paused).then([
       { kind: 'command', command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id: id, behavior: 'void_invoices', current_invoice_key: `period:${T0}` } } },
-      { kind: 'schedule', timerId: 'resume:2026-04-01T00:00:00.000Z', dueAt: '2026-04-01T00:00:00.000Z' },
     ]);
-    spec.given([created, activated, paused]).when(fire('resume:2026-04-01T00:00:00.000Z')).then([advance({ type: 'ResumeSubscription', data: { automatic: true, until: '2026-04-01T00:00:00.000Z' } })]);
     const [command] = subscriptionCycleDecider.decide(renewed(), [created, activated, paused].reduce((state, message) => subscriptionCycleDecider.evolve(state, { kind: 'input', input: message }), subscriptionCycleDecider.initialState()));
     expect(command).toMatchObject({ kind: 'command', command: { data: { collection: 'void_invoices' } } });
   });
@@ -160,7 +142,10 @@ describe('the subscription cycle', () => {
       .when(input({ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: FEB, reason: 'customer_deleted', prorations: [], final_invoice: false } }, FEB))
       .thenNothingHappens());
 
-  it('ignores timers before the subscription is known', () => spec.given([]).when(fire(`period_end:${FEB}`)).thenNothingHappens());
+  it('fires nothing on a timer it set before the subscription owned its timers', () => {
+    spec.given([created, activated]).when(fire(`period_end:${FEB}`)).thenNothingHappens();
+    spec.given([trialing]).when(fire('trial_end')).thenNothingHappens();
+  });
 
   it('keeps a state that a snapshot (JSON) gives back unchanged, as the process snapshots it', () => {
     const paused = input({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: FEB, until: null, behavior: 'keep_as_draft' } }, FEB);

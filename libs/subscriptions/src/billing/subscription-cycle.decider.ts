@@ -1,6 +1,5 @@
 import type { ProcessDecider, ProcessInput, TimerFired, CommandRejected } from '@tally/kernel';
 import type { Period } from '../domain/billing-cycle';
-import { COMMITMENT_NOTICE_MS, TRIAL_WILL_END_NOTICE_MS } from '../domain/subscription.decider';
 import type { PauseBehavior, PeriodTerms, ProrationItem, SubscriptionEvent } from '../domain/subscription.events';
 
 /** The subscription's events the cycle follows, as they were stored, with when they occurred; and its invoices' payment. */
@@ -36,23 +35,15 @@ export interface InvoiceRequest {
   collection: Collection;
 }
 
-/** A step of the subscription's state table that a timer triggers. */
-export type LifecycleStep =
-  | { type: 'EndTrial'; data: Record<string, never> }
-  | { type: 'WarnTrialEnding'; data: Record<string, never> }
-  | { type: 'ClosePeriod'; data: { period_end: string } }
-  | { type: 'WarnCommitmentEnding'; data: { commitment_end: string } }
-  | { type: 'ResumeSubscription'; data: { automatic: true; until: string } }
-  | { type: 'RecordInvoicePaid'; data: { invoice_id: string } }
-  | { type: 'MarkPastDue'; data: { invoice_id: string } }
-  | { type: 'ExpireIncomplete'; data: Record<string, never> };
+/** A step of the subscription's state table that an invoice's payment triggers (its timers are the subscription's own). */
+export type LifecycleStep = { type: 'RecordInvoicePaid'; data: { invoice_id: string } } | { type: 'MarkPastDue'; data: { invoice_id: string } };
 
 export type CycleCommand =
   | { type: 'AdvanceSubscription'; data: { subscription_id: string; step: LifecycleStep } }
   | { type: 'IssueInvoice'; data: InvoiceRequest }
   | { type: 'ApplyPauseToOpenInvoices'; data: { subscription_id: string; behavior: 'void_invoices' | 'mark_uncollectible'; current_invoice_key: string } };
 
-type Output = { kind: 'command'; command: CycleCommand } | { kind: 'schedule'; timerId: string; dueAt: string };
+type Output = { kind: 'command'; command: CycleCommand };
 
 export interface CycleState {
   subscriptionId: string | null;
@@ -66,16 +57,12 @@ export interface CycleState {
   pause: PauseBehavior | null;
 }
 
-const before = (at: string, ms: number): string => new Date(Date.parse(at) - ms).toISOString();
-const latest = (a: string, b: string): string => (Date.parse(a) >= Date.parse(b) ? a : b);
-
 const advance = (subscriptionId: string, step: LifecycleStep): Output => ({ kind: 'command', command: { type: 'AdvanceSubscription', data: { subscription_id: subscriptionId, step } } });
 
 /**
- * A subscription's cycle, one process per subscription: it sets the timers of the state table
- * (the trial's warning and end, each period's end, the end of a pause, the commitment's warning)
- * and, as each period starts or the subscription ends, asks for the invoice it closes with.
- * Timers are named by what they are due for, so a timer set twice is one timer.
+ * A subscription's cycle, one process per subscription: as each period starts or the
+ * subscription ends, it asks for the invoice it closes with. The timers of the state table are
+ * the subscription's own (see subscriptionTimers); a timer this process set before fires nothing.
  */
 export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | TimerFired | CommandRejected, Output> = {
   initialState: () => ({ subscriptionId: null, customerId: null, trial: false, period: null, terms: null, periodNumber: 0, commitmentEnd: null, pause: null }),
@@ -108,8 +95,7 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
   },
 
   decide(input, state) {
-    if (input.type === 'TimerFired') return fired(input.data.timer_id, state);
-    if (input.type === 'CommandRejected') return [];
+    if (input.type === 'TimerFired' || input.type === 'CommandRejected') return [];
     // A past-due subscription is active again once the invoice that made it so is paid; the subscription knows which.
     if (input.type === 'InvoicePaid') return [advance(input.data.subscription_id, { type: 'RecordInvoicePaid', data: { invoice_id: input.data.invoice_id } })];
     // A failed payment of one of its invoices makes an active subscription past due (dunning then retries it).
@@ -117,17 +103,9 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
     const event = { type: input.type, data: input.data } as SubscriptionEvent;
     const at = input.data.occurred_at;
     switch (event.type) {
-      case 'SubscriptionCreated': {
-        const { trial_end } = event.data;
-        if (trial_end === null) return [];
-        return [
-          { kind: 'schedule', timerId: 'trial_will_end', dueAt: latest(at, before(trial_end, TRIAL_WILL_END_NOTICE_MS)) },
-          { kind: 'schedule', timerId: 'trial_end', dueAt: trial_end },
-        ];
-      }
       case 'SubscriptionAwaitingPayment': {
-        // The first period's invoice now; the period's timers come with the activation its payment brings.
-        const { subscription_id, period_start, period_end, terms, expires_at } = event.data;
+        // The first period's invoice now.
+        const { subscription_id, period_start, period_end, terms } = event.data;
         const invoice: InvoiceRequest = {
           subscription_id,
           customer_id: state.customerId!,
@@ -141,10 +119,7 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
           period_number: 1,
           collection: 'charge',
         };
-        return [
-          { kind: 'command', command: { type: 'IssueInvoice', data: invoice } },
-          { kind: 'schedule', timerId: `incomplete_expiry:${expires_at}`, dueAt: expires_at },
-        ];
+        return [{ kind: 'command', command: { type: 'IssueInvoice', data: invoice } }];
       }
       case 'SubscriptionIncompleteExpired':
         // The unpaid first invoice is voided, as Stripe voids the invoice of an expired incomplete subscription.
@@ -156,7 +131,7 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
         ];
       case 'SubscriptionActivated':
       case 'SubscriptionRenewed': {
-        const { subscription_id, period_start, period_end, terms, commitment_end } = event.data;
+        const { subscription_id, period_start, period_end, terms } = event.data;
         const renewal = event.type === 'SubscriptionRenewed';
         const invoice: InvoiceRequest = {
           subscription_id,
@@ -171,20 +146,13 @@ export const subscriptionCycleDecider: ProcessDecider<CycleState, CycleInput | T
           period_number: state.periodNumber + 1,
           collection: state.pause ?? 'charge',
         };
-        const outputs: Output[] = [{ kind: 'command', command: { type: 'IssueInvoice', data: invoice } }, { kind: 'schedule', timerId: `period_end:${period_end}`, dueAt: period_end }];
-        if (commitment_end !== null && commitment_end !== state.commitmentEnd) outputs.push({ kind: 'schedule', timerId: `commitment_ending:${commitment_end}`, dueAt: latest(period_start, before(commitment_end, COMMITMENT_NOTICE_MS)) });
-        return outputs;
+        return [{ kind: 'command', command: { type: 'IssueInvoice', data: invoice } }];
       }
       case 'SubscriptionPaused': {
-        const { subscription_id, behavior, until } = event.data;
-        const outputs: Output[] = [];
+        const { subscription_id, behavior } = event.data;
         // Open invoices follow the pause's behaviour too; `keep_as_draft` leaves them be.
-        if (behavior !== 'keep_as_draft' && state.period) {
-          outputs.push({ kind: 'command', command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id, behavior, current_invoice_key: `period:${state.period.start}` } } });
-        }
-        // Named by the end it is due for: two pauses at one instant (a frozen test clock) with other ends are two timers.
-        if (until !== null) outputs.push({ kind: 'schedule', timerId: `resume:${until}`, dueAt: until });
-        return outputs;
+        if (behavior === 'keep_as_draft' || !state.period) return [];
+        return [{ kind: 'command', command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id, behavior, current_invoice_key: `period:${state.period.start}` } } }];
       }
       case 'SubscriptionPlanChanged': {
         if (!event.data.invoice_now || !state.period || !state.terms) return [];
@@ -228,31 +196,4 @@ function issue(state: CycleState, key: string, reason: BillingReason, usagePerio
       },
     },
   };
-}
-
-function fired(timerId: string, state: CycleState): Output[] {
-  if (!state.subscriptionId) return [];
-  const [kind, at] = splitTimer(timerId);
-  switch (kind) {
-    case 'trial_will_end':
-      return [advance(state.subscriptionId, { type: 'WarnTrialEnding', data: {} })];
-    case 'trial_end':
-      return [advance(state.subscriptionId, { type: 'EndTrial', data: {} })];
-    case 'period_end':
-      return [advance(state.subscriptionId, { type: 'ClosePeriod', data: { period_end: at } })];
-    case 'commitment_ending':
-      return [advance(state.subscriptionId, { type: 'WarnCommitmentEnding', data: { commitment_end: at } })];
-    case 'resume':
-      return [advance(state.subscriptionId, { type: 'ResumeSubscription', data: { automatic: true, until: at } })];
-    case 'incomplete_expiry':
-      return [advance(state.subscriptionId, { type: 'ExpireIncomplete', data: {} })];
-    default:
-      return [];
-  }
-}
-
-/** `period_end:2026-02-28T10:00:00.000Z` → [`period_end`, the instant]. */
-function splitTimer(timerId: string): [string, string] {
-  const colon = timerId.indexOf(':');
-  return colon < 0 ? [timerId, ''] : [timerId.slice(0, colon), timerId.slice(colon + 1)];
 }

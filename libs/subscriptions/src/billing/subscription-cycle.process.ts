@@ -24,15 +24,15 @@ const FOLLOWED = new Set<SubscriptionEvent['type']>([
 ]);
 
 /**
- * Runs each subscription's cycle on its clock: trial and period timers, the automatic resume,
- * the commitment's warning, and one invoice per period, per immediate proration and per end.
+ * Runs each subscription's cycle: one invoice per period, per immediate proration and per end
+ * (its timers are the subscription's own).
  */
 @Injectable()
 export class SubscriptionCycleProcess implements ProcessManager<CycleState, CycleInput, CycleCommand> {
   readonly name = 'subscription_cycle';
   readonly streamPrefixes = ['subscription-', 'invoice-'];
   readonly decider = subscriptionCycleDecider;
-  /** A subscription's cycle never ends while it lives: about five events a period, so a daily plan's stream grows by some 1,800 a year. */
+  /** A subscription's cycle never ends while it lives: two events a period, so a daily plan's stream grows by some 730 a year. */
   readonly snapshot = { every: 100, version: 1 };
   /** An invoice that cannot be built or finalised (a refused line, a tax rule, a discount) is parked, never dropped: the period it bills closed already. */
   readonly parkWhenRefused = ['IssueInvoice'] as const;

@@ -1,6 +1,7 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
 import { subscriptionDecider, type CreateSubscription, type PlanChange } from './subscription.decider';
 import type { SubscriptionCreated, SubscriptionEvent } from './subscription.events';
+import { subscriptionTimers } from './subscription.timers';
 
 const spec = DeciderSpecification.for(subscriptionDecider);
 const id = 'sub_01JSUBSCRIPTION0000000000';
@@ -496,4 +497,85 @@ describe('subscription decider', () => {
 
   it('knows no subscription before it is created', () =>
     spec.given([]).when({ type: 'PauseSubscription', data: { subscription_id: id, at: T0, until: null, behavior: 'void_invoices' } }).thenFails('subscription.not_found'));
+
+  describe('its timers', () => {
+    const timed = DeciderSpecification.for(subscriptionDecider, subscriptionTimers);
+    const FEB = '2026-02-28T10:00:00.000Z';
+    const MAR = '2026-03-31T10:00:00.000Z';
+    const TRIAL_END = '2026-02-14T10:00:00.000Z';
+    /** Everything an activation or a renewal does to the timers: its period's end replaces the others. */
+    const renewalTimers = (periodEnd: string) => [
+      { cancelEvery: 'incomplete_expiry:' },
+      { cancel: 'trial_will_end' },
+      { cancel: 'trial_end' },
+      { cancelEvery: 'period_end:' },
+      { schedule: { name: `period_end:${periodEnd}`, due_at: periodEnd, command: { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: periodEnd } } } },
+    ];
+
+    it('a trial sets its warning three days before its end, and its end, each coming back as its command', () =>
+      timed.given([]).when({ ...create, data: { ...create.data, trial_days: 14 } }).thenTimers(T0, [
+        { schedule: { name: 'trial_will_end', due_at: '2026-02-11T10:00:00.000Z', command: { type: 'WarnTrialEnding', data: { subscription_id: id } } } },
+        { schedule: { name: 'trial_end', due_at: TRIAL_END, command: { type: 'EndTrial', data: { subscription_id: id, at: TRIAL_END } } } },
+      ]));
+
+    it('a trial shorter than the warning’s notice is warned at once', () =>
+      timed.given([]).when({ ...create, data: { ...create.data, trial_days: 2 } }).thenTimers(T0, [
+        { schedule: { name: 'trial_will_end', due_at: T0, command: { type: 'WarnTrialEnding', data: { subscription_id: id } } } },
+        { schedule: { name: 'trial_end', due_at: '2026-02-02T10:00:00.000Z', command: { type: 'EndTrial', data: { subscription_id: id, at: '2026-02-02T10:00:00.000Z' } } } },
+      ]));
+
+    it('an activation sets the end of its period; the end renews it and sets the next one', () => {
+      timed.given([]).when(create).thenTimers(T0, renewalTimers(FEB));
+      timed.given([created, activatedAtCreation]).when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: FEB } }).thenTimers(FEB, renewalTimers(MAR));
+    });
+
+    it('the period end’s command renews once: fired again, or late, it decides nothing', () => {
+      const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: FEB, period_end: MAR, terms, commitment_end: null } };
+      timed.given([created, activatedAtCreation, renewed]).when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: FEB } }).thenNothingHappens();
+    });
+
+    it('the trial’s end activates the subscription, which ends the trial’s timers and sets its first period’s end', () =>
+      timed.given([trialing]).when({ type: 'EndTrial', data: { subscription_id: id, at: TRIAL_END } }).thenTimers(TRIAL_END, renewalTimers('2026-03-14T10:00:00.000Z')));
+
+    it('a commitment sets its warning 30 days before it ends', () =>
+      timed
+        .given([])
+        .when({ ...create, data: { ...create.data, commitment: { periods: 3, renewal: 'none' } } })
+        .thenTimers(T0, [
+          ...renewalTimers(FEB),
+          {
+            schedule: {
+              name: 'commitment_ending:2026-04-30T10:00:00.000Z',
+              due_at: '2026-03-31T10:00:00.000Z',
+              command: { type: 'WarnCommitmentEnding', data: { subscription_id: id, commitment_end: '2026-04-30T10:00:00.000Z' } },
+            },
+          },
+        ]));
+
+    it('a pause with an end sets the automatic resume, named by that end; a resume cancels it', () => {
+      const until = '2026-04-01T00:00:00.000Z';
+      timed
+        .given([created, activatedAtCreation])
+        .when({ type: 'PauseSubscription', data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', until, behavior: 'keep_as_draft' } })
+        .thenTimers('2026-02-05T00:00:00.000Z', [{ schedule: { name: `resume:${until}`, due_at: until, command: { type: 'ResumeSubscription', data: { subscription_id: id, at: until, automatic: true, until } } } }]);
+      const pausedUntil: SubscriptionEvent = { type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: '2026-02-05T00:00:00.000Z', until, behavior: 'keep_as_draft' } };
+      timed.given([created, activatedAtCreation, pausedUntil]).when({ type: 'ResumeSubscription', data: { subscription_id: id, at: '2026-02-10T00:00:00.000Z', automatic: false } }).thenTimers('2026-02-10T00:00:00.000Z', [{ cancelEvery: 'resume:' }]);
+    });
+
+    it('a subscription awaiting its first payment sets the end of its wait (its activation cancels it)', () => {
+      const expires = '2026-02-01T09:00:00.000Z';
+      timed
+        .given([])
+        .when({ ...create, data: { ...create.data, payment_behavior: 'default_incomplete' } })
+        .thenTimers(T0, [{ schedule: { name: `incomplete_expiry:${expires}`, due_at: expires, command: { type: 'ExpireIncomplete', data: { subscription_id: id, at: expires } } } }]);
+    });
+
+    it('a cancellation at the period’s end drops the trial’s warning; a cancellation now ends every timer', () => {
+      timed.given([trialing]).when({ type: 'CancelSubscription', data: { subscription_id: id, at: T0, when: 'period_end', reason: null, charges: [] } }).thenTimers(T0, [{ cancel: 'trial_will_end' }]);
+      timed.given([created, activatedAtCreation]).when({ type: 'CancelSubscription', data: { subscription_id: id, at: FEB, when: 'now', reason: null, charges: [] } }).thenTimers(FEB, [{ cancelEvery: '' }]);
+    });
+
+    it('the trial’s warning, fired, cancels its own timer (a stream written before timers were the subscription’s ends it too)', () =>
+      timed.given([trialing]).when({ type: 'WarnTrialEnding', data: { subscription_id: id } }).thenTimers('2026-02-11T10:00:00.000Z', [{ cancel: 'trial_will_end' }]));
+  });
 });

@@ -177,7 +177,6 @@ describe('architecture', () => {
     // being removed in this issue by the straight arrows between contexts
     'libs/payments/src/payment-method.handlers.ts',
     'libs/usage/src/late-usage.handler.ts',
-    // being removed in this issue by the aggregate timers (card expiry)
     // being removed in this issue by the process deciders (unapplied-payment refund)
     'libs/payments/src/unapplied-payment-refund.process.ts',
   ];

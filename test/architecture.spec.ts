@@ -174,9 +174,6 @@ describe('architecture', () => {
     'libs/payments/src/payment.handlers.ts',
     'libs/payments/src/payment-on-invoice.handlers.ts',
     'libs/payments/src/dunning.handlers.ts',
-    // being removed in this issue by the straight arrows between contexts
-    'libs/payments/src/payment-method.handlers.ts',
-    'libs/usage/src/late-usage.handler.ts',
     // being removed in this issue by the process deciders (unapplied-payment refund)
     'libs/payments/src/unapplied-payment-refund.process.ts',
   ];

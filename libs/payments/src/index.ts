@@ -5,7 +5,7 @@ export * from './provider/payment-provider.port';
 export * from './payment-method.aggregate';
 export * from './payment-method.pii';
 export * from './payment-method.view';
-export * from './payment-method.handlers';
+export * from './payment-methods';
 export * from './payment-method.queries';
 export * from './payment-method.projection';
 export * from './payment-method-attachment.reaction';

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { toAddress } from '@tally/customers';
@@ -8,7 +8,7 @@ import type { ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { AttachPaymentMethodDto, ConfirmMicroDepositsDto, UpdatePaymentMethodDto } from './dto/payment-method.dto';
 import { PaymentMethodResponse } from './dto/payment-method.response';
-import { AttachPaymentMethodCommand, DetachPaymentMethodCommand, UpdatePaymentMethodCommand, VerifyPaymentMethodCommand, type PaymentMethodWritten } from './payment-method.handlers';
+import { PaymentMethods, type PaymentMethodWritten } from './payment-methods';
 import { GetPaymentMethodQuery, ListPaymentMethodsQuery, PAYMENT_METHOD_LIST } from './payment-method.queries';
 import type { PaymentMethodResource } from './payment-method.view';
 
@@ -20,7 +20,7 @@ const STATE_PROBLEMS = { 404: ['payment_method.not_found'], 409: ['payment_metho
 @ApiTag('payment methods')
 export class PaymentMethodsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly methods: PaymentMethods,
     private readonly queries: QueryBus,
   ) {}
 
@@ -41,7 +41,7 @@ export class PaymentMethodsController {
   })
   async attach(@Ctx() context: RequestContext, @Param('id') customerId: string, @Body() body: AttachPaymentMethodDto, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
     const input = { type: body.type, token: body.token, set_as_default: body.set_as_default ?? false, billing_address: toAddress(body.billing_address), metadata: body.metadata ?? {} };
-    return withEtag(response, await this.commands.execute(new AttachPaymentMethodCommand(context, customerId, input)));
+    return withEtag(response, await this.methods.attach(context, customerId, input));
   }
 
   @Get('customers/:id/payment-methods')
@@ -80,7 +80,7 @@ export class PaymentMethodsController {
       ...(body.metadata !== undefined && { metadata: body.metadata }),
       ...(body.is_default !== undefined && { is_default: body.is_default }),
     };
-    return withEtag(response, await this.commands.execute(new UpdatePaymentMethodCommand(context, id, patch, parseIfMatch(ifMatch))));
+    return withEtag(response, await this.methods.update(context, id, patch, parseIfMatch(ifMatch)));
   }
 
   @Delete('payment-methods/:id')
@@ -91,7 +91,7 @@ export class PaymentMethodsController {
   @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment_method.not_found'], 409: ['payment_method.in_use', 'request.concurrent_update'] })
   async detach(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
-    return withEtag(response, await this.commands.execute(new DetachPaymentMethodCommand(context, id)));
+    return withEtag(response, await this.methods.detach(context, id));
   }
 
   @Post('payment-methods/:id/verify')
@@ -105,7 +105,7 @@ export class PaymentMethodsController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...STATE_PROBLEMS, 409: [...STATE_PROBLEMS[409], 'payment_method.expired'], 422: ['payment_method.verification_failed'] })
   async verify(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
-    return withEtag(response, await this.commands.execute(new VerifyPaymentMethodCommand(context, id)));
+    return withEtag(response, await this.methods.verify(context, id));
   }
 
   @Post('payment-methods/:id/verify/confirm')
@@ -119,7 +119,7 @@ export class PaymentMethodsController {
     422: ['payment_method.microdeposits_mismatch'],
   })
   async confirm(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: ConfirmMicroDepositsDto, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
-    return withEtag(response, await this.commands.execute(new VerifyPaymentMethodCommand(context, id, body.amounts)));
+    return withEtag(response, await this.methods.verify(context, id, body.amounts));
   }
 }
 

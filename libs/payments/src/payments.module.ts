@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { CustomersModule } from '@tally/customers';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
-import { paymentMethodCommandHandlers } from './payment-method.handlers';
+import { PaymentMethods } from './payment-methods';
 import { paymentMethodQueryHandlers } from './payment-method.queries';
 import { PaymentMethodsController } from './payment-methods.controller';
 import { PaymentsController } from './payments.controller';
@@ -48,7 +48,7 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     DunningProcess,
     UnappliedPaymentRefundProcess,
     RefundUnappliedPaymentHandler,
-    ...paymentMethodCommandHandlers,
+    PaymentMethods,
     ...paymentMethodQueryHandlers,
     PaymentMethodAttachmentReaction,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },

@@ -1,21 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { Reaction } from '@tally/runtime';
 import type { UsageBatchAccepted } from './domain/usage.events';
-import { SettleLateUsageCommand } from './late-usage.handler';
+import { LateUsageSettlement } from './late-usage-settlement';
 import { USAGE_INGEST_PREFIX } from './usage-ingest-stream';
 
 type SettleLateUsage = { type: 'SettleLateUsage'; data: { batch_id: string } };
 
-/** Every accepted batch with events of a `rebill` meter may have late events to rebill: the handler finds them in the usage projection. */
+/** Every accepted batch with events of a `rebill` meter may have late events to rebill: the settlement finds them in the usage projection. */
 @Injectable()
 export class LateUsageReaction implements Reaction<SettleLateUsage> {
   readonly name = 'late_usage';
   readonly streamPrefixes = [USAGE_INGEST_PREFIX];
 
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly settlement: LateUsageSettlement) {}
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'UsageBatchAccepted') return undefined;
@@ -25,6 +24,6 @@ export class LateUsageReaction implements Reaction<SettleLateUsage> {
   }
 
   async dispatch({ data }: SettleLateUsage, context: RequestContext): Promise<void> {
-    await this.commands.execute(new SettleLateUsageCommand(context, data.batch_id));
+    await this.settlement.settleBatch(context, data.batch_id);
   }
 }

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { USAGE_READINGS } from '@tally/subscriptions';
 import { LateUsageReaction } from './late-usage.reaction';
-import { SettleLateUsageHandler } from './late-usage.handler';
+import { LateUsageSettlement } from './late-usage-settlement';
 import { MeteredSubscriptions } from './metered-subscriptions';
 import { MeteredUsageReadings } from './metered-usage.readings';
 import { TrackController } from './track.controller';
@@ -35,7 +35,7 @@ import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
     SubscriptionUsageAlerts,
     UsageAlertIndexReaction,
     UsageAlertsReaction,
-    SettleLateUsageHandler,
+    LateUsageSettlement,
     LateUsageReaction,
   ],
   exports: [USAGE_READINGS, UsageProjectionProgress, UsageAlertsReaction, LateUsageReaction, UsageAlertIndexReaction],

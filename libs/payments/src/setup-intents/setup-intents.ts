@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { IdGenerator, Metadata } from '@tally/kernel';
 import { CommandRuntime, Commands } from '@tally/runtime';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
@@ -8,7 +7,7 @@ import { customerAggregate } from '@tally/customers';
 import { confirmableSetupIntent } from '../domain/setup-intent.decider';
 import type { PaymentMethodType } from '../domain/payment-method.events';
 import type { SetupIntentUsage } from '../domain/setup-intent.events';
-import { AttachPaymentMethodCommand } from '../payment-method.handlers';
+import { PaymentMethods } from '../payment-methods';
 import { setupIntentAggregate } from './setup-intent.aggregate';
 import type { SetupIntentResource } from './setup-intent.view';
 
@@ -18,7 +17,7 @@ export class SetupIntents {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly commands: Commands,
-    private readonly bus: CommandBus,
+    private readonly methods: PaymentMethods,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
@@ -39,9 +38,7 @@ export class SetupIntents {
   async confirm(context: RequestContext, setupIntentId: string, method: { type: PaymentMethodType; token: string }): Promise<SetupIntentResource> {
     const loaded = await this.runtime.load(this.runtime.cellOf(context), setupIntentAggregate, setupIntentId, context);
     const intent = confirmableSetupIntent(loaded.state, setupIntentId, method.type);
-    const attached = await this.bus.execute(
-      new AttachPaymentMethodCommand(context, intent.customerId, { type: method.type, token: method.token, set_as_default: intent.setAsDefault, billing_address: null, metadata: {} }),
-    );
+    const attached = await this.methods.attach(context, intent.customerId, { type: method.type, token: method.token, set_as_default: intent.setAsDefault, billing_address: null, metadata: {} });
     const data = { setup_intent_id: setupIntentId, payment_method_id: attached.method.id };
     return (await this.commands.send(setupIntentAggregate, setupIntentId, { type: 'RecordSetupIntentSuccess', data }, context)).resource!;
   }

@@ -1,4 +1,5 @@
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { derivedId, DomainError } from '@tally/kernel';
 import { DuplicateEventIdError } from '@tally/eventstore';
 import type { Cell, RequestContext } from '@tally/cells';
@@ -8,16 +9,6 @@ import type { LateUsageSettled } from './domain/usage.events';
 import { appendToIngestStream } from './usage-ingest-stream';
 import { UsageProjectionProgress } from './usage-projection-progress';
 import { LATE_USAGE, type LateUsageDoc } from './usage.projection';
-
-/** Sent by the late usage reaction for each accepted batch: settle where its held late events count. */
-export class SettleLateUsageCommand extends Command<void> {
-  constructor(
-    readonly context: RequestContext,
-    readonly batchId: string,
-  ) {
-    super();
-  }
-}
 
 /** More held groups than one batch can make (one per subscription it reaches). */
 const MAX_HELD = 1000;
@@ -30,16 +21,17 @@ const MAX_HELD = 1000;
  * once (command and event ids derive from the held group), so a crash anywhere is completed by the
  * reaction's retry.
  */
-@CommandHandler(SettleLateUsageCommand)
-export class SettleLateUsageHandler implements ICommandHandler<SettleLateUsageCommand, void> {
+@Injectable()
+export class LateUsageSettlement {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly clocks: Clocks,
     private readonly progress: UsageProjectionProgress,
-    private readonly commands: CommandBus,
+    private readonly bus: CommandBus,
   ) {}
 
-  async execute({ context, batchId }: SettleLateUsageCommand): Promise<void> {
+  /** The late usage reaction's step for each accepted batch: settles each group of the batch's late events still held. */
+  async settleBatch(context: RequestContext, batchId: string): Promise<void> {
     const cell = this.runtime.cellOf(context);
     await this.progress.caughtUp(cell, context);
     const { items } = await cell.readModels.find<LateUsageDoc>(LATE_USAGE, { where: [{ field: 'batch_id', op: 'eq', value: batchId }], limit: MAX_HELD });
@@ -48,7 +40,7 @@ export class SettleLateUsageHandler implements ICommandHandler<SettleLateUsageCo
 
   private async settle(cell: Cell, context: RequestContext, held: LateUsageDoc): Promise<void> {
     const invoiceId = subscriptionInvoiceId(held.subscription_id, held.period.end);
-    const voided = await this.commands.execute(new VoidInvoiceCommand(commandStep(context, 'void'), invoiceId)).then(
+    const voided = await this.bus.execute(new VoidInvoiceCommand(commandStep(context, 'void'), invoiceId)).then(
       () => true,
       (error: unknown) => {
         if (error instanceof DomainError) return false;

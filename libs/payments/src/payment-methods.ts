@@ -1,7 +1,6 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, looksLikeCardNumber, type Address, type AddressPatch, type IdGenerator, type Metadata } from '@tally/kernel';
-import { Clocks, CommandRuntime, reactionCommandId } from '@tally/runtime';
+import { Clocks, CommandRuntime, Commands, reactionCommandId } from '@tally/runtime';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { customerAggregate, CustomerPaymentMethods, CustomerSubscriptions, subscriptionBillingWith, type CustomerState } from '@tally/customers';
 import { attachedMethod, confirmableMethod, verifiableMethod, type PaymentMethodState } from './domain/payment-method.decider';
@@ -18,55 +17,17 @@ export interface PaymentMethodWritten {
   revision: number;
 }
 
-export class AttachPaymentMethodCommand extends Command<PaymentMethodWritten> {
+/** A payment method's steps, each of which reaches beyond its own stream: the provider, its customer's default, the customer's subscriptions. */
+@Injectable()
+export class PaymentMethods {
   constructor(
-    readonly context: RequestContext,
-    readonly customerId: string,
-    readonly input: { type: PaymentMethodType; token: string; set_as_default: boolean; billing_address: Address | null; metadata: Metadata },
-  ) {
-    super();
-  }
-}
-
-export class UpdatePaymentMethodCommand extends Command<PaymentMethodWritten> {
-  constructor(
-    readonly context: RequestContext,
-    readonly paymentMethodId: string,
-    readonly patch: { billing_address?: AddressPatch | null; metadata?: Metadata; is_default?: boolean },
-    readonly expectedRevision: number | undefined,
-  ) {
-    super();
-  }
-}
-
-export class VerifyPaymentMethodCommand extends Command<PaymentMethodWritten> {
-  constructor(
-    readonly context: RequestContext,
-    readonly paymentMethodId: string,
-    /** The two micro-deposit amounts, to confirm a bank account whose verification started. */
-    readonly microDeposits?: [string, string],
-  ) {
-    super();
-  }
-}
-
-export class DetachPaymentMethodCommand extends Command<PaymentMethodWritten> {
-  constructor(
-    readonly context: RequestContext,
-    readonly paymentMethodId: string,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(AttachPaymentMethodCommand)
-export class AttachPaymentMethodHandler implements ICommandHandler<AttachPaymentMethodCommand, PaymentMethodWritten> {
-  constructor(
+    private readonly commands: Commands,
     private readonly runtime: CommandRuntime,
     private readonly clocks: Clocks,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly customerMethods: CustomerPaymentMethods,
+    private readonly customerSubscriptions: CustomerSubscriptions,
   ) {}
 
   /**
@@ -74,7 +35,11 @@ export class AttachPaymentMethodHandler implements ICommandHandler<AttachPayment
    * customer under the command id the attachment reaction would use, so that a crash between the
    * two appends is completed by the reaction and a finished attach is not repeated by it.
    */
-  async execute({ context, customerId, input }: AttachPaymentMethodCommand): Promise<PaymentMethodWritten> {
+  async attach(
+    context: RequestContext,
+    customerId: string,
+    input: { type: PaymentMethodType; token: string; set_as_default: boolean; billing_address: Address | null; metadata: Metadata },
+  ): Promise<PaymentMethodWritten> {
     if (looksLikeCardNumber(input.token)) throw cardNumberRefused();
     const cell = this.runtime.cellOf(context);
     const customer = await this.runtime.load(cell, customerAggregate, customerId, context);
@@ -100,75 +65,48 @@ export class AttachPaymentMethodHandler implements ICommandHandler<AttachPayment
       metadata: input.metadata,
       set_as_default: input.set_as_default,
     };
-    const attached = await this.runtime.execute(paymentMethodAggregate, id, { type: 'AttachPaymentMethod', data }, onClock, { newStream: true });
+    const attached = await this.commands.send(paymentMethodAggregate, id, { type: 'AttachPaymentMethod', data }, onClock, { newStream: true });
     const recorded = await this.customerMethods.recordAttached(
       { ...onClock, commandId: reactionCommandId(ATTACHMENT_REACTION, attached.appended[0].id) },
       { customer_id: customerId, payment_method_id: id, set_as_default: input.set_as_default },
     );
     return withDefault(attached, recorded);
   }
-}
-
-@CommandHandler(UpdatePaymentMethodCommand)
-export class UpdatePaymentMethodHandler implements ICommandHandler<UpdatePaymentMethodCommand, PaymentMethodWritten> {
-  constructor(
-    private readonly runtime: CommandRuntime,
-    private readonly customerMethods: CustomerPaymentMethods,
-  ) {}
 
   /** The method's own fields change on its stream; `is_default` is the customer's to change. */
-  async execute({ context, paymentMethodId, patch, expectedRevision }: UpdatePaymentMethodCommand): Promise<PaymentMethodWritten> {
+  async update(
+    context: RequestContext,
+    paymentMethodId: string,
+    patch: { billing_address?: AddressPatch | null; metadata?: Metadata; is_default?: boolean },
+    expectedRevision: number | undefined,
+  ): Promise<PaymentMethodWritten> {
     const { is_default, ...fields } = patch;
-    const updated = await this.runtime.execute(paymentMethodAggregate, paymentMethodId, { type: 'UpdatePaymentMethod', data: { payment_method_id: paymentMethodId, ...fields } }, context, { expectedRevision });
+    const updated = await this.commands.send(paymentMethodAggregate, paymentMethodId, { type: 'UpdatePaymentMethod', data: { payment_method_id: paymentMethodId, ...fields } }, context, { expectedRevision });
     const method = attachedMethod(updated.state, paymentMethodId);
-    const cell = this.runtime.cellOf(context);
-    const customer = await this.runtime.load(cell, customerAggregate, method.customerId, context);
-    if (is_default === undefined || customer.state.status !== 'active' || (customer.state.defaultPaymentMethodId === paymentMethodId) === is_default) {
-      return withDefault(updated, customer.state);
+    const customer = await this.customerOf(context, method.customerId);
+    if (is_default === undefined || customer.status !== 'active' || (customer.defaultPaymentMethodId === paymentMethodId) === is_default) {
+      return withDefault(updated, customer);
     }
     const changed = await this.customerMethods.setDefault(context, method.customerId, is_default ? paymentMethodId : null);
     return withDefault(updated, changed);
   }
-}
-
-@CommandHandler(VerifyPaymentMethodCommand)
-export class VerifyPaymentMethodHandler implements ICommandHandler<VerifyPaymentMethodCommand, PaymentMethodWritten> {
-  constructor(
-    private readonly runtime: CommandRuntime,
-    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
-  ) {}
 
   /**
    * Cards get a zero-amount authorisation and its reversal, bank accounts micro-deposits (then the
-   * customer confirms their amounts), wallets were verified when attached. The provider's
-   * idempotency key names the method and the step, so a retried verification asks it once.
+   * customer confirms their amounts, `microDeposits`), wallets were verified when attached. The
+   * provider's idempotency key names the method and the step, so a retried verification asks it once.
    */
-  async execute({ context, paymentMethodId, microDeposits }: VerifyPaymentMethodCommand): Promise<PaymentMethodWritten> {
-    const cell = this.runtime.cellOf(context);
-    const loaded = await this.runtime.load(cell, paymentMethodAggregate, paymentMethodId, context);
+  async verify(context: RequestContext, paymentMethodId: string, microDeposits?: [string, string]): Promise<PaymentMethodWritten> {
+    const loaded = await this.runtime.load(this.runtime.cellOf(context), paymentMethodAggregate, paymentMethodId, context);
     const method = microDeposits ? confirmableMethod(loaded.state, paymentMethodId) : verifiableMethod(loaded.state, paymentMethodId);
-    if (method.verification === 'verified' || (!microDeposits && method.verification === 'verifying')) return this.answer(context, loaded, method.customerId);
+    if (method.verification === 'verified' || (!microDeposits && method.verification === 'verifying')) return withDefault(loaded, await this.customerOf(context, method.customerId));
     const outcome: VerifyOutcome = microDeposits
       ? await this.provider.confirmMicroDeposits({ providerRef: method.providerRef, amounts: microDeposits, idempotencyKey: `confirm:${paymentMethodId}:${microDeposits.join(':')}` })
       : await this.provider.verify({ providerRef: method.providerRef, type: method.type, idempotencyKey: `verify:${paymentMethodId}` });
     if (outcome.status === 'failed') throw verificationFailed(outcome.code, outcome.message);
-    const recorded = await this.runtime.execute(paymentMethodAggregate, paymentMethodId, { type: 'RecordVerification', data: { payment_method_id: paymentMethodId, outcome: outcome.status } }, context);
-    return this.answer(context, recorded, method.customerId);
+    const recorded = await this.commands.send(paymentMethodAggregate, paymentMethodId, { type: 'RecordVerification', data: { payment_method_id: paymentMethodId, outcome: outcome.status } }, context);
+    return withDefault(recorded, await this.customerOf(context, method.customerId));
   }
-
-  private async answer(context: RequestContext, outcome: { state: PaymentMethodState; resource?: PaymentMethodResource; revision: number }, customerId: string): Promise<PaymentMethodWritten> {
-    const customer = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, customerId, context);
-    return withDefault(outcome, customer.state);
-  }
-}
-
-@CommandHandler(DetachPaymentMethodCommand)
-export class DetachPaymentMethodHandler implements ICommandHandler<DetachPaymentMethodCommand, PaymentMethodWritten> {
-  constructor(
-    private readonly runtime: CommandRuntime,
-    private readonly customerSubscriptions: CustomerSubscriptions,
-    private readonly customerMethods: CustomerPaymentMethods,
-  ) {}
 
   /**
    * Refused while a subscription that may still bill would charge the method: as its own, or as
@@ -177,26 +115,29 @@ export class DetachPaymentMethodHandler implements ICommandHandler<DetachPayment
    * a subscription created or changed in the last moments may slip through; its payments then fall
    * back to the customer's default, as those of a subscription without a method do, or find no method.
    */
-  async execute({ context, paymentMethodId }: DetachPaymentMethodCommand): Promise<PaymentMethodWritten> {
-    const cell = this.runtime.cellOf(context);
-    const loaded = await this.runtime.load(cell, paymentMethodAggregate, paymentMethodId, context);
+  async detach(context: RequestContext, paymentMethodId: string): Promise<PaymentMethodWritten> {
+    const loaded = await this.runtime.load(this.runtime.cellOf(context), paymentMethodAggregate, paymentMethodId, context);
     if (loaded.state.status === 'none') throw paymentMethodAggregate.notFound(paymentMethodId);
     const customerId = loaded.state.customerId;
     if (loaded.state.status !== 'detached') {
-      const owner = await this.runtime.load(cell, customerAggregate, customerId, context);
-      const isDefault = owner.state.status === 'active' && owner.state.defaultPaymentMethodId === paymentMethodId;
+      const owner = await this.customerOf(context, customerId);
+      const isDefault = owner.status === 'active' && owner.defaultPaymentMethodId === paymentMethodId;
       const subscriptions = await this.customerSubscriptions.of(context, customerId);
       const own = subscriptionBillingWith(subscriptions, paymentMethodId);
       if (own) throw inUse(paymentMethodId, own, false);
       const inheriting = isDefault ? subscriptionBillingWith(subscriptions, null) : undefined;
       if (inheriting) throw inUse(paymentMethodId, inheriting, true);
     }
-    const detached = await this.runtime.execute(paymentMethodAggregate, paymentMethodId, { type: 'DetachPaymentMethod', data: { payment_method_id: paymentMethodId } }, context);
+    const detached = await this.commands.send(paymentMethodAggregate, paymentMethodId, { type: 'DetachPaymentMethod', data: { payment_method_id: paymentMethodId } }, context);
     const event = detached.appended[0];
     const customer = event
       ? await this.customerMethods.recordDetached({ ...context, commandId: reactionCommandId(ATTACHMENT_REACTION, event.id) }, { customer_id: customerId, payment_method_id: paymentMethodId })
-      : (await this.runtime.load(cell, customerAggregate, customerId, context)).state;
+      : await this.customerOf(context, customerId);
     return withDefault(detached, customer);
+  }
+
+  private async customerOf(context: RequestContext, customerId: string): Promise<CustomerState> {
+    return (await this.runtime.load(this.runtime.cellOf(context), customerAggregate, customerId, context)).state;
   }
 }
 
@@ -227,5 +168,3 @@ const inUse = (id: string, subscriptionId: string, inherited: boolean) =>
       ? `Payment method ${id} is the customer’s default, which subscription ${subscriptionId} bills; give the customer another default or the subscription a method of its own first`
       : `Payment method ${id} is the payment method of subscription ${subscriptionId}; give the subscription another method first`,
   );
-
-export const paymentMethodCommandHandlers = [AttachPaymentMethodHandler, UpdatePaymentMethodHandler, VerifyPaymentMethodHandler, DetachPaymentMethodHandler];

@@ -16,3 +16,4 @@ export * from './payment-error';
 export * from './card-number';
 export * from './http-url';
 export * from './one-command-process';
+export * from './membership-index';

@@ -128,6 +128,17 @@ describe('payment methods through the HTTP API', () => {
       expect(updated.headers['etag']).toBe('W/"1"');
     });
 
+    it('answers 412 when If-Match names an old revision, and applies nothing, the default included', async () => {
+      const owner = await customer();
+      const method = await attach(owner, { type: 'card', token: 'tok_visa', metadata: { a: '1' } });
+      const current = await api.patch(`/v1/payment-methods/${method.id}`, { metadata: { a: '2' } }).set('If-Match', 'W/"0"').expect(200);
+      expect(current.headers['etag']).toBe('W/"1"');
+      const stale = await api.patch(`/v1/payment-methods/${method.id}`, { metadata: { a: '3' }, is_default: true }).set('If-Match', 'W/"0"').expect(412);
+      expect(stale.body.problem).toBe('request.precondition_failed');
+      expect(await retrieve(method.id)).toMatchObject({ metadata: { a: '2' }, is_default: false });
+      expect(await defaultOf(owner)).toBeNull();
+    });
+
     it('sets and unsets the default; the customer’s default_payment_method_id follows', async () => {
       const owner = await customer();
       const first = await attach(owner, { type: 'card', token: 'tok_visa', set_as_default: true });

@@ -1,7 +1,6 @@
 import Big from 'big.js';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RequestContext } from '@tally/cells';
-import { InvoiceNumbering, IssueSubscriptionInvoiceCommand, subscriptionInvoiceId } from '@tally/invoicing';
+import { DEFAULT_DUNNING, InvoiceNumbering, SubscriptionInvoices, subscriptionInvoiceId, type SubscriptionInvoiceInput } from '@tally/invoicing';
 import { CommandRuntime } from '@tally/runtime';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
@@ -235,7 +234,8 @@ describe('invoices through the HTTP API', () => {
         const sequence = numbers.map((number) => Number(number.split('-')[1]));
         expect(sequence).toEqual(Array.from({ length: 5 }, (_, i) => sequence[0] + i));
         const reservations = sequenceWrites.mock.calls.filter(([aggregate]) => aggregate.type === 'invoice_number_sequence');
-        expect(reservations.map(([, , command]) => (command as unknown as { data: { invoice_ids: string[] } }).data.invoice_ids)).toEqual([invoices.map((invoice) => invoice.id)]);
+        const reserved = reservations.map(([, , command]) => (command as unknown as { data: { invoices: { invoice_id: string }[] } }).data.invoices.map((invoice) => invoice.invoice_id));
+        expect(reserved).toEqual([invoices.map((invoice) => invoice.id)]);
       } finally {
         sequenceWrites.mockRestore();
       }
@@ -247,8 +247,7 @@ describe('invoices through the HTTP API', () => {
     it('issues one invoice per (subscription, period), finalised with discounts and tax, however often it is sent', async () => {
       const invoiceId = subscriptionInvoiceId('sub_01JSUB0000000000000000000', '2026-05-01T00:00:00.000Z');
       expect(subscriptionInvoiceId('sub_01JSUB0000000000000000000', '2026-05-01T00:00:00.000Z')).toBe(invoiceId);
-      const command = () =>
-        new IssueSubscriptionInvoiceCommand(context(), {
+      const input: SubscriptionInvoiceInput = {
           invoice_id: invoiceId,
           customer_id: customer,
           subscription_id: 'sub_01JSUB0000000000000000000',
@@ -264,11 +263,13 @@ describe('invoices through the HTTP API', () => {
           discounts: [{ coupon_id: 'cpn_1', level: 'subscription', percent_off: new Big(10), amount_off: null, components: null }],
           auto_charge: true,
           finalize: true,
-        });
-      const bus = tally.app.get(CommandBus);
-      const [first, second] = await Promise.all([bus.execute(command()), bus.execute(command())]);
+          payment_method_id: null,
+          dunning: DEFAULT_DUNNING,
+        };
+      const invoices = tally.app.get(SubscriptionInvoices);
+      const [first, second] = await Promise.all([invoices.issue(context(), input), invoices.issue(context(), input)]);
       expect(second.invoice.number).toBe(first.invoice.number);
-      const third = await bus.execute(command());
+      const third = await invoices.issue(context(), input);
       expect(third.invoice).toEqual(first.invoice);
       // base 49.00 − 4.90 = 44.10, 19 % = 8.38 (8.379); ebooks 10.00 − 1.00 = 9.00, 7 % = 0.63.
       expect(first.invoice).toMatchObject({ id: invoiceId, status: 'open', billing_reason: 'subscription_cycle', subtotal: '59.00', discount: '5.90', tax: '9.01', total: '62.11' });

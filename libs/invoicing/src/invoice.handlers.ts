@@ -137,101 +137,7 @@ export class IssueCreditNoteCommand extends Command<InvoiceWritten> {
   }
 }
 
-/** A line the billing process priced: amounts already rounded to the currency (decimal strings or Big, never numbers). */
-export interface SubscriptionInvoiceLine {
-  code: string;
-  description: string;
-  quantity: string | Big;
-  unit_amount: string | null;
-  amount: string | Big;
-  period_start: string;
-  period_end: string;
-  proration: boolean;
-  price_version: number | null;
-  tax_code: TaxCode;
-}
-
-export interface SubscriptionInvoiceInput {
-  /** subscriptionInvoiceId(subscription_id, period_start): one invoice per (subscription, period). */
-  invoice_id: string;
-  customer_id: string;
-  subscription_id: string;
-  currency: string;
-  tax_behavior: TaxBehavior;
-  billing_reason: Exclude<BillingReason, 'manual'>;
-  period_start: string;
-  period_end: string;
-  lines: SubscriptionInvoiceLine[];
-  /** Applied at finalisation with applyDiscounts, in level order. */
-  discounts: Discount[];
-  auto_charge: boolean;
-  /** false: leave it a draft (a pause with `keep_as_draft`). */
-  finalize: boolean;
-  description?: string | null;
-  metadata?: Metadata;
-}
-
-/**
- * The billing process's invoice of one period: creates the draft (nothing when its stream exists)
- * and, with `finalize`, finalises it (tax through the engine, a number) in the same handler. A
- * retry after a crash between the two completes the finalisation; an invoice already finalised is
- * answered as it is.
- */
-export class IssueSubscriptionInvoiceCommand extends Command<InvoiceWritten> {
-  constructor(
-    readonly context: RequestContext,
-    readonly input: SubscriptionInvoiceInput,
-  ) {
-    super();
-  }
-}
-
-/** The draft of a subscription's invoice as its creation states it; line ids derive from the invoice's, so a retry states the very same lines. */
-export function subscriptionInvoiceCreation(input: SubscriptionInvoiceInput, now: string): CreateInvoice {
-  const id = input.invoice_id;
-  return {
-    type: 'CreateInvoice',
-    data: {
-      invoice_id: id,
-      customer_id: input.customer_id,
-      subscription_id: input.subscription_id,
-      billing_reason: input.billing_reason,
-      currency: input.currency,
-      tax_behavior: input.tax_behavior,
-      auto_charge: input.auto_charge,
-      description: input.description ?? null,
-      due_at: null,
-      days_until_due: null,
-      period_start: input.period_start,
-      period_end: input.period_end,
-      metadata: input.metadata ?? {},
-      lines: input.lines.map((line, i) => ({
-        line_id: derivedId(INVOICE_LINE_ID_PREFIX, [id, String(i)]),
-        code: line.code,
-        description: line.description,
-        quantity: new Big(line.quantity).toFixed(),
-        unit_amount: line.unit_amount,
-        amount: new Big(line.amount).toFixed(),
-        period_start: line.period_start,
-        period_end: line.period_end,
-        proration: line.proration,
-        price_version: line.price_version,
-        tax_code: line.tax_code,
-        metadata: {},
-      })),
-      discounts: input.discounts.map((discount) => ({
-        coupon_id: discount.coupon_id,
-        level: discount.level,
-        percent_off: discount.percent_off?.toFixed() ?? null,
-        amount_off: discount.amount_off?.toFixed() ?? null,
-        components: discount.components === null ? null : [...discount.components],
-      })),
-      now,
-    },
-  };
-}
-
-const written = ({ resource, revision }: InvoiceOutcome): InvoiceWritten => ({ invoice: resource!, revision });
+export const written = ({ resource, revision }: InvoiceOutcome): InvoiceWritten => ({ invoice: resource!, revision });
 
 @CommandHandler(CreateInvoiceCommand)
 export class CreateInvoiceHandler implements ICommandHandler<CreateInvoiceCommand, InvoiceWritten> {
@@ -351,24 +257,6 @@ export class IssueCreditNoteHandler implements ICommandHandler<IssueCreditNoteCo
   }
 }
 
-@CommandHandler(IssueSubscriptionInvoiceCommand)
-export class IssueSubscriptionInvoiceHandler implements ICommandHandler<IssueSubscriptionInvoiceCommand, InvoiceWritten> {
-  constructor(
-    private readonly runtime: CommandRuntime,
-    private readonly finalizer: InvoiceFinalizer,
-  ) {}
-
-  async execute({ context, input }: IssueSubscriptionInvoiceCommand): Promise<InvoiceWritten> {
-    const id = input.invoice_id;
-    const command = (now: string): CreateInvoice => subscriptionInvoiceCreation(input, now);
-    const created = await this.runtime.execute(invoiceAggregate, id, command, context);
-    if (!input.finalize) return written(created);
-    // The same stream again: a command id of its own, or the runtime would take it for the create's.
-    const finalizing = commandStep(context, 'finalize');
-    return written(await this.finalizer.finalize(finalizing, id, { whenFinal: 'accept' }));
-  }
-}
-
 export const invoiceCommandHandlers = [
   CreateInvoiceHandler,
   UpdateInvoiceHandler,
@@ -379,5 +267,4 @@ export const invoiceCommandHandlers = [
   VoidInvoiceHandler,
   MarkInvoiceUncollectibleHandler,
   IssueCreditNoteHandler,
-  IssueSubscriptionInvoiceHandler,
 ];

@@ -13,6 +13,7 @@ import { InvoicePdfLinks } from './documents/pdf-links';
 import { InvoicePdfUrlInterceptor } from './documents/pdf-url.interceptor';
 import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
+import { SubscriptionInvoices } from './subscription-invoices';
 
 @Module({
   imports: [TaxModule],
@@ -23,6 +24,7 @@ import { InvoiceTaxation } from './invoice-totals';
     InvoiceNumbering,
     InvoiceFinalizer,
     InvoiceDryRun,
+    SubscriptionInvoices,
     ...invoiceCommandHandlers,
     ...invoiceQueryHandlers,
     InvoiceNumberingReaction,
@@ -30,6 +32,6 @@ import { InvoiceTaxation } from './invoice-totals';
     InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun],
+  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoices],
 })
 export class InvoicingModule {}

@@ -5,7 +5,6 @@ import { CommandRuntime } from '@tally/runtime';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
 import { assertPayable, invoiceAggregate, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
-import { subscriptionAggregate } from '@tally/subscriptions';
 import type { PaymentReason } from './domain/payment.events';
 import { parseReturnUrl } from './domain/return-url';
 import type { PaymentCommand } from './domain/payment.decider';
@@ -20,27 +19,8 @@ export class PayInvoiceCommand extends Command<PaymentResource> {
   constructor(
     readonly context: RequestContext,
     readonly invoiceId: string,
-    /** `paymentId`: a derived id, for a payment made once per occasion (the automatic charge derives its own). */
+    /** `paymentId`: a derived id, for a payment made once per occasion (a dunning retry). */
     readonly options: { paymentMethodId?: string; reason: PaymentReason; paymentId?: string; amount?: string; returnUrl?: string },
-  ) {
-    super();
-  }
-}
-
-/** The payment flow's own steps, sent by its reaction (and by nothing else). */
-export class CreatePaymentFromAttemptCommand extends Command<void> {
-  constructor(
-    readonly context: RequestContext,
-    readonly attempt: InvoicePaymentStarted['data'],
-  ) {
-    super();
-  }
-}
-
-export class ChargePaymentCommand extends Command<void> {
-  constructor(
-    readonly context: RequestContext,
-    readonly paymentId: string,
   ) {
     super();
   }
@@ -87,9 +67,6 @@ export class DisputePaymentCommand extends Command<PaymentResource> {
   }
 }
 
-/** The payment an invoice's automatic charge makes: one per invoice, whoever asks. */
-export const automaticPaymentId = (invoiceId: string): string => derivedId('pay', [invoiceId, 'automatic']);
-
 @CommandHandler(PayInvoiceCommand)
 export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, PaymentResource> {
   constructor(
@@ -100,8 +77,9 @@ export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, Pay
 
   /**
    * The invoice starts the attempt (refused while another is open, so racing requests charge
-   * once), then the payment is created from the attempt and charged. Answers the payment as the
-   * provider left it: succeeded, processing, waiting for the customer's action, or failed.
+   * once), then the payment is created from the attempt with its charge's outcome. Answers the
+   * payment as the provider left it: succeeded, processing, waiting for the customer's action, or
+   * failed.
    */
   async execute({ context, invoiceId, options }: PayInvoiceCommand): Promise<PaymentResource> {
     const returnUrl = options.returnUrl === undefined ? undefined : parseReturnUrl(options.returnUrl);
@@ -110,31 +88,26 @@ export class PayInvoiceHandler implements ICommandHandler<PayInvoiceCommand, Pay
     if (invoice.state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
     assertPayable(invoice.state);
     const methodId = await this.methodFor(context, invoice.state, options.paymentMethodId);
-    const paymentId = options.paymentId ?? (options.reason === 'automatic' ? automaticPaymentId(invoiceId) : this.ids.next('pay'));
+    const paymentId = options.paymentId ?? this.ids.next('pay');
     const onClock = onClockOf(context, invoice.clockId);
     const started = await this.runtime.execute(invoiceAggregate, invoiceId, {
         type: 'StartInvoicePayment',
         data: { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason, ...(options.amount !== undefined && { amount: options.amount }), ...(returnUrl !== undefined && { return_url: returnUrl }) },
       }, onClock);
     const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');
-    if (attempt) await this.charger.create(onClock, attempt.data as InvoicePaymentStarted['data']);
-    const charged = await this.charger.charge(onClock, paymentId);
+    const charged = attempt ? await this.charger.createAndCharge(onClock, attempt.data as InvoicePaymentStarted['data']) : await this.runtime.load(cell, paymentAggregate, paymentId, onClock);
     if (!charged.resource) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${paymentId} of invoice ${invoiceId} is being created`);
     return charged.resource;
   }
 
-  /** The method named, else the subscription's own, else the customer's default. */
+  /** The method named, else the invoice's (its subscription's or customer's at its issue, or the last retried), else the customer's default. */
   private async methodFor(context: RequestContext, invoice: InvoiceFacts, named: string | undefined): Promise<string> {
     const cell = this.runtime.cellOf(context);
     if (named) {
       await assertUsable(this.runtime, context, named, invoice.customerId);
       return named;
     }
-    if (invoice.subscriptionId) {
-      const subscription = await this.runtime.load(cell, subscriptionAggregate, invoice.subscriptionId, context);
-      const own = subscription.state.status === 'none' ? null : subscription.state.defaultPaymentMethodId;
-      if (own) return own;
-    }
+    if (invoice.paymentMethodId) return invoice.paymentMethodId;
     const customer = await this.runtime.load(cell, customerAggregate, invoice.customerId, context);
     const fallback = customer.state.status === 'active' ? customer.state.defaultPaymentMethodId : null;
     if (!fallback) {
@@ -159,24 +132,6 @@ async function assertUsable(runtime: CommandRuntime, context: RequestContext, me
   throw DomainError.unprocessable('payment.payment_method_unusable', `Payment method ${methodId} ${why}`, [
     { field: 'payment_method_id', code: 'payment.payment_method_unusable', message: why },
   ]);
-}
-
-@CommandHandler(CreatePaymentFromAttemptCommand)
-export class CreatePaymentFromAttemptHandler implements ICommandHandler<CreatePaymentFromAttemptCommand, void> {
-  constructor(private readonly charger: PaymentCharger) {}
-
-  async execute({ context, attempt }: CreatePaymentFromAttemptCommand): Promise<void> {
-    await this.charger.create(context, attempt);
-  }
-}
-
-@CommandHandler(ChargePaymentCommand)
-export class ChargePaymentHandler implements ICommandHandler<ChargePaymentCommand, void> {
-  constructor(private readonly charger: PaymentCharger) {}
-
-  async execute({ context, paymentId }: ChargePaymentCommand): Promise<void> {
-    await this.charger.charge(context, paymentId);
-  }
 }
 
 @CommandHandler(CancelPaymentCommand)
@@ -242,8 +197,6 @@ export class DisputePaymentHandler implements ICommandHandler<DisputePaymentComm
 export const paymentCommandHandlers = [
   DisputePaymentHandler,
   PayInvoiceHandler,
-  CreatePaymentFromAttemptHandler,
-  ChargePaymentHandler,
   CancelPaymentHandler,
   CompletePaymentActionHandler,
   SettlePaymentHandler,

@@ -10,14 +10,14 @@ import { PaymentMethodsController } from './payment-methods.controller';
 import { PaymentsController } from './payments.controller';
 import { PaymentTestHelpersController } from './payment-test-helpers.controller';
 import { paymentCommandHandlers } from './payment.handlers';
-import { paymentOnInvoiceHandlers } from './payment-on-invoice.handlers';
+import { OpenPaymentCancellation } from './open-payment-cancellation';
 import { paymentQueryHandlers } from './payment.queries';
 import { PaymentCharger } from './payment-charger';
 import { PaymentActionLinks } from './payment-action-links';
 import { PaymentFlowReaction } from './payment-flow.reaction';
 import { PaymentActionPageController } from './action-page/action-page.controller';
 import { ActionPageHandler } from './action-page/action-page.query';
-import { dunningHandlers } from './dunning.handlers';
+import { InvoiceDunning } from './dunning.handlers';
 import { setupIntentCommandHandlers } from './setup-intents/setup-intent.handlers';
 import { GetSetupIntentHandler } from './setup-intents/setup-intent.query';
 import { SetupIntentsController } from './setup-intents/setup-intents.controller';
@@ -35,14 +35,14 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
   controllers: [PaymentMethodsController, SetupIntentsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
     ...paymentCommandHandlers,
-    ...paymentOnInvoiceHandlers,
+    OpenPaymentCancellation,
     ...paymentQueryHandlers,
     PaymentCharger,
     PaymentOutcomeOnInvoice,
     PaymentActionLinks,
     PaymentFlowReaction,
     ActionPageHandler,
-    ...dunningHandlers,
+    InvoiceDunning,
     ...setupIntentCommandHandlers,
     GetSetupIntentHandler,
     DunningProcess,

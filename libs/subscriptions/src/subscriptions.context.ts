@@ -1,6 +1,7 @@
 import type { ContextManifest } from '@tally/runtime';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
+import { DunningFinalActionReaction } from './dunning-final-action.reaction';
 import { subscriptionProjection } from './subscription.projection';
 import { SubscriptionsModule } from './subscriptions.module';
 
@@ -10,5 +11,6 @@ export const subscriptionsContext: ContextManifest = {
   module: SubscriptionsModule,
   projections: [subscriptionProjection],
   processes: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
+  reactions: [DunningFinalActionReaction],
   aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],
 };

@@ -8,6 +8,7 @@ import { ReissueInvoiceWithUsageHandler } from './billing/reissue-invoice.handle
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
+import { DunningFinalActionReaction } from './dunning-final-action.reaction';
 import { subscriptionCommandHandlers } from './subscription.handlers';
 import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -26,7 +27,8 @@ import { SubscriptionsController } from './subscriptions.controller';
     SubscriptionInvoiceBuilder,
     SubscriptionCycleProcess,
     CustomerSubscriptionsProcess,
+    DunningFinalActionReaction,
   ],
-  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
+  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, DunningFinalActionReaction],
 })
 export class SubscriptionsModule {}

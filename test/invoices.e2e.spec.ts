@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import type { RequestContext } from '@tally/cells';
 import { DEFAULT_DUNNING, InvoiceNumbering, SubscriptionInvoices, subscriptionInvoiceId, type SubscriptionInvoiceInput } from '@tally/invoicing';
-import { CommandRuntime } from '@tally/runtime';
+import { CommandRuntime, Commands } from '@tally/runtime';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /** Invoices through the HTTP API: drafts, lines, finalisation with gap-free numbers, the locked states, credit notes. */
@@ -223,6 +223,44 @@ describe('invoices through the HTTP API', () => {
       const next = await draft();
       const seq = (n: string) => Number(n.split('-')[1]);
       expect(seq((await api.post(`/v1/invoices/${next.id}/finalize`).expect(200)).body.number)).toBe(seq(number) + 1);
+    });
+
+    it('issues a subscription’s invoice whose append a crash prevented after its number was reserved, from the reservation, with that number', async () => {
+      const subscription = 'sub_01JSUBCRASH00000000000000';
+      const input: SubscriptionInvoiceInput = {
+        invoice_id: subscriptionInvoiceId(subscription, '2026-07-01T00:00:00.000Z'),
+        customer_id: customer,
+        subscription_id: subscription,
+        currency: 'EUR',
+        tax_behavior: 'exclusive',
+        billing_reason: 'subscription_cycle',
+        period_start: '2026-07-01T00:00:00.000Z',
+        period_end: '2026-08-01T00:00:00.000Z',
+        lines: [{ code: 'base', description: 'base', quantity: '1', unit_amount: '49.00', amount: '49.00', period_start: '2026-07-01T00:00:00.000Z', period_end: '2026-08-01T00:00:00.000Z', proration: false, price_version: 1, tax_code: 'standard' }],
+        discounts: [],
+        auto_charge: false,
+        finalize: true,
+        payment_method_id: null,
+        dunning: DEFAULT_DUNNING,
+      };
+      const commands = tally.app.get(Commands);
+      const send = commands.send.bind(commands);
+      // The issuer dies after the reservation, before the invoice's append; the worker's reaction goes on.
+      const crash = jest.spyOn(commands, 'send').mockImplementation((aggregate, id, command, context, options) =>
+        context.actor === 'process:billing' && id === input.invoice_id ? Promise.reject(new Error('killed')) : send(aggregate, id, command, context, options),
+      );
+      try {
+        await expect(tally.app.get(SubscriptionInvoices).issue(context(), input)).rejects.toThrow('killed');
+        await tally.settle();
+      } finally {
+        crash.mockRestore();
+      }
+      const issued = (await api.get(`/v1/invoices/${input.invoice_id}`).expect(200)).body;
+      expect(issued).toMatchObject({ status: 'open', subscription_id: subscription, total: '58.31' });
+      // The issue sent again answers that invoice, with the number it was reserved.
+      expect((await tally.app.get(SubscriptionInvoices).issue(context(), input)).invoice.number).toBe(issued.number);
+      const seq = (n: string) => Number(n.split('-')[1]);
+      expect(seq((await api.post(`/v1/invoices/${(await draft()).id}/finalize`).expect(200)).body.number)).toBe(seq(issued.number) + 1);
     });
 
     it('reserves the numbers of a burst of finalisations together, in one append, each invoice its own consecutive number', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
-import { derivedId, type Metadata } from '@tally/kernel';
+import { derivedId, DomainError, type Metadata } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, Commands } from '@tally/runtime';
 import type { TaxBehavior, TaxCode } from '@tally/tax';
@@ -125,14 +125,23 @@ export class SubscriptionInvoices {
     if (loaded.state.status === 'draft') return written(await this.finalizer.finalize(context, id, { whenFinal: 'accept' }));
     if (loaded.state.status !== 'none') return written({ ...loaded, appended: [] });
     const now = (await this.clocks.now(cell, context.clockId)).toISOString();
-    const creation = subscriptionInvoiceCreation(input, now).data;
-    const [created] = invoiceDecider.decide({ type: 'CreateInvoice', data: creation }, loaded.state);
-    const draft = invoiceDecider.evolve(loaded.state, created) as InvoiceFacts;
-    const issue: InvoiceIssue = { command: { creation, ...(await this.finalizer.totalsOf(context, draft, now)) }, clock_id: context.clockId ?? null };
-    // Every rule is checked before a number is taken, so a refusal leaves no number unused.
-    invoiceDecider.decide(issued(issue, '?'), loaded.state);
+    const creation = subscriptionInvoiceCreation(input, now);
+    const issue = await this.checkedIssue(context, creation, now).catch(async (refusal: unknown) => {
+      // It cannot be finalised yet (no tax rate in force): it stays a draft, as Stripe's does, until the issue is retried.
+      if (refusal instanceof DomainError) await this.commands.send(invoiceAggregate, id, creation, context);
+      throw refusal;
+    });
     const number = await this.numbering.reserve(context, id, issue);
     return written(await this.commands.send(invoiceAggregate, id, issued(issue, number), context));
+  }
+
+  /** The issue with its totals, every rule checked, so a refusal comes before a number is taken and leaves none unused. */
+  private async checkedIssue(context: RequestContext, creation: CreateInvoice, now: string): Promise<InvoiceIssue> {
+    const initial = invoiceDecider.initialState();
+    const draft = invoiceDecider.decide(creation, initial).reduce(invoiceDecider.evolve, initial) as InvoiceFacts;
+    const issue: InvoiceIssue = { command: { creation: creation.data, ...(await this.finalizer.totalsOf(context, draft, now)) }, clock_id: context.clockId ?? null };
+    invoiceDecider.decide(issued(issue, '?'), initial);
+    return issue;
   }
 }
 

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { derivedId } from '@tally/kernel';
 import { CommandRuntime, Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { invoiceAggregate, isPayable } from '@tally/invoicing';
 import type { DunningCommand } from './domain/dunning.decider';
 import { failedInvoicesAggregate, failedInvoicesIdOf } from './failed-invoices.aggregate';
-import { PayInvoiceCommand } from './payment.handlers';
+import { InvoicePayer } from './invoice-payer';
 
 /**
  * What dunning does to a subscription invoice: retries its payment, ends it with its final action,
@@ -17,7 +16,7 @@ export class InvoiceDunning {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly commands: Commands,
-    private readonly bus: CommandBus,
+    private readonly payer: InvoicePayer,
   ) {}
 
   /**
@@ -30,7 +29,7 @@ export class InvoiceDunning {
     const { state } = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoiceId, context);
     if (state.status === 'none' || !isPayable(state)) return false;
     if (state.openPayment) return true;
-    await this.bus.execute(new PayInvoiceCommand(context, invoiceId, { reason: 'retry', paymentId: derivedId('pay', [invoiceId, occasion]), paymentMethodId }));
+    await this.payer.pay(context, invoiceId, { reason: 'retry', paymentId: derivedId('pay', [invoiceId, occasion]), paymentMethodId });
     return true;
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
+import { Clocks, CommandRuntime, Commands, type CommandOutcome } from '@tally/runtime';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import type { Clock, DomainError } from '@tally/kernel';
 import { DEFAULT_DUNNING, type InvoicePaymentStarted } from '@tally/invoicing';
@@ -24,6 +24,7 @@ type Outcome = CommandOutcome<PaymentState, PaymentResource>;
 export class PaymentCharger {
   constructor(
     private readonly runtime: CommandRuntime,
+    private readonly commands: Commands,
     private readonly clocks: Clocks,
     private readonly links: PaymentActionLinks,
     private readonly outcomes: PaymentOutcomeOnInvoice,
@@ -51,7 +52,7 @@ export class PaymentCharger {
     const charged = await this.provider.charge({ providerRef: method.providerRef, amount, currency, now, idempotencyKey: `charge:${payment_id}` });
     const answer = this.answerOf(context, payment_id, charged);
     const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason, dunning, return_url: return_url ?? null, answer };
-    const created = await this.runtime.execute(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
+    const created = await this.commands.send(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
     await this.outcomes.follow(context, created);
     return created;
   }
@@ -78,7 +79,7 @@ export class PaymentCharger {
 
   /** Records what the provider answered, and on the invoice the outcome it brought, if any. */
   async record(context: RequestContext, paymentId: string, answer: ProviderAnswer): Promise<Outcome> {
-    const recorded = await this.runtime.execute(paymentAggregate, paymentId, { type: 'RecordProviderAnswer', data: { payment_id: paymentId, answer } }, context);
+    const recorded = await this.commands.send(paymentAggregate, paymentId, { type: 'RecordProviderAnswer', data: { payment_id: paymentId, answer } }, context);
     await this.outcomes.follow(context, recorded);
     return recorded;
   }

@@ -9,7 +9,8 @@ import { paymentMethodQueryHandlers } from './payment-method.queries';
 import { PaymentMethodsController } from './payment-methods.controller';
 import { PaymentsController } from './payments.controller';
 import { PaymentTestHelpersController } from './payment-test-helpers.controller';
-import { paymentCommandHandlers } from './payment.handlers';
+import { InvoicePayer } from './invoice-payer';
+import { PaymentFollowUps } from './payment-follow-ups';
 import { OpenPaymentCancellation } from './open-payment-cancellation';
 import { paymentQueryHandlers } from './payment.queries';
 import { PaymentCharger } from './payment-charger';
@@ -34,7 +35,8 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
 @Module({
   controllers: [PaymentMethodsController, SetupIntentsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
-    ...paymentCommandHandlers,
+    InvoicePayer,
+    PaymentFollowUps,
     OpenPaymentCancellation,
     ...paymentQueryHandlers,
     PaymentCharger,

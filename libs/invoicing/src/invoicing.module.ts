@@ -14,6 +14,7 @@ import { InvoicePdfUrlInterceptor } from './documents/pdf-url.interceptor';
 import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
 import { SubscriptionInvoices } from './subscription-invoices';
+import { InvoiceDrafts } from './invoice-drafts';
 
 @Module({
   imports: [TaxModule],
@@ -25,6 +26,7 @@ import { SubscriptionInvoices } from './subscription-invoices';
     InvoiceFinalizer,
     InvoiceDryRun,
     SubscriptionInvoices,
+    InvoiceDrafts,
     ...invoiceCommandHandlers,
     ...invoiceQueryHandlers,
     InvoiceNumberingReaction,

@@ -11,7 +11,7 @@ import type { BillingReason } from './domain/invoice.events';
 import type { InvoiceIssue } from './domain/invoice-number-sequence';
 import { INVOICE_LINE_ID_PREFIX, invoiceAggregate } from './invoice.aggregate';
 import { InvoiceFinalizer } from './invoice-finalizer';
-import { written, type InvoiceWritten } from './invoice.handlers';
+import { written, type InvoiceWritten } from './invoice-drafts';
 import { InvoiceNumbering } from './invoice-numbering';
 
 /** A line the billing process priced: amounts already rounded to the currency (decimal strings or Big, never numbers). */

@@ -25,7 +25,7 @@ import type { After, Doc, ReadStore, Write } from '@tally/readstore';
 import { CellRegistry, ID_GENERATOR, readConfig, type RequestContext } from '@tally/cells';
 import { AGGREGATE_TIMER_STREAMS, AGGREGATE_TIMERS, aggregateTimerDocId, CommandRuntime, type HistoryEvent, Worker } from '@tally/runtime';
 import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine } from '@tally/tax';
-import { applyDiscounts, invoiceDecider, invoiceView, subscriptionInvoiceCreation, subscriptionInvoiceId, totalInvoice, totalsData, type InvoiceLine, type InvoiceState } from '@tally/invoicing';
+import { applyDiscounts, invoiceDecider, invoiceView, DEFAULT_DUNNING, subscriptionInvoiceCreation, subscriptionInvoiceId, totalInvoice, totalsData, type InvoiceLine, type InvoiceState } from '@tally/invoicing';
 import { boundary } from '../libs/subscriptions/src/domain/billing-cycle';
 import { licensedLines, loadPlan, usageLines } from '../libs/subscriptions/src/plan-terms';
 import { createApp } from '../apps/api/src/create-app';
@@ -215,6 +215,8 @@ async function baseline(dataDir: string, subscriptions: number, floor = false): 
           discounts: [],
           auto_charge: true,
           finalize: true,
+          payment_method_id: null,
+          dunning: DEFAULT_DUNNING,
         },
         now,
       );

@@ -72,9 +72,6 @@ describe('architecture', () => {
    * who moves it behind that context's published commands: remove each line with its change.
    */
   const COMMANDS_ON_OTHER_AGGREGATES_ALLOWED = [
-    // Engineer P (the payment path): the invoice carries what collecting it needs, payments sends invoicing's published commands.
-    'libs/payments/src/payment.handlers.ts: invoiceAggregate',
-    'libs/payments/src/payment-outcome-on-invoice.ts: invoiceAggregate',
     // Engineer C (the subscriptions context's commands): redeeming the coupon and referencing the plan through the catalog's published commands.
     'libs/subscriptions/src/subscription.handlers.ts: couponAggregate',
     'libs/subscriptions/src/subscription.handlers.ts: planAggregate',
@@ -99,8 +96,6 @@ describe('architecture', () => {
    * decision onto the event store: remove each line with its change.
    */
   const READ_MODELS_IN_WRITES_ALLOWED = [
-    // Engineer P (dunning): retrying a customer's failed invoices lists the failed payments.
-    'libs/payments/src/dunning.handlers.ts: RetryFailedInvoicesOfCustomerHandler',
     // Engineer C (libs/subscriptions/src/billing): applying a pause to the open invoices lists them.
     'libs/subscriptions/src/billing/pause-open-invoices.handler.ts: ApplyPauseToOpenInvoicesHandler',
   ];
@@ -171,9 +166,6 @@ describe('architecture', () => {
     'libs/subscriptions/src/billing/reissue-invoice.handler.ts',
     // being removed in this issue by the payment path (invoicing, the payment flow, dunning)
     'libs/invoicing/src/invoice.handlers.ts',
-    'libs/payments/src/payment.handlers.ts',
-    'libs/payments/src/payment-on-invoice.handlers.ts',
-    'libs/payments/src/dunning.handlers.ts',
     // being removed in this issue by the process deciders (unapplied-payment refund)
     'libs/payments/src/unapplied-payment-refund.process.ts',
   ];

@@ -112,6 +112,29 @@ describe('the money flow and dunning on a test clock', () => {
     ]);
   });
 
+  it('charges the subscription’s own method, which its invoices carry from their issue, before the customer’s default; a new default retries with it', async () => {
+    await api.post('/v1/plans', { code: 'own', product_code: 'own', currency: 'EUR', interval: 'month', components: [{ code: 'base', pricing: { model: 'flat', amount: '30.00' } }] }).expect(200);
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: T0 }).expect(200)).body.id as string;
+    const customer = (await api.post('/v1/customers', { email: 'own@example.com', test_clock: clock }).expect(200)).body.id as string;
+    await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_visa', set_as_default: true }).expect(200);
+    const own = (await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_insufficient_funds' }).expect(200)).body.id as string;
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'own', default_payment_method_id: own }).expect(200)).body.id as string;
+    await tally.settle();
+    const [invoice] = await listAll<{ id: string; status: string }>(api, `/v1/invoices?subscription_id=${subscription}`);
+    const attempts = async () =>
+      (await listAll<{ reason: string; status: string; payment_method_id: string }>(api, `/v1/payments?invoice_id=${invoice.id}&sort=created_at:asc`)).map((payment) => [payment.reason, payment.status, payment.payment_method_id]);
+    // The customer's default would have paid; the subscription's own method is the one charged, and it is declined.
+    expect(await attempts()).toEqual([['automatic', 'failed', own]]);
+    // A new default of the customer's retries the failed invoice at once, with the new method.
+    const fresh = (await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_mastercard', set_as_default: true }).expect(200)).body.id as string;
+    await tally.settle();
+    expect(await attempts()).toEqual([
+      ['automatic', 'failed', own],
+      ['retry', 'succeeded', fresh],
+    ]);
+    expect(await status(`/v1/invoices/${invoice.id}`)).toBe('paid');
+  });
+
   it('follows the provider’s hint in place of the fixed days by default, then writes the invoice off', async () => {
     const run = await subscribed('hinted', { retry_days: [5, 10], final_action: 'mark_uncollectible' }, 'tok_insufficient_funds');
     await run.newEvents();

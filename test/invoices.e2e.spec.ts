@@ -1,8 +1,7 @@
 import Big from 'big.js';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RequestContext } from '@tally/cells';
-import { InvoiceNumbering, IssueSubscriptionInvoiceCommand, subscriptionInvoiceId } from '@tally/invoicing';
-import { CommandRuntime } from '@tally/runtime';
+import { DEFAULT_DUNNING, InvoiceNumbering, SubscriptionInvoices, subscriptionInvoiceId, type SubscriptionInvoiceInput } from '@tally/invoicing';
+import { CommandRuntime, Commands } from '@tally/runtime';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /** Invoices through the HTTP API: drafts, lines, finalisation with gap-free numbers, the locked states, credit notes. */
@@ -226,6 +225,44 @@ describe('invoices through the HTTP API', () => {
       expect(seq((await api.post(`/v1/invoices/${next.id}/finalize`).expect(200)).body.number)).toBe(seq(number) + 1);
     });
 
+    it('issues a subscription’s invoice whose append a crash prevented after its number was reserved, from the reservation, with that number', async () => {
+      const subscription = 'sub_01JSUBCRASH00000000000000';
+      const input: SubscriptionInvoiceInput = {
+        invoice_id: subscriptionInvoiceId(subscription, '2026-07-01T00:00:00.000Z'),
+        customer_id: customer,
+        subscription_id: subscription,
+        currency: 'EUR',
+        tax_behavior: 'exclusive',
+        billing_reason: 'subscription_cycle',
+        period_start: '2026-07-01T00:00:00.000Z',
+        period_end: '2026-08-01T00:00:00.000Z',
+        lines: [{ code: 'base', description: 'base', quantity: '1', unit_amount: '49.00', amount: '49.00', period_start: '2026-07-01T00:00:00.000Z', period_end: '2026-08-01T00:00:00.000Z', proration: false, price_version: 1, tax_code: 'standard' }],
+        discounts: [],
+        auto_charge: false,
+        finalize: true,
+        payment_method_id: null,
+        dunning: DEFAULT_DUNNING,
+      };
+      const commands = tally.app.get(Commands);
+      const send = commands.send.bind(commands);
+      // The issuer dies after the reservation, before the invoice's append; the worker's reaction goes on.
+      const crash = jest.spyOn(commands, 'send').mockImplementation((aggregate, id, command, context, options) =>
+        context.actor === 'process:billing' && id === input.invoice_id ? Promise.reject(new Error('killed')) : send(aggregate, id, command, context, options),
+      );
+      try {
+        await expect(tally.app.get(SubscriptionInvoices).issue(context(), input)).rejects.toThrow('killed');
+        await tally.settle();
+      } finally {
+        crash.mockRestore();
+      }
+      const issued = (await api.get(`/v1/invoices/${input.invoice_id}`).expect(200)).body;
+      expect(issued).toMatchObject({ status: 'open', subscription_id: subscription, total: '58.31' });
+      // The issue sent again answers that invoice, with the number it was reserved.
+      expect((await tally.app.get(SubscriptionInvoices).issue(context(), input)).invoice.number).toBe(issued.number);
+      const seq = (n: string) => Number(n.split('-')[1]);
+      expect(seq((await api.post(`/v1/invoices/${(await draft()).id}/finalize`).expect(200)).body.number)).toBe(seq(issued.number) + 1);
+    });
+
     it('reserves the numbers of a burst of finalisations together, in one append, each invoice its own consecutive number', async () => {
       const invoices = await Promise.all(Array.from({ length: 5 }, () => draft()));
       const sequenceWrites = jest.spyOn(tally.app.get(CommandRuntime), 'execute');
@@ -235,7 +272,8 @@ describe('invoices through the HTTP API', () => {
         const sequence = numbers.map((number) => Number(number.split('-')[1]));
         expect(sequence).toEqual(Array.from({ length: 5 }, (_, i) => sequence[0] + i));
         const reservations = sequenceWrites.mock.calls.filter(([aggregate]) => aggregate.type === 'invoice_number_sequence');
-        expect(reservations.map(([, , command]) => (command as unknown as { data: { invoice_ids: string[] } }).data.invoice_ids)).toEqual([invoices.map((invoice) => invoice.id)]);
+        const reserved = reservations.map(([, , command]) => (command as unknown as { data: { invoices: { invoice_id: string }[] } }).data.invoices.map((invoice) => invoice.invoice_id));
+        expect(reserved).toEqual([invoices.map((invoice) => invoice.id)]);
       } finally {
         sequenceWrites.mockRestore();
       }
@@ -247,8 +285,7 @@ describe('invoices through the HTTP API', () => {
     it('issues one invoice per (subscription, period), finalised with discounts and tax, however often it is sent', async () => {
       const invoiceId = subscriptionInvoiceId('sub_01JSUB0000000000000000000', '2026-05-01T00:00:00.000Z');
       expect(subscriptionInvoiceId('sub_01JSUB0000000000000000000', '2026-05-01T00:00:00.000Z')).toBe(invoiceId);
-      const command = () =>
-        new IssueSubscriptionInvoiceCommand(context(), {
+      const input: SubscriptionInvoiceInput = {
           invoice_id: invoiceId,
           customer_id: customer,
           subscription_id: 'sub_01JSUB0000000000000000000',
@@ -264,11 +301,13 @@ describe('invoices through the HTTP API', () => {
           discounts: [{ coupon_id: 'cpn_1', level: 'subscription', percent_off: new Big(10), amount_off: null, components: null }],
           auto_charge: true,
           finalize: true,
-        });
-      const bus = tally.app.get(CommandBus);
-      const [first, second] = await Promise.all([bus.execute(command()), bus.execute(command())]);
+          payment_method_id: null,
+          dunning: DEFAULT_DUNNING,
+        };
+      const invoices = tally.app.get(SubscriptionInvoices);
+      const [first, second] = await Promise.all([invoices.issue(context(), input), invoices.issue(context(), input)]);
       expect(second.invoice.number).toBe(first.invoice.number);
-      const third = await bus.execute(command());
+      const third = await invoices.issue(context(), input);
       expect(third.invoice).toEqual(first.invoice);
       // base 49.00 − 4.90 = 44.10, 19 % = 8.38 (8.379); ebooks 10.00 − 1.00 = 9.00, 7 % = 0.63.
       expect(first.invoice).toMatchObject({ id: invoiceId, status: 'open', billing_reason: 'subscription_cycle', subtotal: '59.00', discount: '5.90', tax: '9.01', total: '62.11' });

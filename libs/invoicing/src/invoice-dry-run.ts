@@ -4,7 +4,7 @@ import type { HistoryEvent } from '@tally/runtime';
 import { invoiceDecider, type InvoiceCommand, type InvoiceFacts, type InvoiceState } from './domain/invoice.decider';
 import type { InvoiceEvent } from './domain/invoice.events';
 import { InvoiceFinalizer } from './invoice-finalizer';
-import { subscriptionInvoiceCreation, type SubscriptionInvoiceInput } from './invoice.handlers';
+import { subscriptionInvoiceCreation, type SubscriptionInvoiceInput } from './subscription-invoices';
 import { invoiceView, type InvoiceResource } from './invoice.view';
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import type { RequestContext } from '@tally/cells';
+import { customerAggregate } from '@tally/customers';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
 import { discountOf } from './domain/discount-terms';
 import type { Discount } from './domain/discounts';
@@ -46,10 +47,18 @@ export class InvoiceFinalizer {
     const now = (await this.clocks.now(cell, loaded.clockId ?? context.clockId)).toISOString();
     const { line_ids, totals } = state.status === 'draft' ? await this.totalsOf(context, state, now) : { line_ids: [], totals: undefined };
     // Every rule is checked before a number is taken, so a refusal leaves no number unused.
-    const trial: FinalizeInvoice = { type: 'FinalizeInvoice', data: { invoice_id: invoiceId, number: options.number ?? '?', now, line_ids, totals: totals! } };
+    const payment_method_id = await this.automaticChargeMethod(context, state);
+    const trial: FinalizeInvoice = { type: 'FinalizeInvoice', data: { invoice_id: invoiceId, number: options.number ?? '?', now, line_ids, totals: totals!, payment_method_id } };
     invoiceDecider.decide(trial, state);
     const number = options.number ?? (await this.numbering.reserve(context, invoiceId));
     return this.runtime.execute(invoiceAggregate, invoiceId, (at): FinalizeInvoice => ({ type: 'FinalizeInvoice', data: { ...trial.data, number, now: at } }), context);
+  }
+
+  /** What an auto-charged draft that names no method is charged with: its customer's default now (null: none, no charge starts). */
+  private async automaticChargeMethod(context: RequestContext, state: InvoiceFacts): Promise<string | null> {
+    if (!state.autoCharge || state.paymentMethodId) return null;
+    const customer = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, state.customerId, context);
+    return customer.state.status === 'active' ? customer.state.defaultPaymentMethodId : null;
   }
 
   /** The draft's discounts, tax and totals as they would be now, for the lines it has. */

@@ -1,34 +1,47 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RecordedEvent } from '@tally/eventstore';
-import type { RequestContext } from '@tally/cells';
-import type { Reaction } from '@tally/runtime';
+import { onClockOf, type RequestContext } from '@tally/cells';
+import { CommandRuntime, Commands, type Reaction } from '@tally/runtime';
 import type { InvoiceNumberReserved } from './domain/invoice-number-sequence';
-import { FinalizeInvoiceCommand } from './invoice.handlers';
+import { invoiceAggregate } from './invoice.aggregate';
+import { InvoiceFinalizer } from './invoice-finalizer';
+import { issued } from './subscription-invoices';
 
-type FinalizeWithNumber = { type: 'FinalizeWithReservedNumber'; data: { invoice_id: string; number: string } };
+type UseReservedNumber = { type: 'UseReservedNumber'; data: InvoiceNumberReserved['data'] };
 
 /**
- * Every reserved number ends on its invoice: for each reservation, finalise its invoice with it.
- * Usually the finaliser that reserved it already has, and the command does nothing; after a crash
- * between the reservation and the finalisation it completes the finalisation, so no number is left
- * unused. The same reservation always calls for the same command, so a reaction (no stream of its
- * own, no write when there is nothing to do) is all it takes.
+ * Every reserved number ends on its invoice. Usually the writer that reserved it already put it
+ * there, and the invoice (read from its stream) says so: nothing is sent. After a crash between
+ * the reservation and the invoice's append, it completes the invoice: issues the one the
+ * reservation carries, or finalises the draft it was reserved for, so no number is left unused.
+ * The same reservation always calls for the same command, so a reaction (no stream of its own,
+ * no write when there is nothing to do) is all it takes.
  */
 @Injectable()
-export class InvoiceNumberingReaction implements Reaction<FinalizeWithNumber> {
+export class InvoiceNumberingReaction implements Reaction<UseReservedNumber> {
   readonly name = 'invoice_numbering';
   readonly streamPrefixes = ['invoice_number_sequence-'];
 
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly commands: Commands,
+    private readonly finalizer: InvoiceFinalizer,
+  ) {}
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'InvoiceNumberReserved') return undefined;
-    const { invoice_id, number } = (event as unknown as InvoiceNumberReserved).data;
-    return { lane: invoice_id, command: { type: 'FinalizeWithReservedNumber' as const, data: { invoice_id, number } } };
+    const data = (event as unknown as InvoiceNumberReserved).data;
+    return { lane: data.invoice_id, command: { type: 'UseReservedNumber' as const, data } };
   }
 
-  async dispatch({ data }: FinalizeWithNumber, context: RequestContext): Promise<void> {
-    await this.commands.execute(new FinalizeInvoiceCommand(context, data.invoice_id, data.number));
+  async dispatch({ data }: UseReservedNumber, context: RequestContext): Promise<void> {
+    const { invoice_id, number, issue } = data;
+    const { state } = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoice_id, context);
+    if (state.status !== 'none' && state.number === number) return;
+    if (issue) {
+      await this.commands.send(invoiceAggregate, invoice_id, issued(issue, number), onClockOf(context, issue.clock_id ?? undefined));
+      return;
+    }
+    await this.finalizer.finalize(context, invoice_id, { number, whenFinal: 'refuse' });
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
-import { reservedNumberOf } from './domain/invoice-number-sequence';
+import { reservedNumberOf, type InvoiceIssue } from './domain/invoice-number-sequence';
 import { invoiceNumberPrefix, invoiceNumberSequenceAggregate, invoiceNumberSequenceIdOf } from './invoice.aggregate';
 
 /** How many times a reservation is retried when another process keeps taking the next numbers first. */
@@ -13,6 +13,7 @@ export const MAX_RESERVED_AT_ONCE = 100;
 interface Waiting {
   context: RequestContext;
   invoiceId: string;
+  issue?: InvoiceIssue;
   resolve: (number: string) => void;
   reject: (error: unknown) => void;
 }
@@ -30,13 +31,17 @@ export class InvoiceNumbering {
 
   constructor(private readonly runtime: CommandRuntime) {}
 
-  /** The invoice's number: the one it reserved before if the sequence remembers it, else the next. */
-  reserve(context: RequestContext, invoiceId: string): Promise<string> {
+  /**
+   * The invoice's number: the one it reserved before if the sequence remembers it, else the next.
+   * `issue`: the invoice the number is for, when it does not exist yet (see InvoiceIssue).
+   */
+  reserve(context: RequestContext, invoiceId: string, issue?: InvoiceIssue): Promise<string> {
     const key = `${context.region}:${invoiceNumberSequenceIdOf(context)}`;
     return new Promise((resolve, reject) => {
+      const waiting = { context, invoiceId, ...(issue && { issue }), resolve, reject };
       const queue = this.queues.get(key);
-      if (queue) return queue.push({ context, invoiceId, resolve, reject });
-      this.queues.set(key, [{ context, invoiceId, resolve, reject }]);
+      if (queue) return queue.push(waiting);
+      this.queues.set(key, [waiting]);
       void this.drain(key);
     });
   }
@@ -59,7 +64,8 @@ export class InvoiceNumbering {
 
   private async reserveAll(batch: readonly Waiting[]): Promise<Map<string, string>> {
     const invoiceIds = batch.map((waiting) => waiting.invoiceId);
-    const command = { type: 'ReserveInvoiceNumbers' as const, data: { invoice_ids: invoiceIds, prefix: invoiceNumberPrefix(batch[0].context) } };
+    const invoices = batch.map(({ invoiceId, issue }) => ({ invoice_id: invoiceId, ...(issue && { issue }) }));
+    const command = { type: 'ReserveInvoiceNumbers' as const, data: { invoices, prefix: invoiceNumberPrefix(batch[0].context) } };
     const context = sequenceContext(batch);
     for (let attempt = 1; ; attempt++) {
       try {

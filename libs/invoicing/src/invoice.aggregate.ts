@@ -1,7 +1,15 @@
 import { derivedId, DomainError } from '@tally/kernel';
 import type { AggregateDefinition } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { invoiceDecider, type InvoiceCommand, type InvoiceState } from './domain/invoice.decider';
+import {
+  invoiceDecider,
+  type ApplyInvoicePayment,
+  type CloseInvoicePayment,
+  type ExhaustInvoiceRetries,
+  type InvoiceCommand,
+  type InvoiceState,
+  type StartInvoicePayment,
+} from './domain/invoice.decider';
 import type { InvoiceEvent } from './domain/invoice.events';
 import {
   invoiceNumberSequenceDecider,
@@ -21,6 +29,17 @@ export const invoiceAggregate: AggregateDefinition<InvoiceState, InvoiceCommand,
   decider: invoiceDecider,
   view: invoiceView,
   notFound: (id) => DomainError.notFound('invoice.not_found', `No invoice ${id}`),
+};
+
+/** The invoice's commands that invoicing publishes to the context collecting it (payments). */
+export type InvoiceCollectionCommand = StartInvoicePayment | ApplyInvoicePayment | CloseInvoicePayment | ExhaustInvoiceRetries;
+
+/** The invoice aggregate as payments addresses it: only the published commands type-check (the invoice sets no timers). */
+export const invoiceCollection: AggregateDefinition<InvoiceState, InvoiceCollectionCommand, InvoiceEvent, InvoiceResource> = {
+  type: invoiceAggregate.type,
+  decider: invoiceAggregate.decider,
+  view: invoiceAggregate.view,
+  notFound: invoiceAggregate.notFound,
 };
 
 /**

@@ -88,6 +88,8 @@ const PUBLIC_TYPES: Record<InvoiceEvent['type'], string | undefined> = {
   InvoicePaid: 'invoice.paid',
   InvoiceVoided: 'invoice.voided',
   InvoiceMarkedUncollectible: 'invoice.marked_uncollectible',
+  // What dunning's end brings is announced by its effect (the write-off, the subscription's cancel).
+  InvoiceRetriesExhausted: undefined,
   CreditNoteIssued: 'credit_note.created',
 };
 
@@ -175,6 +177,7 @@ export const invoiceView: ResourceView<InvoiceResource> = {
       case 'InvoicePaymentCanceled':
         return { ...invoice, updated_at: at };
       case 'InvoicePaymentNotApplied':
+      case 'InvoiceRetriesExhausted':
         return invoice;
       case 'InvoicePaid':
         return { ...invoice, status: 'paid', amount_due: money(0), updated_at: at };

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError, toUtcTimestamp } from '@tally/kernel';
@@ -19,23 +19,14 @@ import {
   parseIfMatch,
   withRevision,
 } from '@tally/http';
-import { instantParameter, type ListPage } from '@tally/runtime';
+import { Commands, instantParameter, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateInvoiceDto, InvoiceLineDto, IssueCreditNoteDto, UpdateInvoiceDto } from './dto/invoice.dto';
 import { CreditNoteResponse, InvoiceResponse } from './dto/invoice.response';
-import {
-  AddInvoiceLineCommand,
-  CreateInvoiceCommand,
-  FinalizeInvoiceCommand,
-  IssueCreditNoteCommand,
-  MarkInvoiceUncollectibleCommand,
-  RecomputeInvoiceTaxCommand,
-  RemoveInvoiceLineCommand,
-  UpdateInvoiceCommand,
-  VoidInvoiceCommand,
-  type InvoiceWritten,
-  type LineRequest,
-} from './invoice.handlers';
+import type { UpdateInvoiceDraft } from './domain/invoice.decider';
+import { invoiceAggregate } from './invoice.aggregate';
+import { InvoiceDrafts, written, type InvoiceWritten, type LineRequest } from './invoice-drafts';
+import { InvoiceFinalizer } from './invoice-finalizer';
 import { GetInvoiceQuery, INVOICE_LIST, ListInvoicesQuery } from './invoice.queries';
 import type { CreditNoteResource, InvoiceResource } from './invoice.view';
 import { PreviewInvoiceDto } from './dto/invoice-preview.dto';
@@ -53,7 +44,9 @@ const ETAG = { ETag: { description: 'The invoice’s revision, for `If-Match`', 
 export class InvoicesController {
   constructor(
     private readonly queries: QueryBus,
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
+    private readonly drafts: InvoiceDrafts,
+    private readonly finalizer: InvoiceFinalizer,
   ) {}
 
   /** Stripe's "create preview invoice": what a plan would bill a customer for one period. Writes nothing. */
@@ -118,7 +111,7 @@ export class InvoicesController {
       metadata: body.metadata ?? {},
       lines: (body.lines ?? []).map(lineRequest),
     };
-    return withEtag(response, await this.commands.execute(new CreateInvoiceCommand(context, input)));
+    return withEtag(response, await this.drafts.create(context, input));
   }
 
   @Get()
@@ -174,7 +167,7 @@ export class InvoicesController {
       ...(body.auto_charge !== undefined && { auto_charge: body.auto_charge }),
       ...(body.metadata !== undefined && { metadata: body.metadata }),
     };
-    return withEtag(response, await this.commands.execute(new UpdateInvoiceCommand(context, id, patch, parseIfMatch(ifMatch))));
+    return withEtag(response, written(await this.commands.send(invoiceAggregate, id, (now): UpdateInvoiceDraft => ({ type: 'UpdateInvoiceDraft', data: { invoice_id: id, ...patch, now } }), context, { expectedRevision: parseIfMatch(ifMatch) })));
   }
 
   @Post(':id/lines')
@@ -188,7 +181,7 @@ export class InvoicesController {
     409: ['invoice.not_draft', 'request.concurrent_update'],
   })
   async addLine(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: InvoiceLineDto, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    return withEtag(response, await this.commands.execute(new AddInvoiceLineCommand(context, id, lineRequest(body))));
+    return withEtag(response, await this.drafts.addLine(context, id, lineRequest(body)));
   }
 
   @Delete(':id/lines/:line_id')
@@ -196,7 +189,7 @@ export class InvoicesController {
   @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['invoice.not_found', 'invoice.line_not_found'], 409: ['invoice.not_draft', 'request.concurrent_update'] })
   async removeLine(@Ctx() context: RequestContext, @Param('id') id: string, @Param('line_id') lineId: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    return withEtag(response, await this.commands.execute(new RemoveInvoiceLineCommand(context, id, lineId)));
+    return withEtag(response, written(await this.commands.send(invoiceAggregate, id, { type: 'RemoveInvoiceLine', data: { invoice_id: id, line_id: lineId } }, context)));
   }
 
   @Post(':id/finalize')
@@ -214,7 +207,7 @@ export class InvoicesController {
     409: ['invoice.not_draft', 'invoice.due_at_passed', 'request.concurrent_update'],
   })
   async finalize(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    return withEtag(response, await this.commands.execute(new FinalizeInvoiceCommand(context, id)));
+    return withEtag(response, written(await this.finalizer.finalize(context, id, { whenFinal: 'refuse' })));
   }
 
   @Post(':id/recompute-tax')
@@ -224,7 +217,7 @@ export class InvoicesController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['invoice.not_found', 'customer.not_found'], 409: ['invoice.not_draft', 'request.concurrent_update'] })
   async recomputeTax(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    return withEtag(response, await this.commands.execute(new RecomputeInvoiceTaxCommand(context, id)));
+    return withEtag(response, await this.drafts.recomputeTax(context, id));
   }
 
   @Post(':id/void')
@@ -237,7 +230,7 @@ export class InvoicesController {
     409: ['invoice.not_open', 'invoice.has_payments', 'invoice.already_paid', 'invoice.uncollectible', 'invoice.payment_in_progress', 'request.concurrent_update'],
   })
   async void(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    return withEtag(response, await this.commands.execute(new VoidInvoiceCommand(context, id)));
+    return withEtag(response, written(await this.commands.send(invoiceAggregate, id, { type: 'VoidInvoice', data: { invoice_id: id } }, context)));
   }
 
   @Post(':id/mark-uncollectible')
@@ -250,7 +243,7 @@ export class InvoicesController {
     409: ['invoice.not_open', 'invoice.already_paid', 'invoice.voided', 'invoice.payment_in_progress', 'request.concurrent_update'],
   })
   async markUncollectible(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    return withEtag(response, await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, id)));
+    return withEtag(response, written(await this.commands.send(invoiceAggregate, id, { type: 'MarkInvoiceUncollectible', data: { invoice_id: id } }, context)));
   }
 
   @Post(':id/credit-notes')
@@ -271,7 +264,7 @@ export class InvoicesController {
   })
   async issueCreditNote(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: IssueCreditNoteDto, @Res({ passthrough: true }) response: Response): Promise<CreditNoteResource> {
     const note = { reason: body.reason, memo: body.memo ?? null, amount: body.amount ?? null, lines: body.lines?.map(({ line_id, amount }) => ({ line_id, amount })) ?? null };
-    const { invoice } = withRevision(response, await this.commands.execute(new IssueCreditNoteCommand(context, id, note)));
+    const { invoice } = withRevision(response, await this.drafts.issueCreditNote(context, id, note));
     return invoice.credit_notes[invoice.credit_notes.length - 1];
   }
 }

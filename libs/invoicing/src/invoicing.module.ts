@@ -13,6 +13,8 @@ import { InvoicePdfLinks } from './documents/pdf-links';
 import { InvoicePdfUrlInterceptor } from './documents/pdf-url.interceptor';
 import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
+import { SubscriptionInvoices } from './subscription-invoices';
+import { InvoiceDrafts } from './invoice-drafts';
 
 @Module({
   imports: [TaxModule],
@@ -23,6 +25,8 @@ import { InvoiceTaxation } from './invoice-totals';
     InvoiceNumbering,
     InvoiceFinalizer,
     InvoiceDryRun,
+    SubscriptionInvoices,
+    InvoiceDrafts,
     ...invoiceCommandHandlers,
     ...invoiceQueryHandlers,
     InvoiceNumberingReaction,
@@ -30,6 +34,6 @@ import { InvoiceTaxation } from './invoice-totals';
     InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun],
+  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoices],
 })
 export class InvoicingModule {}

@@ -1,92 +1,54 @@
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import { derivedId } from '@tally/kernel';
-import { CommandRuntime, ScopedReads } from '@tally/runtime';
+import { CommandRuntime, Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { BY_POLICY, invoiceAggregate, isPayable, MarkInvoiceUncollectibleCommand } from '@tally/invoicing';
-import { ApplySubscriptionLifecycleCommand } from '@tally/subscriptions';
+import { invoiceAggregate, invoiceCollection, isPayable } from '@tally/invoicing';
 import type { DunningCommand } from './domain/dunning.decider';
-import { PayInvoiceCommand } from './payment.handlers';
-import { paymentView, type PaymentResource } from './payment.view';
+import { failedInvoicesAggregate, failedInvoicesIdOf } from './failed-invoices.aggregate';
+import { InvoicePayer } from './invoice-payer';
 
-/** Pays a subscription invoice again, once per `occasion` (a dunning retry, a new default method): its payment id derives from both. */
-export class RetryInvoicePaymentCommand extends Command<void> {
-  constructor(
-    readonly context: RequestContext,
-    readonly invoiceId: string,
-    readonly occasion: string,
-  ) {
-    super();
-  }
-}
-
-export class ApplyDunningFinalActionCommand extends Command<void> {
-  constructor(
-    readonly context: RequestContext,
-    readonly data: Extract<DunningCommand, { type: 'ApplyDunningFinalAction' }>['data'],
-  ) {
-    super();
-  }
-}
-
-/** The customer has a new default method: retry each of its subscription invoices whose payment failed, at once. */
-export class RetryFailedInvoicesOfCustomerCommand extends Command<void> {
-  constructor(
-    readonly context: RequestContext,
-    readonly customerId: string,
-    readonly occasion: string,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(RetryInvoicePaymentCommand)
-export class RetryInvoicePaymentHandler implements ICommandHandler<RetryInvoicePaymentCommand, void> {
+/**
+ * What dunning does to a subscription invoice: retries its payment, ends it with its final action,
+ * and retries a customer's failed invoices at once when the customer gets a new default method.
+ */
+@Injectable()
+export class InvoiceDunning {
   constructor(
     private readonly runtime: CommandRuntime,
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
+    private readonly payer: InvoicePayer,
   ) {}
 
-  /** Only while something is due and no other attempt is under way; the method is found as for any payment. */
-  async execute({ context, invoiceId, occasion }: RetryInvoicePaymentCommand): Promise<void> {
+  /**
+   * Pays the invoice again, once per `occasion` (a dunning retry, a new default method): its payment
+   * id derives from both. Only while something is due and no other attempt is under way; answers
+   * whether there was anything left to collect. The method: the one given (a new default), else the
+   * invoice's (see InvoiceFacts.paymentMethodId).
+   */
+  async retry(context: RequestContext, invoiceId: string, occasion: string, paymentMethodId?: string): Promise<boolean> {
     const { state } = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoiceId, context);
-    if (state.status === 'none' || state.openPayment || !isPayable(state)) return;
-    await this.commands.execute(new PayInvoiceCommand(context, invoiceId, { reason: 'retry', paymentId: derivedId('pay', [invoiceId, occasion]) }));
+    if (state.status === 'none' || !isPayable(state)) return false;
+    if (state.openPayment) return true;
+    await this.payer.pay(context, invoiceId, { reason: 'retry', paymentId: derivedId('pay', [invoiceId, occasion]), paymentMethodId });
+    return true;
+  }
+
+  /** The retries are used up: the invoice records it, written off by the policy or, for its subscription's context, to cancel it. */
+  async exhaust(context: RequestContext, { invoice_id, action }: Extract<DunningCommand, { type: 'ApplyDunningFinalAction' }>['data']): Promise<void> {
+    await this.commands.send(invoiceCollection, invoice_id, { type: 'ExhaustInvoiceRetries', data: { invoice_id, final_action: action } }, context);
+  }
+
+  /** A subscription invoice's payment failed: its customer's index holds it until nothing is left to collect. */
+  async recordFailure(context: RequestContext, customerId: string, invoiceId: string): Promise<void> {
+    await this.commands.send(failedInvoicesAggregate, failedInvoicesIdOf(customerId), { type: 'RecordFailedInvoice', data: { customer_id: customerId, invoice_id: invoiceId } }, context);
+  }
+
+  /** The customer has a new default method: each of its failed subscription invoices is retried with it at once; those settled meanwhile leave the index. */
+  async retryFailedInvoicesOf(context: RequestContext, customerId: string, paymentMethodId: string, occasion: string): Promise<void> {
+    const id = failedInvoicesIdOf(customerId);
+    const { state } = await this.runtime.load(this.runtime.cellOf(context), failedInvoicesAggregate, id, context);
+    const settled: string[] = [];
+    for (const invoiceId of state.invoiceIds) if (!(await this.retry(context, invoiceId, occasion, paymentMethodId))) settled.push(invoiceId);
+    if (settled.length > 0) await this.commands.send(failedInvoicesAggregate, id, { type: 'ForgetFailedInvoices', data: { customer_id: customerId, invoice_ids: settled } }, context);
   }
 }
-
-@CommandHandler(ApplyDunningFinalActionCommand)
-export class ApplyDunningFinalActionHandler implements ICommandHandler<ApplyDunningFinalActionCommand, void> {
-  constructor(private readonly commands: CommandBus) {}
-
-  async execute({ context, data }: ApplyDunningFinalActionCommand): Promise<void> {
-    if (data.action === 'mark_uncollectible') {
-      // The last failure's attempt may not be closed on the invoice yet, and a retry may be under way: the policy cancels (or returns) it.
-      await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, data.invoice_id, BY_POLICY));
-      return;
-    }
-    await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, data.subscription_id, { type: 'CancelSubscription', data: { when: 'now', reason: 'payment_failed', final_invoice: false } }));
-  }
-}
-
-@CommandHandler(RetryFailedInvoicesOfCustomerCommand)
-export class RetryFailedInvoicesOfCustomerHandler implements ICommandHandler<RetryFailedInvoicesOfCustomerCommand, void> {
-  constructor(
-    private readonly reads: ScopedReads,
-    private readonly commands: CommandBus,
-  ) {}
-
-  /** The invoices come from the customer's failed payments in the read model; an invoice paid meanwhile is skipped by the retry itself. */
-  async execute({ context, customerId, occasion }: RetryFailedInvoicesOfCustomerCommand): Promise<void> {
-    const failed = await this.reads.list<PaymentResource>(context, paymentView.collection, {
-      where: [
-        { field: 'customer_id', op: 'eq', value: customerId },
-        { field: 'status', op: 'eq', value: 'failed' },
-      ],
-      limit: 100,
-    });
-    const invoices = new Set(failed.items.filter((payment) => payment.subscription_id !== null).map((payment) => payment.invoice_id));
-    for (const invoiceId of invoices) await this.commands.execute(new RetryInvoicePaymentCommand(context, invoiceId, occasion));
-  }
-}
-
-export const dunningHandlers = [RetryInvoicePaymentHandler, ApplyDunningFinalActionHandler, RetryFailedInvoicesOfCustomerHandler];

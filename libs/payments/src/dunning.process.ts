@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { ProcessManager } from '@tally/runtime';
 import { dunningDecider, type DunningCommand, type DunningInput, type DunningState } from './domain/dunning.decider';
 import type { PaymentFailed } from './domain/payment.events';
-import { ApplyDunningFinalActionCommand, RetryInvoicePaymentCommand } from './dunning.handlers';
+import { InvoiceDunning } from './dunning.handlers';
 
 const SETTLED = new Set(['InvoicePaid', 'InvoiceVoided', 'InvoiceMarkedUncollectible']);
 
@@ -16,7 +15,7 @@ export class DunningProcess implements ProcessManager<DunningState, DunningInput
   readonly streamPrefixes = ['invoice-', 'payment-'];
   readonly decider = dunningDecider;
 
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly dunning: InvoiceDunning) {}
 
   /** A dunning starts with a subscription invoice's first failed payment; a settled invoice without one is not followed. */
   readonly startsOn = ['PaymentFailed'];
@@ -36,9 +35,9 @@ export class DunningProcess implements ProcessManager<DunningState, DunningInput
 
   async dispatch(command: DunningCommand, context: RequestContext): Promise<void> {
     if (command.type === 'RetryInvoicePayment') {
-      await this.commands.execute(new RetryInvoicePaymentCommand(context, command.data.invoice_id, `retry:${command.data.attempt}`));
+      await this.dunning.retry(context, command.data.invoice_id, `retry:${command.data.attempt}`);
       return;
     }
-    await this.commands.execute(new ApplyDunningFinalActionCommand(context, command.data));
+    await this.dunning.exhaust(context, command.data);
   }
 }

@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
+import { Clocks, CommandRuntime, Commands, type CommandOutcome } from '@tally/runtime';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import type { Clock, DomainError } from '@tally/kernel';
-import type { InvoicePaymentStarted } from '@tally/invoicing';
-import { planAggregate, planIdOf } from '@tally/catalog';
-import { subscriptionAggregate } from '@tally/subscriptions';
-import { DEFAULT_DUNNING, type DunningTerms } from './domain/dunning';
+import { DEFAULT_DUNNING, type InvoicePaymentStarted } from '@tally/invoicing';
 import type { PaymentState, ProviderAnswer } from './domain/payment.decider';
 import { attachedMethod } from './domain/payment-method.decider';
 import { paymentAggregate } from './payment.aggregate';
@@ -18,15 +15,16 @@ import { PAYMENT_PROVIDER, type ChargeOutcome, type PaymentProvider } from './pr
 type Outcome = CommandOutcome<PaymentState, PaymentResource>;
 
 /**
- * Creates a payment from its invoice's attempt and charges it through the provider. Both steps may
- * run twice (the request that started them, then the payment flow reaction after a crash): the
- * payment stream exists once, and the provider's idempotency key (`charge:<payment id>`) makes a
- * second charge answer the first one's outcome without charging again.
+ * Creates a payment from its invoice's attempt, charged through the provider, and records the
+ * provider's later answers. The creation may run twice (the request that started the attempt,
+ * then the payment flow reaction): the payment stream exists once, and the provider's idempotency
+ * key (`charge:<payment id>`) makes a second charge answer the first one's outcome.
  */
 @Injectable()
 export class PaymentCharger {
   constructor(
     private readonly runtime: CommandRuntime,
+    private readonly commands: Commands,
     private readonly clocks: Clocks,
     private readonly links: PaymentActionLinks,
     private readonly outcomes: PaymentOutcomeOnInvoice,
@@ -35,33 +33,28 @@ export class PaymentCharger {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async create(context: RequestContext, attempt: InvoicePaymentStarted['data']): Promise<Outcome> {
+  /**
+   * The payment of an attempt, created with the outcome of its charge in one append: the provider
+   * is asked first, under the key `charge:<payment id>`, so asking again (a retry after a crash
+   * before the append) answers the first charge's outcome without charging twice. A payment that
+   * exists already is answered as it is (or, created before it was charged in the same append and
+   * still pending, charged now).
+   */
+  async createAndCharge(context: RequestContext, attempt: InvoicePaymentStarted['data']): Promise<Outcome> {
     const cell = this.runtime.cellOf(context);
+    const existing = await this.runtime.load(cell, paymentAggregate, attempt.payment_id, context);
+    if (existing.state.status !== 'none' && existing.state.status !== 'pending') return { ...existing, appended: [] };
     const method = attachedMethod((await this.runtime.load(cell, paymentMethodAggregate, attempt.payment_method_id, context)).state, attempt.payment_method_id);
     const { invoice_id, payment_id, customer_id, subscription_id, payment_method_id, amount, currency, reason, return_url } = attempt;
-    const dunning = subscription_id ? await this.dunningOf(context, subscription_id) : null;
-    const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason, dunning, return_url: return_url ?? null };
-    return this.runtime.execute(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
-  }
-
-  /** The dunning policy of the subscription's plan, its defaults filled in, or Tally's default. */
-  private async dunningOf(context: RequestContext, subscriptionId: string): Promise<DunningTerms> {
-    const cell = this.runtime.cellOf(context);
-    const subscription = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
-    if (subscription.state.status === 'none') return DEFAULT_DUNNING;
-    const plan = await this.runtime.load(cell, planAggregate, planIdOf(context, subscription.state.planCode), context);
-    const policy = plan.state.status === 'none' ? null : plan.state.dunningPolicy;
-    return policy ? { retry_days: policy.retry_days, final_action: policy.final_action, use_provider_hints: policy.use_provider_hints ?? true } : DEFAULT_DUNNING;
-  }
-
-  async charge(context: RequestContext, paymentId: string): Promise<Outcome> {
-    const cell = this.runtime.cellOf(context);
-    const loaded = await this.runtime.load(cell, paymentAggregate, paymentId, context);
-    if (loaded.state.status !== 'pending') return { ...loaded, appended: [] };
-    const { providerRef, amount, currency } = loaded.state;
-    const now = (await this.clocks.now(cell, loaded.clockId)).toISOString();
-    const outcome = await this.provider.charge({ providerRef, amount, currency, now, idempotencyKey: `charge:${paymentId}` });
-    return this.record(context, paymentId, this.answerOf(context, paymentId, outcome));
+    // Attempts started before the invoice carried its terms: a subscription's invoice is dunned on the default ones.
+    const dunning = attempt.dunning !== undefined ? attempt.dunning : subscription_id ? DEFAULT_DUNNING : null;
+    const now = (await this.clocks.now(cell, existing.clockId ?? context.clockId)).toISOString();
+    const charged = await this.provider.charge({ providerRef: method.providerRef, amount, currency, now, idempotencyKey: `charge:${payment_id}` });
+    const answer = this.answerOf(context, payment_id, charged);
+    const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason, dunning, return_url: return_url ?? null, answer };
+    const created = await this.commands.send(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
+    await this.outcomes.follow(context, created);
+    return created;
   }
 
   /**
@@ -86,7 +79,7 @@ export class PaymentCharger {
 
   /** Records what the provider answered, and on the invoice the outcome it brought, if any. */
   async record(context: RequestContext, paymentId: string, answer: ProviderAnswer): Promise<Outcome> {
-    const recorded = await this.runtime.execute(paymentAggregate, paymentId, { type: 'RecordProviderAnswer', data: { payment_id: paymentId, answer } }, context);
+    const recorded = await this.commands.send(paymentAggregate, paymentId, { type: 'RecordProviderAnswer', data: { payment_id: paymentId, answer } }, context);
     await this.outcomes.follow(context, recorded);
     return recorded;
   }

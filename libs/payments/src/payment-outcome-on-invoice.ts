@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CommandRuntime, commandStep, type CommandOutcome } from '@tally/runtime';
+import { Commands, type CommandOutcome } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import { invoiceAggregate } from '@tally/invoicing';
+import { invoiceCollection } from '@tally/invoicing';
 import type { PaymentState } from './domain/payment.decider';
 import type { PaymentResource } from './payment.view';
 
@@ -13,7 +13,7 @@ import type { PaymentResource } from './payment.view';
  */
 @Injectable()
 export class PaymentOutcomeOnInvoice {
-  constructor(private readonly runtime: CommandRuntime) {}
+  constructor(private readonly commands: Commands) {}
 
   async record(context: RequestContext, payment: Pick<CommandOutcome<PaymentState, PaymentResource>, 'state' | 'resource'>): Promise<void> {
     const { state, resource } = payment;
@@ -22,15 +22,15 @@ export class PaymentOutcomeOnInvoice {
     const payment_id = state.id;
     // Charged back at once (the provider reported the dispute with the charge), the money was still taken first.
     if (state.status === 'succeeded' || state.status === 'charged_back') {
-      await this.runtime.execute(invoiceAggregate, invoice_id, { type: 'ApplyInvoicePayment', data: { invoice_id, payment_id, amount: state.amount } }, context);
+      await this.commands.send(invoiceCollection, invoice_id, { type: 'ApplyInvoicePayment', data: { invoice_id, payment_id, amount: state.amount } }, context);
     } else if (state.status === 'failed' || state.status === 'canceled') {
       const outcome = state.status;
-      await this.runtime.execute(invoiceAggregate, invoice_id, { type: 'CloseInvoicePayment', data: { invoice_id, payment_id, outcome, last_error: resource.last_error } }, context);
+      await this.commands.send(invoiceCollection, invoice_id, { type: 'CloseInvoicePayment', data: { invoice_id, payment_id, outcome, last_error: resource.last_error } }, context);
     }
   }
 
   /** After a change of the payment: the outcome it brought, if any, reaches the invoice at once (before a request answers). */
   async follow(context: RequestContext, changed: CommandOutcome<PaymentState, PaymentResource>): Promise<void> {
-    if (changed.appended.length > 0) await this.record(commandStep(context, 'invoice'), changed);
+    if (changed.appended.length > 0) await this.record(context, changed);
   }
 }

@@ -1,12 +1,14 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { DomainError } from '@tally/kernel';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
+import { Commands } from '@tally/runtime';
 import { PaymentResponse } from './dto/payment.response';
-import { CompletePaymentActionCommand, DisputePaymentCommand, SettlePaymentCommand } from './payment.handlers';
+import type { PaymentCommand } from './domain/payment.decider';
+import { paymentAggregate } from './payment.aggregate';
+import { PaymentFollowUps } from './payment-follow-ups';
 import type { PaymentResource } from './payment.view';
 
 class OpenDisputeDto {
@@ -21,7 +23,10 @@ const PROBLEMS = { 400: ['test_helpers.livemode'], 404: ['payment.not_found'], 4
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('payments')
 export class PaymentTestHelpersController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly followUps: PaymentFollowUps,
+    private readonly commands: Commands,
+  ) {}
 
   @Post(':id/complete-action')
   @ApiOperation({ summary: 'Complete a payment’s 3DS action (sandbox)', description: 'As if the customer authenticated on the hosted page: the payment moves on (`payment.action_completed`) and succeeds.' })
@@ -30,7 +35,7 @@ export class PaymentTestHelpersController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.no_action'] })
   complete(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
-    return this.commands.execute(new CompletePaymentActionCommand(sandboxOnly(context), id, 'succeeded'));
+    return this.followUps.completeAction(sandboxOnly(context), id, 'succeeded');
   }
 
   @Post(':id/fail-action')
@@ -40,7 +45,7 @@ export class PaymentTestHelpersController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.no_action'] })
   fail(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
-    return this.commands.execute(new CompletePaymentActionCommand(sandboxOnly(context), id, 'failed'));
+    return this.followUps.completeAction(sandboxOnly(context), id, 'failed');
   }
 
   @Post(':id/dispute')
@@ -50,7 +55,7 @@ export class PaymentTestHelpersController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.not_disputable', 'payment.already_disputed'] })
   dispute(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: OpenDisputeDto): Promise<PaymentResource> {
-    return this.commands.execute(new DisputePaymentCommand(sandboxOnly(context), id, { open: body.reason ?? 'fraudulent' }));
+    return this.disputed(sandboxOnly(context), id, (at) => ({ type: 'OpenDispute', data: { payment_id: id, reason: body.reason ?? 'fraudulent', at } }));
   }
 
   @Post(':id/dispute/:outcome')
@@ -62,7 +67,12 @@ export class PaymentTestHelpersController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 404: ['payment.not_found', 'route.not_found'], 409: [...PROBLEMS[409], 'payment.no_open_dispute'] })
   decide(@Ctx() context: RequestContext, @Param('id') id: string, @Param('outcome') outcome: string): Promise<PaymentResource> {
     if (outcome !== 'won' && outcome !== 'lost') throw DomainError.notFound('route.not_found', 'A dispute is decided won or lost');
-    return this.commands.execute(new DisputePaymentCommand(sandboxOnly(context), id, { decide: outcome }));
+    return this.disputed(sandboxOnly(context), id, (at) => ({ type: 'DecideDispute', data: { payment_id: id, outcome, at } }));
+  }
+
+  /** `at`: the time on the payment's clock. */
+  private async disputed(context: RequestContext, id: string, step: (at: string) => PaymentCommand): Promise<PaymentResource> {
+    return (await this.commands.send(paymentAggregate, id, step, context)).resource!;
   }
 
   @Post(':id/settle')
@@ -72,7 +82,7 @@ export class PaymentTestHelpersController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.not_processing'] })
   settle(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
-    return this.commands.execute(new SettlePaymentCommand(sandboxOnly(context), id));
+    return this.followUps.settle(sandboxOnly(context), id);
   }
 }
 

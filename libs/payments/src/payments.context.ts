@@ -1,5 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { DunningProcess } from './dunning.process';
+import { FAILED_INVOICES_ID_PREFIX } from './failed-invoices.aggregate';
 import { UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { paymentMethodAggregate } from './payment-method.aggregate';
@@ -23,5 +24,6 @@ export const paymentsContext: ContextManifest = {
     { idPrefix: 'pm', type: 'payment_method' },
     { idPrefix: 'seti', type: 'setup_intent' },
     { idPrefix: 'pay', type: 'payment' },
+    { idPrefix: FAILED_INVOICES_ID_PREFIX, type: 'customer_failed_invoices' },
   ],
 };

@@ -1,13 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
+import { Commands, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { PayInvoiceDto } from './dto/payment.dto';
 import { PaymentActionUrlResponse, PaymentResponse, ProviderSdkActionResponse, RedirectActionResponse } from './dto/payment.response';
-import { CancelPaymentCommand, PayInvoiceCommand } from './payment.handlers';
+import { InvoicePayer } from './invoice-payer';
+import { paymentAggregate } from './payment.aggregate';
+import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 import { GetPaymentActionUrlQuery, GetPaymentQuery, ListPaymentsQuery, PAYMENT_LIST } from './payment.queries';
 import type { PaymentResource } from './payment.view';
 
@@ -19,7 +21,9 @@ const ETAG = { ETag: { description: 'The payment’s revision', schema: { type: 
 @ApiExtraModels(RedirectActionResponse, ProviderSdkActionResponse)
 export class PaymentsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly payer: InvoicePayer,
+    private readonly commands: Commands,
+    private readonly outcomes: PaymentOutcomeOnInvoice,
     private readonly queries: QueryBus,
   ) {}
 
@@ -39,7 +43,7 @@ export class PaymentsController {
     422: ['payment.payment_method_unusable'],
   })
   pay(@Ctx() context: RequestContext, @Param('id') invoiceId: string, @Body() body: PayInvoiceDto): Promise<PaymentResource> {
-    return this.commands.execute(new PayInvoiceCommand(context, invoiceId, { paymentMethodId: body.payment_method_id, reason: 'manual', amount: body.amount, returnUrl: body.return_url }));
+    return this.payer.pay(context, invoiceId, { paymentMethodId: body.payment_method_id, reason: 'manual', amount: body.amount, returnUrl: body.return_url });
   }
 
   @Get('payments')
@@ -64,8 +68,10 @@ export class PaymentsController {
   @ApiOkResponse({ type: PaymentResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['payment.not_found'], 409: ['payment.not_cancelable', 'request.concurrent_update'] })
-  cancel(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
-    return this.commands.execute(new CancelPaymentCommand(context, id));
+  async cancel(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
+    const canceled = await this.commands.send(paymentAggregate, id, { type: 'CancelPayment', data: { payment_id: id } }, context);
+    await this.outcomes.follow(context, canceled);
+    return canceled.resource!;
   }
 
   @Get('payments/:id/action-url')

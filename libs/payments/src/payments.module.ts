@@ -8,15 +8,16 @@ import { paymentMethodQueryHandlers } from './payment-method.queries';
 import { PaymentMethodsController } from './payment-methods.controller';
 import { PaymentsController } from './payments.controller';
 import { PaymentTestHelpersController } from './payment-test-helpers.controller';
-import { paymentCommandHandlers } from './payment.handlers';
-import { paymentOnInvoiceHandlers } from './payment-on-invoice.handlers';
+import { InvoicePayer } from './invoice-payer';
+import { PaymentFollowUps } from './payment-follow-ups';
+import { OpenPaymentCancellation } from './open-payment-cancellation';
 import { paymentQueryHandlers } from './payment.queries';
 import { PaymentCharger } from './payment-charger';
 import { PaymentActionLinks } from './payment-action-links';
 import { PaymentFlowReaction } from './payment-flow.reaction';
 import { PaymentActionPageController } from './action-page/action-page.controller';
 import { ActionPageHandler } from './action-page/action-page.query';
-import { dunningHandlers } from './dunning.handlers';
+import { InvoiceDunning } from './dunning.handlers';
 import { SetupIntents } from './setup-intents/setup-intents';
 import { GetSetupIntentHandler } from './setup-intents/setup-intent.query';
 import { SetupIntentsController } from './setup-intents/setup-intents.controller';
@@ -34,15 +35,16 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
   imports: [CustomersModule],
   controllers: [PaymentMethodsController, SetupIntentsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
-    ...paymentCommandHandlers,
-    ...paymentOnInvoiceHandlers,
+    InvoicePayer,
+    PaymentFollowUps,
+    OpenPaymentCancellation,
     ...paymentQueryHandlers,
     PaymentCharger,
     PaymentOutcomeOnInvoice,
     PaymentActionLinks,
     PaymentFlowReaction,
     ActionPageHandler,
-    ...dunningHandlers,
+    InvoiceDunning,
     SetupIntents,
     GetSetupIntentHandler,
     DunningProcess,

@@ -4,6 +4,7 @@ import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
 import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-index.reaction';
 import { subscriptionAggregate } from './subscription.aggregate';
+import { DunningFinalActionReaction } from './dunning-final-action.reaction';
 import { subscriptionProjection } from './subscription.projection';
 import { SubscriptionsModule } from './subscriptions.module';
 
@@ -13,7 +14,7 @@ export const subscriptionsContext: ContextManifest = {
   module: SubscriptionsModule,
   projections: [subscriptionProjection],
   processes: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
-  reactions: [LateUsageRebillReaction, CustomerSubscriptionsIndexReaction],
+  reactions: [LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
   timedAggregates: [subscriptionAggregate],
   aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],
 };

@@ -11,6 +11,7 @@ import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.build
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
 import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-index.reaction';
+import { DunningFinalActionReaction } from './dunning-final-action.reaction';
 import { subscriptionCommandHandlers } from './subscription.handlers';
 import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -31,7 +32,8 @@ import { SubscriptionsController } from './subscriptions.controller';
     CustomerSubscriptionsProcess,
     LateUsageRebillReaction,
     CustomerSubscriptionsIndexReaction,
+    DunningFinalActionReaction,
   ],
-  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction],
+  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
 })
 export class SubscriptionsModule {}

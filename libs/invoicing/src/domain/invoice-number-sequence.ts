@@ -1,4 +1,5 @@
 import { assertNever, type Command, type Decider, type Event } from '@tally/kernel';
+import type { IssueInvoice } from './invoice.decider';
 
 /**
  * The gap-free invoice numbers of one tenant and environment: one stream whose events each take
@@ -6,14 +7,25 @@ import { assertNever, type Command, type Decider, type Event } from '@tally/kern
  * take the same number and none is skipped. Every reservation ends on its invoice: the finaliser
  * that reserved it finalises with it, or the invoice-numbering reaction does (docs/decisions.md).
  */
-export type InvoiceNumberReserved = Event<'InvoiceNumberReserved', { invoice_id: string; sequence: number; number: string }>;
+export type InvoiceNumberReserved = Event<'InvoiceNumberReserved', { invoice_id: string; sequence: number; number: string; issue?: InvoiceIssue }>;
+
+/**
+ * An invoice created and finalised in one append once its number is reserved: the reservation
+ * carries it (and the test clock it lives on), so the numbering reaction can issue it when a
+ * crash came between the two appends.
+ */
+export interface InvoiceIssue {
+  command: Omit<IssueInvoice['data'], 'number'>;
+  clock_id: string | null;
+}
 export type InvoiceNumberSequenceEvent = InvoiceNumberReserved;
 
 /**
  * The next numbers, in the order given, for the invoices that have none reserved yet (a burst of
- * finalisations reserves together). `prefix`: the tenant's invoice prefix (see invoiceNumberPrefix).
+ * finalisations reserves together), each with the issue it is for, if any (an existing draft's
+ * finalisation has none). `prefix`: the tenant's invoice prefix (see invoiceNumberPrefix).
  */
-export type ReserveInvoiceNumbers = Command<'ReserveInvoiceNumbers', { invoice_ids: readonly string[]; prefix: string }>;
+export type ReserveInvoiceNumbers = Command<'ReserveInvoiceNumbers', { invoices: readonly { invoice_id: string; issue?: InvoiceIssue }[]; prefix: string }>;
 export type InvoiceNumberSequenceCommand = ReserveInvoiceNumbers;
 
 /**
@@ -38,14 +50,14 @@ export const invoiceNumberSequenceDecider: Decider<InvoiceNumberSequenceState, I
   decide(command, state) {
     switch (command.type) {
       case 'ReserveInvoiceNumbers': {
-        const { invoice_ids, prefix } = command.data;
+        const { invoices, prefix } = command.data;
         const reserved = new Set(state.recent.map((reservation) => reservation.invoice_id));
         const events: InvoiceNumberReserved[] = [];
-        for (const invoice_id of invoice_ids) {
+        for (const { invoice_id, issue } of invoices) {
           if (reserved.has(invoice_id)) continue;
           reserved.add(invoice_id);
           const sequence = state.last + events.length + 1;
-          events.push({ type: 'InvoiceNumberReserved', data: { invoice_id, sequence, number: formatInvoiceNumber(prefix, sequence) } });
+          events.push({ type: 'InvoiceNumberReserved', data: { invoice_id, sequence, number: formatInvoiceNumber(prefix, sequence), ...(issue && { issue }) } });
         }
         return events;
       }

@@ -1,5 +1,6 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
-import { invoiceDecider, type CreateInvoice, type FinalizeInvoice, type IssueCreditNote } from './invoice.decider';
+import { automaticPaymentId, DEFAULT_DUNNING } from './collection-terms';
+import { invoiceDecider, type CreateInvoice, type FinalizeInvoice, type IssueCreditNote, type IssueInvoice } from './invoice.decider';
 import type { InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
 import { invoiceNumberSequenceDecider } from './invoice-number-sequence';
 
@@ -75,7 +76,7 @@ const void_ = { type: 'VoidInvoice' as const, data: { invoice_id: id } };
 const mark = { type: 'MarkInvoiceUncollectible' as const, data: { invoice_id: id } };
 const started = (payment_id: string, amount = '178.50'): InvoiceEvent => ({
   type: 'InvoicePaymentStarted',
-  data: { invoice_id: id, payment_id, customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount, currency: 'EUR', reason: 'manual' },
+  data: { invoice_id: id, payment_id, customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount, currency: 'EUR', reason: 'manual', dunning: null },
 });
 const notApplied = (payment_id: string, amount: string, reason: PaymentNotAppliedReason): InvoiceEvent => ({ type: 'InvoicePaymentNotApplied', data: { invoice_id: id, payment_id, amount, reason } });
 const canceled = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id } });
@@ -118,6 +119,19 @@ describe('invoice decider', () => {
 
   describe('FinalizeInvoice', () => {
     it('opens the draft with its number, due at once when auto-charged', () => spec.given([created]).when(finalize()).then([finalized]));
+    it('starts the automatic charge in the same append, with the method it is given when the invoice names none', () =>
+      spec
+        .given([created])
+        .when({ ...finalize(), data: { ...finalize().data, payment_method_id: 'pm_1' } })
+        .then([
+          finalized,
+          { type: 'InvoicePaymentStarted', data: { invoice_id: id, payment_id: automaticPaymentId(id), customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount: '178.50', currency: 'EUR', reason: 'automatic', dunning: null } },
+        ]));
+    it('starts no charge for an invoice sent for payment', () =>
+      spec
+        .given([created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, auto_charge: false } }])
+        .when({ ...finalize(), data: { ...finalize().data, payment_method_id: 'pm_1' } })
+        .then([{ ...finalized, data: { ...finalized.data, due_at: '2026-05-31T10:00:00.000Z' } }]));
     it('is due in 30 days when sent for payment', () =>
       spec
         .given([created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, auto_charge: false } }])
@@ -255,12 +269,61 @@ describe('invoice decider', () => {
   });
 });
 
+describe('an invoice issued in one append', () => {
+  const creation = { ...create.data, subscription_id: 'sub_1', billing_reason: 'subscription_cycle' as const, payment_method_id: 'pm_sub', dunning: DEFAULT_DUNNING };
+  const issue: IssueInvoice = { type: 'IssueInvoice', data: { creation, number: 'ABC-000001', line_ids: ['il_a', 'il_b'], totals: totals() } };
+  const { now: _at, ...issuedData } = creation;
+  const issuedCreated: InvoiceEvent = { type: 'InvoiceCreated', data: issuedData };
+  const charge: InvoiceEvent = {
+    type: 'InvoicePaymentStarted',
+    data: { invoice_id: id, payment_id: automaticPaymentId(id), customer_id: 'cus_1', subscription_id: 'sub_1', payment_method_id: 'pm_sub', amount: '178.50', currency: 'EUR', reason: 'automatic', dunning: DEFAULT_DUNNING },
+  };
+
+  it('is created, finalised and its automatic charge started, carrying its method and dunning terms', () => spec.given([]).when(issue).then([issuedCreated, finalized, charge]));
+  it('starts no charge without a method', () =>
+    spec
+      .given([])
+      .when({ ...issue, data: { ...issue.data, creation: { ...creation, payment_method_id: null } } })
+      .then([{ ...issuedCreated, data: { ...issuedData, payment_method_id: null } }, finalized]));
+  it('changes nothing when issued again with its number (the numbering reaction after the issuer)', () => spec.given([issuedCreated, finalized, charge]).when(issue).thenNothingHappens());
+  it('finalises a draft created before invoices were issued in one append', () => spec.given([issuedCreated]).when(issue).then([finalized, charge]));
+  it('refuses another number', () => spec.given([issuedCreated, finalized]).when({ ...issue, data: { ...issue.data, number: 'ABC-000002' } }).thenFails('invoice.not_draft'));
+  it('checks its creation as a draft’s', () => spec.given([]).when({ ...issue, data: { ...issue.data, creation: { ...creation, currency: 'EURO' } } }).thenFails('money.unknown_currency'));
+
+  it('retries with the method of the last automatic charge or retry, not one named by hand', () => {
+    const retry: InvoiceEvent = { ...charge, data: { ...charge.data, payment_id: 'pay_retry', payment_method_id: 'pm_new', reason: 'retry' } };
+    const failed = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: 'sub_1', last_error: { code: 'card_declined', decline_code: null, provider_message: 'no', user_message: 'no', is_retriable: true, retriable_after: null } } });
+    const stateAfter = (events: InvoiceEvent[]) => events.reduce(invoiceDecider.evolve, invoiceDecider.initialState());
+    expect(stateAfter([issuedCreated, finalized, charge, failed(automaticPaymentId(id)), retry])).toMatchObject({ paymentMethodId: 'pm_new' });
+    expect(stateAfter([issuedCreated, finalized, charge, failed(automaticPaymentId(id)), { ...retry, data: { ...retry.data, reason: 'manual' } }])).toMatchObject({ paymentMethodId: 'pm_sub' });
+  });
+
+  describe('when dunning used up its retries', () => {
+    const exhaust = (final_action: 'cancel_subscription' | 'mark_uncollectible') => ({ type: 'ExhaustInvoiceRetries' as const, data: { invoice_id: id, final_action } });
+    const exhausted = (final_action: 'cancel_subscription' | 'mark_uncollectible'): InvoiceEvent => ({ type: 'InvoiceRetriesExhausted', data: { invoice_id: id, subscription_id: 'sub_1', final_action } });
+
+    it('records the final action for the subscription', () => spec.given([issuedCreated, finalized]).when(exhaust('cancel_subscription')).then([exhausted('cancel_subscription')]));
+    it('writes the invoice off by policy, its attempt still open', () =>
+      spec.given([issuedCreated, finalized, charge]).when(exhaust('mark_uncollectible')).then([exhausted('mark_uncollectible'), uncollectible]));
+    it('once', () => spec.given([issuedCreated, finalized, exhausted('cancel_subscription')]).when(exhaust('cancel_subscription')).thenNothingHappens());
+    it('does nothing to an invoice settled meanwhile', () =>
+      spec.given([issuedCreated, finalized, { type: 'InvoiceVoided', data: { invoice_id: id } }]).when(exhaust('cancel_subscription')).thenNothingHappens());
+  });
+});
+
 describe('invoice number sequence', () => {
   const sequence = DeciderSpecification.for(invoiceNumberSequenceDecider);
-  const reserve = (...invoice_ids: string[]) => ({ type: 'ReserveInvoiceNumbers' as const, data: { invoice_ids, prefix: 'ABC' } });
+  const reserve = (...invoiceIds: string[]) => ({ type: 'ReserveInvoiceNumbers' as const, data: { invoices: invoiceIds.map((invoice_id) => ({ invoice_id })), prefix: 'ABC' } });
   const reserved = (invoice_id: string, n: number) => ({ type: 'InvoiceNumberReserved' as const, data: { invoice_id, sequence: n, number: `ABC-${String(n).padStart(6, '0')}` } });
 
   it('takes the next number', () => sequence.given([reserved('inv_a', 1)]).when(reserve('inv_b')).then([reserved('inv_b', 2)]));
+  it('carries the invoice a number is reserved for, so a crash before its append cannot leave the number unused', () => {
+    const issue = { command: { creation: { ...create.data }, line_ids: ['il_a', 'il_b'], totals: totals() }, clock_id: 'clock_1' };
+    sequence
+      .given([reserved('inv_a', 1)])
+      .when({ type: 'ReserveInvoiceNumbers', data: { invoices: [{ invoice_id: 'inv_b', issue }], prefix: 'ABC' } })
+      .then([{ type: 'InvoiceNumberReserved', data: { ...reserved('inv_b', 2).data, issue } }]);
+  });
   it('gives a retried invoice the number it reserved', () => sequence.given([reserved('inv_a', 1), reserved('inv_b', 2)]).when(reserve('inv_a')).thenNothingHappens());
   it('reserves for several invoices at once, in order, skipping those reserved before and repeated ones', () =>
     sequence.given([reserved('inv_a', 1)]).when(reserve('inv_b', 'inv_a', 'inv_c', 'inv_b')).then([reserved('inv_b', 2), reserved('inv_c', 3)]));

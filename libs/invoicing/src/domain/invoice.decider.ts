@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { assertNever, checkMetadata, DomainError, formatAmount, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata, type PaymentError } from '@tally/kernel';
 import type { TaxBehavior } from '@tally/tax/published';
+import { automaticPaymentId, DEFAULT_DUNNING, type DunningFinalAction, type DunningTerms } from './collection-terms';
 import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
 import type {
   CreditNoteIssued,
@@ -32,6 +33,12 @@ export interface InvoiceFacts {
   metadata: Metadata;
   lines: readonly InvoiceLineData[];
   discounts: readonly DiscountTerms[];
+  /** The method to charge: the one the invoice was issued with, then the last an automatic charge or a retry tried. */
+  paymentMethodId: string | null;
+  /** The retry terms of a failed payment (null: no dunning). */
+  dunning: DunningTerms | null;
+  /** Dunning's final action was taken. */
+  retriesExhausted: boolean;
   /** Set at finalisation. */
   number: string | null;
   total: string;
@@ -63,7 +70,19 @@ export type AddInvoiceLine = Command<'AddInvoiceLine', { invoice_id: string; lin
 export type RemoveInvoiceLine = Command<'RemoveInvoiceLine', { invoice_id: string; line_id: string }>;
 /** `line_ids`: the lines the totals were computed for, in order; another set means the draft changed meanwhile. */
 export type RecordInvoiceTax = Command<'RecordInvoiceTax', { invoice_id: string; line_ids: string[]; totals: InvoiceTotalsData }>;
-export type FinalizeInvoice = Command<'FinalizeInvoice', { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData }>;
+/** `payment_method_id`: what an auto-charged invoice that names no method is charged with (its customer's default then). */
+export type FinalizeInvoice = Command<
+  'FinalizeInvoice',
+  { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData; payment_method_id?: string | null }
+>;
+/**
+ * Created and finalised at once (a subscription's invoice, its number reserved before): one
+ * append of its creation, its finalisation and, when it is charged automatically with a method,
+ * the charge's attempt. Issued again with the same number, it changes nothing.
+ */
+export type IssueInvoice = Command<'IssueInvoice', { creation: CreateInvoice['data']; number: string; line_ids: string[]; totals: InvoiceTotalsData }>;
+/** Dunning's retries are used up: its final action on the invoice (a write-off) and for its subscription. */
+export type ExhaustInvoiceRetries = Command<'ExhaustInvoiceRetries', { invoice_id: string; final_action: Exclude<DunningFinalAction, 'leave_past_due'> }>;
 export type ApplyInvoicePayment = Command<'ApplyInvoicePayment', { invoice_id: string; payment_id: string; amount: string }>;
 /** `amount`: a part of what is due (a partial payment); without it, all that is due. */
 export type StartInvoicePayment = Command<
@@ -92,6 +111,8 @@ export type InvoiceCommand =
   | RemoveInvoiceLine
   | RecordInvoiceTax
   | FinalizeInvoice
+  | IssueInvoice
+  | ExhaustInvoiceRetries
   | ApplyInvoicePayment
   | StartInvoicePayment
   | CloseInvoicePayment
@@ -150,15 +171,13 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
   initialState: () => ({ status: 'none' }),
 
   decide(command, state) {
-    if (command.type === 'CreateInvoice') {
-      if (state.status !== 'none') return [];
-      const { now, ...data } = command.data;
-      checkCurrency(data.currency);
-      checkMetadata(data.metadata);
-      if (data.due_at !== null && data.due_at <= now) throw invalid('invoice.due_at_in_past', 'due_at', 'due_at lies in the future');
-      if (data.lines.length > MAX_INVOICE_LINES) throw invalid('invoice.too_many_lines', 'lines', `an invoice has at most ${MAX_INVOICE_LINES} lines`);
-      checkPricedLines(data.lines, data.currency);
-      return [{ type: 'InvoiceCreated', data }];
+    if (command.type === 'CreateInvoice') return state.status === 'none' ? [created(command.data)] : [];
+    if (command.type === 'IssueInvoice') {
+      const { creation, ...finalization } = command.data;
+      const issue = { ...finalization, invoice_id: creation.invoice_id, now: creation.now };
+      if (state.status !== 'none') return finalize(state, issue);
+      const creating = created(creation);
+      return [creating, ...finalize(invoiceDecider.evolve(state, creating) as InvoiceFacts, issue)];
     }
     if (state.status === 'none') throw notFound(command.data.invoice_id);
     const id = state.id;
@@ -198,20 +217,14 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         checkTotals(state, command.data.line_ids, command.data.totals);
         return [{ type: 'InvoiceTaxComputed', data: { invoice_id: id, totals: command.data.totals } }];
       }
-      case 'FinalizeInvoice': {
-        const { number, now, line_ids, totals } = command.data;
-        if (state.status !== 'draft') {
-          if (state.number === number) return [];
-          throw notDraft(state, 'finalising');
-        }
-        if (number.length === 0) throw new Error('An invoice is finalised with a number');
-        checkTotals(state, line_ids, totals);
-        if (state.dueAt !== null && state.dueAt < now) throw DomainError.conflict('invoice.due_at_passed', `The due date ${state.dueAt} of invoice ${id} has passed; change it first`);
-        const days = state.daysUntilDue ?? (state.autoCharge ? DEFAULT_DAYS_UNTIL_DUE.auto_charge : DEFAULT_DAYS_UNTIL_DUE.send_invoice);
-        const dueAt = state.dueAt ?? new Date(Date.parse(now) + days * 86_400_000).toISOString();
-        const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: id, number, issued_at: now, due_at: dueAt, totals } };
-        // Nothing to pay (a zero total, or credits beyond the charges): paid on finalisation.
-        return new Big(totals.total).lte(0) ? [finalized, paid(state)] : [finalized];
+      case 'FinalizeInvoice':
+        return finalize(state, command.data);
+      case 'ExhaustInvoiceRetries': {
+        const { final_action } = command.data;
+        if (state.retriesExhausted || (state.status !== 'open' && state.status !== 'partially_paid')) return [];
+        const exhausted: InvoiceEvent = { type: 'InvoiceRetriesExhausted', data: { invoice_id: id, subscription_id: state.subscriptionId, final_action } };
+        // A write-off by policy: an attempt still open is canceled by the payment flow (or its money returned).
+        return final_action === 'mark_uncollectible' ? [exhausted, { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id } }] : [exhausted];
       }
       case 'ApplyInvoicePayment': {
         // The money was taken: a payment the invoice cannot take is recorded as not applied, never refused.
@@ -245,6 +258,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
             amount: formatAmount(amount, state.currency),
             currency: state.currency,
             reason,
+            dunning: state.dunning,
             ...(return_url !== undefined && { return_url }),
           },
         };
@@ -296,6 +310,10 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         metadata: data.metadata,
         lines: data.lines,
         discounts: data.discounts,
+        paymentMethodId: data.payment_method_id ?? null,
+        // A subscription invoice issued before it carried its terms is dunned on the default ones.
+        dunning: data.dunning !== undefined ? data.dunning : data.subscription_id ? DEFAULT_DUNNING : null,
+        retriesExhausted: false,
         number: null,
         total,
         amountPaid: '0',
@@ -347,8 +365,14 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
           amountPaid: new Big(state.amountPaid).plus(event.data.amount).toFixed(),
           payments: [...state.payments, event.data.payment_id],
         };
-      case 'InvoicePaymentStarted':
-        return { ...state, openPayment: event.data.payment_id, openPaymentAmount: event.data.amount, attempts: [...state.attempts, event.data.payment_id] };
+      case 'InvoicePaymentStarted': {
+        const { payment_id, amount, payment_method_id, reason } = event.data;
+        // A method named for one payment by hand is not the one to charge next.
+        const paymentMethodId = reason === 'manual' ? state.paymentMethodId : payment_method_id;
+        return { ...state, openPayment: payment_id, openPaymentAmount: amount, attempts: [...state.attempts, payment_id], paymentMethodId };
+      }
+      case 'InvoiceRetriesExhausted':
+        return { ...state, retriesExhausted: true };
       case 'InvoicePaymentFailed':
       case 'InvoicePaymentCanceled':
         return withoutAttempt(state, event.data.payment_id);
@@ -378,6 +402,42 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
     }
   },
 };
+
+/** The draft a creation states, its rules checked. */
+function created(command: CreateInvoice['data']): InvoiceEvent {
+  const { now, ...data } = command;
+  checkCurrency(data.currency);
+  checkMetadata(data.metadata);
+  if (data.due_at !== null && data.due_at <= now) throw invalid('invoice.due_at_in_past', 'due_at', 'due_at lies in the future');
+  if (data.lines.length > MAX_INVOICE_LINES) throw invalid('invoice.too_many_lines', 'lines', `an invoice has at most ${MAX_INVOICE_LINES} lines`);
+  checkPricedLines(data.lines, data.currency);
+  return { type: 'InvoiceCreated', data };
+}
+
+/**
+ * Draft → open with its number: paid at once when nothing is to pay, else, when it is charged
+ * automatically and a method is known, the automatic charge's attempt starts in the same append.
+ */
+function finalize(state: InvoiceFacts, data: FinalizeInvoice['data']): InvoiceEvent[] {
+  const { number, now, line_ids, totals } = data;
+  if (state.status !== 'draft') {
+    if (state.number === number) return [];
+    throw notDraft(state, 'finalising');
+  }
+  if (number.length === 0) throw new Error('An invoice is finalised with a number');
+  checkTotals(state, line_ids, totals);
+  if (state.dueAt !== null && state.dueAt < now) throw DomainError.conflict('invoice.due_at_passed', `The due date ${state.dueAt} of invoice ${state.id} has passed; change it first`);
+  const days = state.daysUntilDue ?? (state.autoCharge ? DEFAULT_DAYS_UNTIL_DUE.auto_charge : DEFAULT_DAYS_UNTIL_DUE.send_invoice);
+  const dueAt = state.dueAt ?? new Date(Date.parse(now) + days * 86_400_000).toISOString();
+  const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: state.id, number, issued_at: now, due_at: dueAt, totals } };
+  // Nothing to pay (a zero total, or credits beyond the charges): paid on finalisation.
+  if (new Big(totals.total).lte(0)) return [finalized, paid(state)];
+  const method = state.paymentMethodId ?? data.payment_method_id ?? null;
+  if (!state.autoCharge || !method) return [finalized];
+  const open = invoiceDecider.evolve(state, finalized) as InvoiceFacts;
+  const charge: StartInvoicePayment = { type: 'StartInvoicePayment', data: { invoice_id: state.id, payment_id: automaticPaymentId(state.id), payment_method_id: method, reason: 'automatic' } };
+  return [finalized, ...invoiceDecider.decide(charge, open)];
+}
 
 /** The attempt of `paymentId` ended: no attempt is open any more (if it was that one). */
 const withoutAttempt = (state: InvoiceFacts, paymentId: string): InvoiceFacts =>

@@ -1,5 +1,6 @@
 import type { Event, Metadata, PaymentError } from '@tally/kernel';
 import type { TaxBehavior, TaxCode } from '@tally/tax/published';
+import type { DunningTerms, DunningFinalAction } from './collection-terms';
 import type { DiscountLevel } from './discounts';
 
 export type InvoiceStatus = 'draft' | 'open' | 'partially_paid' | 'paid' | 'void' | 'uncollectible';
@@ -84,6 +85,13 @@ export type InvoiceCreated = Event<
     metadata: Metadata;
     lines: InvoiceLineData[];
     discounts: DiscountTerms[];
+    /**
+     * What collecting it takes, fixed at its issue: the method to charge (a subscription's own
+     * default, else its customer's; null: none then) and the retry terms of a failed payment (a
+     * subscription invoice's plan's; null: no dunning). Absent from invoices created before.
+     */
+    payment_method_id?: string | null;
+    dunning?: DunningTerms | null;
   }
 >;
 
@@ -120,6 +128,8 @@ export type InvoicePaymentStarted = Event<
     amount: string;
     currency: string;
     reason: 'manual' | 'automatic' | 'retry';
+    /** The invoice's retry terms, should the payment fail (absent from attempts started before the invoice carried them). */
+    dunning?: DunningTerms | null;
     /** Where the hosted action page sends the customer back to, when the payer gave one (and only then). */
     return_url?: string;
   }
@@ -143,6 +153,12 @@ export type InvoicePaymentNotApplied = Event<'InvoicePaymentNotApplied', { invoi
 export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string; subscription_id: string | null }>;
 export type InvoiceVoided = Event<'InvoiceVoided', { invoice_id: string }>;
 export type InvoiceMarkedUncollectible = Event<'InvoiceMarkedUncollectible', { invoice_id: string }>;
+
+/**
+ * Dunning used up its retries on the invoice: its final action, for the context it concerns (the
+ * subscriptions context cancels the subscription; a write-off follows in the same append).
+ */
+export type InvoiceRetriesExhausted = Event<'InvoiceRetriesExhausted', { invoice_id: string; subscription_id: string | null; final_action: Exclude<DunningFinalAction, 'leave_past_due'> }>;
 
 export type CreditNoteIssued = Event<
   'CreditNoteIssued',
@@ -176,4 +192,5 @@ export type InvoiceEvent =
   | InvoicePaid
   | InvoiceVoided
   | InvoiceMarkedUncollectible
+  | InvoiceRetriesExhausted
   | CreditNoteIssued;

@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CompletePaymentActionCommand } from '../payment.handlers';
+import { PaymentFollowUps } from '../payment-follow-ups';
 import { PAYMENT_ACTION_PATH } from '../payment-action-links';
 import { ActionPageQuery } from './action-page.query';
 
@@ -23,7 +23,7 @@ const PAGE_HEADERS = {
 export class PaymentActionPageController {
   constructor(
     private readonly queries: QueryBus,
-    private readonly commands: CommandBus,
+    private readonly followUps: PaymentFollowUps,
   ) {}
 
   @Get(':payment_id')
@@ -47,7 +47,7 @@ export class PaymentActionPageController {
   /** Records the customer's answer, then sends the browser on: to the merchant's return URL, else back to the page, which shows the outcome. */
   private async answer(paymentId: string, link: Record<string, unknown>, request: Request, response: Response, outcome: 'succeeded' | 'failed'): Promise<void> {
     const { context, payment, after } = await this.queries.execute(new ActionPageQuery(paymentId, link, queryOf(request)));
-    if (payment.status === 'requires_action') await this.commands.execute(new CompletePaymentActionCommand(context, paymentId, outcome));
+    if (payment.status === 'requires_action') await this.followUps.completeAction(context, paymentId, outcome);
     response.redirect(303, after);
   }
 }

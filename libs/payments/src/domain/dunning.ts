@@ -1,18 +1,8 @@
 import type { PaymentError } from '@tally/kernel';
+import type { DunningTerms } from '@tally/invoicing/published';
 
-export type DunningFinalAction = 'cancel_subscription' | 'mark_uncollectible' | 'leave_past_due';
-
-/** How a subscription invoice's failed payment is retried: its plan's dunning policy, or the default. */
-export interface DunningTerms {
-  /** Days after the first failure on which to retry, ascending: as many retries as days. */
-  retry_days: number[];
-  final_action: DunningFinalAction;
-  /** The provider's `retriable_after` replaces the fixed day. */
-  use_provider_hints: boolean;
-}
-
-/** Stripe's defaults, in days: retries over about two weeks, then the subscription is canceled. */
-export const DEFAULT_DUNNING: DunningTerms = { retry_days: [1, 3, 5, 7], final_action: 'cancel_subscription', use_provider_hints: true };
+/** The terms come with the invoice, which carries them from its issue. */
+export type { DunningFinalAction, DunningTerms } from '@tally/invoicing/published';
 
 const DAY_MS = 86_400_000;
 

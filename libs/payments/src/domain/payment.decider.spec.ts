@@ -6,25 +6,23 @@ const spec = DeciderSpecification.for(paymentDecider);
 const payment_id = 'pay_01JPAYMENT000000000000000';
 const AT = '2026-05-01T10:00:00.000Z';
 
-const create: CreatePayment = {
-  type: 'CreatePayment',
-  data: {
-    payment_id,
-    invoice_id: 'inv_1',
-    customer_id: 'cus_1',
-    subscription_id: null,
-    payment_method_id: 'pm_1',
-    provider: 'sandbox',
-    provider_ref: 'sbx_pm_1',
-    amount: '49.00',
-    currency: 'EUR',
-    reason: 'manual',
-    dunning: null,
-  },
+const createdData = {
+  payment_id,
+  invoice_id: 'inv_1',
+  customer_id: 'cus_1',
+  subscription_id: null,
+  payment_method_id: 'pm_1',
+  provider: 'sandbox',
+  provider_ref: 'sbx_pm_1',
+  amount: '49.00',
+  currency: 'EUR',
+  reason: 'manual' as const,
+  dunning: null,
 };
-const created: PaymentEvent = { type: 'PaymentCreated', data: create.data };
+const created: PaymentEvent = { type: 'PaymentCreated', data: createdData };
 const answer = (given: ProviderAnswer) => ({ type: 'RecordProviderAnswer' as const, data: { payment_id, answer: given } });
 const succeededAnswer: ProviderAnswer = { status: 'succeeded', provider_id: 'sbx_py_1', captured_at: AT };
+const create: CreatePayment = { type: 'CreatePayment', data: { ...createdData, answer: succeededAnswer } };
 const succeeded: PaymentEvent[] = [
   { type: 'PaymentSucceeded', data: { payment_id, provider_id: 'sbx_py_1', captured_at: AT } },
   { type: 'PaymentSettled', data: { payment_id, amount_settled: '49.00', settlement_currency: 'EUR', fx_rate: null, settled_at: AT } },
@@ -35,14 +33,22 @@ const requiresAction: PaymentEvent = { type: 'PaymentRequiresAction', data: { pa
 const processing: PaymentEvent = { type: 'PaymentProcessing', data: { payment_id, provider_id: 'sbx_py_1' } };
 
 describe('payment decider', () => {
-  it('creates the payment once', () => {
-    spec.given([]).when(create).then([created]);
-    spec.given([created]).when(create).thenNothingHappens();
+  it('is created with the outcome of its charge, in one append, once', () => {
+    spec.given([]).when(create).then([created, ...succeeded]);
+    spec.given([created, ...succeeded]).when(create).thenNothingHappens();
   });
+
+  it('records the charge of a payment created before it was charged in the same append', () => spec.given([created]).when(create).then(succeeded));
+
+  it('is created waiting for the customer’s action when the charge asks for one', () =>
+    spec
+      .given([])
+      .when({ ...create, data: { ...create.data, answer: { status: 'requires_action', provider_id: 'sbx_py_1', next_action: action } } })
+      .then([created, requiresAction]));
 
   it('keeps the return URL its payer gave', () => {
     const withReturn: CreatePayment = { ...create, data: { ...create.data, return_url: 'https://shop.example/paid' } };
-    spec.given([]).when(withReturn).then([{ type: 'PaymentCreated', data: withReturn.data }]);
+    spec.given([]).when(withReturn).then([{ type: 'PaymentCreated', data: { ...createdData, return_url: 'https://shop.example/paid' } }, ...succeeded]);
   });
 
   it('succeeds and settles when the provider captured it', () => spec.given([created]).when(answer(succeededAnswer)).then(succeeded));

@@ -8,6 +8,7 @@ export type PaymentState =
       status: PaymentStatus;
       id: string;
       invoiceId: string;
+      customerId: string;
       subscriptionId: string | null;
       dunning: DunningTerms | null;
       providerRef: string;
@@ -26,7 +27,8 @@ export type ProviderAnswer =
   | { status: 'requires_action'; provider_id: string; next_action: PaymentNextAction }
   | { status: 'failed'; provider_id: string | null; last_error: PaymentError };
 
-export type CreatePayment = Command<'CreatePayment', PaymentCreated['data']>;
+/** Created with the provider's answer to its charge (asked first, under a key derived from the payment's id): one append. */
+export type CreatePayment = Command<'CreatePayment', PaymentCreated['data'] & { answer: ProviderAnswer }>;
 export type RecordProviderAnswer = Command<'RecordProviderAnswer', { payment_id: string; answer: ProviderAnswer }>;
 export type CancelPayment = Command<'CancelPayment', { payment_id: string }>;
 /** `at`: the time on the payment's clock. */
@@ -47,8 +49,12 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
 
   decide(command, state) {
     switch (command.type) {
-      case 'CreatePayment':
-        return state.status === 'none' ? [{ type: 'PaymentCreated', data: command.data }] : [];
+      case 'CreatePayment': {
+        const { answer, ...data } = command.data;
+        if (state.status !== 'none') return answered(state, answer);
+        const created: PaymentCreated = { type: 'PaymentCreated', data };
+        return [created, ...answered(paymentDecider.evolve(state, created) as Existing, answer)];
+      }
       case 'RecordProviderAnswer': {
         if (state.status === 'none') throw paymentNotFound(command.data.payment_id);
         return answered(state, command.data.answer);
@@ -87,11 +93,12 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
 
   evolve(state, event) {
     if (event.type === 'PaymentCreated') {
-      const { payment_id, invoice_id, subscription_id, dunning, provider_ref, amount, currency } = event.data;
+      const { payment_id, invoice_id, customer_id, subscription_id, dunning, provider_ref, amount, currency } = event.data;
       return {
         status: 'pending',
         id: payment_id,
         invoiceId: invoice_id,
+        customerId: customer_id,
         subscriptionId: subscription_id,
         dunning,
         providerRef: provider_ref,

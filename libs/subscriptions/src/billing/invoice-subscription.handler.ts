@@ -1,5 +1,5 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { BY_POLICY, IssueSubscriptionInvoiceCommand, MarkInvoiceUncollectibleCommand, VoidInvoiceCommand, type InvoiceWritten } from '@tally/invoicing';
+import { BY_POLICY, MarkInvoiceUncollectibleCommand, SubscriptionInvoices, VoidInvoiceCommand } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { commandStep } from '@tally/runtime';
 import type { InvoiceRequest } from './subscription-cycle.decider';
@@ -24,6 +24,7 @@ export class InvoiceSubscriptionCommand extends Command<void> {
 export class InvoiceSubscriptionHandler implements ICommandHandler<InvoiceSubscriptionCommand, void> {
   constructor(
     private readonly builder: SubscriptionInvoiceBuilder,
+    private readonly invoices: SubscriptionInvoices,
     private readonly commands: CommandBus,
   ) {}
 
@@ -31,7 +32,7 @@ export class InvoiceSubscriptionHandler implements ICommandHandler<InvoiceSubscr
     // The dispatcher gives the context the clock of the cycle's input, the subscription's own: the invoice lives on it too.
     const draft = await this.builder.build(context, request);
     if (draft.lines.length === 0) return;
-    const { invoice }: InvoiceWritten = await this.commands.execute(new IssueSubscriptionInvoiceCommand(context, issueInput(draft, request)));
+    const { invoice } = await this.invoices.issue(context, issueInput(draft, request));
     if (invoice.status !== 'open') return;
     // Further commands on the invoice's stream, each with a command id of its own (a stream applies an id once).
     // By policy: a payment someone started meanwhile is canceled, or returned if it succeeds anyway.

@@ -1,5 +1,5 @@
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { discountOf, invoiceAggregate, IssueSubscriptionInvoiceCommand, type InvoiceLine, type InvoiceLineData, type SubscriptionInvoiceLine } from '@tally/invoicing';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DEFAULT_DUNNING, discountOf, invoiceAggregate, SubscriptionInvoices, type InvoiceLine, type InvoiceLineData, type SubscriptionInvoiceLine } from '@tally/invoicing';
 import { onClockOf, type RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { Period } from '../domain/billing-cycle';
@@ -26,7 +26,7 @@ export class ReissueInvoiceWithUsageHandler implements ICommandHandler<ReissueIn
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly builder: SubscriptionInvoiceBuilder,
-    private readonly commands: CommandBus,
+    private readonly invoices: SubscriptionInvoices,
   ) {}
 
   async execute({ context, request }: ReissueInvoiceWithUsageCommand): Promise<void> {
@@ -39,8 +39,7 @@ export class ReissueInvoiceWithUsageHandler implements ICommandHandler<ReissueIn
     const onClock = onClockOf(context, clockId);
     const plan = await loadPlan(this.runtime, onClock, subscription.planCode);
     const usage = await this.builder.usageLines(onClock, request.subscription_id, plan, request.usage_period);
-    await this.commands.execute(
-      new IssueSubscriptionInvoiceCommand(onClock, {
+    await this.invoices.issue(onClock, {
         invoice_id: request.invoice_id,
         customer_id: voided.customerId,
         subscription_id: request.subscription_id,
@@ -53,9 +52,10 @@ export class ReissueInvoiceWithUsageHandler implements ICommandHandler<ReissueIn
         discounts: voided.discounts.map(discountOf),
         auto_charge: voided.autoCharge,
         finalize: true,
+        payment_method_id: voided.paymentMethodId,
+        dunning: voided.dunning ?? DEFAULT_DUNNING,
         description: `Replaces ${voided.number ?? voided.id}, with usage that arrived after its period closed`,
-      }),
-    );
+    });
   }
 }
 

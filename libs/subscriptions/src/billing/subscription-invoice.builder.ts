@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { derivedId } from '@tally/kernel';
 import { couponAggregate, couponIdOf, type Plan } from '@tally/catalog';
-import { INVOICE_ID_PREFIX, subscriptionInvoiceId, type Discount, type InvoiceLine, type SubscriptionInvoiceInput } from '@tally/invoicing';
+import { customerAggregate } from '@tally/customers';
+import { DEFAULT_DUNNING, INVOICE_ID_PREFIX, subscriptionInvoiceId, type Discount, type DunningTerms, type InvoiceLine, type SubscriptionInvoiceInput } from '@tally/invoicing';
 import type { TaxBehavior, TaxCode } from '@tally/tax';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
@@ -10,6 +11,7 @@ import type { Period } from '../domain/billing-cycle';
 import { remainingTimeCharges } from '../domain/prorations';
 import type { ProrationItem } from '../domain/subscription.events';
 import { licensedCharges, licensedLines, loadPlan, usageLines, usageMeters } from '../plan-terms';
+import { subscriptionAggregate } from '../subscription.aggregate';
 import type { InvoiceRequest } from './subscription-cycle.decider';
 import { USAGE_READINGS, type UsageReadings } from './usage-readings.port';
 
@@ -23,6 +25,9 @@ export interface SubscriptionInvoiceDraft {
   period: Period;
   lines: PricedLine[];
   discounts: Discount[];
+  /** What collecting it takes: the method to charge, and the retry terms of a failed payment. */
+  paymentMethodId: string | null;
+  dunning: DunningTerms;
 }
 
 /**
@@ -52,7 +57,19 @@ export class SubscriptionInvoiceBuilder {
       period: request.licensed?.period ?? request.usage?.period ?? spanOf(request.prorations),
       lines,
       discounts: await this.discounts(context, request.coupons, request.period_number, plan.currency),
+      paymentMethodId: await this.paymentMethodOf(context, request.subscription_id),
+      dunning: plan.dunningPolicy ? { ...plan.dunningPolicy, use_provider_hints: plan.dunningPolicy.use_provider_hints ?? true } : DEFAULT_DUNNING,
     };
+  }
+
+  /** The subscription's own default method, else its customer's, as they are at the invoice's issue. */
+  private async paymentMethodOf(context: RequestContext, subscriptionId: string): Promise<string | null> {
+    const cell = this.runtime.cellOf(context);
+    const { state: subscription } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
+    if (subscription.status === 'none') return null;
+    if (subscription.defaultPaymentMethodId) return subscription.defaultPaymentMethodId;
+    const { state: customer } = await this.runtime.load(cell, customerAggregate, subscription.customerId, context);
+    return customer.status === 'active' ? customer.defaultPaymentMethodId : null;
   }
 
   /** The usage lines of a closed period, priced with the plan's usage components in force at its start. */
@@ -102,6 +119,8 @@ export function issueInput(draft: SubscriptionInvoiceDraft, request: Pick<Invoic
     discounts: draft.discounts,
     auto_charge: request.collection === 'charge',
     finalize: request.collection !== 'keep_as_draft',
+    payment_method_id: draft.paymentMethodId,
+    dunning: draft.dunning,
   };
 }
 

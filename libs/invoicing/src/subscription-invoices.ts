@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import Big from 'big.js';
+import { derivedId, DomainError, type Metadata } from '@tally/kernel';
+import type { RequestContext } from '@tally/cells';
+import { Clocks, CommandRuntime, Commands } from '@tally/runtime';
+import type { TaxBehavior, TaxCode } from '@tally/tax';
+import type { DunningTerms } from './domain/collection-terms';
+import type { Discount } from './domain/discounts';
+import { invoiceDecider, type CreateInvoice, type InvoiceFacts, type IssueInvoice } from './domain/invoice.decider';
+import type { BillingReason } from './domain/invoice.events';
+import type { InvoiceIssue } from './domain/invoice-number-sequence';
+import { INVOICE_LINE_ID_PREFIX, invoiceAggregate } from './invoice.aggregate';
+import { InvoiceFinalizer } from './invoice-finalizer';
+import { written, type InvoiceWritten } from './invoice-drafts';
+import { InvoiceNumbering } from './invoice-numbering';
+
+/** A line the billing process priced: amounts already rounded to the currency (decimal strings or Big, never numbers). */
+export interface SubscriptionInvoiceLine {
+  code: string;
+  description: string;
+  quantity: string | Big;
+  unit_amount: string | null;
+  amount: string | Big;
+  period_start: string;
+  period_end: string;
+  proration: boolean;
+  price_version: number | null;
+  tax_code: TaxCode;
+}
+
+export interface SubscriptionInvoiceInput {
+  /** subscriptionInvoiceId(subscription_id, period_start): one invoice per (subscription, period). */
+  invoice_id: string;
+  customer_id: string;
+  subscription_id: string;
+  currency: string;
+  tax_behavior: TaxBehavior;
+  billing_reason: Exclude<BillingReason, 'manual'>;
+  period_start: string;
+  period_end: string;
+  lines: SubscriptionInvoiceLine[];
+  /** Applied at finalisation with applyDiscounts, in level order. */
+  discounts: Discount[];
+  auto_charge: boolean;
+  /** false: leave it a draft (a pause with `keep_as_draft`). */
+  finalize: boolean;
+  /** The method to charge: the subscription's default, else its customer's, at issue (null: none). */
+  payment_method_id: string | null;
+  /** The plan's dunning policy, its defaults filled in, or Tally's default. */
+  dunning: DunningTerms;
+  description?: string | null;
+  metadata?: Metadata;
+}
+
+/** The draft of a subscription's invoice as its creation states it; line ids derive from the invoice's, so a retry states the very same lines. */
+export function subscriptionInvoiceCreation(input: SubscriptionInvoiceInput, now: string): CreateInvoice {
+  const id = input.invoice_id;
+  return {
+    type: 'CreateInvoice',
+    data: {
+      invoice_id: id,
+      customer_id: input.customer_id,
+      subscription_id: input.subscription_id,
+      billing_reason: input.billing_reason,
+      currency: input.currency,
+      tax_behavior: input.tax_behavior,
+      auto_charge: input.auto_charge,
+      description: input.description ?? null,
+      due_at: null,
+      days_until_due: null,
+      period_start: input.period_start,
+      period_end: input.period_end,
+      metadata: input.metadata ?? {},
+      payment_method_id: input.payment_method_id,
+      dunning: input.dunning,
+      lines: input.lines.map((line, i) => ({
+        line_id: derivedId(INVOICE_LINE_ID_PREFIX, [id, String(i)]),
+        code: line.code,
+        description: line.description,
+        quantity: new Big(line.quantity).toFixed(),
+        unit_amount: line.unit_amount,
+        amount: new Big(line.amount).toFixed(),
+        period_start: line.period_start,
+        period_end: line.period_end,
+        proration: line.proration,
+        price_version: line.price_version,
+        tax_code: line.tax_code,
+        metadata: {},
+      })),
+      discounts: input.discounts.map((discount) => ({
+        coupon_id: discount.coupon_id,
+        level: discount.level,
+        percent_off: discount.percent_off?.toFixed() ?? null,
+        amount_off: discount.amount_off?.toFixed() ?? null,
+        components: discount.components === null ? null : [...discount.components],
+      })),
+      now,
+    },
+  };
+}
+
+/**
+ * Issues a subscription's invoice: priced, taxed and checked first, then its number reserved (the
+ * reservation carrying the invoice), then created and finalised in one append, with the automatic
+ * charge's attempt when it has a method (docs/decisions.md, "An invoice issued in one append").
+ * A crash between the two appends is completed by the numbering reaction; an issue sent again
+ * answers the invoice as it is.
+ */
+@Injectable()
+export class SubscriptionInvoices {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly commands: Commands,
+    private readonly clocks: Clocks,
+    private readonly finalizer: InvoiceFinalizer,
+    private readonly numbering: InvoiceNumbering,
+  ) {}
+
+  async issue(context: RequestContext, input: SubscriptionInvoiceInput): Promise<InvoiceWritten> {
+    const id = input.invoice_id;
+    if (!input.finalize) return written(await this.commands.send(invoiceAggregate, id, (now) => subscriptionInvoiceCreation(input, now), context));
+    const cell = this.runtime.cellOf(context);
+    const loaded = await this.runtime.load(cell, invoiceAggregate, id, context);
+    // A draft of an issue that stopped half-way before invoices were issued in one append.
+    if (loaded.state.status === 'draft') return written(await this.finalizer.finalize(context, id, { whenFinal: 'accept' }));
+    if (loaded.state.status !== 'none') return written({ ...loaded, appended: [] });
+    const now = (await this.clocks.now(cell, context.clockId)).toISOString();
+    const creation = subscriptionInvoiceCreation(input, now);
+    const issue = await this.checkedIssue(context, creation, now).catch(async (refusal: unknown) => {
+      // It cannot be finalised yet (no tax rate in force): it stays a draft, as Stripe's does, until the issue is retried.
+      if (refusal instanceof DomainError) await this.commands.send(invoiceAggregate, id, creation, context);
+      throw refusal;
+    });
+    const number = await this.numbering.reserve(context, id, issue);
+    return written(await this.commands.send(invoiceAggregate, id, issued(issue, number), context));
+  }
+
+  /** The issue with its totals, every rule checked, so a refusal comes before a number is taken and leaves none unused. */
+  private async checkedIssue(context: RequestContext, creation: CreateInvoice, now: string): Promise<InvoiceIssue> {
+    const initial = invoiceDecider.initialState();
+    const draft = invoiceDecider.decide(creation, initial).reduce(invoiceDecider.evolve, initial) as InvoiceFacts;
+    const issue: InvoiceIssue = { command: { creation: creation.data, ...(await this.finalizer.totalsOf(context, draft, now)) }, clock_id: context.clockId ?? null };
+    invoiceDecider.decide(issued(issue, '?'), initial);
+    return issue;
+  }
+}
+
+/** The command that issues the invoice a reservation carries, with the number reserved. */
+export const issued = (issue: InvoiceIssue, number: string): IssueInvoice => ({ type: 'IssueInvoice', data: { ...issue.command, number } });

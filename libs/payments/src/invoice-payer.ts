@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, type IdGenerator } from '@tally/kernel';
+import { CommandRuntime, Commands } from '@tally/runtime';
+import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
+import { customerAggregate } from '@tally/customers';
+import { assertPayable, invoiceAggregate, invoiceCollection, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
+import type { PaymentReason } from './domain/payment.events';
+import { parseReturnUrl } from './domain/return-url';
+import { paymentAggregate } from './payment.aggregate';
+import type { PaymentResource } from './payment.view';
+import { PaymentCharger } from './payment-charger';
+import { paymentMethodAggregate } from './payment-method.aggregate';
+
+/** `paymentId`: a derived id, for a payment made once per occasion (a dunning retry). */
+export interface PayOptions {
+  paymentMethodId?: string;
+  reason: PaymentReason;
+  paymentId?: string;
+  amount?: string;
+  returnUrl?: string;
+}
+
+/** Pays an invoice: the pay operation, and dunning's retries. */
+@Injectable()
+export class InvoicePayer {
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly commands: Commands,
+    private readonly charger: PaymentCharger,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  /**
+   * The invoice starts the attempt (refused while another is open, so racing requests charge
+   * once), then the payment is created from the attempt with its charge's outcome. Answers the
+   * payment as the provider left it: succeeded, processing, waiting for the customer's action, or
+   * failed.
+   */
+  async pay(context: RequestContext, invoiceId: string, options: PayOptions): Promise<PaymentResource> {
+    const returnUrl = options.returnUrl === undefined ? undefined : parseReturnUrl(options.returnUrl);
+    const cell = this.runtime.cellOf(context);
+    const invoice = await this.runtime.load(cell, invoiceAggregate, invoiceId, context);
+    if (invoice.state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
+    assertPayable(invoice.state);
+    const methodId = await this.methodFor(context, invoice.state, options.paymentMethodId);
+    const paymentId = options.paymentId ?? this.ids.next('pay');
+    const onClock = onClockOf(context, invoice.clockId);
+    const data = { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: methodId, reason: options.reason, ...(options.amount !== undefined && { amount: options.amount }), ...(returnUrl !== undefined && { return_url: returnUrl }) };
+    const started = await this.commands.send(invoiceCollection, invoiceId, { type: 'StartInvoicePayment', data }, onClock);
+    const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');
+    const charged = attempt ? await this.charger.createAndCharge(onClock, attempt.data as InvoicePaymentStarted['data']) : await this.runtime.load(cell, paymentAggregate, paymentId, onClock);
+    if (!charged.resource) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${paymentId} of invoice ${invoiceId} is being created`);
+    return charged.resource;
+  }
+
+  /** The method named, else the invoice's (its subscription's or customer's at its issue, or the last retried), else the customer's default. */
+  private async methodFor(context: RequestContext, invoice: InvoiceFacts, named: string | undefined): Promise<string> {
+    const cell = this.runtime.cellOf(context);
+    if (named) {
+      await assertUsable(this.runtime, context, named, invoice.customerId);
+      return named;
+    }
+    if (invoice.paymentMethodId) return invoice.paymentMethodId;
+    const customer = await this.runtime.load(cell, customerAggregate, invoice.customerId, context);
+    const fallback = customer.state.status === 'active' ? customer.state.defaultPaymentMethodId : null;
+    if (!fallback) {
+      throw DomainError.conflict('payment.no_payment_method', `Invoice ${invoice.id} names no payment method: give the customer a default payment method, or pass payment_method_id`);
+    }
+    return fallback;
+  }
+}
+
+/** A named method must be the invoice customer's, attached, not expired, and (a bank account) verified. */
+async function assertUsable(runtime: CommandRuntime, context: RequestContext, methodId: string, customerId: string): Promise<void> {
+  const { state } = await runtime.load(runtime.cellOf(context), paymentMethodAggregate, methodId, context);
+  const why =
+    state.status === 'none' || state.customerId !== customerId
+      ? 'is not a payment method of the invoice’s customer'
+      : state.status !== 'active'
+        ? `is ${state.status}`
+        : state.type === 'bank_account' && state.verification !== 'verified'
+          ? 'is a bank account that is not verified yet'
+          : undefined;
+  if (!why) return;
+  throw DomainError.unprocessable('payment.payment_method_unusable', `Payment method ${methodId} ${why}`, [
+    { field: 'payment_method_id', code: 'payment.payment_method_unusable', message: why },
+  ]);
+}

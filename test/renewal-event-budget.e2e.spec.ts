@@ -1,0 +1,83 @@
+import type { RecordedEvent } from '@tally/eventstore';
+import { automaticPaymentId, subscriptionInvoiceId } from '@tally/invoicing';
+import { TallyUnderTest, type TestTenant } from './support/tally';
+
+const T0 = '2026-03-02T09:00:00.000Z';
+const RENEWAL = '2026-04-02T09:00:00.000Z';
+
+/** One append: its stream and its events' types, in log order. */
+type Append = [string, string[]];
+
+/** The events stored after `from`, in log order. */
+async function eventsAfter(tally: TallyUnderTest, from: bigint): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  for (;;) {
+    const page = await tally.cells.cell('eu').events.readAll({ fromPosition: events.at(-1)?.position ?? from, limit: 1_000 });
+    if (page.length === 0) return events;
+    events.push(...page);
+  }
+}
+
+/** Events of one append follow each other in the log, on one stream, with the metadata the append gave them all. */
+function appendsOf(events: readonly RecordedEvent[]): Append[] {
+  const appends: Append[] = [];
+  let last: RecordedEvent | undefined;
+  for (const event of events) {
+    const same = last && last.stream === event.stream && last.revision + 1 === event.revision && last.metadata.occurred_at === event.metadata.occurred_at && last.metadata.command_id === event.metadata.command_id;
+    if (same) appends[appends.length - 1][1].push(event.type);
+    else appends.push([event.stream, [event.type]]);
+    last = event;
+  }
+  return appends;
+}
+
+/**
+ * The write budget of an auto-charged renewal's invoice and payment, counted from the event log:
+ * from the reservation of the invoice's number to the invoice paid, 9 events in 4 appends (the
+ * number; the invoice created, finalised and its charge started; the payment created with its
+ * charge's outcome; the payment applied and the invoice paid), and no command that confirms what
+ * is already true.
+ */
+describe('the event budget of an auto-charged renewal', () => {
+  let tally: TallyUnderTest;
+  let acme: TestTenant;
+  let api: ReturnType<TallyUnderTest['as']>;
+
+  beforeAll(async () => {
+    ({ tally, acme, api } = await TallyUnderTest.withTenant());
+    await tally.liftRateLimits(acme.tenantId);
+  });
+  afterAll(() => tally.stop());
+
+  it('issues, numbers, charges and pays the renewal’s invoice in 9 events and 4 appends', async () => {
+    await api.post('/v1/plans', { code: 'budget', product_code: 'budget', currency: 'EUR', interval: 'month', components: [{ code: 'base', pricing: { model: 'flat', amount: '30.00' } }] }).expect(200);
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: T0 }).expect(200)).body.id as string;
+    const customer = (await api.post('/v1/customers', { email: 'budget@example.com', test_clock: clock }).expect(200)).body.id as string;
+    await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token: 'tok_visa', set_as_default: true }).expect(200);
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'budget' }).expect(200)).body.id as string;
+    await tally.settle();
+    const before = await tally.cells.cell('eu').events.headPosition();
+
+    await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: RENEWAL }).expect(200);
+    await tally.settle();
+
+    const invoiceId = subscriptionInvoiceId(subscription, RENEWAL);
+    const paymentId = automaticPaymentId(invoiceId);
+    const invoice = (await api.get(`/v1/invoices/${invoiceId}`).expect(200)).body as { status: string; payments: string[] };
+    expect(invoice).toMatchObject({ status: 'paid', payments: [paymentId] });
+
+    const events = await eventsAfter(tally, before!);
+    const ofTheInvoice = (event: RecordedEvent) =>
+      event.stream === `invoice-${invoiceId}` || event.stream === `payment-${paymentId}` || (event.type === 'InvoiceNumberReserved' && (event.data as { invoice_id: string }).invoice_id === invoiceId);
+    const appends = appendsOf(events.filter(ofTheInvoice));
+    const sequence = appends[0][0];
+    expect(sequence).toMatch(/^invoice_number_sequence-/);
+    expect(appends).toEqual([
+      [sequence, ['InvoiceNumberReserved']],
+      [`invoice-${invoiceId}`, ['InvoiceCreated', 'InvoiceFinalized', 'InvoicePaymentStarted']],
+      [`payment-${paymentId}`, ['PaymentCreated', 'PaymentSucceeded', 'PaymentSettled']],
+      [`invoice-${invoiceId}`, ['InvoicePaymentApplied', 'InvoicePaid']],
+    ]);
+    expect(appends.flatMap(([, types]) => types)).toHaveLength(9);
+  });
+});

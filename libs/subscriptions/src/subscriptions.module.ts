@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { InvoicingModule } from '@tally/invoicing';
 import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
 import { GetUsageSummaryHandler } from './billing/usage-summary';
-import { ApplyPauseToOpenInvoicesHandler } from './billing/pause-open-invoices.handler';
-import { InvoiceSubscriptionHandler } from './billing/invoice-subscription.handler';
+import { InvoiceOutcomesReaction } from './billing/invoice-outcomes.reaction';
 import { ReissueInvoiceWithUsageHandler } from './billing/reissue-invoice.handler';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
+import { SubscriptionInvoices } from './billing/subscription-invoices';
+import { SubscriptionInvoicingReaction } from './billing/subscription-invoicing.reaction';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { subscriptionCommandHandlers } from './subscription.handlers';
 import { subscriptionQueryHandlers } from './subscription.queries';
@@ -18,15 +19,16 @@ import { SubscriptionsController } from './subscriptions.controller';
   providers: [
     ...subscriptionCommandHandlers,
     ...subscriptionQueryHandlers,
-    InvoiceSubscriptionHandler,
     ReissueInvoiceWithUsageHandler,
-    ApplyPauseToOpenInvoicesHandler,
     GetUpcomingInvoiceHandler,
     GetUsageSummaryHandler,
     SubscriptionInvoiceBuilder,
+    SubscriptionInvoices,
     SubscriptionCycleProcess,
     CustomerSubscriptionsProcess,
+    SubscriptionInvoicingReaction,
+    InvoiceOutcomesReaction,
   ],
-  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
+  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, SubscriptionInvoicingReaction, InvoiceOutcomesReaction],
 })
 export class SubscriptionsModule {}

@@ -26,8 +26,9 @@ type Called = NonNullable<ReturnType<Reaction['commandOf']>>;
  * refusal (a domain error) is final, and counted as a process's would be, unless the reaction
  * parks that command type when refused (`parkWhenRefused`): then it is recorded in the stream of
  * the reaction's parked commands of that lane, `pm.<reaction>-<lane>`, which the parked
- * commands' list, gauge and retrier read as they read a process's, and an operator's (or the
- * hourly) retry dispatches it again from the event it came from, under the same id. Any other
+ * commands' list, gauge and retrier read as they read a process's; the runner follows that stream
+ * too, and an operator's (or the hourly) retry dispatches the command again from the event it
+ * came from, under the same id. Any other
  * failure stops the follower at the event, which it retries from its checkpoint with a growing
  * pause (as a projection does), so no command is ever skipped.
  */
@@ -43,7 +44,7 @@ export class ReactionRunner extends LogFollower {
     private readonly log: RunnerLog,
   ) {
     const parkedStreams = processStream(reaction.name, '');
-    const streamPrefixes = reaction.parkWhenRefused?.length ? [...reaction.streamPrefixes, parkedStreams] : reaction.streamPrefixes;
+    const streamPrefixes = [...reaction.streamPrefixes, parkedStreams];
     super({ name: `reaction ${reaction.name}`, events: cell.events, checkpoints, checkpoint: `reaction:${reaction.name}`, filter: { streamPrefixes }, log, width: REACTION_LANES });
     this.parkedStreams = parkedStreams;
   }

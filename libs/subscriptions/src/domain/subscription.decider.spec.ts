@@ -546,6 +546,23 @@ billed(
       ]));
   });
 
+  describe('the invoice an event calls for', () => {
+    const cancelNow = { type: 'CancelSubscription' as const, data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when: 'now' as const, reason: null, charges: [] } };
+    const canceledNow = { type: 'SubscriptionCanceled' as const, data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, prorations: [] } };
+
+    it('carries its basis, from the state: who pays, the coupons and the paid period they discount, the usage up to the end, collected as a pause says', () =>
+      spec
+        .given([{ ...created, data: { ...created.data, coupons: ['WELCOME'] } }, activated, paused])
+        .when(cancelNow)
+        .then([billed(canceledNow, { billing_reason: 'subscription_cancel', coupons: ['WELCOME'], usage: usage(T0, '2026-02-05T00:00:00.000Z'), collection: 'void_invoices' })]));
+
+    it('carries none before a first paid period, nor when an activation comes with the payment of the invoice its wait issued', () => {
+      spec.given([trialing]).when(cancelNow).then([canceledNow]);
+      const pending: SubscriptionCreated = { type: 'SubscriptionCreated', data: { ...created.data, status: 'pending_activation' } };
+      spec.given([pending]).when({ type: 'RecordInvoicePaid', data: { subscription_id: id, invoice_id: 'in_1' } }).then([activated]);
+    });
+  });
+
   it('knows no subscription before it is created', () =>
     spec.given([]).when({ type: 'PauseSubscription', data: { subscription_id: id, at: T0, until: null, behavior: 'void_invoices' } }).thenFails('subscription.not_found'));
 });

@@ -28,19 +28,8 @@ export class SubscriptionInvoicingReaction implements Reaction<SubscriptionInvoi
 
   commandOf(event: RecordedEvent): { lane: string; command: SubscriptionInvoicingCommand } | undefined {
     const stored = { id: event.id, type: event.type, data: event.data } as StoredSubscriptionEvent;
-    const subscription_id = stored.data.subscription_id;
-    const command = ((): SubscriptionInvoicingCommand | undefined => {
-      if (stored.type === 'SubscriptionPaused') {
-        const { behavior } = stored.data;
-        return behavior === 'keep_as_draft' ? undefined : { type: 'SettleOpenInvoices', data: { subscription_id, behavior } };
-      }
-      if (stored.type === 'SubscriptionIncompleteExpired') return { type: 'SettleOpenInvoices', data: { subscription_id, behavior: 'void_invoices', keys: [`period:${stored.data.period_start}`] } };
-      const billing = 'billing' in stored.data ? stored.data.billing : undefined;
-      if (billing === BASIS_FROM_HISTORY) return { type: 'IssueRecordedInvoice', data: { subscription_id, revision: event.revision } };
-      const request = billing && invoiceRequestOf(stored, billing);
-      return request && { type: 'IssueInvoice', data: request };
-    })();
-    return command && { lane: subscription_id, command };
+    const command = this.commandFor(stored, event.revision);
+    return command && { lane: stored.data.subscription_id, command };
   }
 
   async dispatch(command: SubscriptionInvoicingCommand, context: RequestContext): Promise<void> {
@@ -52,5 +41,18 @@ export class SubscriptionInvoicingReaction implements Reaction<SubscriptionInvoi
       case 'SettleOpenInvoices':
         return this.invoices.settleOpen(context, command.data.subscription_id, command.data.behavior, command.data.keys);
     }
+  }
+
+  private commandFor(event: StoredSubscriptionEvent, revision: number): SubscriptionInvoicingCommand | undefined {
+    const { subscription_id } = event.data;
+    if (event.type === 'SubscriptionPaused') {
+      const { behavior } = event.data;
+      return behavior === 'keep_as_draft' ? undefined : { type: 'SettleOpenInvoices', data: { subscription_id, behavior } };
+    }
+    if (event.type === 'SubscriptionIncompleteExpired') return { type: 'SettleOpenInvoices', data: { subscription_id, behavior: 'void_invoices', keys: [`period:${event.data.period_start}`] } };
+    const billing = 'billing' in event.data ? event.data.billing : undefined;
+    if (billing === BASIS_FROM_HISTORY) return { type: 'IssueRecordedInvoice', data: { subscription_id, revision } };
+    const request = billing && invoiceRequestOf(event, billing);
+    return request && { type: 'IssueInvoice', data: request };
   }
 }

@@ -16,7 +16,7 @@ export const SEEDED_AT = '2026-01-01T00:00:00.000Z';
 export const PERIOD_END = '2026-02-01T00:00:00.000Z';
 export const PLAN_CODE = 'team';
 /** The checkpoints of the runners that must not act on the seeded history (it is as if they had). */
-const ALREADY_HANDLED = ['pm:subscription_cycle', 'dispatcher', 'reaction:payment_method_attachment', 'pm:card_expiry'];
+const ALREADY_HANDLED = ['pm:subscription_cycle', 'dispatcher', 'reaction:payment_method_attachment', 'reaction:subscription_invoicing', 'reaction:subscription_invoice_outcomes', 'pm:card_expiry'];
 
 /** A plan of three components: a flat base, per-unit seats, and metered API calls (which read zero). */
 const PLAN = {

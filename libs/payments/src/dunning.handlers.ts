@@ -1,9 +1,9 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { derivedId } from '@tally/kernel';
-import { CommandRuntime, ScopedReads } from '@tally/runtime';
+import { CommandRuntime, Commands, ScopedReads } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { BY_POLICY, invoiceAggregate, isPayable, MarkInvoiceUncollectibleCommand } from '@tally/invoicing';
-import { ApplySubscriptionLifecycleCommand } from '@tally/subscriptions';
+import { cancelWithoutFinalInvoice, subscriptionAggregate } from '@tally/subscriptions';
 import type { DunningCommand } from './domain/dunning.decider';
 import { PayInvoiceCommand } from './payment.handlers';
 import { paymentView, type PaymentResource } from './payment.view';
@@ -56,7 +56,10 @@ export class RetryInvoicePaymentHandler implements ICommandHandler<RetryInvoiceP
 
 @CommandHandler(ApplyDunningFinalActionCommand)
 export class ApplyDunningFinalActionHandler implements ICommandHandler<ApplyDunningFinalActionCommand, void> {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly aggregates: Commands,
+  ) {}
 
   async execute({ context, data }: ApplyDunningFinalActionCommand): Promise<void> {
     if (data.action === 'mark_uncollectible') {
@@ -64,7 +67,7 @@ export class ApplyDunningFinalActionHandler implements ICommandHandler<ApplyDunn
       await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, data.invoice_id, BY_POLICY));
       return;
     }
-    await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, data.subscription_id, { type: 'CancelSubscription', data: { when: 'now', reason: 'payment_failed', final_invoice: false } }));
+    await this.aggregates.send(subscriptionAggregate, data.subscription_id, cancelWithoutFinalInvoice(data.subscription_id, 'payment_failed'), context);
   }
 }
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { CommandRejected, ProcessDecider, ProcessInput, TimerFired } from '@tally/kernel';
-import { ScopedReads, type ProcessManager } from '@tally/runtime';
+import { Commands, ScopedReads, type ProcessManager } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { LIVE } from './domain/subscription.decider';
-import { ApplySubscriptionLifecycleCommand } from './subscription.handlers';
+import { subscriptionAggregate } from './subscription.aggregate';
+import { cancelWithoutFinalInvoice } from './subscription-changes';
 import { SUBSCRIPTION_LIST } from './subscription.queries';
 import { subscriptionView, type SubscriptionResource } from './subscription.view';
 
@@ -30,7 +30,7 @@ export class CustomerSubscriptionsProcess implements ProcessManager<{ issued: bo
   readonly decider = customerSubscriptionsDecider;
 
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly reads: ScopedReads,
   ) {}
 
@@ -44,8 +44,7 @@ export class CustomerSubscriptionsProcess implements ProcessManager<{ issued: bo
     for (;;) {
       const page = await this.reads.page<SubscriptionResource>(context, subscriptionView.collection, { customer_id: data.customer_id, status: LIVE.join(','), limit: '100' }, SUBSCRIPTION_LIST);
       for (const subscription of page.data) {
-        const intent = { type: 'CancelSubscription' as const, data: { when: 'now' as const, reason: 'customer_deleted', final_invoice: false as const } };
-        await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, subscription.id, intent));
+        await this.commands.send(subscriptionAggregate, subscription.id, cancelWithoutFinalInvoice(subscription.id, 'customer_deleted'), context);
       }
       if (!page.has_more) return;
     }

@@ -9,7 +9,8 @@ import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.build
 import { SubscriptionInvoices } from './billing/subscription-invoices';
 import { SubscriptionInvoicingReaction } from './billing/subscription-invoicing.reaction';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
-import { subscriptionCommandHandlers } from './subscription.handlers';
+import { SubscriptionChanges } from './subscription-changes';
+import { SubscriptionCreation } from './subscription-creation';
 import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
 
@@ -17,7 +18,8 @@ import { SubscriptionsController } from './subscriptions.controller';
   imports: [InvoicingModule],
   controllers: [SubscriptionsController],
   providers: [
-    ...subscriptionCommandHandlers,
+    SubscriptionCreation,
+    SubscriptionChanges,
     ...subscriptionQueryHandlers,
     ReissueInvoiceWithUsageHandler,
     GetUpcomingInvoiceHandler,

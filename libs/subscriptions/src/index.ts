@@ -15,7 +15,7 @@ export * from './billing/invoice-request';
 export * from './billing/subscription-invoices';
 export * from './billing/subscription-invoicing.reaction';
 export * from './billing/invoice-outcomes.reaction';
-export * from './billing/reissue-invoice.handler';
+export * from './billing/invoice-reissue';
 export * from './billing/subscription-cycle.process';
 export * from './billing/upcoming-invoice';
 export * from './billing/usage-summary';

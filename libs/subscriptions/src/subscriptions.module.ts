@@ -3,7 +3,7 @@ import { InvoicingModule } from '@tally/invoicing';
 import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
 import { GetUsageSummaryHandler } from './billing/usage-summary';
 import { InvoiceOutcomesReaction } from './billing/invoice-outcomes.reaction';
-import { ReissueInvoiceWithUsageHandler } from './billing/reissue-invoice.handler';
+import { InvoiceReissue } from './billing/invoice-reissue';
 import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { SubscriptionInvoices } from './billing/subscription-invoices';
@@ -21,7 +21,7 @@ import { SubscriptionsController } from './subscriptions.controller';
     SubscriptionCreation,
     SubscriptionChanges,
     ...subscriptionQueryHandlers,
-    ReissueInvoiceWithUsageHandler,
+    InvoiceReissue,
     GetUpcomingInvoiceHandler,
     GetUsageSummaryHandler,
     SubscriptionInvoiceBuilder,
@@ -31,6 +31,6 @@ import { SubscriptionsController } from './subscriptions.controller';
     SubscriptionInvoicingReaction,
     InvoiceOutcomesReaction,
   ],
-  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, SubscriptionInvoicingReaction, InvoiceOutcomesReaction],
+  exports: [InvoiceReissue, SubscriptionCycleProcess, CustomerSubscriptionsProcess, SubscriptionInvoicingReaction, InvoiceOutcomesReaction],
 })
 export class SubscriptionsModule {}

@@ -4,7 +4,7 @@ import { DuplicateEventIdError } from '@tally/eventstore';
 import type { Cell, RequestContext } from '@tally/cells';
 import { Clocks, commandStep, CommandRuntime } from '@tally/runtime';
 import { INVOICE_ID_PREFIX, subscriptionInvoiceId, VoidInvoiceCommand } from '@tally/invoicing';
-import { ReissueInvoiceWithUsageCommand } from '@tally/subscriptions';
+import { InvoiceReissue } from '@tally/subscriptions';
 import type { LateUsageSettled } from './domain/usage.events';
 import { appendToIngestStream } from './usage-ingest-stream';
 import { UsageProjectionProgress } from './usage-projection-progress';
@@ -37,6 +37,7 @@ export class SettleLateUsageHandler implements ICommandHandler<SettleLateUsageCo
     private readonly clocks: Clocks,
     private readonly progress: UsageProjectionProgress,
     private readonly commands: CommandBus,
+    private readonly reissue: InvoiceReissue,
   ) {}
 
   async execute({ context, batchId }: SettleLateUsageCommand): Promise<void> {
@@ -50,7 +51,7 @@ export class SettleLateUsageHandler implements ICommandHandler<SettleLateUsageCo
       if (outcome !== 'rebilled') continue;
       await this.progress.caughtUp(cell, context);
       const request = { subscription_id: held.subscription_id, voided_invoice_id: invoiceId, invoice_id: derivedId(INVOICE_ID_PREFIX, [held.id, 'rebill']), usage_period: held.period };
-      await this.commands.execute(new ReissueInvoiceWithUsageCommand(commandStep(step, 'reissue'), request));
+      await this.reissue.withUsage(commandStep(step, 'reissue'), request);
     }
   }
 

@@ -21,7 +21,7 @@ export class InvoiceOutcomesReaction implements Reaction<RecordInvoicePaid | Mar
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'InvoicePaid' && event.type !== 'InvoicePaymentFailed') return undefined;
-    const { invoice_id, subscription_id } = (event as unknown as InvoicePaid | InvoicePaymentFailed).data;
+    const { invoice_id, subscription_id } = event.data as (InvoicePaid | InvoicePaymentFailed)['data'];
     if (subscription_id === null) return undefined;
     const type = event.type === 'InvoicePaid' ? ('RecordInvoicePaid' as const) : ('MarkPastDue' as const);
     return { lane: subscription_id, command: { type, data: { subscription_id, invoice_id } } };

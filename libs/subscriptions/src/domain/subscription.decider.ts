@@ -132,162 +132,165 @@ export const LIVE: readonly SubscriptionStatus[] = ['pending_activation', 'trial
 /** A period was invoiced and paid for (or is being collected): its unused time is worth a credit. */
 const PAID: readonly SubscriptionStatus[] = ['active', 'past_due'];
 
-export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
+/** The state table: the events each command decides, and how they change the subscription. */
+const stateTable: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
   initialState: () => ({ status: 'none' }),
 
-  decide: (command, state) => withInvoiceBases(state, decideCommand(command, state)),
+  decide(command, state) {
+    if (command.type === 'CreateSubscription') return state.status === 'none' ? create(command.data) : [];
+    if (state.status === 'none') throw notFound(command.data.subscription_id);
+    const id = state.id;
+    switch (command.type) {
+      case 'EndTrial': {
+        if (state.status !== 'trialing' || state.trialEnd === null) return [];
+        if (state.scheduledCancellation) return [canceled(state, state.trialEnd, state.scheduledCancellation.reason, [])];
+        return [activated(state, firstPeriod(state.trialEnd, state.anchor, state.cadence))];
+      }
+      case 'WarnTrialEnding':
+        return state.status === 'trialing' && !state.scheduledCancellation ? [{ type: 'SubscriptionTrialWillEnd', data: { subscription_id: id, trial_end: state.trialEnd! } }] : [];
+      case 'ClosePeriod':
+        return closePeriod(state, command.data.period_end);
+      case 'WarnCommitmentEnding': {
+        if (TERMINAL.includes(state.status) || state.commitment === null || state.commitmentEnd !== command.data.commitment_end) return [];
+        return [{ type: 'SubscriptionCommitmentEnding', data: { subscription_id: id, commitment_end: state.commitmentEnd, renewal: state.commitment.renewal } }];
+      }
+      case 'UpdateSubscription':
+        return update(state, command.data);
+      case 'ChangeQuantity':
+        return changeQuantity(state, command.data);
+      case 'PauseSubscription': {
+        const { at, until, behavior } = command.data;
+        if (state.status === 'paused') throw DomainError.conflict('subscription.already_paused', `Subscription ${id} is paused already; resume it first`);
+        if (state.status !== 'active') throw invalidState(state, 'paused', 'only an active subscription can be paused');
+        if (until !== null && Date.parse(until) <= Date.parse(at)) {
+          throw DomainError.unprocessable('subscription.invalid_pause_until', '`until` must be later than now', [{ field: 'until', code: 'subscription.invalid_pause_until', message: 'must be in the future' }]);
+        }
+        return [{ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: at, until, behavior } }];
+      }
+      case 'ResumeSubscription': {
+        if (command.data.automatic) {
+          // The timer of an earlier pause, resumed by hand and paused again since, resumes nothing.
+          return state.status === 'paused' && state.pausedUntil === command.data.until ? [{ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: command.data.at, automatic: true } }] : [];
+        }
+        if (state.status === 'paused') return [{ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: command.data.at, automatic: false } }];
+        throw DomainError.conflict('subscription.not_paused', `Subscription ${id} is ${state.status}, not paused`);
+      }
+      case 'CancelSubscription': {
+        const { at, when, reason, charges, final_invoice } = command.data;
+        assertLive(state);
+        if (when === 'period_end') {
+          if (state.scheduledCancellation) return [];
+          const cancelAt = state.status === 'trialing' ? state.trialEnd! : state.period.end;
+          return [{ type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: cancelAt, reason } }];
+        }
+        // Unused time is credited only where a period was invoiced: not in a trial, nor in a pause.
+        if (final_invoice === false) return [{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: at, reason, prorations: [], final_invoice } }];
+        const credits = PAID.includes(state.status) ? unusedTimeCredits(charges, state.period, at, state.currency) : [];
+        return [canceled(state, at, reason, credits)];
+      }
+      case 'MarkPastDue': {
+        if (state.status === 'past_due' || TERMINAL.includes(state.status)) return [];
+        if (state.status !== 'active') throw invalidState(state, 'past_due', 'only an active subscription falls past due');
+        return [{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
+      }
+      case 'RecordInvoicePaid': {
+        // Awaiting its first payment, only its first invoice exists: paying it activates the subscription for the period it billed.
+        if (state.status === 'pending_activation') return [activated(state, state.period)];
+        // Active since its creation, it is announced once money (or a zero invoice) says so; a failure made it past due instead.
+        if (state.status === 'active' && state.firstPaymentPending) return [{ type: 'SubscriptionFirstInvoicePaid', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
+        if (state.status !== 'past_due' || command.data.invoice_id !== state.pastDueInvoice) return [];
+        return [{ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
+      }
+      case 'ExpireIncomplete':
+        return state.status === 'pending_activation' ? [{ type: 'SubscriptionIncompleteExpired', data: { subscription_id: id, expired_at: command.data.at, period_start: state.period.start } }] : [];
+    }
+  },
 
-  evolve,
+  evolve(state, event) {
+    if (event.type === 'SubscriptionCreated') return created(event.data);
+    if (state.status === 'none') return state;
+    switch (event.type) {
+      case 'SubscriptionAwaitingPayment':
+        return state;
+      case 'SubscriptionIncompleteExpired':
+        return { ...state, status: 'incomplete_expired' };
+      case 'SubscriptionActivated':
+      case 'SubscriptionRenewed': {
+        const { period_start, period_end, terms, commitment_end } = event.data;
+        return {
+          ...state,
+          status: event.type === 'SubscriptionActivated' ? 'active' : state.status,
+          period: { start: period_start, end: period_end },
+          planCode: terms.plan_code,
+          quantities: keyedObject(Object.entries(terms.quantities)),
+          commitmentEnd: commitment_end,
+          scheduled: { planCode: null, quantities: keyedObject() },
+          paidPeriods: state.paidPeriods + 1,
+          pendingProrations: [],
+          firstPaymentPending: event.type === 'SubscriptionActivated' ? event.data.first_payment_pending === true : state.firstPaymentPending,
+        };
+      }
+      case 'SubscriptionFirstInvoicePaid':
+        return { ...state, firstPaymentPending: false };
+      case 'SubscriptionTrialWillEnd':
+      case 'SubscriptionCommitmentEnding':
+        return state;
+      case 'SubscriptionUpdated': {
+        const { metadata, default_payment_method_id } = event.data;
+        return { ...state, metadata: metadata ?? state.metadata, defaultPaymentMethodId: default_payment_method_id === undefined ? state.defaultPaymentMethodId : default_payment_method_id };
+      }
+      case 'SubscriptionPlanChanged':
+        // A change made now replaces one scheduled for the boundary (`proration_behavior: none`).
+        return {
+          ...state,
+          planCode: event.data.plan_code,
+          scheduled: { ...state.scheduled, planCode: null },
+          pendingProrations: event.data.invoice_now ? state.pendingProrations : [...state.pendingProrations, ...event.data.prorations],
+        };
+      case 'SubscriptionPlanChangeScheduled':
+        return { ...state, scheduled: { ...state.scheduled, planCode: event.data.plan_code } };
+      case 'SubscriptionQuantityChanged':
+        return {
+          ...state,
+          quantities: withQuantity(state.quantities, event.data.meter, event.data.quantity),
+          scheduled: { ...state.scheduled, quantities: keyedObject(Object.entries(state.scheduled.quantities).filter(([meter]) => meter !== event.data.meter)) },
+          pendingProrations: [...state.pendingProrations, ...event.data.prorations],
+        };
+      case 'SubscriptionQuantityScheduled':
+        return { ...state, scheduled: { ...state.scheduled, quantities: withQuantity(state.scheduled.quantities, event.data.meter, event.data.quantity) } };
+      case 'SubscriptionPaused':
+        return { ...state, status: 'paused', pausedUntil: event.data.until, pauseBehavior: event.data.behavior };
+      case 'SubscriptionResumed':
+        return { ...state, status: 'active', pausedUntil: null, pauseBehavior: null };
+      case 'SubscriptionCancellationScheduled':
+        return { ...state, scheduledCancellation: { reason: event.data.reason } };
+      case 'SubscriptionCanceled':
+        return { ...state, status: 'canceled', pendingProrations: [] };
+      case 'SubscriptionEnded':
+        return { ...state, status: 'ended', pendingProrations: [] };
+      case 'SubscriptionPastDue':
+        return { ...state, status: 'past_due', pastDueInvoice: event.data.invoice_id };
+      case 'SubscriptionRecovered':
+        // Its recovery is announced as an activation, a first one included.
+        return { ...state, status: 'active', pastDueInvoice: null, firstPaymentPending: false };
+    }
+  },
 };
 
-function decideCommand(command: SubscriptionCommand, state: SubscriptionState): SubscriptionEvent[] {
-  if (command.type === 'CreateSubscription') return state.status === 'none' ? create(command.data) : [];
-  if (state.status === 'none') throw notFound(command.data.subscription_id);
-  const id = state.id;
-  switch (command.type) {
-    case 'EndTrial': {
-      if (state.status !== 'trialing' || state.trialEnd === null) return [];
-      if (state.scheduledCancellation) return [canceled(state, state.trialEnd, state.scheduledCancellation.reason, [])];
-      return [activated(state, firstPeriod(state.trialEnd, state.anchor, state.cadence))];
-    }
-    case 'WarnTrialEnding':
-      return state.status === 'trialing' && !state.scheduledCancellation ? [{ type: 'SubscriptionTrialWillEnd', data: { subscription_id: id, trial_end: state.trialEnd! } }] : [];
-    case 'ClosePeriod':
-      return closePeriod(state, command.data.period_end);
-    case 'WarnCommitmentEnding': {
-      if (TERMINAL.includes(state.status) || state.commitment === null || state.commitmentEnd !== command.data.commitment_end) return [];
-      return [{ type: 'SubscriptionCommitmentEnding', data: { subscription_id: id, commitment_end: state.commitmentEnd, renewal: state.commitment.renewal } }];
-    }
-    case 'UpdateSubscription':
-      return update(state, command.data);
-    case 'ChangeQuantity':
-      return changeQuantity(state, command.data);
-    case 'PauseSubscription': {
-      const { at, until, behavior } = command.data;
-      if (state.status === 'paused') throw DomainError.conflict('subscription.already_paused', `Subscription ${id} is paused already; resume it first`);
-      if (state.status !== 'active') throw invalidState(state, 'paused', 'only an active subscription can be paused');
-      if (until !== null && Date.parse(until) <= Date.parse(at)) {
-        throw DomainError.unprocessable('subscription.invalid_pause_until', '`until` must be later than now', [{ field: 'until', code: 'subscription.invalid_pause_until', message: 'must be in the future' }]);
-      }
-      return [{ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: at, until, behavior } }];
-    }
-    case 'ResumeSubscription': {
-      if (command.data.automatic) {
-        // The timer of an earlier pause, resumed by hand and paused again since, resumes nothing.
-        return state.status === 'paused' && state.pausedUntil === command.data.until ? [{ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: command.data.at, automatic: true } }] : [];
-      }
-      if (state.status === 'paused') return [{ type: 'SubscriptionResumed', data: { subscription_id: id, resumed_at: command.data.at, automatic: false } }];
-      throw DomainError.conflict('subscription.not_paused', `Subscription ${id} is ${state.status}, not paused`);
-    }
-    case 'CancelSubscription': {
-      const { at, when, reason, charges, final_invoice } = command.data;
-      assertLive(state);
-      if (when === 'period_end') {
-        if (state.scheduledCancellation) return [];
-        const cancelAt = state.status === 'trialing' ? state.trialEnd! : state.period.end;
-        return [{ type: 'SubscriptionCancellationScheduled', data: { subscription_id: id, cancel_at: cancelAt, reason } }];
-      }
-      // Unused time is credited only where a period was invoiced: not in a trial, nor in a pause.
-      if (final_invoice === false) return [{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: at, reason, prorations: [], final_invoice } }];
-      const credits = PAID.includes(state.status) ? unusedTimeCredits(charges, state.period, at, state.currency) : [];
-      return [canceled(state, at, reason, credits)];
-    }
-    case 'MarkPastDue': {
-      if (state.status === 'past_due' || TERMINAL.includes(state.status)) return [];
-      if (state.status !== 'active') throw invalidState(state, 'past_due', 'only an active subscription falls past due');
-      return [{ type: 'SubscriptionPastDue', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
-    }
-    case 'RecordInvoicePaid': {
-      // Awaiting its first payment, only its first invoice exists: paying it activates the subscription for the period it billed.
-      if (state.status === 'pending_activation') return [activated(state, state.period)];
-      // Active since its creation, it is announced once money (or a zero invoice) says so; a failure made it past due instead.
-      if (state.status === 'active' && state.firstPaymentPending) return [{ type: 'SubscriptionFirstInvoicePaid', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
-      if (state.status !== 'past_due' || command.data.invoice_id !== state.pastDueInvoice) return [];
-      return [{ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
-    }
-    case 'ExpireIncomplete':
-      return state.status === 'pending_activation' ? [{ type: 'SubscriptionIncompleteExpired', data: { subscription_id: id, expired_at: command.data.at, period_start: state.period.start } }] : [];
-  }
-}
+/** The state table, each event that calls for an invoice carrying its basis. */
+export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
+  ...stateTable,
+  decide: (command, state) => withInvoiceBases(state, stateTable.decide(command, state)),
+};
 
 /** Each event that calls for an invoice carries its basis, decided from the state the events before it left. */
-function withInvoiceBases(state: SubscriptionState, events: SubscriptionEvent[]): SubscriptionEvent[] {
+function withInvoiceBases(state: SubscriptionState, events: readonly SubscriptionEvent[]): SubscriptionEvent[] {
   let before = state;
   return events.map((event) => {
     const billing = before.status === 'none' ? undefined : invoiceBasisOf(before, event);
-    before = evolve(before, event);
+    before = stateTable.evolve(before, event);
     return billing ? ({ ...event, data: { ...event.data, billing } } as SubscriptionEvent) : event;
   });
-}
-
-function evolve(state: SubscriptionState, event: SubscriptionEvent): SubscriptionState {
-  if (event.type === 'SubscriptionCreated') return created(event.data);
-  if (state.status === 'none') return state;
-  switch (event.type) {
-    case 'SubscriptionAwaitingPayment':
-      return state;
-    case 'SubscriptionIncompleteExpired':
-      return { ...state, status: 'incomplete_expired' };
-    case 'SubscriptionActivated':
-    case 'SubscriptionRenewed': {
-      const { period_start, period_end, terms, commitment_end } = event.data;
-      return {
-        ...state,
-        status: event.type === 'SubscriptionActivated' ? 'active' : state.status,
-        period: { start: period_start, end: period_end },
-        planCode: terms.plan_code,
-        quantities: keyedObject(Object.entries(terms.quantities)),
-        commitmentEnd: commitment_end,
-        scheduled: { planCode: null, quantities: keyedObject() },
-        paidPeriods: state.paidPeriods + 1,
-        pendingProrations: [],
-        firstPaymentPending: event.type === 'SubscriptionActivated' ? event.data.first_payment_pending === true : state.firstPaymentPending,
-      };
-    }
-    case 'SubscriptionFirstInvoicePaid':
-      return { ...state, firstPaymentPending: false };
-    case 'SubscriptionTrialWillEnd':
-    case 'SubscriptionCommitmentEnding':
-      return state;
-    case 'SubscriptionUpdated': {
-      const { metadata, default_payment_method_id } = event.data;
-      return { ...state, metadata: metadata ?? state.metadata, defaultPaymentMethodId: default_payment_method_id === undefined ? state.defaultPaymentMethodId : default_payment_method_id };
-    }
-    case 'SubscriptionPlanChanged':
-      // A change made now replaces one scheduled for the boundary (`proration_behavior: none`).
-      return {
-        ...state,
-        planCode: event.data.plan_code,
-        scheduled: { ...state.scheduled, planCode: null },
-        pendingProrations: event.data.invoice_now ? state.pendingProrations : [...state.pendingProrations, ...event.data.prorations],
-      };
-    case 'SubscriptionPlanChangeScheduled':
-      return { ...state, scheduled: { ...state.scheduled, planCode: event.data.plan_code } };
-    case 'SubscriptionQuantityChanged':
-      return {
-        ...state,
-        quantities: withQuantity(state.quantities, event.data.meter, event.data.quantity),
-        scheduled: { ...state.scheduled, quantities: keyedObject(Object.entries(state.scheduled.quantities).filter(([meter]) => meter !== event.data.meter)) },
-        pendingProrations: [...state.pendingProrations, ...event.data.prorations],
-      };
-    case 'SubscriptionQuantityScheduled':
-      return { ...state, scheduled: { ...state.scheduled, quantities: withQuantity(state.scheduled.quantities, event.data.meter, event.data.quantity) } };
-    case 'SubscriptionPaused':
-      return { ...state, status: 'paused', pausedUntil: event.data.until, pauseBehavior: event.data.behavior };
-    case 'SubscriptionResumed':
-      return { ...state, status: 'active', pausedUntil: null, pauseBehavior: null };
-    case 'SubscriptionCancellationScheduled':
-      return { ...state, scheduledCancellation: { reason: event.data.reason } };
-    case 'SubscriptionCanceled':
-      return { ...state, status: 'canceled', pendingProrations: [] };
-    case 'SubscriptionEnded':
-      return { ...state, status: 'ended', pendingProrations: [] };
-    case 'SubscriptionPastDue':
-      return { ...state, status: 'past_due', pastDueInvoice: event.data.invoice_id };
-    case 'SubscriptionRecovered':
-      // Its recovery is announced as an activation, a first one included.
-      return { ...state, status: 'active', pastDueInvoice: null, firstPaymentPending: false };
-  }
 }
 
 function create(data: CreateSubscription['data']): SubscriptionEvent[] {

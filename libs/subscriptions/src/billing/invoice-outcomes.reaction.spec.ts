@@ -1,7 +1,8 @@
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { CommandBus } from '@nestjs/cqrs';
-import { Commands, SendToAggregate } from '@tally/runtime';
+import type { InvoiceState } from '@tally/invoicing';
+import { Commands, SendToAggregate, type CommandRuntime } from '@tally/runtime';
 import { subscriptionAggregate } from '../subscription.aggregate';
 import { InvoiceOutcomesReaction } from './invoice-outcomes.reaction';
 
@@ -10,7 +11,10 @@ const recorded = (type: string, data: object): RecordedEvent => ({ id: 'e1', str
 describe('the invoice outcomes reaction', () => {
   const sent: unknown[] = [];
   const bus = { execute: async (command: unknown) => void sent.push(command) } as CommandBus;
-  const reaction = new InvoiceOutcomesReaction(new Commands(bus));
+  /** The invoice as its stream says it is now. */
+  let invoice: Partial<InvoiceState> = { status: 'open', total: '10.00', amountPaid: '0.00', prePaymentCredit: '0.00' };
+  const runtime = { cellOf: () => undefined, load: async () => ({ state: invoice }) } as unknown as CommandRuntime;
+  const reaction = new InvoiceOutcomesReaction(runtime, new Commands(bus));
 
   it('tells the subscription its invoice was paid, or that its payment failed, in the subscription’s lane', () => {
     expect(reaction.commandOf(recorded('InvoicePaid', { invoice_id: 'in_1', subscription_id: 'sub_1' }))).toEqual({ lane: 'sub_1', command: { type: 'RecordInvoicePaid', data: { subscription_id: 'sub_1', invoice_id: 'in_1' } } });
@@ -27,8 +31,19 @@ describe('the invoice outcomes reaction', () => {
 
   it('sends the command to the subscription aggregate under the dispatched context', async () => {
     const context = { commandId: 'cmd_1' } as RequestContext;
-    const command = { type: 'RecordInvoicePaid' as const, data: { subscription_id: 'sub_1', invoice_id: 'in_1' } };
-    await reaction.dispatch(command, context);
-    expect(sent).toEqual([new SendToAggregate(subscriptionAggregate, 'sub_1', command, context, {})]);
+    const paid = { type: 'RecordInvoicePaid' as const, data: { subscription_id: 'sub_1', invoice_id: 'in_1' } };
+    const failed = { type: 'MarkPastDue' as const, data: { subscription_id: 'sub_1', invoice_id: 'in_1' } };
+    await reaction.dispatch(paid, context);
+    await reaction.dispatch(failed, context);
+    expect(sent).toEqual([new SendToAggregate(subscriptionAggregate, 'sub_1', paid, context, {}), new SendToAggregate(subscriptionAggregate, 'sub_1', failed, context, {})]);
+  });
+
+  it('makes nothing past due for a failure whose invoice was paid or voided since', async () => {
+    sent.length = 0;
+    for (const status of ['paid', 'void'] as const) {
+      invoice = { ...invoice, status };
+      await reaction.dispatch({ type: 'MarkPastDue', data: { subscription_id: 'sub_1', invoice_id: 'in_1' } }, { commandId: 'cmd_2' } as RequestContext);
+    }
+    expect(sent).toEqual([]);
   });
 });

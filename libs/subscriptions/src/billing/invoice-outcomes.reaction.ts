@@ -1,23 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
-import type { InvoicePaid, InvoicePaymentFailed } from '@tally/invoicing';
+import { invoiceAggregate, isPayable, type InvoicePaid, type InvoicePaymentFailed } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
-import { Commands, type Reaction } from '@tally/runtime';
+import { CommandRuntime, Commands, type Reaction } from '@tally/runtime';
 import type { MarkPastDue, RecordInvoicePaid } from '../domain/subscription.decider';
 import { subscriptionAggregate } from '../subscription.aggregate';
 
 /**
  * The payment of a subscription's invoice reaches the subscription: paid, it activates one that
  * awaited its first payment, announces the activation of one created active, or makes a past-due
- * one active again; failed, it makes an active one past due (dunning then retries it). The
- * subscription decides whether it matters: a paid renewal of an active subscription writes nothing.
+ * one active again; failed, it makes an active one past due (dunning then retries it), unless the
+ * invoice was settled meanwhile (a retry paid it, it was voided): then the failure is history, and
+ * a log read again from an earlier checkpoint cannot make a healthy subscription past due. The
+ * subscription decides whether the rest matters: a paid renewal of an active subscription writes nothing.
  */
 @Injectable()
 export class InvoiceOutcomesReaction implements Reaction<RecordInvoicePaid | MarkPastDue> {
   readonly name = 'subscription_invoice_outcomes';
   readonly streamPrefixes = ['invoice-'];
 
-  constructor(private readonly commands: Commands) {}
+  constructor(
+    private readonly runtime: CommandRuntime,
+    private readonly commands: Commands,
+  ) {}
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'InvoicePaid' && event.type !== 'InvoicePaymentFailed') return undefined;
@@ -28,6 +33,12 @@ export class InvoiceOutcomesReaction implements Reaction<RecordInvoicePaid | Mar
   }
 
   async dispatch(command: RecordInvoicePaid | MarkPastDue, context: RequestContext): Promise<void> {
+    if (command.type === 'MarkPastDue' && !(await this.stillDue(command.data.invoice_id, context))) return;
     await this.commands.send(subscriptionAggregate, command.data.subscription_id, command, context);
+  }
+
+  private async stillDue(invoiceId: string, context: RequestContext): Promise<boolean> {
+    const { state } = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoiceId, context);
+    return state.status !== 'none' && isPayable(state);
   }
 }

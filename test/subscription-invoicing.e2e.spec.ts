@@ -13,9 +13,9 @@ const MAY = '2026-05-01T00:00:00.000Z';
 describe('subscription invoicing by reaction', () => {
   let tally: TallyUnderTest;
   let api: ReturnType<TallyUnderTest['as']>;
+  let acme: TestTenant;
 
   beforeAll(async () => {
-    let acme: TestTenant;
     ({ tally, acme, api } = await TallyUnderTest.withTenant());
     await tally.liftRateLimits(acme.tenantId);
     await api.post('/v1/plans', { code: 'ten', product_code: 'ten', currency: 'EUR', interval: 'month', components: [{ code: 'base', pricing: { model: 'flat', amount: '10.00' } }] }).expect(200);
@@ -63,6 +63,29 @@ describe('subscription invoicing by reaction', () => {
     expect(invoices.map((invoice) => [invoice.billing_reason, invoice.period_start, invoice.discount, invoice.total, invoice.status])).toEqual([
       ['subscription_create', T0, '5.00', '5.00', 'uncollectible'],
       ['subscription_cycle', APR, '0.00', '10.00', 'uncollectible'],
+    ]);
+  });
+
+  it('leaves a later period’s open invoice alone when the log is read again from the start: a pause settles the invoices open when it began', async () => {
+    const timeline = await subscribe('replay@example.com');
+    await api.post(`/v1/subscriptions/${timeline.subscription}/pause`, { behavior: 'void_invoices' }).expect(200);
+    await api.post(`/v1/subscriptions/${timeline.subscription}/resume`).expect(200);
+    await timeline.advance(APR);
+    const statuses = async (of: BillingTimeline) => (await of.invoices()).map((invoice) => [invoice.period_start, invoice.status]).sort();
+    expect(await statuses(timeline)).toEqual([
+      [T0, 'void'],
+      [APR, 'open'],
+    ]);
+
+    // As if the reaction had never run: it reads every subscription event again.
+    await tally.cells.cell('eu').readModels.commit([], { name: 'reaction:subscription_invoicing', position: 0n });
+    await tally.stop({ keepData: true });
+    tally = await TallyUnderTest.start({ dataDir: tally.dataDir, clock: tally.clock });
+    api = tally.as(acme.sandbox);
+    await tally.settle();
+    expect(await statuses(new BillingTimeline(tally, api, timeline.clock, timeline.subscription))).toEqual([
+      [T0, 'void'],
+      [APR, 'open'],
     ]);
   });
 

@@ -49,15 +49,23 @@ export class SubscriptionInvoices {
   }
 
   /**
-   * The spec's pause `behavior` for open invoices: `void_invoices` voids those without payments,
-   * `mark_uncollectible` writes them off. `keys` names the invoices; without them, every invoice
-   * the subscription's events called for. Each invoice's own stream decides, so one paid meanwhile
+   * The spec's pause `behavior` for the invoices open when the pause began: those the
+   * subscription's events called for up to the pause (`revision`, its event's), whatever
+   * happened after (a log read again must not void the invoices of a later period).
+   */
+  async applyPause(context: RequestContext, subscriptionId: string, behavior: OpenInvoicesBehavior, revision: number): Promise<void> {
+    const issued = (await this.history(context, subscriptionId, revision + 1)).flatMap((event) => invoiceKeyOf(event) ?? []);
+    await this.settleOpen(context, subscriptionId, behavior, issued);
+  }
+
+  /**
+   * `void_invoices` voids the named invoices that are open without payments, `mark_uncollectible`
+   * writes off those open or partly paid. Each invoice's own stream decides, so one paid meanwhile
    * is left alone; a payment still under way is canceled, or returned if it succeeds anyway.
    */
-  async settleOpen(context: RequestContext, subscriptionId: string, behavior: OpenInvoicesBehavior, keys?: readonly string[]): Promise<void> {
-    const issued = keys ?? (await this.history(context, subscriptionId)).flatMap((event) => invoiceKeyOf(event) ?? []);
+  async settleOpen(context: RequestContext, subscriptionId: string, behavior: OpenInvoicesBehavior, keys: readonly string[]): Promise<void> {
     const cell = this.runtime.cellOf(context);
-    for (const key of new Set(issued)) {
+    for (const key of new Set(keys)) {
       const id = invoiceIdOf({ subscription_id: subscriptionId, key });
       const { state } = await this.runtime.load(cell, invoiceAggregate, id, context);
       if (behavior === 'void_invoices' && state.status === 'open') await this.commands.execute(new VoidInvoiceCommand(context, id, BY_POLICY));

@@ -64,14 +64,12 @@ describe('the subscription invoicing reaction', () => {
     expect(reaction.commandOf(legacy)).toEqual({ lane: id, command: { type: 'IssueRecordedInvoice', data: { subscription_id: id, revision: legacy.revision } } });
   });
 
-  it('applies a pause’s behaviour to the open invoices, and voids the first invoice of an expired incomplete subscription', () => {
-    expect(reaction.commandOf(stored({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: FEB, until: null, behavior: 'mark_uncollectible' } }))).toEqual({
-      lane: id,
-      command: { type: 'SettleOpenInvoices', data: { subscription_id: id, behavior: 'mark_uncollectible' } },
-    });
+  it('applies a pause’s behaviour to the invoices open when it began (up to its event), and voids the first invoice of an expired incomplete subscription', () => {
+    const paused = stored({ type: 'SubscriptionPaused', data: { subscription_id: id, paused_at: FEB, until: null, behavior: 'mark_uncollectible' } });
+    expect(reaction.commandOf(paused)).toEqual({ lane: id, command: { type: 'ApplyPauseToOpenInvoices', data: { subscription_id: id, behavior: 'mark_uncollectible', revision: paused.revision } } });
     expect(reaction.commandOf(stored({ type: 'SubscriptionIncompleteExpired', data: { subscription_id: id, expired_at: FEB, period_start: '2026-01-31T10:00:00.000Z' } }))).toEqual({
       lane: id,
-      command: { type: 'SettleOpenInvoices', data: { subscription_id: id, behavior: 'void_invoices', keys: ['period:2026-01-31T10:00:00.000Z'] } },
+      command: { type: 'VoidFirstInvoice', data: { subscription_id: id, key: 'period:2026-01-31T10:00:00.000Z' } },
     });
   });
 });

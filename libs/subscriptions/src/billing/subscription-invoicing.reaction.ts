@@ -9,7 +9,8 @@ import { SubscriptionInvoices, type OpenInvoicesBehavior } from './subscription-
 export type SubscriptionInvoicingCommand =
   | { type: 'IssueInvoice'; data: InvoiceRequest }
   | { type: 'IssueRecordedInvoice'; data: { subscription_id: string; revision: number } }
-  | { type: 'SettleOpenInvoices'; data: { subscription_id: string; behavior: OpenInvoicesBehavior; keys?: string[] } };
+  | { type: 'ApplyPauseToOpenInvoices'; data: { subscription_id: string; behavior: OpenInvoicesBehavior; revision: number } }
+  | { type: 'VoidFirstInvoice'; data: { subscription_id: string; key: string } };
 
 /**
  * Issues each invoice a subscription's event calls for, from the event alone (it carries its
@@ -38,8 +39,10 @@ export class SubscriptionInvoicingReaction implements Reaction<SubscriptionInvoi
         return this.invoices.issue(context, command.data);
       case 'IssueRecordedInvoice':
         return this.invoices.issueAsRecorded(context, command.data.subscription_id, command.data.revision);
-      case 'SettleOpenInvoices':
-        return this.invoices.settleOpen(context, command.data.subscription_id, command.data.behavior, command.data.keys);
+      case 'ApplyPauseToOpenInvoices':
+        return this.invoices.applyPause(context, command.data.subscription_id, command.data.behavior, command.data.revision);
+      case 'VoidFirstInvoice':
+        return this.invoices.settleOpen(context, command.data.subscription_id, 'void_invoices', [command.data.key]);
     }
   }
 
@@ -47,9 +50,9 @@ export class SubscriptionInvoicingReaction implements Reaction<SubscriptionInvoi
     const { subscription_id } = event.data;
     if (event.type === 'SubscriptionPaused') {
       const { behavior } = event.data;
-      return behavior === 'keep_as_draft' ? undefined : { type: 'SettleOpenInvoices', data: { subscription_id, behavior } };
+      return behavior === 'keep_as_draft' ? undefined : { type: 'ApplyPauseToOpenInvoices', data: { subscription_id, behavior, revision } };
     }
-    if (event.type === 'SubscriptionIncompleteExpired') return { type: 'SettleOpenInvoices', data: { subscription_id, behavior: 'void_invoices', keys: [`period:${event.data.period_start}`] } };
+    if (event.type === 'SubscriptionIncompleteExpired') return { type: 'VoidFirstInvoice', data: { subscription_id, key: `period:${event.data.period_start}` } };
     const billing = 'billing' in event.data ? event.data.billing : undefined;
     if (billing === BASIS_FROM_HISTORY) return { type: 'IssueRecordedInvoice', data: { subscription_id, revision } };
     const request = billing && invoiceRequestOf(event, billing);

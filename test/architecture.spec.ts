@@ -67,16 +67,7 @@ describe('architecture', () => {
       );
   const contextSources = (context: string) => filesUnder(join(ROOT, 'libs', context, 'src')).filter((file) => !file.endsWith('.spec.ts') && !file.includes('/testing/'));
 
-  /**
-   * Where another context's aggregate is still changed directly, owned by an engineer of issue 29
-   * who moves it behind that context's published commands: remove each line with its change.
-   */
-  const COMMANDS_ON_OTHER_AGGREGATES_ALLOWED = [
-    // Engineer C (the subscriptions context's commands): redeeming the coupon and referencing the plan through the catalog's published commands.
-    'libs/subscriptions/src/subscription.handlers.ts: couponAggregate',
-    'libs/subscriptions/src/subscription.handlers.ts: planAggregate',
-  ];
-
+  /** A context sends another context's commands through what that context publishes (`publishedCommands`), never its full aggregate definition. */
   it('lets a context change another context’s aggregate only through that context’s published commands', () => {
     const offenders = CONTEXTS.flatMap((context) =>
       contextSources(context).flatMap((file) => {
@@ -87,18 +78,8 @@ describe('architecture', () => {
           .map(({ name }) => `${relative(ROOT, file)}: ${name}`);
       }),
     );
-    expect(offenders.filter((offender) => !COMMANDS_ON_OTHER_AGGREGATES_ALLOWED.includes(offender))).toEqual([]);
-    expect(COMMANDS_ON_OTHER_AGGREGATES_ALLOWED.filter((allowed) => !offenders.includes(allowed))).toEqual([]);
+    expect(offenders).toEqual([]);
   });
-
-  /**
-   * Write paths that still read a read model, owned by an engineer of issue 29 who moves the
-   * decision onto the event store: remove each line with its change.
-   */
-  const READ_MODELS_IN_WRITES_ALLOWED = [
-    // Engineer C (libs/subscriptions/src/billing): applying a pause to the open invoices lists them.
-    'libs/subscriptions/src/billing/pause-open-invoices.handler.ts: ApplyPauseToOpenInvoicesHandler',
-  ];
 
   it('keeps read models out of the write paths: command handlers, reactions and process managers decide from the event store', () => {
     const sendsCommands = (declaration: string) => /readonly \w+: (Commands|CommandRuntime)\b/.test(declaration) && /\.(send|execute)\(/.test(declaration);
@@ -111,8 +92,7 @@ describe('architecture', () => {
           .map((declaration) => `${relative(ROOT, file)}: ${/class (\w+)/.exec(declaration)?.[1]}`),
       ),
     );
-    expect(offenders.filter((offender) => !READ_MODELS_IN_WRITES_ALLOWED.includes(offender))).toEqual([]);
-    expect(READ_MODELS_IN_WRITES_ALLOWED.filter((allowed) => !offenders.includes(allowed))).toEqual([]);
+    expect(offenders).toEqual([]);
   });
 
   const libs = readdirSync(join(ROOT, 'libs'));
@@ -159,11 +139,6 @@ describe('architecture', () => {
 
   /** Files that still declare per-command Nest classes or handlers; the merge of issue 29 empties this list. */
   const PER_COMMAND_NEST_CLASSES_LEFT = [
-    // being removed in this issue by the cycle's reshaping (the subscriptions context's commands)
-    'libs/subscriptions/src/subscription.handlers.ts',
-    'libs/subscriptions/src/billing/invoice-subscription.handler.ts',
-    'libs/subscriptions/src/billing/pause-open-invoices.handler.ts',
-    'libs/subscriptions/src/billing/reissue-invoice.handler.ts',
     // being removed in this issue by the payment path (invoicing, the payment flow, dunning)
     'libs/invoicing/src/invoice.handlers.ts',
     // being removed in this issue by the process deciders (unapplied-payment refund)

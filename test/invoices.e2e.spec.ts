@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { RequestContext } from '@tally/cells';
-import { DEFAULT_DUNNING, InvoiceNumbering, SubscriptionInvoices, subscriptionInvoiceId, type SubscriptionInvoiceInput } from '@tally/invoicing';
+import { DEFAULT_DUNNING, InvoiceNumbering, SubscriptionInvoiceIssuer, subscriptionInvoiceId, type SubscriptionInvoiceInput } from '@tally/invoicing';
 import { CommandRuntime, Commands } from '@tally/runtime';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
@@ -250,7 +250,7 @@ describe('invoices through the HTTP API', () => {
         context.actor === 'process:billing' && id === input.invoice_id ? Promise.reject(new Error('killed')) : send(aggregate, id, command, context, options),
       );
       try {
-        await expect(tally.app.get(SubscriptionInvoices).issue(context(), input)).rejects.toThrow('killed');
+        await expect(tally.app.get(SubscriptionInvoiceIssuer).issue(context(), input)).rejects.toThrow('killed');
         await tally.settle();
       } finally {
         crash.mockRestore();
@@ -258,7 +258,7 @@ describe('invoices through the HTTP API', () => {
       const issued = (await api.get(`/v1/invoices/${input.invoice_id}`).expect(200)).body;
       expect(issued).toMatchObject({ status: 'open', subscription_id: subscription, total: '58.31' });
       // The issue sent again answers that invoice, with the number it was reserved.
-      expect((await tally.app.get(SubscriptionInvoices).issue(context(), input)).invoice.number).toBe(issued.number);
+      expect((await tally.app.get(SubscriptionInvoiceIssuer).issue(context(), input)).invoice.number).toBe(issued.number);
       const seq = (n: string) => Number(n.split('-')[1]);
       expect(seq((await api.post(`/v1/invoices/${(await draft()).id}/finalize`).expect(200)).body.number)).toBe(seq(issued.number) + 1);
     });
@@ -304,7 +304,7 @@ describe('invoices through the HTTP API', () => {
           payment_method_id: null,
           dunning: DEFAULT_DUNNING,
         };
-      const invoices = tally.app.get(SubscriptionInvoices);
+      const invoices = tally.app.get(SubscriptionInvoiceIssuer);
       const [first, second] = await Promise.all([invoices.issue(context(), input), invoices.issue(context(), input)]);
       expect(second.invoice.number).toBe(first.invoice.number);
       const third = await invoices.issue(context(), input);

@@ -220,12 +220,12 @@ describe('prorations and the invoices they end on', () => {
       // The first invoice is created, but its tax cannot be calculated for June 2020: it stays a draft, and the step is parked.
       const [draft] = await timeline.invoices();
       expect([draft.status, draft.period_start]).toEqual(['draft', '2020-06-01T00:00:00.000Z']);
-      const parked = (await globex.get('/v1/admin/parked-commands?process=subscription_cycle').expect(200)).body.data;
+      const parked = (await globex.get('/v1/admin/parked-commands?process=subscription_invoicing').expect(200)).body.data;
       expect(parked).toEqual([
         {
           id: expect.stringMatching(/^cmd_/),
           object: 'parked_command',
-          process: 'subscription_cycle',
+          process: 'subscription_invoicing',
           process_id: timeline.subscription,
           type: 'IssueInvoice',
           attempts: 1,
@@ -233,8 +233,8 @@ describe('prorations and the invoices they end on', () => {
           created_at: '2020-06-01T00:00:00.000Z',
         },
       ]);
-      const gauge = async () => (await tally.http().get('/metrics').expect(200)).text.split('\n').filter((line) => line.startsWith('parked_commands{process="subscription_cycle"'));
-      expect(await gauge()).toEqual(['parked_commands{process="subscription_cycle",region="eu"} 1']);
+      const gauge = async () => (await tally.http().get('/metrics').expect(200)).text.split('\n').filter((line) => line.startsWith('parked_commands{process="subscription_invoicing"'));
+      expect(await gauge()).toEqual(['parked_commands{process="subscription_invoicing",region="eu"} 1']);
 
       // The cause fixed (the customer bills from a country the table has no tax for), the retried step finalises the same invoice.
       const customer = draft.customer_id;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
-import { derivedId, ManualClock, UlidGenerator, type IdGenerator } from '@tally/kernel';
+import { ManualClock, UlidGenerator, type IdGenerator } from '@tally/kernel';
 import type { NewEvent, RecordedEvent } from '@tally/eventstore';
 import { ID_GENERATOR, openEmbeddedCells, readConfig, type Cell, type CellRegistry } from '@tally/cells';
 import { CommandRuntime, Worker } from '@tally/runtime';
@@ -16,7 +16,7 @@ export const SEEDED_AT = '2026-01-01T00:00:00.000Z';
 export const PERIOD_END = '2026-02-01T00:00:00.000Z';
 export const PLAN_CODE = 'team';
 /** The checkpoints of the runners that must not act on the seeded history (it is as if they had). */
-const ALREADY_HANDLED = ['pm:subscription_cycle', 'dispatcher', 'reaction:payment_method_attachment', 'pm:card_expiry'];
+const ALREADY_HANDLED = ['dispatcher', 'reaction:payment_method_attachment', 'reaction:subscription_invoicing', 'reaction:subscription_invoice_outcomes'];
 
 /** A plan of three components: a flat base, per-unit seats, and metered API calls (which read zero). */
 const PLAN = {
@@ -56,10 +56,10 @@ export const openCells = (dataDir: string, clock: ManualClock): CellRegistry =>
  * subscriptions (one customer each, three seats, Portuguese billing address) whose periods all end
  * at PERIOD_END, every read model caught up.
  *
- * One customer and subscription go through the HTTP API (the worker runs their cycle: the first
- * period's invoice and the timer of its end); the others are copies of what that create wrote,
- * with ids of their own: the customer's, subscription's and cycle's streams, personal data sealed
- * with each customer's own key. The cycle's first invoice of the copies is not issued (the runners
+ * One customer and subscription go through the HTTP API (the worker issues the first period's
+ * invoice); the others are copies of what that create wrote, with ids of their own: the customer's
+ * and subscription's streams (the subscription's events set its period-end timer), personal data
+ * sealed with each customer's own key. The first invoice of the copies is not issued (the reactions
  * that would issue it start after the copies), which changes nothing for the next period's.
  */
 export async function seedBillingRun(subscriptions: number, { payments = false }: { payments?: boolean } = {}): Promise<SeededTally> {
@@ -97,7 +97,6 @@ export async function seedBillingRun(subscriptions: number, { payments = false }
   const template: Template = {
     customer: await decoded(cell, `customer-${customer.id}`),
     subscription: await decoded(cell, `subscription-${subscription.id}`),
-    cycle: await decoded(cell, `pm.subscription_cycle-${subscription.id}`),
     method: method ? await decoded(cell, `payment_method-${method.id}`) : [],
   };
   const ids = new UlidGenerator(clock);
@@ -121,9 +120,9 @@ async function decoded(cell: Cell, stream: string): Promise<RecordedEvent[]> {
   return Promise.all(events.map(async (event) => ({ ...event, data: await cell.pii.decode(event.type, event.data) })));
 }
 
-type Template = Record<'customer' | 'subscription' | 'cycle' | 'method', RecordedEvent[]>;
+type Template = Record<'customer' | 'subscription' | 'method', RecordedEvent[]>;
 
-/** The template's streams again (customer, subscription, cycle, and the payment method if any), for customer and subscription number `n`. */
+/** The template's streams again (customer, subscription, and the payment method if any), for customer and subscription number `n`. */
 async function copy(cell: Cell, ids: IdGenerator, template: Template, of: { customer: string; subscription: string; method: string | undefined }, n: number): Promise<void> {
   const renamed = new Map<string, string>([
     [of.customer, ids.next('cus')],
@@ -132,20 +131,10 @@ async function copy(cell: Cell, ids: IdGenerator, template: Template, of: { cust
     ['customer0@example.com', `customer${n}@example.com`],
     ['Customer 0', `Customer ${n}`],
   ]);
-  for (const event of [...template.customer, ...template.subscription, ...template.cycle, ...template.method]) renamed.set(event.id, ids.ulid());
-  const cycleStream = `pm.subscription_cycle-${renamed.get(of.subscription)}`;
-  // An issued command's id derives from its process stream, its input and its place among that input's outputs.
-  let output = 0;
-  for (const event of template.cycle) {
-    if (event.type === 'ProcessInputReceived') output = 0;
-    else if (event.type === 'ProcessCommandIssued') {
-      const commandId = (event.data as { command_id: string }).command_id;
-      renamed.set(commandId, derivedId('cmd', [cycleStream, renamed.get(event.metadata.input_id!)!, String(output++)]));
-    } else output++;
-  }
+  for (const event of [...template.customer, ...template.subscription, ...template.method]) renamed.set(event.id, ids.ulid());
   const pattern = new RegExp([...renamed.keys()].map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   const rename = <T>(value: T): T => JSON.parse(JSON.stringify(value).replace(pattern, (found) => renamed.get(found)!)) as T;
-  for (const events of [template.method, template.customer, template.subscription, template.cycle].filter((stream) => stream.length > 0)) {
+  for (const events of [template.method, template.customer, template.subscription].filter((stream) => stream.length > 0)) {
     const stream = rename(events[0].stream);
     const copies: NewEvent[] = [];
     for (const event of events) {

@@ -1,5 +1,5 @@
 import { derivedId, DomainError, isIdOf } from '@tally/kernel';
-import type { AggregateDefinition } from '@tally/runtime';
+import { publishedCommands, type AggregateDefinition } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { couponDecider, type CouponCommand, type CouponState } from './domain/coupon.decider';
 import type { CouponEvent } from './domain/coupon.events';
@@ -11,6 +11,9 @@ export const couponAggregate: AggregateDefinition<CouponState, CouponCommand, Co
   view: couponView,
   notFound: (id) => DomainError.notFound('coupon.not_found', `No coupon ${id}`),
 };
+
+/** The coupon as subscriptions address it: redeeming it is the command catalog publishes to them. */
+export const couponRedemptions = publishedCommands(couponAggregate, ['RedeemCoupon']);
 
 /** Like a plan's, a coupon's id derives from its code within the tenant and environment; codes never start with `cpn_`. */
 export function couponIdOf(context: RequestContext, codeOrId: string): string {

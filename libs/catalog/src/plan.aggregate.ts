@@ -1,5 +1,5 @@
 import { derivedId, DomainError, isIdOf } from '@tally/kernel';
-import type { AggregateDefinition } from '@tally/runtime';
+import { publishedCommands, type AggregateDefinition } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { planDecider, type PlanCommand, type PlanState } from './domain/plan.decider';
 import type { PlanEvent } from './domain/plan.events';
@@ -11,6 +11,9 @@ export const planAggregate: AggregateDefinition<PlanState, PlanCommand, PlanEven
   view: planView,
   notFound: (id) => DomainError.notFound('plan.not_found', `No plan ${id}`),
 };
+
+/** The plan as subscriptions address it: recording that a subscription uses it is the command catalog publishes to them. */
+export const planReferences = publishedCommands(planAggregate, ['RecordPlanReference']);
 
 /**
  * A plan's id derives from its code within the tenant and environment, so a path takes either

@@ -1,15 +1,7 @@
 import { derivedId, DomainError } from '@tally/kernel';
-import type { AggregateDefinition } from '@tally/runtime';
+import { publishedCommands, type AggregateDefinition } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
-import {
-  invoiceDecider,
-  type ApplyInvoicePayment,
-  type CloseInvoicePayment,
-  type ExhaustInvoiceRetries,
-  type InvoiceCommand,
-  type InvoiceState,
-  type StartInvoicePayment,
-} from './domain/invoice.decider';
+import { invoiceDecider, type InvoiceCommand, type InvoiceState } from './domain/invoice.decider';
 import type { InvoiceEvent } from './domain/invoice.events';
 import {
   invoiceNumberSequenceDecider,
@@ -31,16 +23,8 @@ export const invoiceAggregate: AggregateDefinition<InvoiceState, InvoiceCommand,
   notFound: (id) => DomainError.notFound('invoice.not_found', `No invoice ${id}`),
 };
 
-/** The invoice's commands that invoicing publishes to the context collecting it (payments). */
-export type InvoiceCollectionCommand = StartInvoicePayment | ApplyInvoicePayment | CloseInvoicePayment | ExhaustInvoiceRetries;
-
-/** The invoice aggregate as payments addresses it: only the published commands type-check (the invoice sets no timers). */
-export const invoiceCollection: AggregateDefinition<InvoiceState, InvoiceCollectionCommand, InvoiceEvent, InvoiceResource> = {
-  type: invoiceAggregate.type,
-  decider: invoiceAggregate.decider,
-  view: invoiceAggregate.view,
-  notFound: invoiceAggregate.notFound,
-};
+/** The invoice aggregate as payments addresses it: the commands invoicing publishes to the context collecting it. */
+export const invoiceCollection = publishedCommands(invoiceAggregate, ['StartInvoicePayment', 'ApplyInvoicePayment', 'CloseInvoicePayment', 'ExhaustInvoiceRetries']);
 
 /**
  * The invoice of one subscription period: the same (subscription, period start) always names the

@@ -13,7 +13,7 @@ import { InvoicePdfLinks } from './documents/pdf-links';
 import { InvoicePdfUrlInterceptor } from './documents/pdf-url.interceptor';
 import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
-import { SubscriptionInvoices } from './subscription-invoices';
+import { SubscriptionInvoiceIssuer } from './subscription-invoices';
 import { InvoiceDrafts } from './invoice-drafts';
 
 @Module({
@@ -25,7 +25,7 @@ import { InvoiceDrafts } from './invoice-drafts';
     InvoiceNumbering,
     InvoiceFinalizer,
     InvoiceDryRun,
-    SubscriptionInvoices,
+    SubscriptionInvoiceIssuer,
     InvoiceDrafts,
     ...invoiceCommandHandlers,
     ...invoiceQueryHandlers,
@@ -34,6 +34,6 @@ import { InvoiceDrafts } from './invoice-drafts';
     InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoices],
+  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer],
 })
 export class InvoicingModule {}

@@ -107,7 +107,7 @@ export function subscriptionInvoiceCreation(input: SubscriptionInvoiceInput, now
  * answers the invoice as it is.
  */
 @Injectable()
-export class SubscriptionInvoices {
+export class SubscriptionInvoiceIssuer {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly commands: Commands,

@@ -136,7 +136,7 @@ export class Worker {
       this.followers.push(await this.leased(cell, `process/${runtime.manager.name}`, (fence) => new ProcessRunner(runtime, fenced(fence), cell.events, cell.pii, log)));
     }
     for (const reaction of reactions) {
-      this.followers.push(await this.leased(cell, `reaction/${reaction.name}`, (fence) => new ReactionRunner(reaction, cell, fenced(fence), metrics, log)));
+      this.followers.push(await this.leased(cell, `reaction/${reaction.name}`, (fence) => new ReactionRunner(reaction, cell, fenced(fence), metrics, ids, log)));
     }
     this.followers.push(await this.leased(cell, 'dispatcher', (fence) => new CommandDispatcher(cell, runtimes, fenced(fence), metrics, ids, log)));
     const timers = new TimerPoller([new ProcessTimerSource(cell.readModels, runtimes), new AggregateTimerSource(cell, this.deps.timedAggregates ?? [], commands, log)], clocks.system, log);

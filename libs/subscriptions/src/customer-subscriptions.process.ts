@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { DomainError, type OneCommandState } from '@tally/kernel';
-import type { ProcessManager } from '@tally/runtime';
+import { Commands, type ProcessManager } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { billingSubscriptions, CustomerSubscriptions } from '@tally/customers';
 import { customerSubscriptionsProcessDecider, type CancelCustomerSubscriptions, type CustomerDeleted } from './domain/customer-subscriptions-process.decider';
-import { ApplySubscriptionLifecycleCommand } from './subscription.handlers';
-
-const CANCEL_NOW = { type: 'CancelSubscription' as const, data: { when: 'now' as const, reason: 'customer_deleted', final_invoice: false as const } };
+import { subscriptionAggregate } from './subscription.aggregate';
+import { cancelWithoutFinalInvoice } from './subscription-changes';
 
 /**
  * Cancels every subscription of a deleted customer (a deleted test clock deletes its customers),
@@ -21,7 +19,7 @@ export class CustomerSubscriptionsProcess implements ProcessManager<OneCommandSt
   readonly decider = customerSubscriptionsProcessDecider;
 
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
     private readonly customerSubscriptions: CustomerSubscriptions,
   ) {}
 
@@ -35,7 +33,7 @@ export class CustomerSubscriptionsProcess implements ProcessManager<OneCommandSt
   async dispatch({ data }: CancelCustomerSubscriptions, context: RequestContext): Promise<void> {
     const index = await this.customerSubscriptions.of(context, data.customer_id);
     for (const subscriptionId of billingSubscriptions(index)) {
-      await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, subscriptionId, CANCEL_NOW)).catch((error: unknown) => {
+      await this.commands.send(subscriptionAggregate, subscriptionId, cancelWithoutFinalInvoice(subscriptionId, 'customer_deleted'), context).catch((error: unknown) => {
         if (!(error instanceof DomainError)) throw error;
       });
     }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { InvoiceRetriesExhausted } from '@tally/invoicing';
-import type { Reaction } from '@tally/runtime';
-import { ApplySubscriptionLifecycleCommand } from './subscription.handlers';
+import { Commands, type Reaction } from '@tally/runtime';
+import { subscriptionAggregate } from './subscription.aggregate';
+import { cancelWithoutFinalInvoice } from './subscription-changes';
 
 type CancelForFailedPayment = { type: 'CancelForFailedPayment'; data: { subscription_id: string } };
 
@@ -19,7 +19,7 @@ export class DunningFinalActionReaction implements Reaction<CancelForFailedPayme
   readonly name = 'dunning_final_action';
   readonly streamPrefixes = ['invoice-'];
 
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly commands: Commands) {}
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'InvoiceRetriesExhausted') return undefined;
@@ -29,8 +29,6 @@ export class DunningFinalActionReaction implements Reaction<CancelForFailedPayme
   }
 
   async dispatch({ data }: CancelForFailedPayment, context: RequestContext): Promise<void> {
-    await this.commands.execute(
-      new ApplySubscriptionLifecycleCommand(context, data.subscription_id, { type: 'CancelSubscription', data: { when: 'now', reason: 'payment_failed', final_invoice: false } }),
-    );
+    await this.commands.send(subscriptionAggregate, data.subscription_id, cancelWithoutFinalInvoice(data.subscription_id, 'payment_failed'), context);
   }
 }

@@ -1,10 +1,12 @@
 import type { ContextManifest } from '@tally/runtime';
-import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
-import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
+import { InvoiceOutcomesReaction } from './billing/invoice-outcomes.reaction';
 import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
+import { SubscriptionInvoicingReaction } from './billing/subscription-invoicing.reaction';
+import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-index.reaction';
-import { subscriptionAggregate } from './subscription.aggregate';
 import { DunningFinalActionReaction } from './dunning-final-action.reaction';
+import { subscriptionUpcasters } from './domain/subscription.upcasters';
+import { subscriptionAggregate } from './subscription.aggregate';
 import { subscriptionProjection } from './subscription.projection';
 import { SubscriptionsModule } from './subscriptions.module';
 
@@ -13,8 +15,9 @@ export const subscriptionsContext: ContextManifest = {
   name: 'subscriptions',
   module: SubscriptionsModule,
   projections: [subscriptionProjection],
-  processes: [SubscriptionCycleProcess, CustomerSubscriptionsProcess],
-  reactions: [LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
+  processes: [CustomerSubscriptionsProcess],
+  reactions: [SubscriptionInvoicingReaction, InvoiceOutcomesReaction, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
   timedAggregates: [subscriptionAggregate],
+  upcasters: subscriptionUpcasters,
   aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],
 };

@@ -1,16 +1,20 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
+import { Commands, type ListPage } from '@tally/runtime';
 import { InvoiceResponse, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { CancelSubscriptionDto, ChangeQuantityDto, CreateSubscriptionDto, PauseSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription.dto';
 import { SubscriptionResponse, UsageSummaryResponse } from './dto/subscription.response';
 import { GetUpcomingInvoiceQuery } from './billing/upcoming-invoice';
 import { GetUsageSummaryQuery, parseUsagePeriod, type UsageSummary } from './billing/usage-summary';
-import { ApplySubscriptionLifecycleCommand, ChangeQuantityCommand, CreateSubscriptionCommand, UpdateSubscriptionCommand, type LifecycleIntent, type SubscriptionWritten } from './subscription.handlers';
+import type { SubscriptionCommand } from './domain/subscription.decider';
+import { subscriptionAggregate } from './subscription.aggregate';
+import { SubscriptionChanges } from './subscription-changes';
+import { SubscriptionCreation } from './subscription-creation';
+import { written, type SubscriptionWritten } from './subscription-written';
 import { GetSubscriptionQuery, ListSubscriptionsQuery, parseAsOf, SUBSCRIPTION_LIST } from './subscription.queries';
 import type { SubscriptionResource } from './subscription.view';
 
@@ -22,7 +26,9 @@ const WRITE_PROBLEMS = { 404: ['subscription.not_found'], 409: ['request.concurr
 @ApiTag('subscriptions')
 export class SubscriptionsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly creation: SubscriptionCreation,
+    private readonly changes: SubscriptionChanges,
+    private readonly commands: Commands,
     private readonly queries: QueryBus,
   ) {}
 
@@ -55,7 +61,7 @@ export class SubscriptionsController {
       payment_behavior: body.payment_behavior ?? 'allow_incomplete',
       proration_behavior: body.proration_behavior ?? 'create_prorations',
     };
-    return withEtag(response, await this.commands.execute(new CreateSubscriptionCommand(context, input)));
+    return withEtag(response, await this.creation.create(context, input));
   }
 
   @Get()
@@ -103,7 +109,7 @@ export class SubscriptionsController {
       ...(body.metadata !== undefined && { metadata: body.metadata }),
       ...(body.default_payment_method_id !== undefined && { default_payment_method_id: body.default_payment_method_id }),
     };
-    return withEtag(response, await this.commands.execute(new UpdateSubscriptionCommand(context, id, patch, parseIfMatch(ifMatch))));
+    return withEtag(response, await this.changes.update(context, id, patch, parseIfMatch(ifMatch)));
   }
 
   @Post(':id/quantities')
@@ -117,7 +123,7 @@ export class SubscriptionsController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...WRITE_PROBLEMS, 400: ['subscription.invalid_quantity'], 422: ['subscription.unknown_meter'] })
   async changeQuantity(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: ChangeQuantityDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
     const change = { meter: body.meter, quantity: body.quantity, effective_at: body.effective_at ?? 'now' };
-    return withEtag(response, await this.commands.execute(new ChangeQuantityCommand(context, id, change)));
+    return withEtag(response, await this.changes.changeQuantity(context, id, change));
   }
 
   @Post(':id/pause')
@@ -130,7 +136,7 @@ export class SubscriptionsController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...WRITE_PROBLEMS, 409: [...WRITE_PROBLEMS[409], 'subscription.already_paused', 'subscription.invalid_state'], 422: ['subscription.invalid_pause_until'] })
   pause(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: PauseSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
-    return this.lifecycle(context, id, { type: 'PauseSubscription', data: { until: body.until ?? null, behavior: body.behavior } }, response);
+    return this.send(context, id, (at) => ({ type: 'PauseSubscription', data: { subscription_id: id, at, until: body.until ?? null, behavior: body.behavior } }), response);
   }
 
   @Post(':id/resume')
@@ -140,7 +146,7 @@ export class SubscriptionsController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...WRITE_PROBLEMS, 409: [...WRITE_PROBLEMS[409], 'subscription.not_paused'] })
   resume(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
-    return this.lifecycle(context, id, { type: 'ResumeSubscription', data: { automatic: false } }, response);
+    return this.send(context, id, (at) => ({ type: 'ResumeSubscription', data: { subscription_id: id, at, automatic: false } }), response);
   }
 
   @Post(':id/cancel')
@@ -153,8 +159,8 @@ export class SubscriptionsController {
   @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, WRITE_PROBLEMS)
-  cancel(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: CancelSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
-    return this.lifecycle(context, id, { type: 'CancelSubscription', data: { when: body.at ?? 'now', reason: body.reason ?? null } }, response);
+  async cancel(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: CancelSubscriptionDto, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
+    return withEtag(response, await this.changes.cancel(context, id, { when: body.at ?? 'now', reason: body.reason ?? null }));
   }
 
   @Get(':id/upcoming-invoice')
@@ -183,8 +189,9 @@ export class SubscriptionsController {
     return this.queries.execute(new GetUsageSummaryQuery(context, id, parseUsagePeriod(period, closedAt)));
   }
 
-  private async lifecycle(context: RequestContext, id: string, intent: LifecycleIntent, response: Response): Promise<SubscriptionResource> {
-    return withEtag(response, await this.commands.execute(new ApplySubscriptionLifecycleCommand(context, id, intent)));
+  /** A command decided by the time of the subscription's clock, with nothing to look up. */
+  private async send(context: RequestContext, id: string, command: (at: string) => SubscriptionCommand, response: Response): Promise<SubscriptionResource> {
+    return withEtag(response, written(await this.commands.send(subscriptionAggregate, id, command, context)));
   }
 }
 

@@ -3,16 +3,17 @@ import { InvoicingModule } from '@tally/invoicing';
 import { CustomersModule } from '@tally/customers';
 import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
 import { GetUsageSummaryHandler } from './billing/usage-summary';
-import { ApplyPauseToOpenInvoicesHandler } from './billing/pause-open-invoices.handler';
-import { InvoiceSubscriptionHandler } from './billing/invoice-subscription.handler';
-import { ReissueInvoiceWithUsageHandler } from './billing/reissue-invoice.handler';
-import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
+import { InvoiceOutcomesReaction } from './billing/invoice-outcomes.reaction';
+import { InvoiceReissue } from './billing/invoice-reissue';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
+import { SubscriptionInvoices } from './billing/subscription-invoices';
+import { SubscriptionInvoicingReaction } from './billing/subscription-invoicing.reaction';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
 import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-index.reaction';
 import { DunningFinalActionReaction } from './dunning-final-action.reaction';
-import { subscriptionCommandHandlers } from './subscription.handlers';
+import { SubscriptionChanges } from './subscription-changes';
+import { SubscriptionCreation } from './subscription-creation';
 import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
 
@@ -20,20 +21,21 @@ import { SubscriptionsController } from './subscriptions.controller';
   imports: [InvoicingModule, CustomersModule],
   controllers: [SubscriptionsController],
   providers: [
-    ...subscriptionCommandHandlers,
+    SubscriptionCreation,
+    SubscriptionChanges,
     ...subscriptionQueryHandlers,
-    InvoiceSubscriptionHandler,
-    ReissueInvoiceWithUsageHandler,
-    ApplyPauseToOpenInvoicesHandler,
+    InvoiceReissue,
     GetUpcomingInvoiceHandler,
     GetUsageSummaryHandler,
     SubscriptionInvoiceBuilder,
-    SubscriptionCycleProcess,
+    SubscriptionInvoices,
     CustomerSubscriptionsProcess,
     LateUsageRebillReaction,
     CustomerSubscriptionsIndexReaction,
     DunningFinalActionReaction,
+    SubscriptionInvoicingReaction,
+    InvoiceOutcomesReaction,
   ],
-  exports: [SubscriptionCycleProcess, CustomerSubscriptionsProcess, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
+  exports: [InvoiceReissue, CustomerSubscriptionsProcess, SubscriptionInvoicingReaction, InvoiceOutcomesReaction, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
 })
 export class SubscriptionsModule {}

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { USAGE_READINGS } from '@tally/subscriptions';
+import { SubscriptionsModule, USAGE_READINGS } from '@tally/subscriptions';
 import { LateUsageReaction } from './late-usage.reaction';
 import { LateUsageSettlement } from './late-usage-settlement';
 import { MeteredSubscriptions } from './metered-subscriptions';
@@ -20,6 +20,7 @@ import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
 /** Global: the subscriptions context bills usage through the port this module fills. */
 @Global()
 @Module({
+  imports: [SubscriptionsModule],
   controllers: [UsageController, TrackController, UsageAlertsController],
   providers: [
     MeteredSubscriptions,

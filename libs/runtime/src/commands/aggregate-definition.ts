@@ -28,3 +28,17 @@ export interface AggregateDefinition<S, C extends Command, E extends Event, R ex
 }
 
 export const streamName = (type: string, id: string): string => `${type}-${id}`;
+
+/**
+ * The aggregate as another context addresses it: the same stream, decider and view, with only the
+ * commands its own context publishes (`types`), so that sending any other does not type-check. The
+ * timers stay with the full definition, which the owning context registers.
+ */
+export function publishedCommands<S, C extends Command, E extends Event, R extends ResourceDoc, T extends C['type']>(
+  aggregate: AggregateDefinition<S, C, E, R>,
+  // The list documents what is published and keeps the narrowing tied to real command types.
+  _types: readonly T[],
+): AggregateDefinition<S, Extract<C, { type: T }>, E, R> {
+  const { type, decider, view, notFound, snapshot } = aggregate;
+  return { type, decider, view, notFound, ...(snapshot && { snapshot }) };
+}

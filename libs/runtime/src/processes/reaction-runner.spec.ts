@@ -2,6 +2,9 @@ import { ManualClock, UlidGenerator } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
+import { PARKED_EVENT, RETRIED_EVENT } from './command-dispatcher';
+import { PARKED_COMMANDS, type ParkedCommandDoc } from './parked-commands.projection';
+import { processStream } from './process-manager';
 import { processPii } from './process-pii';
 import type { Reaction } from './reaction';
 import { reactionCommandId } from './reaction-runner';
@@ -14,6 +17,7 @@ type Ship = { type: 'Ship'; data: { order_id: string } };
 class Shipping extends ScriptedDispatches implements Reaction<Ship> {
   readonly name = 'shipping';
   readonly streamPrefixes = ['order-'];
+  parkWhenRefused: string[] | undefined;
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'OrderPaid') return undefined;
@@ -80,5 +84,26 @@ describe('a reaction', () => {
     await record('o6', 'OrderPaid');
     expect(shipping.calls.map((call) => call.orderId)).toEqual(['o5', 'o5', 'o5', 'o6']);
     expect(errors).toHaveLength(2);
+  });
+
+  it('parks a refused command of a type it parks, where parked commands are listed, and dispatches it again from its event, under its id, when retried', async () => {
+    shipping.parkWhenRefused = ['Ship'];
+    shipping.behaviour = (attempt) => (attempt === 1 ? 'refuse' : 'ok');
+    const commandId = reactionCommandId('shipping', await record('o7', 'OrderPaid'));
+    const cell = running.cells.cell('eu');
+    const parked = await cell.events.readStream(processStream('shipping', 'o7'));
+    expect(parked.map((event) => [event.type, (event.data as { command_id: string }).command_id])).toEqual([[PARKED_EVENT, commandId]]);
+    const listed = await cell.readModels.find<ParkedCommandDoc>(PARKED_COMMANDS, { limit: 10 });
+    expect(listed.items.map((doc) => [doc.id, doc.process, doc.process_id, doc.type])).toEqual([[commandId, 'shipping', 'o7', 'Ship']]);
+
+    // As an operator's retry (or the hourly retrier) records it.
+    const retried = { id: ids.ulid(), type: RETRIED_EVENT, data: { command_id: commandId }, metadata: testMetadata(clock.now().toISOString()) };
+    await cell.events.append(processStream('shipping', 'o7'), [retried], { expectedRevision: 'any' });
+    await running.worker.settle();
+    expect(shipping.calls).toEqual([
+      { commandId, orderId: 'o7' },
+      { commandId, orderId: 'o7' },
+    ]);
+    expect((await cell.readModels.find<ParkedCommandDoc>(PARKED_COMMANDS, { limit: 10 })).items).toEqual([]);
   });
 });

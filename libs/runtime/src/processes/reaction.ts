@@ -16,6 +16,12 @@ export interface Reaction<C extends IssuedCommand = IssuedCommand> {
   streamPrefixes: readonly string[];
   /** The command a stored event (personal data decrypted) calls for, if any, and its lane: commands of one lane run in log order. */
   commandOf(event: RecordedEvent): { lane: string; command: C } | undefined;
+  /**
+   * Command types whose refusal (a domain error) parks the command, for an operator (or the hourly
+   * retrier) to dispatch again once its cause is fixed, instead of dropping it: work nobody else
+   * would do. Other refusals are final.
+   */
+  parkWhenRefused?: readonly string[];
   /** Executes the command; the context carries its command id, which the target applies once. */
   dispatch(command: C, context: RequestContext): Promise<void>;
 }

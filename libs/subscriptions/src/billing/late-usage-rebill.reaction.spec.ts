@@ -1,10 +1,10 @@
 import { derivedId } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import { INVOICE_ID_PREFIX } from '@tally/invoicing';
-import type { CommandBus } from '@nestjs/cqrs';
+import type { InvoiceReissue } from './invoice-reissue';
 import { LateUsageRebillReaction } from './late-usage-rebill.reaction';
 
-const reaction = new LateUsageRebillReaction({} as CommandBus);
+const reaction = new LateUsageRebillReaction({} as InvoiceReissue);
 const settled = (data: object, type = 'LateUsageSettled'): RecordedEvent => ({
   id: '01JSETTLED0000000000000000',
   type,

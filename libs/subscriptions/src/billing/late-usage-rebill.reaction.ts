@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { derivedId } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { Reaction } from '@tally/runtime';
 import { INVOICE_ID_PREFIX } from '@tally/invoicing';
-import { ReissueInvoiceWithUsageCommand } from './reissue-invoice.handler';
+import { InvoiceReissue, type ReissueWithUsage } from './invoice-reissue';
 
 /**
  * What the usage context publishes on its ingest streams once late events of a closed period are
@@ -23,7 +22,7 @@ type LateUsageSettled = {
 
 const USAGE_INGEST_STREAMS = 'usage_ingest-';
 
-type ReissueWithLateUsage = { type: 'ReissueWithLateUsage'; data: ReissueInvoiceWithUsageCommand['request'] };
+type ReissueWithLateUsage = { type: 'ReissueWithLateUsage'; data: ReissueWithUsage };
 
 /**
  * Late usage rebilled: the voided invoice of the period is issued again, its usage lines priced with
@@ -35,7 +34,7 @@ export class LateUsageRebillReaction implements Reaction<ReissueWithLateUsage> {
   readonly name = 'late_usage_rebill';
   readonly streamPrefixes = [USAGE_INGEST_STREAMS];
 
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly reissue: InvoiceReissue) {}
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'LateUsageSettled') return undefined;
@@ -46,6 +45,6 @@ export class LateUsageRebillReaction implements Reaction<ReissueWithLateUsage> {
   }
 
   async dispatch({ data }: ReissueWithLateUsage, context: RequestContext): Promise<void> {
-    await this.commands.execute(new ReissueInvoiceWithUsageCommand(context, data));
+    await this.reissue.withUsage(context, data);
   }
 }

@@ -12,7 +12,7 @@ import { remainingTimeCharges } from '../domain/prorations';
 import type { ProrationItem } from '../domain/subscription.events';
 import { licensedCharges, licensedLines, loadPlan, usageLines, usageMeters } from '../plan-terms';
 import { subscriptionAggregate } from '../subscription.aggregate';
-import type { InvoiceRequest } from './subscription-cycle.decider';
+import type { InvoiceRequest } from './invoice-request';
 import { USAGE_READINGS, type UsageReadings } from './usage-readings.port';
 
 export type PricedLine = InvoiceLine & { proration: boolean };

@@ -6,7 +6,7 @@ import { Clocks, CommandRuntime } from '@tally/runtime';
 import { periodAt } from '../domain/billing-cycle';
 import { firstPeriod, firstTerms, TERMINAL, type Subscription } from '../domain/subscription.decider';
 import { subscriptionAggregate } from '../subscription.aggregate';
-import type { InvoiceRequest } from './subscription-cycle.decider';
+import type { InvoiceRequest } from './invoice-request';
 import { issueInput, SubscriptionInvoiceBuilder } from './subscription-invoice.builder';
 
 export class GetUpcomingInvoiceQuery extends Query<InvoiceResource> {

@@ -1,6 +1,6 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
 import { subscriptionDecider, type CreateSubscription, type PlanChange } from './subscription.decider';
-import type { SubscriptionCreated, SubscriptionEvent } from './subscription.events';
+import type { InvoiceBasis, SubscriptionCreated, SubscriptionEvent } from './subscription.events';
 import { subscriptionTimers } from './subscription.timers';
 
 const spec = DeciderSpecification.for(subscriptionDecider);
@@ -36,9 +36,16 @@ const created: SubscriptionCreated = {
   data: { ...createdFields, status: 'active', trial_end: null, billing_cycle_anchor: T0, period_start: T0, period_end: '2026-02-28T10:00:00.000Z' },
 };
 const terms = { plan_code: 'pro', quantities: {}, coupons: [], prorations: [] };
+/** The basis of the invoice an event calls for, as the decider states it: by default a first period's, charged. */
+const basis = (fields: Partial<InvoiceBasis> = {}): InvoiceBasis => ({ customer_id: 'cus_1', billing_reason: 'subscription_create', plan_code: 'pro', coupons: [], period_number: 1, usage: null, collection: 'charge', ...fields });
+const billed = (event: SubscriptionEvent, fields?: Partial<InvoiceBasis>): SubscriptionEvent => ({ ...event, data: { ...event.data, billing: basis(fields) } }) as SubscriptionEvent;
+/** The usage of the period from `start` to `end`, billed in arrears on the plan it ran on. */
+const usage = (start: string, end: string, plan_code = 'pro') => ({ plan_code, period: { start, end } });
+const FEB28 = '2026-02-28T10:00:00.000Z';
+const MAR31 = '2026-03-31T10:00:00.000Z';
 const activated: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms, commitment_end: null } };
 /** The activation at creation, announced once the first invoice is paid. */
-const activatedAtCreation: SubscriptionEvent = { type: 'SubscriptionActivated', data: { ...activated.data, first_payment_pending: true } };
+const activatedAtCreation: SubscriptionEvent = billed({ type: 'SubscriptionActivated', data: { ...activated.data, first_payment_pending: true } });
 const trialing: SubscriptionCreated = {
   type: 'SubscriptionCreated',
   data: { ...created.data, status: 'trialing', trial_end: '2026-02-14T10:00:00.000Z', billing_cycle_anchor: '2026-02-14T10:00:00.000Z', period_start: T0, period_end: '2026-02-14T10:00:00.000Z' },
@@ -61,10 +68,10 @@ describe('subscription decider', () => {
         .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z' } })
         .then([
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' } },
-          {
+          billed({
             type: 'SubscriptionActivated',
             data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' } }, commitment_end: null, first_payment_pending: true },
-          },
+          }),
         ]));
 
     it('bills the stub in full with proration_behavior none', () =>
@@ -73,7 +80,7 @@ describe('subscription decider', () => {
         .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', proration_behavior: 'none' } })
         .then([
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', prorate_first_period: false } },
-          { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms, commitment_end: null, first_payment_pending: true } },
+          billed({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-01T00:00:00.000Z', terms, commitment_end: null, first_payment_pending: true } }),
         ]));
 
     it('prorates the first paid period after a trial up to an anchor, when the trial ends', () => {
@@ -83,10 +90,13 @@ describe('subscription decider', () => {
         .given([anchored])
         .when({ type: 'EndTrial', data: { subscription_id: id, at: '2026-02-14T10:00:00.000Z' } })
         .then([
-          {
-            type: 'SubscriptionActivated',
-            data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-02-01T00:00:00.000Z', end: '2026-03-01T00:00:00.000Z' } }, commitment_end: null },
-          },
+          billed(
+            {
+              type: 'SubscriptionActivated',
+              data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-02-01T00:00:00.000Z', end: '2026-03-01T00:00:00.000Z' } }, commitment_end: null },
+            },
+            { billing_reason: 'subscription_cycle' },
+          ),
         ]);
     });
 
@@ -97,10 +107,10 @@ describe('subscription decider', () => {
         .when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-28T10:00:00.000Z' } })
         .then([
           { type: 'SubscriptionCreated', data: { ...created.data, billing_cycle_anchor: '2026-02-28T10:00:00.000Z' } },
-          {
+          billed({
             type: 'SubscriptionActivated',
             data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms: { ...terms, whole_period: { start: '2026-01-28T10:00:00.000Z', end: '2026-02-28T10:00:00.000Z' } }, commitment_end: null, first_payment_pending: true },
-          },
+          }),
         ]);
       spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '2026-02-28T10:00:00.001Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
       spec.given([]).when({ ...create, data: { ...create.data, billing_cycle_anchor: '9999-12-31T00:00:00.000Z' } }).thenFails('subscription.invalid_billing_cycle_anchor');
@@ -121,7 +131,10 @@ describe('subscription decider', () => {
     const endTrial = { type: 'EndTrial' as const, data: { subscription_id: id, at: '2026-02-14T10:00:05.000Z' } };
 
     it('activates at the trial’s end, in the period starting then, however late the timer fires', () =>
-      spec.given([trialing]).when(endTrial).then([{ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z', terms, commitment_end: null } }]));
+      spec
+        .given([trialing])
+        .when(endTrial)
+        .then([billed({ type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z', terms, commitment_end: null } }, { billing_reason: 'subscription_cycle' })]));
 
     it('ends a trial once: a second firing changes nothing', () =>
       spec.given([trialing, { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: '2026-02-14T10:00:00.000Z', period_end: '2026-03-14T10:00:00.000Z', terms, commitment_end: null } }]).when(endTrial).thenNothingHappens());
@@ -130,16 +143,27 @@ describe('subscription decider', () => {
       spec
         .given([created, { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } }])
         .when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-03-31T10:00:00.000Z' } })
-        .then([{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-03-31T10:00:00.000Z', period_end: '2026-04-30T10:00:00.000Z', terms, commitment_end: null } }]));
+        .then([
+          billed(
+            { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-03-31T10:00:00.000Z', period_end: '2026-04-30T10:00:00.000Z', terms, commitment_end: null } },
+            { billing_reason: 'subscription_cycle', period_number: 2, usage: usage(FEB28, MAR31) },
+          ),
+        ]));
 
     it('closes each period once: the timer of a period already closed changes nothing', () =>
       spec.given([created]).when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-01-31T10:00:00.000Z' } }).thenNothingHappens());
 
     it('keeps renewing while paused: a pause stops collection, not the cycle', () =>
       spec
-        .given([created, paused])
+        .given([created, activated, paused])
         .when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } })
-        .then([{ type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } }]));
+        .then([
+          billed(
+            { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } },
+            // Its invoice follows the pause.
+            { billing_reason: 'subscription_cycle', period_number: 2, usage: usage(T0, FEB28), collection: 'void_invoices' },
+          ),
+        ]));
   });
 
   describe('pause and resume', () => {
@@ -239,15 +263,16 @@ describe('subscription decider', () => {
         spec
           .given([{ ...created, data: { ...created.data, commitment: { periods: 1, renewal: 'none' } } }, { ...activated, data: { ...activated.data, commitment_end: '2026-02-28T10:00:00.000Z' } } as SubscriptionEvent, seats])
           .when(close)
-          .then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-02-28T10:00:00.000Z', prorations: pending } }]));
+          .then([billed({ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-02-28T10:00:00.000Z', prorations: pending } }, { billing_reason: 'subscription_cycle', usage: usage(T0, FEB28) })]));
 
       it('bills them once: a renewal moves them onto its invoice, and a cancellation after it carries none', () => {
         const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, prorations: pending }, commitment_end: null } };
-        spec.given([created, seats]).when(close).then([{ ...renewed, data: { ...renewed.data, terms: { ...terms, quantities: { seat: 3 }, prorations: pending } } } as SubscriptionEvent]);
+        spec.given([created, activated, seats]).when(close).then([billed({ ...renewed, data: { ...renewed.data, terms: { ...terms, quantities: { seat: 3 }, prorations: pending } } } as SubscriptionEvent, { billing_reason: 'subscription_cycle', period_number: 2, usage: usage(T0, FEB28) })]);
+        // Canceled as the period starts: no usage yet, nothing pending, the final invoice has nothing to bill.
         spec
-          .given([created, seats, renewed])
+          .given([created, activated, seats, renewed])
           .when({ ...cancel('now'), data: { ...cancel('now').data, at: '2026-02-28T10:00:00.000Z', charges: [] } })
-          .then([{ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: 'too expensive', prorations: [] } }]);
+          .then([billed({ type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-28T10:00:00.000Z', reason: 'too expensive', prorations: [] } }, { billing_reason: 'subscription_cancel', period_number: 2 })]);
       });
     });
   });
@@ -300,10 +325,10 @@ describe('subscription decider', () => {
   describe('waiting for the first payment (payment_behavior: default_incomplete)', () => {
     const incomplete: CreateSubscription = { ...create, data: { ...create.data, payment_behavior: 'default_incomplete' } };
     const pending: SubscriptionCreated = { type: 'SubscriptionCreated', data: { ...created.data, status: 'pending_activation' } };
-    const awaiting: SubscriptionEvent = {
+    const awaiting: SubscriptionEvent = billed({
       type: 'SubscriptionAwaitingPayment',
       data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms, expires_at: '2026-02-01T09:00:00.000Z' },
-    };
+    });
     const expire = { type: 'ExpireIncomplete' as const, data: { subscription_id: id, at: '2026-02-01T09:00:00.000Z' } };
 
     it('is created pending activation, its first invoice awaited for 23 hours', () => spec.given([]).when(incomplete).then([pending, awaiting]));
@@ -372,14 +397,20 @@ describe('subscription decider', () => {
     it('prorates by default, and bills the prorations on the next period’s invoice', () => {
       spec.given([created, activated]).when(change('create_prorations')).then([changed(false)]);
       spec.given([created, activated, changed(false)]).when(close).then([
-        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium', prorations }, commitment_end: null } },
+billed(
+          { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium', prorations }, commitment_end: null } },
+          { billing_reason: 'subscription_cycle', period_number: 2, plan_code: 'premium', usage: usage(T0, FEB28, 'premium') },
+        ),
       ]);
     });
 
     it('invoices the prorations at once with always_invoice, so the next period carries none', () => {
-      spec.given([created, activated]).when(change('always_invoice')).then([changed(true)]);
+      spec.given([created, activated]).when(change('always_invoice')).then([billed(changed(true), { billing_reason: 'subscription_update' })]);
       spec.given([created, activated, changed(true)]).when(close).then([
-        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium' }, commitment_end: null } },
+billed(
+          { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium' }, commitment_end: null } },
+          { billing_reason: 'subscription_cycle', period_number: 2, plan_code: 'premium', usage: usage(T0, FEB28, 'premium') },
+        ),
       ]);
     });
 
@@ -387,7 +418,10 @@ describe('subscription decider', () => {
       const scheduled: SubscriptionEvent = { type: 'SubscriptionPlanChangeScheduled', data: { subscription_id: id, plan_code: 'premium', effective_at: '2026-02-28T10:00:00.000Z' } };
       spec.given([created, activated]).when(change('none')).then([scheduled]);
       spec.given([created, activated, scheduled]).when(close).then([
-        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium' }, commitment_end: null } },
+billed(
+          { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'premium' }, commitment_end: null } },
+          { billing_reason: 'subscription_cycle', period_number: 2, plan_code: 'premium', usage: usage(T0, FEB28) },
+        ),
       ]);
     });
 
@@ -397,7 +431,10 @@ describe('subscription decider', () => {
       const changedToMax: SubscriptionEvent = { ...changed(false), data: { ...(changed(false).data as object), plan_code: 'max' } } as SubscriptionEvent;
       spec.given([created, activated, scheduled]).when(toMax).then([changedToMax]);
       spec.given([created, activated, scheduled, changedToMax]).when(close).then([
-        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'max', prorations }, commitment_end: null } },
+billed(
+          { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, plan_code: 'max', prorations }, commitment_end: null } },
+          { billing_reason: 'subscription_cycle', period_number: 2, plan_code: 'max', usage: usage(T0, FEB28, 'max') },
+        ),
       ]);
     });
 
@@ -407,7 +444,10 @@ describe('subscription decider', () => {
       const stayed: SubscriptionEvent = { type: 'SubscriptionPlanChanged', data: { subscription_id: id, plan_code: 'pro', previous_plan_code: 'pro', changed_at: '2026-02-14T10:00:00.000Z', prorations: [], invoice_now: false } };
       spec.given([created, activated, scheduled]).when(back).then([stayed]);
       spec.given([created, activated, scheduled, stayed]).when(close).then([
-        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } },
+        billed(
+          { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: null } },
+          { billing_reason: 'subscription_cycle', period_number: 2, usage: usage(T0, FEB28) },
+        ),
       ]);
     });
 
@@ -450,7 +490,10 @@ describe('subscription decider', () => {
       const scheduled: SubscriptionEvent = { type: 'SubscriptionQuantityScheduled', data: { subscription_id: id, meter: 'seats', quantity: 3, effective_at: '2026-02-28T10:00:00.000Z' } };
       spec.given([created, activated]).when(quantity('next_period')).then([scheduled]);
       spec.given([created, activated, scheduled]).when({ type: 'ClosePeriod', data: { subscription_id: id, period_end: '2026-02-28T10:00:00.000Z' } }).then([
-        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, quantities: { seats: 3 } }, commitment_end: null } },
+billed(
+          { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, quantities: { seats: 3 } }, commitment_end: null } },
+          { billing_reason: 'subscription_cycle', period_number: 2, usage: usage(T0, FEB28) },
+        ),
       ]);
     });
 
@@ -461,7 +504,10 @@ describe('subscription decider', () => {
       const onOne: SubscriptionEvent = { type: 'SubscriptionActivated', data: { subscription_id: id, period_start: T0, period_end: '2026-02-28T10:00:00.000Z', terms: { ...terms, quantities: { seats: 1 } }, commitment_end: null } };
       spec.given([created, onOne, scheduled]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: 1, after: before } }).then([kept]);
       spec.given([created, onOne, scheduled, kept]).when(close).then([
-        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, quantities: { seats: 1 } }, commitment_end: null } },
+billed(
+          { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms: { ...terms, quantities: { seats: 1 } }, commitment_end: null } },
+          { billing_reason: 'subscription_cycle', period_number: 2, usage: usage(T0, FEB28) },
+        ),
       ]);
       spec.given([created, onOne]).when({ ...quantity('now'), data: { ...quantity('now').data, quantity: 1, after: before } }).thenNothingHappens();
     });
@@ -478,7 +524,7 @@ describe('subscription decider', () => {
     const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', terms, commitment_end: '2026-03-31T10:00:00.000Z' } };
     const closeMarch = { type: 'ClosePeriod' as const, data: { subscription_id: id, period_end: '2026-03-31T10:00:00.000Z' } };
 
-    it('runs for its periods from activation', () => spec.given([]).when({ ...create, data: { ...create.data, commitment: { periods: 2, renewal: 'none' } } }).then([committed('none'), activatedCommitted]));
+    it('runs for its periods from activation', () => spec.given([]).when({ ...create, data: { ...create.data, commitment: { periods: 2, renewal: 'none' } } }).then([committed('none'), billed(activatedCommitted)]));
 
     it('warns 30 days before it ends, once per end', () => {
       const warn = { type: 'WarnCommitmentEnding' as const, data: { subscription_id: id, commitment_end: '2026-03-31T10:00:00.000Z' } };
@@ -487,12 +533,35 @@ describe('subscription decider', () => {
     });
 
     it('ends the subscription at its end without renewal', () =>
-      spec.given([committed('none'), activatedCommitted, renewed]).when(closeMarch).then([{ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: '2026-03-31T10:00:00.000Z', prorations: [] } }]));
+      spec
+        .given([committed('none'), activatedCommitted, renewed])
+        .when(closeMarch)
+        .then([billed({ type: 'SubscriptionEnded', data: { subscription_id: id, ended_at: MAR31, prorations: [] } }, { billing_reason: 'subscription_cycle', period_number: 2, usage: usage(FEB28, MAR31) })]));
 
     it('starts a new term of the same length with automatic renewal', () =>
       spec.given([committed('auto'), activatedCommitted, renewed]).when(closeMarch).then([
-        { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-03-31T10:00:00.000Z', period_end: '2026-04-30T10:00:00.000Z', terms, commitment_end: '2026-05-31T10:00:00.000Z' } },
+billed(
+          { type: 'SubscriptionRenewed', data: { subscription_id: id, period_start: '2026-03-31T10:00:00.000Z', period_end: '2026-04-30T10:00:00.000Z', terms, commitment_end: '2026-05-31T10:00:00.000Z' } },
+          { billing_reason: 'subscription_cycle', period_number: 3, usage: usage(FEB28, MAR31) },
+        ),
       ]));
+  });
+
+  describe('the invoice an event calls for', () => {
+    const cancelNow = { type: 'CancelSubscription' as const, data: { subscription_id: id, at: '2026-02-05T00:00:00.000Z', when: 'now' as const, reason: null, charges: [] } };
+    const canceledNow = { type: 'SubscriptionCanceled' as const, data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, prorations: [] } };
+
+    it('carries its basis, from the state: who pays, the coupons and the paid period they discount, the usage up to the end, collected as a pause says', () =>
+      spec
+        .given([{ ...created, data: { ...created.data, coupons: ['WELCOME'] } }, activated, paused])
+        .when(cancelNow)
+        .then([billed(canceledNow, { billing_reason: 'subscription_cancel', coupons: ['WELCOME'], usage: usage(T0, '2026-02-05T00:00:00.000Z'), collection: 'void_invoices' })]));
+
+    it('carries none before a first paid period, nor when an activation comes with the payment of the invoice its wait issued', () => {
+      spec.given([trialing]).when(cancelNow).then([canceledNow]);
+      const pending: SubscriptionCreated = { type: 'SubscriptionCreated', data: { ...created.data, status: 'pending_activation' } };
+      spec.given([pending]).when({ type: 'RecordInvoicePaid', data: { subscription_id: id, invoice_id: 'in_1' } }).then([activated]);
+    });
   });
 
   it('knows no subscription before it is created', () =>

@@ -1,5 +1,6 @@
 import { checkMetadata, DomainError, keyedObject, mergeMetadata, sameMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
 import { boundary, periodAt, wholePeriodOf, type Cadence, type Period } from './billing-cycle';
+import { invoiceBasisOf } from './invoice-basis';
 import { prorationItems, unusedTimeCredits, type LicensedCharge } from './prorations';
 import type { Commitment, PauseBehavior, PeriodTerms, ProrationBehavior, ProrationItem, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus } from './subscription.events';
 
@@ -39,6 +40,8 @@ export interface Subscription {
   /** Set by a cancellation at period end: why, or null without a reason. */
   scheduledCancellation: { reason: string | null } | null;
   pausedUntil: string | null;
+  /** While paused: what the pause does to the invoices issued meanwhile. */
+  pauseBehavior: PauseBehavior | null;
   /** The invoice whose failed payment made it past due; paying it makes the subscription active again. */
   pastDueInvoice: string | null;
   /** Created active: `subscription.activated` waits until the first of its invoices is paid. */
@@ -129,7 +132,8 @@ export const LIVE: readonly SubscriptionStatus[] = ['pending_activation', 'trial
 /** A period was invoiced and paid for (or is being collected): its unused time is worth a credit. */
 const PAID: readonly SubscriptionStatus[] = ['active', 'past_due'];
 
-export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
+/** The state table: the events each command decides, and how they change the subscription. */
+const stateTable: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
   initialState: () => ({ status: 'none' }),
 
   decide(command, state) {
@@ -255,9 +259,9 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'SubscriptionQuantityScheduled':
         return { ...state, scheduled: { ...state.scheduled, quantities: withQuantity(state.scheduled.quantities, event.data.meter, event.data.quantity) } };
       case 'SubscriptionPaused':
-        return { ...state, status: 'paused', pausedUntil: event.data.until };
+        return { ...state, status: 'paused', pausedUntil: event.data.until, pauseBehavior: event.data.behavior };
       case 'SubscriptionResumed':
-        return { ...state, status: 'active', pausedUntil: null };
+        return { ...state, status: 'active', pausedUntil: null, pauseBehavior: null };
       case 'SubscriptionCancellationScheduled':
         return { ...state, scheduledCancellation: { reason: event.data.reason } };
       case 'SubscriptionCanceled':
@@ -272,6 +276,22 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     }
   },
 };
+
+/** The state table, each event that calls for an invoice carrying its basis. */
+export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
+  ...stateTable,
+  decide: (command, state) => withInvoiceBases(state, stateTable.decide(command, state)),
+};
+
+/** Each event that calls for an invoice carries its basis, decided from the state the events before it left. */
+function withInvoiceBases(state: SubscriptionState, events: readonly SubscriptionEvent[]): SubscriptionEvent[] {
+  let before = state;
+  return events.map((event) => {
+    const billing = before.status === 'none' ? undefined : invoiceBasisOf(before, event);
+    before = stateTable.evolve(before, event);
+    return billing ? ({ ...event, data: { ...event.data, billing } } as SubscriptionEvent) : event;
+  });
+}
 
 function create(data: CreateSubscription['data']): SubscriptionEvent[] {
   const { at, trial_days, billing_cycle_anchor, payment_behavior, proration_behavior, ...rest } = data;
@@ -354,6 +374,7 @@ function created(data: SubscriptionCreated['data']): Subscription {
     prorateFirstPeriod: data.prorate_first_period !== false,
     scheduledCancellation: null,
     pausedUntil: null,
+    pauseBehavior: null,
     pastDueInvoice: null,
     firstPaymentPending: false,
   };

@@ -52,6 +52,37 @@ export interface PeriodTerms {
   whole_period?: Period;
 }
 
+export type BillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'subscription_cancel';
+
+/** How an invoice of the subscription is collected: charged as usual, or as the pause in force says. */
+export type Collection = 'charge' | PauseBehavior;
+
+/**
+ * What the invoice an event calls for needs besides the event's own fields, decided from the
+ * subscription's state with the event, so that the invoice is issued from the event alone: who
+ * pays, why, the plan whose currency and tax it bills in, the coupons and which paid period they
+ * discount (from 1), the closed period whose usage it bills in arrears, and how it is collected.
+ */
+export interface InvoiceBasis {
+  customer_id: string;
+  billing_reason: BillingReason;
+  plan_code: string;
+  coupons: string[];
+  period_number: number;
+  usage: { plan_code: string; period: Period } | null;
+  collection: Collection;
+}
+
+/**
+ * An event stored before events carried their invoice's basis (read through an upcaster): the
+ * basis is what the subscription's state was when it was decided, found by folding its history up
+ * to the event.
+ */
+export const BASIS_FROM_HISTORY = 'from_history';
+
+/** Absent: the event calls for no invoice. */
+export type Billing = { billing?: InvoiceBasis | typeof BASIS_FROM_HISTORY };
+
 /**
  * A new subscription: `trialing` until `trial_end`, else `active` in its first period. Periods
  * run from `billing_cycle_anchor` by `cadence`; a first period that starts before the anchor ends
@@ -89,14 +120,14 @@ export type SubscriptionCreated = Event<
  */
 export type SubscriptionActivated = Event<
   'SubscriptionActivated',
-  { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null; first_payment_pending?: true }
+  { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null; first_payment_pending?: true } & Billing
 >;
 
 /** The first invoice of a subscription created active was paid (a zero invoice too): its activation is announced now. */
 export type SubscriptionFirstInvoicePaid = Event<'SubscriptionFirstInvoicePaid', { subscription_id: string; invoice_id: string }>;
 
-/** A period closed and the next began, billed at `terms`. */
-export type SubscriptionRenewed = Event<'SubscriptionRenewed', { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null }>;
+/** A period closed and the next began, billed at `terms`; the closed period's usage is billed with it. */
+export type SubscriptionRenewed = Event<'SubscriptionRenewed', { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; commitment_end: string | null } & Billing>;
 
 /** Three days before the trial ends (`subscription.trial_will_end`). */
 export type SubscriptionTrialWillEnd = Event<'SubscriptionTrialWillEnd', { subscription_id: string; trial_end: string }>;
@@ -110,7 +141,7 @@ export type SubscriptionUpdated = Event<
 /** The plan changed now; `prorations` go on the next invoice, or on one issued at once when `invoice_now`. */
 export type SubscriptionPlanChanged = Event<
   'SubscriptionPlanChanged',
-  { subscription_id: string; plan_code: string; previous_plan_code: string; changed_at: string; prorations: ProrationItem[]; invoice_now: boolean }
+  { subscription_id: string; plan_code: string; previous_plan_code: string; changed_at: string; prorations: ProrationItem[]; invoice_now: boolean } & Billing
 >;
 
 /** The plan changes at the next period boundary (`proration_behavior: none`). */
@@ -141,7 +172,7 @@ export type SubscriptionCancellationScheduled = Event<'SubscriptionCancellationS
  */
 export type SubscriptionCanceled = Event<
   'SubscriptionCanceled',
-  { subscription_id: string; canceled_at: string; reason: string | null; prorations: ProrationItem[]; final_invoice?: false }
+  { subscription_id: string; canceled_at: string; reason: string | null; prorations: ProrationItem[]; final_invoice?: false } & Billing
 >;
 
 /** 30 days before the commitment ends (`subscription.commitment_ending`). */
@@ -151,7 +182,7 @@ export type SubscriptionCommitmentEnding = Event<'SubscriptionCommitmentEnding',
  * The commitment ended without renewal: the subscription is over (`ended`). `prorations`: those
  * still pending, billed on its final invoice (absent on events stored before they were carried).
  */
-export type SubscriptionEnded = Event<'SubscriptionEnded', { subscription_id: string; ended_at: string; prorations?: ProrationItem[] }>;
+export type SubscriptionEnded = Event<'SubscriptionEnded', { subscription_id: string; ended_at: string; prorations?: ProrationItem[] } & Billing>;
 
 /** An invoice's payment failed while the subscription was active: dunning begins. */
 export type SubscriptionPastDue = Event<'SubscriptionPastDue', { subscription_id: string; invoice_id: string }>;
@@ -165,7 +196,7 @@ export type SubscriptionRecovered = Event<'SubscriptionRecovered', { subscriptio
  */
 export type SubscriptionAwaitingPayment = Event<
   'SubscriptionAwaitingPayment',
-  { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; expires_at: string }
+  { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; expires_at: string } & Billing
 >;
 
 /** The first invoice was not paid in time: the subscription never started (terminal). */

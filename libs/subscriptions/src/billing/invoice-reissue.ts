@@ -1,5 +1,5 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DEFAULT_DUNNING, discountOf, invoiceAggregate, SubscriptionInvoices, type InvoiceLine, type InvoiceLineData, type SubscriptionInvoiceLine } from '@tally/invoicing';
+import { Injectable } from '@nestjs/common';
+import { DEFAULT_DUNNING, discountOf, invoiceAggregate, SubscriptionInvoiceIssuer, type InvoiceLine, type InvoiceLineData, type SubscriptionInvoiceLine } from '@tally/invoicing';
 import { onClockOf, type RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { Period } from '../domain/billing-cycle';
@@ -7,29 +7,28 @@ import { loadPlan } from '../plan-terms';
 import { subscriptionAggregate } from '../subscription.aggregate';
 import { SubscriptionInvoiceBuilder } from './subscription-invoice.builder';
 
-/**
- * A voided invoice of the subscription issued again as `invoice_id`, its usage lines of
- * `usage_period` priced anew from the usage as it is counted now (late events included); its
- * other lines, discounts and collection as they were.
- */
-export class ReissueInvoiceWithUsageCommand extends Command<void> {
-  constructor(
-    readonly context: RequestContext,
-    readonly request: { subscription_id: string; voided_invoice_id: string; invoice_id: string; usage_period: Period },
-  ) {
-    super();
-  }
+export interface ReissueWithUsage {
+  subscription_id: string;
+  voided_invoice_id: string;
+  invoice_id: string;
+  usage_period: Period;
 }
 
-@CommandHandler(ReissueInvoiceWithUsageCommand)
-export class ReissueInvoiceWithUsageHandler implements ICommandHandler<ReissueInvoiceWithUsageCommand, void> {
+/** A subscription's invoice voided for usage that arrived after its period closed, issued again. */
+@Injectable()
+export class InvoiceReissue {
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly builder: SubscriptionInvoiceBuilder,
-    private readonly invoices: SubscriptionInvoices,
+    private readonly invoices: SubscriptionInvoiceIssuer,
   ) {}
 
-  async execute({ context, request }: ReissueInvoiceWithUsageCommand): Promise<void> {
+  /**
+   * The voided invoice issued again as `invoice_id`, its usage lines of `usage_period` priced anew
+   * from the usage as it is counted now (late events included); its other lines, discounts and
+   * collection as they were.
+   */
+  async withUsage(context: RequestContext, request: ReissueWithUsage): Promise<void> {
     const cell = this.runtime.cellOf(context);
     const { state: voided } = await this.runtime.load(cell, invoiceAggregate, request.voided_invoice_id, context);
     if (voided.status === 'none') throw invoiceAggregate.notFound(request.voided_invoice_id);

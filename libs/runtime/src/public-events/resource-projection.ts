@@ -1,4 +1,5 @@
 import type { IndexSpec } from '@tally/readstore';
+import { asEventOf, type AnyEvent } from '../commands/history-event';
 import type { Projection } from '../projections/projection';
 import { PUBLIC_EVENTS, PUBLIC_SCHEMA_VERSION, previousAttributes, publicEventId, type PublicEventDoc } from './public-event';
 import type { ResourceDoc, ResourceView } from './resource-view';
@@ -17,7 +18,7 @@ export const PUBLIC_EVENT_INDEXES: readonly IndexSpec[] = [
  * Stored documents carry `tenant_id` and `environment` for scoping, and how many events of the
  * aggregate were published; the API does not show them.
  */
-export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>, indexes: readonly IndexSpec[]): Projection {
+export function resourceProjection<R extends ResourceDoc, E extends AnyEvent>(view: ResourceView<R, E>, indexes: readonly IndexSpec[]): Projection {
   return {
     name: view.collection,
     streamPrefixes: [`${view.aggregateType}-`],
@@ -27,7 +28,8 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
       { name: view.collection, indexes },
       { name: PUBLIC_EVENTS, indexes: PUBLIC_EVENT_INDEXES },
     ],
-    async handle(event, writer) {
+    async handle(recorded, writer) {
+      const event = asEventOf<E>(recorded);
       const aggregateId = event.stream.slice(view.aggregateType.length + 1);
       const stored = await writer.get<StoredResource<R>>(view.collection, aggregateId);
       const before = stored && unscoped(stored);

@@ -1,15 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
 import { toUtcTimestamp } from '@tally/kernel';
-import type { ListPage } from '@tally/runtime';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateCouponDto, UpdateCouponDto } from './dto/coupon.dto';
 import { CouponResponse, DeletedCouponResponse } from './dto/coupon.response';
 import { ExecuteCouponCommand, type CouponWritten } from './coupon.handlers';
-import { COUPON_LIST, GetCouponQuery, ListCouponsQuery } from './coupon.queries';
+import { couponResource } from './coupon.resource';
 import type { CouponResource } from './coupon.view';
 
 const ETAG = { ETag: { description: 'The coupon’s revision', schema: { type: 'string', example: 'W/"0"' } } };
@@ -21,7 +21,7 @@ const COUPON_NOT_FOUND = { 404: ['coupon.not_found'] };
 export class CouponsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -55,18 +55,23 @@ export class CouponsController {
 
   @Get()
   @ApiOperation({ summary: 'List coupons', description: 'Newest first by default; filter by code, duration, currency and creation time.' })
-  @ApiListResponse(CouponResponse, COUPON_LIST)
+  @ApiListResponse(CouponResponse, couponResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CouponResource>> {
-    return this.queries.execute(new ListCouponsQuery(context, params));
+    return this.resources.list(couponResource, context, params);
   }
 
   @Get(':coupon')
-  @ApiOperation({ summary: 'Retrieve a coupon', description: 'By id or code, with the number of times it was redeemed.' })
-  @ApiOkResponse({ type: CouponResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS, COUPON_NOT_FOUND)
-  async retrieve(@Ctx() context: RequestContext, @Param('coupon') coupon: string, @Res({ passthrough: true }) response: Response): Promise<CouponResource> {
-    return withRevision(response, await this.queries.execute(new GetCouponQuery(context, coupon))).coupon;
+  @ApiRetrieve({
+    noun: 'coupon',
+    summary: 'Retrieve a coupon',
+    description: 'By id or code, with the number of times it was redeemed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: CouponResponse,
+    headers: ETAG,
+    problems: COUPON_NOT_FOUND,
+  })
+  async retrieve(@Ctx() context: RequestContext, @Param('coupon') coupon: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<CouponResource> {
+    return withRevision(response, await this.resources.retrieve(couponResource, context, coupon, asOf)).resource;
   }
 
   @Patch(':coupon')

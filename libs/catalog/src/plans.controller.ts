@@ -1,15 +1,15 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
 import { toUtcTimestamp } from '@tally/kernel';
-import type { ListPage } from '@tally/runtime';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { AddComponentDto, ChangeComponentDto, CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
 import { PlanResponse } from './dto/plan.response';
 import { ExecutePlanCommand, type PlanIntent, type PlanWritten } from './plan.handlers';
-import { GetPlanQuery, ListPlansQuery, PLAN_LIST } from './plan.queries';
+import { planResource } from './plan.resource';
 import type { PlanResource } from './plan.view';
 
 const ETAG = { ETag: { description: 'The plan’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
@@ -22,7 +22,7 @@ const PLAN_CHANGE_PROBLEMS = { 400: ['pricing.invalid', 'plan.effective_at_in_pa
 export class PlansController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -46,18 +46,23 @@ export class PlansController {
 
   @Get()
   @ApiOperation({ summary: 'List plans', description: 'Newest first by default; filter by code, product, status, currency, and creation and update time.' })
-  @ApiListResponse(PlanResponse, PLAN_LIST)
+  @ApiListResponse(PlanResponse, planResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PlanResource>> {
-    return this.queries.execute(new ListPlansQuery(context, params));
+    return this.resources.list(planResource, context, params);
   }
 
   @Get(':plan')
-  @ApiOperation({ summary: 'Retrieve a plan', description: 'By id or code, with its components and price versions; a deleted plan still reads, with `status: deleted`.' })
-  @ApiOkResponse({ type: PlanResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS, PLAN_NOT_FOUND)
-  async retrieve(@Ctx() context: RequestContext, @Param('plan') plan: string, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
-    return withRevision(response, await this.queries.execute(new GetPlanQuery(context, plan))).plan;
+  @ApiRetrieve({
+    noun: 'plan',
+    summary: 'Retrieve a plan',
+    description: 'By id or code, with its components and price versions; a deleted plan still reads, with `status: deleted`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: PlanResponse,
+    headers: ETAG,
+    problems: PLAN_NOT_FOUND,
+  })
+  async retrieve(@Ctx() context: RequestContext, @Param('plan') plan: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
+    return withRevision(response, await this.resources.retrieve(planResource, context, plan, asOf)).resource;
   }
 
   @Patch(':plan')

@@ -1,6 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { customerPii } from './customer.pii';
-import { customerProjection } from './customer.projection';
+import { customerResource } from './customer.resource';
 import { CustomersModule } from './customers.module';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
@@ -9,7 +9,7 @@ import { TestClockCustomersProcess } from './test-clock-customers.process';
 export const customersContext: ContextManifest = {
   name: 'customers',
   module: CustomersModule,
-  projections: [customerProjection],
+  projections: [customerResource.projection],
   processes: [TaxIdValidationProcess, TestClockCustomersProcess],
   pii: customerPii,
   aggregateTypes: [{ idPrefix: 'cus', type: 'customer' }],

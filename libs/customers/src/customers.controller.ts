@@ -1,15 +1,15 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
 import { AddTaxIdCommand, CreateCustomerCommand, DeleteTaxIdCommand, UpdateCustomerCommand, type CustomerWritten } from './customer.handlers';
 import { CustomerResponse, DeletedTaxIdResponse, TaxIdResponse } from './dto/customer.response';
-import { CUSTOMER_LIST, GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.queries';
+import { customerResource } from './customer.resource';
 import type { CustomerResource, TaxIdResource } from './customer.view';
 import { ListTaxIdsQuery, TAX_ID_LIST } from './tax-id.queries';
 
@@ -22,6 +22,7 @@ export class CustomersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -40,27 +41,23 @@ export class CustomersController {
 
   @Get()
   @ApiOperation({ summary: 'List customers', description: 'Newest first by default; filter by email (exact, any of several, or prefix) and by creation and update time.' })
-  @ApiListResponse(CustomerResponse, CUSTOMER_LIST)
+  @ApiListResponse(CustomerResponse, customerResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CustomerResource>> {
-    return this.queries.execute(new ListCustomersQuery(context, params));
+    return this.resources.list(customerResource, context, params);
   }
 
   @Get(':id')
-  @ApiOperation({
+  @ApiRetrieve({
+    noun: 'customer',
     summary: 'Retrieve a customer',
     description: 'The customer as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: CustomerResponse,
+    headers: ETAG,
+    problems: { 404: ['customer.not_found'] },
   })
-  @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
-  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the customer from its events as it was at this moment: a date (midnight UTC) or a timestamp with its time zone' })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['customer.not_found'] })
-  async retrieve(
-    @Ctx() context: RequestContext,
-    @Param('id') id: string,
-    @Query('as_of') asOf: unknown,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<CustomerResource> {
-    return withEtag(response, await this.queries.execute(new GetCustomerQuery(context, id, parseAsOf(asOf))));
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<CustomerResource> {
+    return withRevision(response, await this.resources.retrieve(customerResource, context, id, asOf)).resource;
   }
 
   @Patch(':id')

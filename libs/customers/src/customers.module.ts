@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomersController } from './customers.controller';
 import { customerCommandHandlers } from './customer.handlers';
-import { customerQueryHandlers } from './customer.queries';
 import { ListTaxIdsHandler } from './tax-id.queries';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
@@ -11,7 +10,6 @@ import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.po
   controllers: [CustomersController],
   providers: [
     ...customerCommandHandlers,
-    ...customerQueryHandlers,
     ListTaxIdsHandler,
     TaxIdValidationProcess,
     TestClockCustomersProcess,

@@ -15,6 +15,7 @@ export * from './http-edge.module';
 export * from './idempotency/idempotency.interceptor';
 export * from './idempotency/idempotency-key.decorator';
 export * from './observability/http-telemetry.middleware';
+export * from './openapi/api-retrieve.decorator';
 export * from './openapi/api-authenticated.decorator';
 export * from './openapi/api-idempotent.decorator';
 export * from './openapi/api-if-match.decorator';

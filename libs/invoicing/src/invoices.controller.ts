@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError, toUtcTimestamp } from '@tally/kernel';
 import {
@@ -11,15 +11,15 @@ import {
   ApiIfMatch,
   ApiListResponse,
   ApiProblemResponses,
+  ApiRetrieve,
   ApiTag,
   Ctx,
   IDEMPOTENT_PROBLEMS,
-  INSTANT_SCHEMA,
   LIST_PROBLEMS,
   parseIfMatch,
   withRevision,
 } from '@tally/http';
-import { instantParameter, type ListPage } from '@tally/runtime';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateInvoiceDto, InvoiceLineDto, IssueCreditNoteDto, UpdateInvoiceDto } from './dto/invoice.dto';
 import { CreditNoteResponse, InvoiceResponse } from './dto/invoice.response';
@@ -36,7 +36,7 @@ import {
   type InvoiceWritten,
   type LineRequest,
 } from './invoice.handlers';
-import { GetInvoiceQuery, INVOICE_LIST, ListInvoicesQuery } from './invoice.queries';
+import { invoiceResource } from './invoice.resource';
 import type { CreditNoteResource, InvoiceResource } from './invoice.view';
 import { PreviewInvoiceDto } from './dto/invoice-preview.dto';
 import { InvoicePreviewResponse } from './dto/invoice-preview.response';
@@ -54,6 +54,7 @@ export class InvoicesController {
   constructor(
     private readonly queries: QueryBus,
     private readonly commands: CommandBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   /** Stripe's "create preview invoice": what a plan would bill a customer for one period. Writes nothing. */
@@ -126,23 +127,23 @@ export class InvoicesController {
     summary: 'List invoices',
     description: 'Newest first by default; filter by status (one or several, comma-separated), customer, subscription, number, due date and creation time.',
   })
-  @ApiListResponse(InvoiceResponse, INVOICE_LIST)
+  @ApiListResponse(InvoiceResponse, invoiceResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<InvoiceResource>> {
-    return this.queries.execute(new ListInvoicesQuery(context, params));
+    return this.resources.list(invoiceResource, context, params);
   }
 
   @Get(':id')
-  @ApiOperation({
+  @ApiRetrieve({
+    noun: 'invoice',
     summary: 'Retrieve an invoice',
     description: 'The invoice as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: InvoiceResponse,
+    headers: ETAG,
+    problems: { 404: ['invoice.not_found'] },
   })
-  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
-  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the invoice from its events as it was at this moment: a date (midnight UTC) or a timestamp with its time zone' })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['invoice.not_found'] })
   async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    const at = asOf === undefined ? undefined : instantParameter('as_of', asOf);
-    return withEtag(response, await this.queries.execute(new GetInvoiceQuery(context, id, at)));
+    return withRevision(response, await this.resources.retrieve(invoiceResource, context, id, asOf)).resource;
   }
 
   @Patch(':id')

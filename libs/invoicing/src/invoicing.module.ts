@@ -5,7 +5,6 @@ import { InvoiceFinalizer } from './invoice-finalizer';
 import { InvoiceNumbering } from './invoice-numbering';
 import { invoiceCommandHandlers } from './invoice.handlers';
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
-import { invoiceQueryHandlers } from './invoice.queries';
 import { InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
 import { invoiceDocumentQueryHandlers } from './documents/invoice-documents.queries';
@@ -24,7 +23,6 @@ import { InvoiceTaxation } from './invoice-totals';
     InvoiceFinalizer,
     InvoiceDryRun,
     ...invoiceCommandHandlers,
-    ...invoiceQueryHandlers,
     InvoiceNumberingReaction,
     InvoicePdfLinks,
     InvoicePdfUrlInterceptor,

@@ -2,13 +2,14 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { PayInvoiceDto } from './dto/payment.dto';
 import { PaymentActionUrlResponse, PaymentResponse, ProviderSdkActionResponse, RedirectActionResponse } from './dto/payment.response';
 import { CancelPaymentCommand, PayInvoiceCommand } from './payment.handlers';
-import { GetPaymentActionUrlQuery, GetPaymentQuery, ListPaymentsQuery, PAYMENT_LIST } from './payment.queries';
+import { GetPaymentActionUrlQuery } from './payment.queries';
+import { paymentResource } from './payment.resource';
 import type { PaymentResource } from './payment.view';
 
 const ETAG = { ETag: { description: 'The payment’s revision', schema: { type: 'string', example: 'W/"2"' } } };
@@ -21,6 +22,7 @@ export class PaymentsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post('invoices/:id/pay')
@@ -44,18 +46,23 @@ export class PaymentsController {
 
   @Get('payments')
   @ApiOperation({ summary: 'List payments', description: 'Newest first by default; filter by status, invoice, customer and creation time.' })
-  @ApiListResponse(PaymentResponse, PAYMENT_LIST)
+  @ApiListResponse(PaymentResponse, paymentResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PaymentResource>> {
-    return this.queries.execute(new ListPaymentsQuery(context, params));
+    return this.resources.list(paymentResource, context, params);
   }
 
   @Get('payments/:id')
-  @ApiOperation({ summary: 'Retrieve a payment', description: 'With `next_action` while it waits for the customer and `last_error` once it failed.' })
-  @ApiOkResponse({ type: PaymentResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment.not_found'] })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentResource> {
-    return withRevision(response, await this.queries.execute(new GetPaymentQuery(context, id))).payment;
+  @ApiRetrieve({
+    noun: 'payment',
+    summary: 'Retrieve a payment',
+    description: 'With `next_action` while it waits for the customer and `last_error` once it failed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: PaymentResponse,
+    headers: ETAG,
+    problems: { 404: ['payment.not_found'] },
+  })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<PaymentResource> {
+    return withRevision(response, await this.resources.retrieve(paymentResource, context, id, asOf)).resource;
   }
 
   @Post('payments/:id/cancel')

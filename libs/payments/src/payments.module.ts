@@ -5,7 +5,6 @@ import { CardExpiryProcess, MarkCardExpiryHandler } from './card-expiry.process'
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { RecordPaymentMethodOnCustomerHandler } from './payment-method-on-customer.handler';
 import { paymentMethodCommandHandlers } from './payment-method.handlers';
-import { paymentMethodQueryHandlers } from './payment-method.queries';
 import { PaymentMethodsController } from './payment-methods.controller';
 import { PaymentsController } from './payments.controller';
 import { PaymentTestHelpersController } from './payment-test-helpers.controller';
@@ -19,7 +18,6 @@ import { PaymentActionPageController } from './action-page/action-page.controlle
 import { ActionPageHandler } from './action-page/action-page.query';
 import { dunningHandlers } from './dunning.handlers';
 import { setupIntentCommandHandlers } from './setup-intents/setup-intent.handlers';
-import { GetSetupIntentHandler } from './setup-intents/setup-intent.query';
 import { SetupIntentsController } from './setup-intents/setup-intents.controller';
 import { DunningProcess } from './dunning.process';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
@@ -44,12 +42,10 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     ActionPageHandler,
     ...dunningHandlers,
     ...setupIntentCommandHandlers,
-    GetSetupIntentHandler,
     DunningProcess,
     UnappliedPaymentRefundProcess,
     RefundUnappliedPaymentHandler,
     ...paymentMethodCommandHandlers,
-    ...paymentMethodQueryHandlers,
     RecordPaymentMethodOnCustomerHandler,
     MarkCardExpiryHandler,
     PaymentMethodAttachmentReaction,

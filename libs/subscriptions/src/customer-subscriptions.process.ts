@@ -5,7 +5,7 @@ import { ScopedReads, type ProcessManager } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { LIVE } from './domain/subscription.decider';
 import { ApplySubscriptionLifecycleCommand } from './subscription.handlers';
-import { SUBSCRIPTION_LIST } from './subscription.queries';
+import { SUBSCRIPTION_LIST } from './subscription.resource';
 import { subscriptionView, type SubscriptionResource } from './subscription.view';
 
 type CustomerDeleted = ProcessInput<'CustomerDeleted', { customer_id: string }>;

@@ -2,8 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Re
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import { InvoiceResponse, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { CancelSubscriptionDto, ChangeQuantityDto, CreateSubscriptionDto, PauseSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription.dto';
@@ -11,7 +11,7 @@ import { SubscriptionResponse, UsageSummaryResponse } from './dto/subscription.r
 import { GetUpcomingInvoiceQuery } from './billing/upcoming-invoice';
 import { GetUsageSummaryQuery, parseUsagePeriod, type UsageSummary } from './billing/usage-summary';
 import { ApplySubscriptionLifecycleCommand, ChangeQuantityCommand, CreateSubscriptionCommand, UpdateSubscriptionCommand, type LifecycleIntent, type SubscriptionWritten } from './subscription.handlers';
-import { GetSubscriptionQuery, ListSubscriptionsQuery, parseAsOf, SUBSCRIPTION_LIST } from './subscription.queries';
+import { subscriptionResource } from './subscription.resource';
 import type { SubscriptionResource } from './subscription.view';
 
 const ETAG = { ETag: { description: 'The subscription’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
@@ -24,6 +24,7 @@ export class SubscriptionsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -60,19 +61,23 @@ export class SubscriptionsController {
 
   @Get()
   @ApiOperation({ summary: 'List subscriptions', description: 'Newest first by default; filter by status (a comma list), customer and plan.' })
-  @ApiListResponse(SubscriptionResponse, SUBSCRIPTION_LIST)
+  @ApiListResponse(SubscriptionResponse, subscriptionResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<SubscriptionResource>> {
-    return this.queries.execute(new ListSubscriptionsQuery(context, params));
+    return this.resources.list(subscriptionResource, context, params);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a subscription', description: 'The subscription as it is now, or with `as_of` as it was at that moment, rebuilt from its events.' })
-  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
-  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the subscription from its events as it was at this moment' })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['subscription.not_found'] })
+  @ApiRetrieve({
+    noun: 'subscription',
+    summary: 'Retrieve a subscription',
+    description: 'The subscription as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: SubscriptionResponse,
+    headers: ETAG,
+    problems: { 404: ['subscription.not_found'] },
+  })
   async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
-    return withEtag(response, await this.queries.execute(new GetSubscriptionQuery(context, id, parseAsOf(asOf))));
+    return withRevision(response, await this.resources.retrieve(subscriptionResource, context, id, asOf)).resource;
   }
 
   @Patch(':id')

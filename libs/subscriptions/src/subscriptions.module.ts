@@ -9,7 +9,6 @@ import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { subscriptionCommandHandlers } from './subscription.handlers';
-import { subscriptionQueryHandlers } from './subscription.queries';
 import { SubscriptionsController } from './subscriptions.controller';
 
 @Module({
@@ -17,7 +16,6 @@ import { SubscriptionsController } from './subscriptions.controller';
   controllers: [SubscriptionsController],
   providers: [
     ...subscriptionCommandHandlers,
-    ...subscriptionQueryHandlers,
     InvoiceSubscriptionHandler,
     ReissueInvoiceWithUsageHandler,
     ApplyPauseToOpenInvoicesHandler,

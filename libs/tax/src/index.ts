@@ -6,6 +6,6 @@ export * from './tax-engine.port';
 export * from './tax-settings.aggregate';
 export * from './tax-settings.view';
 export * from './tax-settings.handlers';
-export * from './tax-settings.projection';
+export * from './tax-settings.resource';
 export * from './tax.module';
 export * from './tax.context';

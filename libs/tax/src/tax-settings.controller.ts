@@ -1,12 +1,15 @@
-import { Body, Controller, Get, Patch, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Get, Patch, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, Ctx, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, withRevision } from '@tally/http';
+import { ResourceReads } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { TaxSettingsResponse, UpdateTaxSettingsDto } from './dto/tax-settings.dto';
-import { GetTaxSettingsQuery, SetTaxOriginCommand } from './tax-settings.handlers';
-import type { TaxSettingsResource } from './tax-settings.view';
+import { taxSettingsIdOf } from './tax-settings.aggregate';
+import { SetTaxOriginCommand } from './tax-settings.handlers';
+import { taxSettingsResource } from './tax-settings.resource';
+import { pendingTaxSettings, type TaxSettingsResource } from './tax-settings.view';
 
 const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any were set)', schema: { type: 'string' } } };
 
@@ -17,15 +20,22 @@ const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any
 export class TaxSettingsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Retrieve the tax settings', description: 'Where you sell from; `pending`, and no tax calculated, until an origin is set.' })
-  @ApiOkResponse({ type: TaxSettingsResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS)
-  async retrieve(@Ctx() context: RequestContext, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
-    return withRevision(response, await this.queries.execute(new GetTaxSettingsQuery(context))).settings;
+  @ApiRetrieve({
+    noun: 'tax settings',
+    summary: 'Retrieve the tax settings',
+    description: 'Where you sell from; `pending`, and no tax calculated, until an origin is set. With `as_of`, as they were at that moment, rebuilt from their events (`pending` before the first origin).',
+    type: TaxSettingsResponse,
+    headers: ETAG,
+    problems: {},
+  })
+  async retrieve(@Ctx() context: RequestContext, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
+    const id = taxSettingsIdOf(context);
+    const found = (await this.resources.find(taxSettingsResource, context, id, asOf)) ?? { resource: pendingTaxSettings(id, context.environment === 'live'), revision: -1 };
+    return withRevision(response, found).resource;
   }
 
   @Patch()

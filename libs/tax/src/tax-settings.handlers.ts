@@ -1,9 +1,9 @@
-import { Command, CommandHandler, Query, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { CommandRuntime, ScopedReads } from '@tally/runtime';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandRuntime } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import type { TaxLocation } from './domain/tax';
 import { taxSettingsAggregate, taxSettingsIdOf } from './tax-settings.aggregate';
-import { pendingTaxSettings, taxSettingsView, type TaxSettingsResource } from './tax-settings.view';
+import type { TaxSettingsResource } from './tax-settings.view';
 
 export interface TaxSettingsRead {
   settings: TaxSettingsResource;
@@ -19,12 +19,6 @@ export class SetTaxOriginCommand extends Command<TaxSettingsRead> {
   }
 }
 
-export class GetTaxSettingsQuery extends Query<TaxSettingsRead> {
-  constructor(readonly context: RequestContext) {
-    super();
-  }
-}
-
 @CommandHandler(SetTaxOriginCommand)
 export class SetTaxOriginHandler implements ICommandHandler<SetTaxOriginCommand, TaxSettingsRead> {
   constructor(private readonly runtime: CommandRuntime) {}
@@ -36,15 +30,4 @@ export class SetTaxOriginHandler implements ICommandHandler<SetTaxOriginCommand,
   }
 }
 
-@QueryHandler(GetTaxSettingsQuery)
-export class GetTaxSettingsHandler implements IQueryHandler<GetTaxSettingsQuery, TaxSettingsRead> {
-  constructor(private readonly reads: ScopedReads) {}
-
-  async execute({ context }: GetTaxSettingsQuery): Promise<TaxSettingsRead> {
-    const id = taxSettingsIdOf(context);
-    const found = await this.reads.retrieve<TaxSettingsResource>(context, taxSettingsView.collection, id);
-    return found ? { settings: found.resource, revision: found.revision } : { settings: pendingTaxSettings(id, context.environment === 'live'), revision: -1 };
-  }
-}
-
-export const taxSettingsHandlers = [SetTaxOriginHandler, GetTaxSettingsHandler];
+export const taxSettingsHandlers = [SetTaxOriginHandler];

@@ -2,14 +2,14 @@ import type { ContextManifest } from '@tally/runtime';
 import { UsageModule } from './usage.module';
 import { LateUsageReaction } from './late-usage.reaction';
 import { usageProjection } from './usage.projection';
-import { usageAlertProjection } from './usage-alerts/usage-alert.projection';
+import { usageAlertResource } from './usage-alerts/usage-alert.resource';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
 
 /** Usage metering: batches accepted whole onto an ingest stream, counted once each into per-period aggregates that billing prices. */
 export const usageContext: ContextManifest = {
   name: 'usage',
   module: UsageModule,
-  projections: [usageProjection, usageAlertProjection],
+  projections: [usageProjection, usageAlertResource.projection],
   reactions: [LateUsageReaction, UsageAlertsReaction],
   aggregateTypes: [{ idPrefix: 'ualt', type: 'usage_alert' }],
 };

@@ -2,9 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, apiVersionOf, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiRetrieve, apiVersionOf, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
-import type { ListPage } from '@tally/runtime';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import { ReplayWebhookEventsDto, WebhookDeliveryResponse, WebhookReplayResponse } from './dto/webhook-delivery.dto';
 import {
   CreateWebhookEndpointDto,
@@ -17,7 +17,8 @@ import {
 import { ReplayWebhookEventsCommand, RetryWebhookDeliveryCommand, type WebhookReplay } from './webhook-delivery.handlers';
 import { CreateWebhookEndpointCommand, DeleteWebhookEndpointCommand, RotateWebhookSecretCommand, UpdateWebhookEndpointCommand, type WebhookEndpointWithSecret } from './webhook-endpoint.handlers';
 import type { WebhookEndpointResource } from './webhook-endpoint.view';
-import { GetWebhookEndpointQuery, ListWebhookDeliveriesQuery, ListWebhookEndpointsQuery, WEBHOOK_DELIVERY_LIST, WEBHOOK_ENDPOINT_LIST, type WebhookDelivery } from './webhook.queries';
+import { webhookEndpointResource } from './webhook-endpoint.resource';
+import { ListWebhookDeliveriesQuery, WEBHOOK_DELIVERY_LIST, type WebhookDelivery } from './webhook.queries';
 
 const NOT_FOUND = { 404: ['webhook_endpoint.not_found'] };
 const INVALID_ENDPOINT = { 400: ['webhook_endpoint.invalid_url', 'webhook_endpoint.invalid_events', 'webhook_endpoint.unknown_event_type'] };
@@ -30,6 +31,7 @@ export class WebhookEndpointsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -48,18 +50,22 @@ export class WebhookEndpointsController {
 
   @Get()
   @ApiOperation({ summary: 'List webhook endpoints', description: 'Newest first by default; filter by `status`. Secrets are never shown again.' })
-  @ApiListResponse(WebhookEndpointResponse, WEBHOOK_ENDPOINT_LIST)
+  @ApiListResponse(WebhookEndpointResponse, webhookEndpointResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<WebhookEndpointResource>> {
-    return this.queries.execute(new ListWebhookEndpointsQuery(context, params));
+    return this.resources.list(webhookEndpointResource, context, params);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a webhook endpoint', description: 'Without its secret.' })
-  @ApiOkResponse({ type: WebhookEndpointResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, NOT_FOUND)
-  retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<WebhookEndpointResource> {
-    return this.queries.execute(new GetWebhookEndpointQuery(context, id));
+  @ApiRetrieve({
+    noun: 'webhook endpoint',
+    summary: 'Retrieve a webhook endpoint',
+    description: 'Without its secret; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: WebhookEndpointResponse,
+    problems: NOT_FOUND,
+  })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown): Promise<WebhookEndpointResource> {
+    return (await this.resources.retrieve(webhookEndpointResource, context, id, asOf)).resource;
   }
 
   @Patch(':id')

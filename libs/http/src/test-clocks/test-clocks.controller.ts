@@ -1,17 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { RequestContext } from '@tally/cells';
-import { assertSandbox, ScopedReads, testClockAggregate, TestClocks, testClockView, type ListPage, type ListSpec, type TestClockResource } from '@tally/runtime';
+import { assertSandbox, ResourceReads, testClockResource, TestClocks, type ListPage, type TestClockResource } from '@tally/runtime';
 import { Ctx } from '../auth/context.decorator';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
 import { API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '../openapi/problem-codes';
 import { ApiIdempotent } from '../openapi/api-idempotent.decorator';
 import { ApiListResponse } from '../openapi/api-list-response.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
+import { ApiRetrieve } from '../openapi/api-retrieve.decorator';
 import { ApiTag } from '../openapi/api-tags';
 import { AdvanceTestClockDto, CreateTestClockDto, DeletedTestClockResponse, TestClockResponse } from './test-clock.dto';
-
-const TEST_CLOCK_LIST: ListSpec = { sortable: ['created_at'], filters: {} };
 
 /** Sandbox test clocks (Stripe's): customers created on one live on its time, and advancing it runs their timers. */
 @Controller('v1/test-clocks')
@@ -20,7 +19,7 @@ const TEST_CLOCK_LIST: ListSpec = { sortable: ['created_at'], filters: {} };
 export class TestClocksController {
   constructor(
     private readonly clocks: TestClocks,
-    private readonly reads: ScopedReads,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -35,22 +34,24 @@ export class TestClocksController {
 
   @Get()
   @ApiOperation({ summary: 'List test clocks', description: 'The sandbox’s test clocks, newest first.' })
-  @ApiListResponse(TestClockResponse, TEST_CLOCK_LIST)
+  @ApiListResponse(TestClockResponse, testClockResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 400: ['test_clock.livemode'] })
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<TestClockResource>> {
     assertSandbox(context);
-    return this.reads.page<TestClockResource>(context, testClockView.collection, params, TEST_CLOCK_LIST);
+    return this.resources.list(testClockResource, context, params);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a test clock', description: 'Poll it after an advance until its status is `ready`.' })
-  @ApiOkResponse({ type: TestClockResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['test_clock.livemode'], 404: ['test_clock.not_found'] })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<TestClockResource> {
+  @ApiRetrieve({
+    noun: 'test clock',
+    summary: 'Retrieve a test clock',
+    description: 'Poll it after an advance until its status is `ready`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: TestClockResponse,
+    problems: { 400: ['test_clock.livemode'], 404: ['test_clock.not_found'] },
+  })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown): Promise<TestClockResource> {
     assertSandbox(context);
-    const found = await this.reads.retrieve<TestClockResource>(context, testClockView.collection, id);
-    if (!found) throw testClockAggregate.notFound(id);
-    return found.resource;
+    return (await this.resources.retrieve(testClockResource, context, id, asOf)).resource;
   }
 
   @Post(':id/advance')

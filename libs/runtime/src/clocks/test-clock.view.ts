@@ -1,5 +1,4 @@
 import { assertNever } from '@tally/kernel';
-import { resourceProjection } from '../public-events/resource-projection';
 import type { ResourceView } from '../public-events/resource-view';
 import { TEST_CLOCK_AGGREGATE } from './clocks';
 import type { TestClockEvent } from './domain/test-clock.events';
@@ -43,5 +42,3 @@ export const testClockView: ResourceView<TestClockResource, TestClockEvent> = {
   // Not in the spec's event list; an advance's end shows as status `ready`.
   publicType: () => undefined,
 };
-
-export const testClockProjection = resourceProjection(testClockView, [{ fields: ['tenant_id', 'environment', 'created_at'] }]);

@@ -78,7 +78,7 @@ export type StoredResource<R extends ResourceDoc> = R & Scope & { stream_revisio
 /** The resource without what the read model keeps beside it. */
 export function unscoped<R extends ResourceDoc>(doc: R & Partial<Scope> & { stream_revision?: number; published_count?: number }): R {
   const { tenant_id: _tenant, environment: _environment, stream_revision: _revision, published_count: _published, ...resource } = doc;
-  return resource as unknown as R;
+  return resource as R;
 }
 
 /**

@@ -8,7 +8,6 @@ import { meterProblems, usageRefused } from '../domain/usage-batch.decide';
 import { MeteredSubscriptions } from '../metered-subscriptions';
 import { MeteredUsageReadings } from '../metered-usage.readings';
 import { usageAlertAggregate } from './usage-alert.aggregate';
-import { GetUsageAlertHandler, ListUsageAlertsHandler } from './usage-alert.queries';
 import { usageAlertView, type UsageAlertResource } from './usage-alert.view';
 
 export class CreateUsageAlertCommand extends Command<UsageAlertResource> {
@@ -111,4 +110,4 @@ export class CheckUsageAlertsHandler implements ICommandHandler<CheckUsageAlerts
   }
 }
 
-export const usageAlertHandlers = [CreateUsageAlertHandler, ArchiveUsageAlertHandler, CheckUsageAlertsHandler, GetUsageAlertHandler, ListUsageAlertsHandler];
+export const usageAlertHandlers = [CreateUsageAlertHandler, ArchiveUsageAlertHandler, CheckUsageAlertsHandler];

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateUsageAlertDto, UsageAlertResponse } from '../dto/usage-alert.dto';
 import { ArchiveUsageAlertCommand, CreateUsageAlertCommand } from './usage-alert.handlers';
-import { GetUsageAlertQuery, ListUsageAlertsQuery, USAGE_ALERT_LIST } from './usage-alert.queries';
+import { usageAlertResource } from './usage-alert.resource';
 import type { UsageAlertResource } from './usage-alert.view';
 
 /** Usage alerts, as Stripe's billing alerts: a threshold on a subscription's meter that fires once a period. */
@@ -16,7 +16,7 @@ import type { UsageAlertResource } from './usage-alert.view';
 export class UsageAlertsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -40,18 +40,22 @@ export class UsageAlertsController {
 
   @Get()
   @ApiOperation({ summary: 'List usage alerts', description: 'Newest first by default; filter by `subscription_id` and `status`.' })
-  @ApiListResponse(UsageAlertResponse, USAGE_ALERT_LIST)
+  @ApiListResponse(UsageAlertResponse, usageAlertResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
   list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<UsageAlertResource>> {
-    return this.queries.execute(new ListUsageAlertsQuery(context, params));
+    return this.resources.list(usageAlertResource, context, params);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a usage alert', description: 'With `last_triggered`, once it fired.' })
-  @ApiOkResponse({ type: UsageAlertResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['usage_alert.not_found'] })
-  retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<UsageAlertResource> {
-    return this.queries.execute(new GetUsageAlertQuery(context, id));
+  @ApiRetrieve({
+    noun: 'usage alert',
+    summary: 'Retrieve a usage alert',
+    description: 'With `last_triggered`, once it fired; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: UsageAlertResponse,
+    problems: { 404: ['usage_alert.not_found'] },
+  })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown): Promise<UsageAlertResource> {
+    return (await this.resources.retrieve(usageAlertResource, context, id, asOf)).resource;
   }
 
   @Post(':id/archive')

@@ -7,7 +7,7 @@ import type { Doc } from '@tally/readstore';
 import { bindingsFor, rebuildProjections, streamName, Worker, type ProjectionBinding } from '@tally/runtime';
 import { openEmbeddedCells, type CellRegistry } from '@tally/cells';
 import { customerAggregate, customerResource } from '@tally/customers';
-import { CONTEXTS } from '../apps/worker/src/contexts';
+import { CONTEXTS } from '../apps/contexts';
 import { startTsChild } from './support/ts-child-process';
 
 const BATCH_SIZE = 5;

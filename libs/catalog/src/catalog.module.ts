@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CouponsController } from './coupons.controller';
+import { CouponReadsController, CouponsController } from './coupons.controller';
 import { ExecuteCouponHandler } from './coupon.handlers';
 import { ExecutePlanHandler } from './plan.handlers';
-import { PlansController } from './plans.controller';
+import { PlanReadsController, PlansController } from './plans.controller';
 
 @Module({
-  controllers: [PlansController, CouponsController],
+  controllers: [PlanReadsController, PlansController, CouponReadsController, CouponsController],
   providers: [ExecutePlanHandler, ExecuteCouponHandler],
 })
 export class CatalogModule {}

@@ -1,10 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController, withRevision } from '@tally/http';
 import { toUtcTimestamp } from '@tally/kernel';
-import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateCouponDto, UpdateCouponDto } from './dto/coupon.dto';
 import { CouponResponse, DeletedCouponResponse } from './dto/coupon.response';
@@ -19,10 +18,7 @@ const COUPON_NOT_FOUND = { 404: ['coupon.not_found'] };
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('coupons')
 export class CouponsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly resources: ResourceReads,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @ApiOperation({
@@ -53,27 +49,6 @@ export class CouponsController {
     return withRevision(response, written).coupon!;
   }
 
-  @Get()
-  @ApiOperation({ summary: 'List coupons', description: 'Newest first by default; filter by code, duration, currency and creation time.' })
-  @ApiListResponse(CouponResponse, couponResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CouponResource>> {
-    return this.resources.list(couponResource, context, params);
-  }
-
-  @Get(':coupon')
-  @ApiRetrieve({
-    noun: 'coupon',
-    summary: 'Retrieve a coupon',
-    description: 'By id or code, with the number of times it was redeemed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: CouponResponse,
-    headers: ETAG,
-    problems: COUPON_NOT_FOUND,
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('coupon') coupon: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<CouponResource> {
-    return withRevision(response, await this.resources.retrieve(couponResource, context, coupon, asOf)).resource;
-  }
-
   @Patch(':coupon')
   @ApiOperation({ summary: 'Update a coupon', description: 'Only the name and the metadata change; the terms of a coupon are fixed once created.' })
   @ApiOkResponse({ type: CouponResponse, headers: ETAG })
@@ -92,3 +67,10 @@ export class CouponsController {
     return { id, object: 'coupon', deleted: true };
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const CouponReadsController = resourceController(couponResource, {
+  path: 'v1/coupons', param: 'coupon', tag: 'coupons', noun: 'coupon', type: CouponResponse, etag: ETAG, operations: 'CouponsController',
+  list: { summary: 'List coupons', description: 'Newest first by default; filter by code, duration, currency and creation time.' },
+  retrieve: { summary: 'Retrieve a coupon', description: 'By id or code, with the number of times it was redeemed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: COUPON_NOT_FOUND },
+});

@@ -1,10 +1,9 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Headers, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, parseIfMatch, resourceController, withRevision } from '@tally/http';
 import { toUtcTimestamp } from '@tally/kernel';
-import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { AddComponentDto, ChangeComponentDto, CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
 import { PlanResponse } from './dto/plan.response';
@@ -20,10 +19,7 @@ const PLAN_CHANGE_PROBLEMS = { 400: ['pricing.invalid', 'plan.effective_at_in_pa
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('plans')
 export class PlansController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly resources: ResourceReads,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @ApiOperation({
@@ -42,27 +38,6 @@ export class PlansController {
   async create(@Ctx() context: RequestContext, @Body() body: CreatePlanDto, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
     const intent: PlanIntent = { type: 'CreatePlan', data: { ...body, components: body.components ?? [] } };
     return this.run(response, new ExecutePlanCommand(context, body.code, intent));
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List plans', description: 'Newest first by default; filter by code, product, status, currency, and creation and update time.' })
-  @ApiListResponse(PlanResponse, planResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PlanResource>> {
-    return this.resources.list(planResource, context, params);
-  }
-
-  @Get(':plan')
-  @ApiRetrieve({
-    noun: 'plan',
-    summary: 'Retrieve a plan',
-    description: 'By id or code, with its components and price versions; a deleted plan still reads, with `status: deleted`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: PlanResponse,
-    headers: ETAG,
-    problems: PLAN_NOT_FOUND,
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('plan') plan: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
-    return withRevision(response, await this.resources.retrieve(planResource, context, plan, asOf)).resource;
   }
 
   @Patch(':plan')
@@ -135,3 +110,10 @@ export class PlansController {
     return withRevision(response, await this.commands.execute<ExecutePlanCommand, PlanWritten>(command)).plan;
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const PlanReadsController = resourceController(planResource, {
+  path: 'v1/plans', param: 'plan', tag: 'plans', noun: 'plan', type: PlanResponse, etag: ETAG, operations: 'PlansController',
+  list: { summary: 'List plans', description: 'Newest first by default; filter by code, product, status, currency, and creation and update time.' },
+  retrieve: { summary: 'Retrieve a plan', description: 'By id or code, with its components and price versions; a deleted plan still reads, with `status: deleted`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).', problems: PLAN_NOT_FOUND },
+});

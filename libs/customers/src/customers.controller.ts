@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Q
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import { ResourceReads, type ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, resourceController, withRevision } from '@tally/http';
+import { type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
@@ -22,7 +22,6 @@ export class CustomersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -37,27 +36,6 @@ export class CustomersController {
   async create(@Ctx() context: RequestContext, @Body() body: CreateCustomerDto, @Res({ passthrough: true }) response: Response): Promise<CustomerResource> {
     const input = { email: body.email ?? null, name: body.name ?? null, billing_address: toAddress(body.billing_address), metadata: body.metadata ?? {} };
     return withEtag(response, await this.commands.execute(new CreateCustomerCommand(context, input, body.test_clock)));
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List customers', description: 'Newest first by default; filter by email (exact, any of several, or prefix) and by creation and update time.' })
-  @ApiListResponse(CustomerResponse, customerResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CustomerResource>> {
-    return this.resources.list(customerResource, context, params);
-  }
-
-  @Get(':id')
-  @ApiRetrieve({
-    noun: 'customer',
-    summary: 'Retrieve a customer',
-    description: 'The customer as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: CustomerResponse,
-    headers: ETAG,
-    problems: { 404: ['customer.not_found'] },
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<CustomerResource> {
-    return withRevision(response, await this.resources.retrieve(customerResource, context, id, asOf)).resource;
   }
 
   @Patch(':id')
@@ -134,3 +112,10 @@ export class CustomersController {
 }
 
 const withEtag = (response: Response, written: CustomerWritten): CustomerResource => withRevision(response, written).customer;
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const CustomerReadsController = resourceController(customerResource, {
+  path: 'v1/customers', tag: 'customers', noun: 'customer', type: CustomerResponse, etag: ETAG, operations: 'CustomersController',
+  list: { summary: 'List customers', description: 'Newest first by default; filter by email (exact, any of several, or prefix) and by creation and update time.' },
+  retrieve: { summary: 'Retrieve a customer', description: 'The customer as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['customer.not_found'] } },
+});

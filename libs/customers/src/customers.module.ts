@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CustomersController } from './customers.controller';
+import { CustomerReadsController, CustomersController } from './customers.controller';
 import { customerCommandHandlers } from './customer.handlers';
 import { ListTaxIdsHandler } from './tax-id.queries';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
@@ -7,7 +7,7 @@ import { TestClockCustomersProcess } from './test-clock-customers.process';
 import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
 
 @Module({
-  controllers: [CustomersController],
+  controllers: [CustomerReadsController, CustomersController],
   providers: [
     ...customerCommandHandlers,
     ListTaxIdsHandler,

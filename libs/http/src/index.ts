@@ -37,6 +37,7 @@ export * from './rate-limits/early-answer-admission';
 export * from './rate-limits/rate-limit-store';
 export * from './rate-limits/sliding-window';
 export * from './request-id.middleware';
+export * from './resources/resource-controller';
 export * from './versions/api-versions';
 export * from './versions/downgrade';
 export * from './versions/request-version';

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Headers, HttpCode, Param, Patch, Post, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -9,17 +9,14 @@ import {
   ApiAuthenticated,
   ApiIdempotent,
   ApiIfMatch,
-  ApiListResponse,
   ApiProblemResponses,
-  ApiRetrieve,
   ApiTag,
   Ctx,
   IDEMPOTENT_PROBLEMS,
-  LIST_PROBLEMS,
   parseIfMatch,
+  resourceController,
   withRevision,
 } from '@tally/http';
-import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateInvoiceDto, InvoiceLineDto, IssueCreditNoteDto, UpdateInvoiceDto } from './dto/invoice.dto';
 import { CreditNoteResponse, InvoiceResponse } from './dto/invoice.response';
@@ -54,7 +51,6 @@ export class InvoicesController {
   constructor(
     private readonly queries: QueryBus,
     private readonly commands: CommandBus,
-    private readonly resources: ResourceReads,
   ) {}
 
   /** Stripe's "create preview invoice": what a plan would bill a customer for one period. Writes nothing. */
@@ -120,30 +116,6 @@ export class InvoicesController {
       lines: (body.lines ?? []).map(lineRequest),
     };
     return withEtag(response, await this.commands.execute(new CreateInvoiceCommand(context, input)));
-  }
-
-  @Get()
-  @ApiOperation({
-    summary: 'List invoices',
-    description: 'Newest first by default; filter by status (one or several, comma-separated), customer, subscription, number, due date and creation time.',
-  })
-  @ApiListResponse(InvoiceResponse, invoiceResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<InvoiceResource>> {
-    return this.resources.list(invoiceResource, context, params);
-  }
-
-  @Get(':id')
-  @ApiRetrieve({
-    noun: 'invoice',
-    summary: 'Retrieve an invoice',
-    description: 'The invoice as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: InvoiceResponse,
-    headers: ETAG,
-    problems: { 404: ['invoice.not_found'] },
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    return withRevision(response, await this.resources.retrieve(invoiceResource, context, id, asOf)).resource;
   }
 
   @Patch(':id')
@@ -277,7 +249,6 @@ export class InvoicesController {
   }
 }
 
-
 const withEtag = (response: Response, written: InvoiceWritten): InvoiceResource => withRevision(response, written).invoice;
 
 function checkDueGivenOnce(body: { due_at?: string | null; days_until_due?: number | null }): void {
@@ -295,4 +266,11 @@ const lineRequest = (line: InvoiceLineDto): LineRequest => ({
   period_end: line.period_end === undefined ? null : toUtcTimestamp(line.period_end),
   tax_code: line.tax_code ?? 'standard',
   metadata: line.metadata ?? {},
+});
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const InvoiceReadsController = resourceController(invoiceResource, {
+  path: 'v1/invoices', tag: 'invoices', noun: 'invoice', type: InvoiceResponse, etag: ETAG, operations: 'InvoicesController',
+  list: { summary: 'List invoices', description: 'Newest first by default; filter by status (one or several, comma-separated), customer, subscription, number, due date and creation time.' },
+  retrieve: { summary: 'Retrieve an invoice', description: 'The invoice as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['invoice.not_found'] } },
 });

@@ -5,7 +5,7 @@ import { InvoiceFinalizer } from './invoice-finalizer';
 import { InvoiceNumbering } from './invoice-numbering';
 import { invoiceCommandHandlers } from './invoice.handlers';
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
-import { InvoicesController } from './invoices.controller';
+import { InvoiceReadsController, InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
 import { invoiceDocumentQueryHandlers } from './documents/invoice-documents.queries';
 import { InvoicePdfLinks } from './documents/pdf-links';
@@ -15,7 +15,7 @@ import { InvoiceTaxation } from './invoice-totals';
 
 @Module({
   imports: [TaxModule],
-  controllers: [InvoicesController, InvoiceDocumentsController, InvoicePdfFilesController],
+  controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController],
   providers: [
     PreviewInvoiceHandler,
     InvoiceTaxation,

@@ -1,9 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
-import { ResourceReads, type ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { PayInvoiceDto } from './dto/payment.dto';
 import { PaymentActionUrlResponse, PaymentResponse, ProviderSdkActionResponse, RedirectActionResponse } from './dto/payment.response';
@@ -22,7 +20,6 @@ export class PaymentsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly resources: ResourceReads,
   ) {}
 
   @Post('invoices/:id/pay')
@@ -44,27 +41,6 @@ export class PaymentsController {
     return this.commands.execute(new PayInvoiceCommand(context, invoiceId, { paymentMethodId: body.payment_method_id, reason: 'manual', amount: body.amount, returnUrl: body.return_url }));
   }
 
-  @Get('payments')
-  @ApiOperation({ summary: 'List payments', description: 'Newest first by default; filter by status, invoice, customer and creation time.' })
-  @ApiListResponse(PaymentResponse, paymentResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PaymentResource>> {
-    return this.resources.list(paymentResource, context, params);
-  }
-
-  @Get('payments/:id')
-  @ApiRetrieve({
-    noun: 'payment',
-    summary: 'Retrieve a payment',
-    description: 'With `next_action` while it waits for the customer and `last_error` once it failed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: PaymentResponse,
-    headers: ETAG,
-    problems: { 404: ['payment.not_found'] },
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<PaymentResource> {
-    return withRevision(response, await this.resources.retrieve(paymentResource, context, id, asOf)).resource;
-  }
-
   @Post('payments/:id/cancel')
   @ApiOperation({ summary: 'Cancel a payment', description: 'Only a `pending` payment or one waiting for the customer’s action; its invoice stays payable.' })
   @HttpCode(200)
@@ -83,3 +59,10 @@ export class PaymentsController {
     return this.queries.execute(new GetPaymentActionUrlQuery(context, id));
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const PaymentReadsController = resourceController(paymentResource, {
+  path: 'v1/payments', tag: 'payments', noun: 'payment', type: PaymentResponse, etag: ETAG, operations: 'PaymentsController',
+  list: { summary: 'List payments', description: 'Newest first by default; filter by status, invoice, customer and creation time.' },
+  retrieve: { summary: 'Retrieve a payment', description: 'With `next_action` while it waits for the customer and `last_error` once it failed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['payment.not_found'] } },
+});

@@ -6,7 +6,7 @@ import { PaymentMethodAttachmentReaction } from './payment-method-attachment.rea
 import { RecordPaymentMethodOnCustomerHandler } from './payment-method-on-customer.handler';
 import { paymentMethodCommandHandlers } from './payment-method.handlers';
 import { PaymentMethodsController } from './payment-methods.controller';
-import { PaymentsController } from './payments.controller';
+import { PaymentReadsController, PaymentsController } from './payments.controller';
 import { PaymentTestHelpersController } from './payment-test-helpers.controller';
 import { paymentCommandHandlers } from './payment.handlers';
 import { paymentOnInvoiceHandlers } from './payment-on-invoice.handlers';
@@ -30,7 +30,7 @@ import { SANDBOX_RECORD_FILE, SqliteSandboxRecord } from './provider/sandbox/sql
 const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
-  controllers: [PaymentMethodsController, SetupIntentsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
+  controllers: [PaymentMethodsController, SetupIntentsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
     ...paymentCommandHandlers,
     ...paymentOnInvoiceHandlers,

@@ -2,8 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Re
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import { ResourceReads, type ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, parseIfMatch, resourceController, withRevision } from '@tally/http';
 import { InvoiceResponse, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { CancelSubscriptionDto, ChangeQuantityDto, CreateSubscriptionDto, PauseSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription.dto';
@@ -24,7 +23,6 @@ export class SubscriptionsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -57,27 +55,6 @@ export class SubscriptionsController {
       proration_behavior: body.proration_behavior ?? 'create_prorations',
     };
     return withEtag(response, await this.commands.execute(new CreateSubscriptionCommand(context, input)));
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List subscriptions', description: 'Newest first by default; filter by status (a comma list), customer and plan.' })
-  @ApiListResponse(SubscriptionResponse, subscriptionResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<SubscriptionResource>> {
-    return this.resources.list(subscriptionResource, context, params);
-  }
-
-  @Get(':id')
-  @ApiRetrieve({
-    noun: 'subscription',
-    summary: 'Retrieve a subscription',
-    description: 'The subscription as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: SubscriptionResponse,
-    headers: ETAG,
-    problems: { 404: ['subscription.not_found'] },
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
-    return withRevision(response, await this.resources.retrieve(subscriptionResource, context, id, asOf)).resource;
   }
 
   @Patch(':id')
@@ -194,3 +171,10 @@ export class SubscriptionsController {
 }
 
 const withEtag = (response: Response, written: SubscriptionWritten): SubscriptionResource => withRevision(response, written).subscription;
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const SubscriptionReadsController = resourceController(subscriptionResource, {
+  path: 'v1/subscriptions', tag: 'subscriptions', noun: 'subscription', type: SubscriptionResponse, etag: ETAG, operations: 'SubscriptionsController',
+  list: { summary: 'List subscriptions', description: 'Newest first by default; filter by status (a comma list), customer and plan.' },
+  retrieve: { summary: 'Retrieve a subscription', description: 'The subscription as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['subscription.not_found'] } },
+});

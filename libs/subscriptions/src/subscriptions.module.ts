@@ -9,11 +9,11 @@ import { SubscriptionCycleProcess } from './billing/subscription-cycle.process';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
 import { subscriptionCommandHandlers } from './subscription.handlers';
-import { SubscriptionsController } from './subscriptions.controller';
+import { SubscriptionReadsController, SubscriptionsController } from './subscriptions.controller';
 
 @Module({
   imports: [InvoicingModule],
-  controllers: [SubscriptionsController],
+  controllers: [SubscriptionReadsController, SubscriptionsController],
   providers: [
     ...subscriptionCommandHandlers,
     InvoiceSubscriptionHandler,

@@ -11,13 +11,13 @@ import { IngestUsageHandler } from './usage-ingest.handler';
 import { UsageProjectionProgress } from './usage-projection-progress';
 import { UsageDuplicates } from './usage-duplicates';
 import { usageAlertHandlers } from './usage-alerts/usage-alert.handlers';
-import { UsageAlertsController } from './usage-alerts/usage-alerts.controller';
+import { UsageAlertReadsController, UsageAlertsController } from './usage-alerts/usage-alerts.controller';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
 
 /** Global: the subscriptions context bills usage through the port this module fills. */
 @Global()
 @Module({
-  controllers: [UsageController, TrackController, UsageAlertsController],
+  controllers: [UsageController, TrackController, UsageAlertReadsController, UsageAlertsController],
   providers: [
     MeteredSubscriptions,
     IngestUsageHandler,

@@ -2,9 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiRetrieve, apiVersionOf, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, apiVersionOf, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, resourceController } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
-import { ResourceReads, type ListPage } from '@tally/runtime';
+import { type ListPage } from '@tally/runtime';
 import { ReplayWebhookEventsDto, WebhookDeliveryResponse, WebhookReplayResponse } from './dto/webhook-delivery.dto';
 import {
   CreateWebhookEndpointDto,
@@ -31,7 +31,6 @@ export class WebhookEndpointsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly resources: ResourceReads,
   ) {}
 
   @Post()
@@ -46,26 +45,6 @@ export class WebhookEndpointsController {
   create(@Ctx() context: RequestContext, @Req() request: Request, @Body() body: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecret> {
     const input = { url: body.url, events: body.events, description: body.description ?? null, api_version: body.api_version ?? apiVersionOf(request) };
     return this.commands.execute(new CreateWebhookEndpointCommand(context, input));
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List webhook endpoints', description: 'Newest first by default; filter by `status`. Secrets are never shown again.' })
-  @ApiListResponse(WebhookEndpointResponse, webhookEndpointResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<WebhookEndpointResource>> {
-    return this.resources.list(webhookEndpointResource, context, params);
-  }
-
-  @Get(':id')
-  @ApiRetrieve({
-    noun: 'webhook endpoint',
-    summary: 'Retrieve a webhook endpoint',
-    description: 'Without its secret; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: WebhookEndpointResponse,
-    problems: NOT_FOUND,
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown): Promise<WebhookEndpointResource> {
-    return (await this.resources.retrieve(webhookEndpointResource, context, id, asOf)).resource;
   }
 
   @Patch(':id')
@@ -138,3 +117,10 @@ export class WebhookEndpointsController {
     return this.commands.execute(new ReplayWebhookEventsCommand(context, id, { from: body.from, to: body.to, types: body.types, status: body.status }));
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const WebhookEndpointReadsController = resourceController(webhookEndpointResource, {
+  path: 'v1/admin/webhook-endpoints', tag: 'webhooks', noun: 'webhook endpoint', type: WebhookEndpointResponse, operations: 'WebhookEndpointsController',
+  list: { summary: 'List webhook endpoints', description: 'Newest first by default; filter by `status`. Secrets are never shown again.' },
+  retrieve: { summary: 'Retrieve a webhook endpoint', description: 'Without its secret; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: NOT_FOUND },
+});

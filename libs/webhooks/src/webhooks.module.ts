@@ -2,11 +2,11 @@ import { Module } from '@nestjs/common';
 import { WebhookDispatch } from './delivery/webhook-dispatcher.service';
 import { webhookDeliveryHandlers } from './webhook-delivery.handlers';
 import { webhookEndpointHandlers } from './webhook-endpoint.handlers';
-import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { WebhookEndpointReadsController, WebhookEndpointsController } from './webhook-endpoints.controller';
 import { webhookQueryHandlers } from './webhook.queries';
 
 @Module({
-  controllers: [WebhookEndpointsController],
+  controllers: [WebhookEndpointReadsController, WebhookEndpointsController],
   providers: [...webhookEndpointHandlers, ...webhookDeliveryHandlers, ...webhookQueryHandlers, WebhookDispatch],
   exports: [WebhookDispatch],
 })

@@ -15,12 +15,14 @@ export interface RetrieveRoute {
   headers?: HeadersObject;
   /** Its problems beyond the API key's and `as_of`'s: its not-found code at least. */
   problems: ProblemCodes;
+  /** Where the route is not a method of its resource's own controller: the operation id it keeps. */
+  operationId?: string;
 }
 
 /** Documents a retrieve: the resource, `as_of`, and its problems. */
-export const ApiRetrieve = ({ noun, summary, description, type, headers, problems }: RetrieveRoute): MethodDecorator =>
+export const ApiRetrieve = ({ noun, summary, description, type, headers, problems, operationId }: RetrieveRoute): MethodDecorator =>
   applyDecorators(
-    ApiOperation({ summary, description }),
+    ApiOperation({ summary, description, ...(operationId && { operationId }) }),
     ApiOkResponse({ type, ...(headers && { headers }) }),
     ApiAsOf(noun),
     ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'] }, problems),

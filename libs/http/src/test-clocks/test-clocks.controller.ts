@@ -1,14 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { RequestContext } from '@tally/cells';
-import { assertSandbox, ResourceReads, testClockResource, TestClocks, type ListPage, type TestClockResource } from '@tally/runtime';
+import { assertSandbox, testClockResource, TestClocks, type TestClockResource } from '@tally/runtime';
 import { Ctx } from '../auth/context.decorator';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
-import { API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '../openapi/problem-codes';
+import { API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS } from '../openapi/problem-codes';
 import { ApiIdempotent } from '../openapi/api-idempotent.decorator';
-import { ApiListResponse } from '../openapi/api-list-response.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
-import { ApiRetrieve } from '../openapi/api-retrieve.decorator';
+import { resourceController } from '../resources/resource-controller';
 import { ApiTag } from '../openapi/api-tags';
 import { AdvanceTestClockDto, CreateTestClockDto, DeletedTestClockResponse, TestClockResponse } from './test-clock.dto';
 
@@ -17,10 +16,7 @@ import { AdvanceTestClockDto, CreateTestClockDto, DeletedTestClockResponse, Test
 @ApiTag('test clocks')
 @ApiAuthenticated(API_KEY_AUTH)
 export class TestClocksController {
-  constructor(
-    private readonly clocks: TestClocks,
-    private readonly resources: ResourceReads,
-  ) {}
+  constructor(private readonly clocks: TestClocks) {}
 
   @Post()
   @HttpCode(200)
@@ -30,28 +26,6 @@ export class TestClocksController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['test_clock.livemode'] })
   create(@Ctx() context: RequestContext, @Body() body: CreateTestClockDto): Promise<TestClockResource> {
     return this.clocks.create(context, { frozen_time: body.frozen_time, name: body.name ?? null });
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List test clocks', description: 'The sandbox’s test clocks, newest first.' })
-  @ApiListResponse(TestClockResponse, testClockResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 400: ['test_clock.livemode'] })
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<TestClockResource>> {
-    assertSandbox(context);
-    return this.resources.list(testClockResource, context, params);
-  }
-
-  @Get(':id')
-  @ApiRetrieve({
-    noun: 'test clock',
-    summary: 'Retrieve a test clock',
-    description: 'Poll it after an advance until its status is `ready`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: TestClockResponse,
-    problems: { 400: ['test_clock.livemode'], 404: ['test_clock.not_found'] },
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown): Promise<TestClockResource> {
-    assertSandbox(context);
-    return (await this.resources.retrieve(testClockResource, context, id, asOf)).resource;
   }
 
   @Post(':id/advance')
@@ -77,3 +51,11 @@ export class TestClocksController {
     return { id, object: 'test_clock', deleted: true };
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const TestClockReadsController = resourceController(testClockResource, {
+  path: 'v1/test-clocks', tag: 'test clocks', noun: 'test clock', type: TestClockResponse, operations: 'TestClocksController',
+  list: { summary: 'List test clocks', description: 'The sandbox’s test clocks, newest first.' },
+  retrieve: { summary: 'Retrieve a test clock', description: 'Poll it after an advance until its status is `ready`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['test_clock.not_found'] } },
+  guard: { check: assertSandbox, problems: { 400: ['test_clock.livemode'] } },
+});

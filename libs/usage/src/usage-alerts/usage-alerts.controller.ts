@@ -1,8 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
-import { ResourceReads, type ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { CreateUsageAlertDto, UsageAlertResponse } from '../dto/usage-alert.dto';
 import { ArchiveUsageAlertCommand, CreateUsageAlertCommand } from './usage-alert.handlers';
@@ -14,10 +13,7 @@ import type { UsageAlertResource } from './usage-alert.view';
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag('usage')
 export class UsageAlertsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly resources: ResourceReads,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @HttpCode(200)
@@ -38,26 +34,6 @@ export class UsageAlertsController {
     return this.commands.execute(new CreateUsageAlertCommand(context, { subscription_id: body.subscription_id, meter: body.meter, threshold: body.threshold, title: body.title ?? null }));
   }
 
-  @Get()
-  @ApiOperation({ summary: 'List usage alerts', description: 'Newest first by default; filter by `subscription_id` and `status`.' })
-  @ApiListResponse(UsageAlertResponse, usageAlertResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<UsageAlertResource>> {
-    return this.resources.list(usageAlertResource, context, params);
-  }
-
-  @Get(':id')
-  @ApiRetrieve({
-    noun: 'usage alert',
-    summary: 'Retrieve a usage alert',
-    description: 'With `last_triggered`, once it fired; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: UsageAlertResponse,
-    problems: { 404: ['usage_alert.not_found'] },
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown): Promise<UsageAlertResource> {
-    return (await this.resources.retrieve(usageAlertResource, context, id, asOf)).resource;
-  }
-
   @Post(':id/archive')
   @HttpCode(200)
   @ApiOperation({ summary: 'Archive a usage alert', description: 'It fires no more.' })
@@ -68,3 +44,10 @@ export class UsageAlertsController {
     return this.commands.execute(new ArchiveUsageAlertCommand(context, id));
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const UsageAlertReadsController = resourceController(usageAlertResource, {
+  path: 'v1/usage-alerts', tag: 'usage', noun: 'usage alert', type: UsageAlertResponse, operations: 'UsageAlertsController',
+  list: { summary: 'List usage alerts', description: 'Newest first by default; filter by `subscription_id` and `status`.' },
+  retrieve: { summary: 'Retrieve a usage alert', description: 'With `last_triggered`, once it fired; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['usage_alert.not_found'] } },
+});

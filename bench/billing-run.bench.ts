@@ -23,9 +23,22 @@ import { ManualClock, type IdGenerator } from '@tally/kernel';
 import type { EventMetadata, EventStore, NewEvent } from '@tally/eventstore';
 import type { After, Doc, ReadStore, Write } from '@tally/readstore';
 import { CellRegistry, ID_GENERATOR, readConfig, type RequestContext } from '@tally/cells';
-import { AGGREGATE_TIMER_STREAMS, AGGREGATE_TIMERS, aggregateTimerDocId, CommandRuntime, type HistoryEvent, Worker } from '@tally/runtime';
+import { AGGREGATE_TIMER_STREAMS, AGGREGATE_TIMERS, aggregateTimerDocId, asEventOf, CommandRuntime, type HistoryEvent, Worker } from '@tally/runtime';
 import { TAX_ENGINE, taxSettingsAggregate, taxSettingsIdOf, type TaxCustomer, type TaxEngine } from '@tally/tax';
-import { applyDiscounts, invoiceDecider, invoiceView, DEFAULT_DUNNING, subscriptionInvoiceCreation, subscriptionInvoiceId, totalInvoice, totalsData, type InvoiceLine, type InvoiceState } from '@tally/invoicing';
+import {
+  applyDiscounts,
+  DEFAULT_DUNNING,
+  invoiceDecider,
+  invoiceView,
+  subscriptionInvoiceCreation,
+  subscriptionInvoiceId,
+  totalInvoice,
+  totalsData,
+  type InvoiceEvent,
+  type InvoiceLine,
+  type InvoiceResource,
+  type InvoiceState,
+} from '@tally/invoicing';
 import { boundary } from '../libs/subscriptions/src/domain/billing-cycle';
 import { licensedLines, loadPlan, usageLines } from '../libs/subscriptions/src/plan-terms';
 import { createApp } from '../apps/api/src/create-app';
@@ -230,7 +243,7 @@ async function baseline(dataDir: string, subscriptions: number, floor = false): 
       const metadata = { tenant_id: context.tenantId, environment: context.environment, actor: 'process:subscription_cycle', request_id: null, causation_id: null, correlation_id: null, occurred_at: now };
       const events: HistoryEvent[] = decided.map((event, revision) => ({ id: ids.ulid(), type: event.type, data: event.data, metadata: { ...metadata, schema_version: cell.upcasters.currentVersion(event.type) }, stream, revision }));
       const stored = await Promise.all(events.map(async (event) => ({ id: event.id, type: event.type, metadata: event.metadata, data: await cell.pii.encode(event.type, event.data) })));
-      const doc = events.reduce(invoiceView.apply, undefined)!;
+      const doc = events.reduce<InvoiceResource | undefined>((resource, event) => invoiceView.apply(resource, asEventOf<InvoiceEvent>(event)), undefined)!;
       // Not awaited one by one: the page's appends commit together, as its upserts do.
       appends.push(
         cell.events.append(stream, stored, { expectedRevision: 'no_stream' }).then(({ position }) => {

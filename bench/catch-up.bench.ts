@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { ManualClock } from '@tally/kernel';
 import { bindingsFor, catchUpProjection } from '@tally/runtime';
 import { openEmbeddedCells, type Cell, type CellRegistry } from '@tally/cells';
-import { CONTEXTS } from '../apps/worker/src/contexts';
+import { CONTEXTS } from '../apps/contexts';
 import { writeCustomerLog } from './support/customer-log';
 import { medianResult, medianShare, throughputTable, type ThroughputResult } from './support/throughput-table';
 import { insertFloor } from './support/write-floor';

@@ -67,8 +67,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { CellRegistry, readConfig } from '@tally/cells';
-import { couponProjection } from '@tally/catalog';
-import { customerProjection } from '@tally/customers';
+import { couponResource } from '@tally/catalog';
+import { customerResource } from '@tally/customers';
 import { WorkerThreadHost } from '@tally/runtime';
 import { PER_ENDPOINT_CONCURRENCY, WEBHOOK_DELIVERIES, type DeliveryDoc } from '@tally/webhooks';
 import { createApp } from '../apps/api/src/create-app';
@@ -115,14 +115,14 @@ const SOURCES: Record<SourceName, Source> = {
     create: { path: '/v1/coupons', body: (i) => ({ code: `bench-${i}`, percent_off: '10', duration: 'once' }) },
     patchPath: (id) => `/v1/coupons/${id}`,
     eventType: 'coupon.updated',
-    projection: couponProjection.name,
+    projection: couponResource.projection.name,
   },
   customers: {
     plural: 'customers',
     create: { path: '/v1/customers', body: (i) => ({ email: `hooks${i}@example.com`, name: `Hooks ${i}` }) },
     patchPath: (id) => `/v1/customers/${id}`,
     eventType: 'customer.updated',
-    projection: customerProjection.name,
+    projection: customerResource.projection.name,
   },
 };
 const SOURCE_NAMES = Object.keys(SOURCES) as SourceName[];

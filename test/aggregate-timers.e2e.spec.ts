@@ -1,5 +1,5 @@
 import { bindingsFor, rebuildProjections } from '@tally/runtime';
-import { CONTEXTS } from '../apps/worker/src/contexts';
+import { CONTEXTS } from '../apps/contexts';
 import { BillingTimeline } from './support/billing-timeline';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 

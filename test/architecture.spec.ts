@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { CONTEXT_MANIFESTS } from '../apps/contexts';
 
 const ROOT = join(__dirname, '..');
 const FORBIDDEN = /from '(@nestjs\/[^']+|mongodb|better-sqlite3|@eventstore\/[^']+|express|supertest|node:http|@tally\/(eventstore|readstore|observability|cells|runtime|http)[^']*)'/;
@@ -34,7 +35,8 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  const CONTEXTS = ['tenancy', 'customers', 'catalog', 'tax', 'invoicing', 'payments', 'subscriptions', 'usage', 'webhooks'];
+  /** The registered contexts, each in its library of the same name. */
+  const CONTEXTS = CONTEXT_MANIFESTS.map((context) => context.name);
   const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '(@tally\/[^']+)'/g)].map(([, specifier]) => specifier);
 
   it.each(CONTEXTS)('keeps the other contexts out of the domain of %s: they use its published entry', (context) => {
@@ -127,6 +129,11 @@ describe('architecture', () => {
     const layerOf = (name: string) => LAYERS.findIndex((layer) => layer.includes(name));
     const upward = [...(libEdges.get(lib) ?? [])].filter((other) => layerOf(other) === -1 || layerOf(other) >= layerOf(lib));
     expect(upward).toEqual([]);
+  });
+
+  it('registers every context library, by its name, in the one list of contexts', () => {
+    const contextLibraries = libs.filter((lib) => !LAYERS.flat().includes(lib));
+    expect([...CONTEXTS].sort()).toEqual(contextLibraries.sort());
   });
 
   it('keeps the API app out of the worker app', () => {

@@ -6,8 +6,8 @@ import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc } from '@tally/readstore';
 import { bindingsFor, rebuildProjections, streamName, Worker, type ProjectionBinding } from '@tally/runtime';
 import { openEmbeddedCells, type CellRegistry } from '@tally/cells';
-import { customerAggregate, customerProjection } from '@tally/customers';
-import { CONTEXTS } from '../apps/worker/src/contexts';
+import { customerAggregate, customerResource } from '@tally/customers';
+import { CONTEXTS } from '../apps/contexts';
 import { startTsChild } from './support/ts-child-process';
 
 const BATCH_SIZE = 5;
@@ -76,8 +76,8 @@ async function projectionBehind(dataDir: string): Promise<boolean> {
   const cells = openEmbeddedCells({ dataDir, regions: ['eu'], clock: new ManualClock(), pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters });
   try {
     const { events, readModels } = cells.cell('eu');
-    const checkpoint = await readModels.getCheckpoint(customerProjection.name);
-    const pending = await events.readAll({ fromPosition: checkpoint, limit: 1, filter: { streamPrefixes: customerProjection.streamPrefixes } });
+    const checkpoint = await readModels.getCheckpoint(customerResource.projection.name);
+    const pending = await events.readAll({ fromPosition: checkpoint, limit: 1, filter: { streamPrefixes: customerResource.projection.streamPrefixes } });
     return pending.length > 0;
   } finally {
     await cells.close();

@@ -1,7 +1,7 @@
 import { createJsonLog } from '@tally/observability';
 import { REGIONS } from '@tally/cells';
 import { hashApiKey } from '@tally/http';
-import { CONTEXTS } from '../apps/worker/src/contexts';
+import { CONTEXTS } from '../apps/contexts';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 /** The value of one sample in a Prometheus text exposition, 0 when the series is absent. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { MongoReadStore } from '@tally/readstore';
 import { bindingsFor, catchUpProjection, ProjectionRunner, rebuildProjections, type ProjectionBinding } from '@tally/runtime';
-import { CONTEXTS } from '../apps/worker/src/contexts';
+import { CONTEXTS } from '../apps/contexts';
 import { TallyUnderTest } from './support/tally';
 
 const MONGO_URL = process.env.MONGO_URL;

@@ -5,7 +5,7 @@ import { ManualClock, UlidGenerator } from '@tally/kernel';
 import { Clocks, CommandRuntime, streamName, testClockAggregate } from '@tally/runtime';
 import { openEmbeddedCells, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
-import { CONTEXTS } from '../apps/worker/src/contexts';
+import { CONTEXTS } from '../apps/contexts';
 import { CRASH_LINKS, CRASH_T0, CRASH_TARGET } from './support/advance-crash-child';
 import { startTsChild } from './support/ts-child-process';
 

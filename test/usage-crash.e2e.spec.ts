@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bindingsFor, rebuildProjections } from '@tally/runtime';
-import { CONTEXTS } from '../apps/api/src/contexts';
+import { CONTEXTS } from '../apps/contexts';
 import { TallyUnderTest } from './support/tally';
 import { startTsChild } from './support/ts-child-process';
 import { BATCH_EVENTS, usageBatch } from './support/usage-crash-child';

@@ -9,7 +9,7 @@ import { ID_GENERATOR, openEmbeddedCells, readConfig, type Cell, type CellRegist
 import { CommandRuntime, Worker } from '@tally/runtime';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
-import { CONTEXTS } from '../../apps/api/src/contexts';
+import { CONTEXTS } from '../../apps/contexts';
 
 /** When the seeded subscriptions start; their first monthly period ends at PERIOD_END. */
 export const SEEDED_AT = '2026-01-01T00:00:00.000Z';

@@ -12,7 +12,7 @@ import { SystemClock, UlidGenerator } from '@tally/kernel';
 import { CommandRuntime, Clocks, TestClocks, testClockAggregate, Worker, type ProcessManager } from '@tally/runtime';
 import { openEmbeddedCells, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
-import { CONTEXTS } from '../../apps/worker/src/contexts';
+import { CONTEXTS } from '../../apps/contexts';
 import { timerChain, type MarkLink } from './timer-chain.process';
 
 export const CRASH_LINKS = 40;

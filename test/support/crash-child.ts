@@ -11,7 +11,7 @@ import type { EventMetadata, NewEvent } from '@tally/eventstore';
 import { Clocks, CommandRuntime, Worker } from '@tally/runtime';
 import { openEmbeddedCells, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
-import { CONTEXTS } from '../../apps/worker/src/contexts';
+import { CONTEXTS } from '../../apps/contexts';
 
 const CRASH_TENANT = 'ten_crash';
 const BATCH_SIZE = 5;

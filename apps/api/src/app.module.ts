@@ -5,7 +5,7 @@ import { CellsModule, type TallyConfig } from '@tally/cells';
 import { HttpEdgeModule } from '@tally/http';
 import { RuntimeModule, WorkerModule, WorkerThreadModule, type ProcessManager } from '@tally/runtime';
 import { isEventFilter } from '@tally/webhooks';
-import { CONTEXTS } from './contexts';
+import { CONTEXTS } from '../../contexts';
 
 /** Compiled, the thread's entry is JavaScript beside this file; under ts-jest it is the TypeScript source. */
 const WORKER_THREAD_ENTRY = join(__dirname, `worker-thread.main${extname(__filename)}`);

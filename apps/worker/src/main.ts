@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { readConfig, CellRegistry } from '@tally/cells';
 import { createLog, NestJsonLogger } from '@tally/observability';
 import { WorkerAppModule } from '@tally/runtime';
-import { CONTEXTS } from './contexts';
+import { CONTEXTS } from '../../contexts';
 
 /** The worker alone (production profile): projections, process managers and timers, no HTTP. */
 async function main(): Promise<void> {

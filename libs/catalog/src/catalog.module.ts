@@ -1,11 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CouponsController } from './coupons.controller';
-import { couponQueryHandlers } from './coupon.queries';
-import { planQueryHandlers } from './plan.queries';
-import { PlansController } from './plans.controller';
+import { CouponReadsController, CouponsController } from './coupons.controller';
+import { PlanReadsController, PlansController } from './plans.controller';
 
 @Module({
-  controllers: [PlansController, CouponsController],
-  providers: [...planQueryHandlers, ...couponQueryHandlers],
+  controllers: [PlanReadsController, PlansController, CouponReadsController, CouponsController],
 })
 export class CatalogModule {}

@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { CouponEvent, CouponTerms } from './domain/coupon.events';
 
 export interface CouponResource extends CouponTerms {
@@ -25,13 +25,12 @@ export function couponAt(coupon: CouponResource, at: string): CouponResource {
 }
 
 /** The coupon as the API shows it; a deleted coupon leaves the read model (its public event keeps its last state). */
-export const couponView: ResourceView<CouponResource> = {
+export const couponView: ResourceView<CouponResource, CouponEvent> = {
   aggregateType: 'coupon',
   collection: 'coupons',
 
-  apply(coupon, stored) {
-    const event = stored as unknown as CouponEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(coupon, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'CouponCreated') {
       const { coupon_id, code, name, percent_off, amount_off, currency, duration, duration_in_periods, max_redemptions, redeem_by, applies_to, metadata } = event.data;
       const created: CouponResource = {
@@ -50,7 +49,7 @@ export const couponView: ResourceView<CouponResource> = {
         times_redeemed: 0,
         valid: true,
         metadata: { ...metadata },
-        livemode: stored.metadata.environment === 'live',
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       };
@@ -72,7 +71,7 @@ export const couponView: ResourceView<CouponResource> = {
   },
 
   publicType(event) {
-    switch ((event as unknown as CouponEvent).type) {
+    switch (event.type) {
       case 'CouponCreated':
         return 'coupon.created';
       case 'CouponDeleted':

@@ -1,17 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Delete, HttpCode, Inject, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, withRevision, resourceController } from '@tally/http';
 import { toUtcTimestamp, type Clock, type CommandIntent } from '@tally/kernel';
-import { Commands, type ListPage } from '@tally/runtime';
+import { Commands } from '@tally/runtime';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import type { CouponCommand, RedeemCoupon } from './domain/coupon.decider';
 import { CreateCouponDto, UpdateCouponDto } from './dto/coupon.dto';
 import { CouponResponse, DeletedCouponResponse } from './dto/coupon.response';
 import { couponAggregate, couponIdOf } from './coupon.aggregate';
-import { COUPON_LIST, GetCouponQuery, ListCouponsQuery } from './coupon.queries';
 import { couponAt, type CouponResource } from './coupon.view';
+import { couponResource } from './coupon.resource';
 
 const ETAG = { ETag: { description: 'The coupon’s revision', schema: { type: 'string', example: 'W/"0"' } } };
 const COUPON_NOT_FOUND = { 404: ['coupon.not_found'] };
@@ -25,7 +24,6 @@ type CouponIntent = CommandIntent<Exclude<CouponCommand, RedeemCoupon>, 'coupon_
 export class CouponsController {
   constructor(
     private readonly commands: Commands,
-    private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -57,22 +55,6 @@ export class CouponsController {
     return (await this.run(context, response, body.code, { type: 'CreateCoupon', data })).coupon!;
   }
 
-  @Get()
-  @ApiOperation({ summary: 'List coupons', description: 'Newest first by default; filter by code, duration, currency and creation time.' })
-  @ApiListResponse(CouponResponse, COUPON_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CouponResource>> {
-    return this.queries.execute(new ListCouponsQuery(context, params));
-  }
-
-  @Get(':coupon')
-  @ApiOperation({ summary: 'Retrieve a coupon', description: 'By id or code, with the number of times it was redeemed.' })
-  @ApiOkResponse({ type: CouponResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS, COUPON_NOT_FOUND)
-  async retrieve(@Ctx() context: RequestContext, @Param('coupon') coupon: string, @Res({ passthrough: true }) response: Response): Promise<CouponResource> {
-    return withRevision(response, await this.queries.execute(new GetCouponQuery(context, coupon))).coupon;
-  }
-
   @Patch(':coupon')
   @ApiOperation({ summary: 'Update a coupon', description: 'Only the name and the metadata change; the terms of a coupon are fixed once created.' })
   @ApiOkResponse({ type: CouponResponse, headers: ETAG })
@@ -100,3 +82,10 @@ export class CouponsController {
     return { coupon: written.resource && couponAt(written.resource, at), id: coupon_id };
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const CouponReadsController = resourceController(couponResource, {
+  path: 'v1/coupons', param: 'coupon', tag: 'coupons', noun: 'coupon', type: CouponResponse, etag: ETAG, operations: 'CouponsController',
+  list: { summary: 'List coupons', description: 'Newest first by default; filter by code, duration, currency and creation time.' },
+  retrieve: { summary: 'Retrieve a coupon', description: 'By id or code, with the number of times it was redeemed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: COUPON_NOT_FOUND },
+});

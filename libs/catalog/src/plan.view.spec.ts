@@ -6,8 +6,8 @@ import { planAt, planView, type PlanResource } from './plan.view';
 const T0 = '2026-05-01T10:00:00.000Z';
 const metadata = { tenant_id: 'ten_1', environment: 'sandbox' as const, actor: 'test', request_id: null, causation_id: null, correlation_id: null, schema_version: 1 };
 let revision = 0;
-const stored = (event: PlanEvent): HistoryEvent =>
-  ({ ...event, id: `e${revision}`, stream: 'plan-plan_1', revision: revision++, metadata: { ...metadata, occurred_at: T0 } }) as HistoryEvent;
+const stored = (event: PlanEvent): PlanEvent & HistoryEvent =>
+  ({ ...event, id: `e${revision}`, stream: 'plan-plan_1', revision: revision++, metadata: { ...metadata, occurred_at: T0 } }) as PlanEvent & HistoryEvent;
 
 /** A usage pricing as plan events stored it before tiers_mode, usage_cycle and unique_property existed. */
 const storedUsage: StoredPricing = { model: 'usage', meter: 'calls', aggregation: 'max', tiers: [{ up_to: null, unit_amount: '0.5', flat_amount: null }], late_events: 'rebill' };

@@ -1,6 +1,6 @@
 import { assertNever } from '@tally/kernel';
 import { withPolicyDefaults } from './domain/plan-fields';
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { PlanStatus } from './domain/plan.decider';
 import type { DunningPolicy, PlanEvent, PlanInterval, PriceVersion } from './domain/plan.events';
@@ -40,20 +40,19 @@ export function planAt(plan: PlanResource, at: string): PlanResource {
 }
 
 /** The plan as the API shows it, folded from its events; components as of each event. */
-export const planView: ResourceView<PlanResource> = {
+export const planView: ResourceView<PlanResource, PlanEvent> = {
   aggregateType: 'plan',
   collection: 'plans',
 
-  apply(plan, stored) {
-    const event = stored as unknown as PlanEvent & HistoryEvent;
+  apply(plan, event) {
     if (event.type === 'PlanReferenced') return plan;
-    const at = stored.metadata.occurred_at;
-    const next = fold(plan, event, { at, livemode: stored.metadata.environment === 'live' });
+    const at = event.metadata.occurred_at;
+    const next = fold(plan, event, { at, livemode: event.metadata.environment === 'live' });
     return next && planAt({ ...next, updated_at: at }, at);
   },
 
   publicType(event) {
-    switch ((event as unknown as PlanEvent).type) {
+    switch (event.type) {
       case 'PlanCreated':
         return 'plan.created';
       case 'PlanArchived':

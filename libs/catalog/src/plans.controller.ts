@@ -1,17 +1,16 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Delete, Headers, HttpCode, Inject, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, parseIfMatch, withRevision, resourceController } from '@tally/http';
 import { toUtcTimestamp, type Clock, type CommandIntent } from '@tally/kernel';
-import { Commands, type ListPage } from '@tally/runtime';
+import { Commands } from '@tally/runtime';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import type { PlanCommand, RecordPlanReference } from './domain/plan.decider';
 import { AddComponentDto, ChangeComponentDto, CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
 import { PlanResponse } from './dto/plan.response';
 import { planAggregate, planIdOf } from './plan.aggregate';
-import { GetPlanQuery, ListPlansQuery, PLAN_LIST } from './plan.queries';
 import { planAt, type PlanResource } from './plan.view';
+import { planResource } from './plan.resource';
 
 const ETAG = { ETag: { description: 'The plan’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 const PLAN_NOT_FOUND = { 404: ['plan.not_found'] };
@@ -26,7 +25,6 @@ type PlanIntent = CommandIntent<Exclude<PlanCommand, RecordPlanReference>, 'plan
 export class PlansController {
   constructor(
     private readonly commands: Commands,
-    private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -47,22 +45,6 @@ export class PlansController {
   async create(@Ctx() context: RequestContext, @Body() body: CreatePlanDto, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
     const intent: PlanIntent = { type: 'CreatePlan', data: { ...body, components: body.components ?? [] } };
     return this.run(context, response, body.code, intent);
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List plans', description: 'Newest first by default; filter by code, product, status, currency, and creation and update time.' })
-  @ApiListResponse(PlanResponse, PLAN_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PlanResource>> {
-    return this.queries.execute(new ListPlansQuery(context, params));
-  }
-
-  @Get(':plan')
-  @ApiOperation({ summary: 'Retrieve a plan', description: 'By id or code, with its components and price versions; a deleted plan still reads, with `status: deleted`.' })
-  @ApiOkResponse({ type: PlanResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS, PLAN_NOT_FOUND)
-  async retrieve(@Ctx() context: RequestContext, @Param('plan') plan: string, @Res({ passthrough: true }) response: Response): Promise<PlanResource> {
-    return withRevision(response, await this.queries.execute(new GetPlanQuery(context, plan))).plan;
   }
 
   @Patch(':plan')
@@ -140,3 +122,10 @@ export class PlansController {
     return planAt(written.resource!, at);
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const PlanReadsController = resourceController(planResource, {
+  path: 'v1/plans', param: 'plan', tag: 'plans', noun: 'plan', type: PlanResponse, etag: ETAG, operations: 'PlansController',
+  list: { summary: 'List plans', description: 'Newest first by default; filter by code, product, status, currency, and creation and update time.' },
+  retrieve: { summary: 'Retrieve a plan', description: 'By id or code, with its components and price versions; a deleted plan still reads, with `status: deleted`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).', problems: PLAN_NOT_FOUND },
+});

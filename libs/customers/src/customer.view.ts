@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { Address, CustomerEvent } from './domain/customer.events';
 import type { TaxIdStatus } from './domain/customer.decider';
 
@@ -33,13 +33,12 @@ export interface CustomerResource {
 }
 
 /** The customer as the API shows it, folded from its events. */
-export const customerView: ResourceView<CustomerResource> = {
+export const customerView: ResourceView<CustomerResource, CustomerEvent> = {
   aggregateType: 'customer',
   collection: 'customers',
 
-  apply(customer, stored) {
-    const event = stored as unknown as CustomerEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(customer, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'CustomerCreated') {
       const { customer_id, email, name, billing_address, metadata } = event.data;
       return {
@@ -52,8 +51,8 @@ export const customerView: ResourceView<CustomerResource> = {
         default_payment_method_id: null,
         tax_ids: [],
         tax_id_invalid: false,
-        test_clock: stored.metadata.clock_id ?? null,
-        livemode: stored.metadata.environment === 'live',
+        test_clock: event.metadata.clock_id ?? null,
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       };
@@ -92,7 +91,7 @@ export const customerView: ResourceView<CustomerResource> = {
   },
 
   publicType(event) {
-    switch ((event as unknown as CustomerEvent).type) {
+    switch (event.type) {
       case 'CustomerCreated':
         return 'customer.created';
       case 'CustomerTaxIdInvalidated':

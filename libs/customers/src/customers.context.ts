@@ -1,6 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { customerPii } from './customer.pii';
-import { customerProjection } from './customer.projection';
+import { customerResource } from './customer.resource';
 import { CustomersModule } from './customers.module';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
@@ -10,7 +10,7 @@ import { TestClockCustomersIndexReaction } from './test-clock-customers-index.re
 export const customersContext: ContextManifest = {
   name: 'customers',
   module: CustomersModule,
-  projections: [customerProjection],
+  projections: [customerResource.projection],
   processes: [TaxIdValidationProcess, TestClockCustomersProcess],
   reactions: [TestClockCustomersIndexReaction],
   pii: customerPii,

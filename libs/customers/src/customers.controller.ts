@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision, resourceController } from '@tally/http';
 import type { IdGenerator } from '@tally/kernel';
 import { Commands, TestClocks, type ListPage } from '@tally/runtime';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
@@ -10,7 +10,7 @@ import { toAddress } from './dto/address.dto';
 import { AddTaxIdDto, CreateCustomerDto, UpdateCustomerDto } from './dto/customer.dto';
 import { customerAggregate } from './customer.aggregate';
 import { CustomerResponse, DeletedTaxIdResponse, TaxIdResponse } from './dto/customer.response';
-import { CUSTOMER_LIST, GetCustomerQuery, ListCustomersQuery, parseAsOf } from './customer.queries';
+import { customerResource } from './customer.resource';
 import type { CustomerResource, TaxIdResource } from './customer.view';
 import { ListTaxIdsQuery, TAX_ID_LIST } from './tax-id.queries';
 
@@ -42,31 +42,6 @@ export class CustomersController {
     const data = { customer_id, email: body.email ?? null, name: body.name ?? null, billing_address: toAddress(body.billing_address), metadata: body.metadata ?? {} };
     const created = await this.commands.send(customerAggregate, customer_id, { type: 'CreateCustomer', data }, onClockOf(context, body.test_clock), { newStream: true });
     return withRevision(response, created).resource!;
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List customers', description: 'Newest first by default; filter by email (exact, any of several, or prefix) and by creation and update time.' })
-  @ApiListResponse(CustomerResponse, CUSTOMER_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CustomerResource>> {
-    return this.queries.execute(new ListCustomersQuery(context, params));
-  }
-
-  @Get(':id')
-  @ApiOperation({
-    summary: 'Retrieve a customer',
-    description: 'The customer as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-  })
-  @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
-  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the customer from its events as it was at this moment: a date (midnight UTC) or a timestamp with its time zone' })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['customer.not_found'] })
-  async retrieve(
-    @Ctx() context: RequestContext,
-    @Param('id') id: string,
-    @Query('as_of') asOf: unknown,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<CustomerResource> {
-    return withRevision(response, await this.queries.execute(new GetCustomerQuery(context, id, parseAsOf(asOf)))).customer;
   }
 
   @Patch(':id')
@@ -143,3 +118,10 @@ export class CustomersController {
     return { id: taxIdId, object: 'tax_id', deleted: true };
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const CustomerReadsController = resourceController(customerResource, {
+  path: 'v1/customers', tag: 'customers', noun: 'customer', type: CustomerResponse, etag: ETAG, operations: 'CustomersController',
+  list: { summary: 'List customers', description: 'Newest first by default; filter by email (exact, any of several, or prefix) and by creation and update time.' },
+  retrieve: { summary: 'Retrieve a customer', description: 'The customer as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['customer.not_found'] } },
+});

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CustomersController } from './customers.controller';
-import { customerQueryHandlers } from './customer.queries';
+import { CustomerReadsController, CustomersController } from './customers.controller';
 import { ListTaxIdsHandler } from './tax-id.queries';
 import { TaxIdValidation } from './tax-id-validation';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
@@ -12,9 +11,8 @@ import { TestClockCustomersIndexReaction } from './test-clock-customers-index.re
 import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.port';
 
 @Module({
-  controllers: [CustomersController],
+  controllers: [CustomerReadsController, CustomersController],
   providers: [
-    ...customerQueryHandlers,
     ListTaxIdsHandler,
     TaxIdValidation,
     TaxIdValidationProcess,

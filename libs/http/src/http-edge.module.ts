@@ -3,7 +3,7 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AGGREGATE_TYPES, ParkedCommandsGauge, ProjectionLag, ReadYourWritesModule, type AggregateType, type Projection } from '@tally/runtime';
 import { CellRegistry } from '@tally/cells';
 import { HistoryController } from './admin/history.controller';
-import { TestClocksController } from './test-clocks/test-clocks.controller';
+import { TestClockReadsController, TestClocksController } from './test-clocks/test-clocks.controller';
 import { HealthController } from './health/health.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
@@ -38,7 +38,7 @@ export class HttpEdgeModule {
     return {
       module: HttpEdgeModule,
       imports: [RateLimitsModule, ReadYourWritesModule.forRoot(projections)],
-      controllers: [EventsController, HistoryController, HealthController, TestClocksController, ParkedCommandsController, MetricsController],
+      controllers: [EventsController, HistoryController, HealthController, TestClockReadsController, TestClocksController, ParkedCommandsController, MetricsController],
       providers: [
         { provide: AGGREGATE_TYPES, useValue: aggregateTypes },
         { provide: EVENT_TYPE_FILTER, useValue: eventTypeFilter },

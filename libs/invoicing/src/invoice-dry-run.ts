@@ -48,8 +48,8 @@ class Run {
     return this.state;
   }
 
-  private stored(event: InvoiceEvent): HistoryEvent {
+  private stored(event: InvoiceEvent): InvoiceEvent & HistoryEvent {
     const revision = this.revision++;
-    return { ...event, id: `dry-run-${revision}`, stream: 'invoice-dry-run', revision, metadata: { environment: this.environment, occurred_at: this.now } } as unknown as HistoryEvent;
+    return { ...event, id: `dry-run-${revision}`, stream: 'invoice-dry-run', revision, metadata: { environment: this.environment, occurred_at: this.now } } as InvoiceEvent & HistoryEvent;
   }
 }

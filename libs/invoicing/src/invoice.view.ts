@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { assertNever, formatAmount, keyedObject } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { DiscountLevel } from './domain/discounts';
 import type { BillingReason, CreditNoteReason, InvoiceEvent, InvoiceLineData, InvoiceStatus, InvoiceTotalsData, TaxBreakdownData } from './domain/invoice.events';
@@ -94,13 +94,12 @@ const PUBLIC_TYPES: Record<InvoiceEvent['type'], string | undefined> = {
 };
 
 /** The invoice as the API shows it, folded from its events; money as decimal strings in the currency's minor units. */
-export const invoiceView: ResourceView<InvoiceResource> = {
+export const invoiceView: ResourceView<InvoiceResource, InvoiceEvent> = {
   aggregateType: 'invoice',
   collection: 'invoices',
 
-  apply(invoice, stored) {
-    const event = stored as unknown as InvoiceEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(invoice, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'InvoiceCreated') {
       const data = event.data;
       return withDraftTotals({
@@ -138,7 +137,7 @@ export const invoiceView: ResourceView<InvoiceResource> = {
         credit_notes: [],
         pdf_url: null,
         metadata: keyedObject(Object.entries(data.metadata)),
-        livemode: stored.metadata.environment === 'live',
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       });
@@ -206,7 +205,7 @@ export const invoiceView: ResourceView<InvoiceResource> = {
   },
 
   publicType(event) {
-    return PUBLIC_TYPES[(event as unknown as InvoiceEvent).type];
+    return PUBLIC_TYPES[event.type];
   },
 };
 

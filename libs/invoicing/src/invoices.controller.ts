@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Headers, HttpCode, Param, Patch, Post, Res, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError, toUtcTimestamp } from '@tally/kernel';
 import {
@@ -9,17 +9,15 @@ import {
   ApiAuthenticated,
   ApiIdempotent,
   ApiIfMatch,
-  ApiListResponse,
   ApiProblemResponses,
   ApiTag,
   Ctx,
   IDEMPOTENT_PROBLEMS,
-  INSTANT_SCHEMA,
-  LIST_PROBLEMS,
   parseIfMatch,
+  resourceController,
   withRevision,
 } from '@tally/http';
-import { Commands, instantParameter, type ListPage } from '@tally/runtime';
+import { Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateInvoiceDto, InvoiceLineDto, IssueCreditNoteDto, UpdateInvoiceDto } from './dto/invoice.dto';
 import { CreditNoteResponse, InvoiceResponse } from './dto/invoice.response';
@@ -27,7 +25,7 @@ import type { UpdateInvoiceDraft } from './domain/invoice.decider';
 import { invoiceAggregate } from './invoice.aggregate';
 import { InvoiceDrafts, written, type InvoiceWritten, type LineRequest } from './invoice-drafts';
 import { InvoiceFinalizer } from './invoice-finalizer';
-import { GetInvoiceQuery, INVOICE_LIST, ListInvoicesQuery } from './invoice.queries';
+import { invoiceResource } from './invoice.resource';
 import type { CreditNoteResource, InvoiceResource } from './invoice.view';
 import { PreviewInvoiceDto } from './dto/invoice-preview.dto';
 import { InvoicePreviewResponse } from './dto/invoice-preview.response';
@@ -112,30 +110,6 @@ export class InvoicesController {
       lines: (body.lines ?? []).map(lineRequest),
     };
     return withEtag(response, await this.drafts.create(context, input));
-  }
-
-  @Get()
-  @ApiOperation({
-    summary: 'List invoices',
-    description: 'Newest first by default; filter by status (one or several, comma-separated), customer, subscription, number, due date and creation time.',
-  })
-  @ApiListResponse(InvoiceResponse, INVOICE_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<InvoiceResource>> {
-    return this.queries.execute(new ListInvoicesQuery(context, params));
-  }
-
-  @Get(':id')
-  @ApiOperation({
-    summary: 'Retrieve an invoice',
-    description: 'The invoice as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-  })
-  @ApiOkResponse({ type: InvoiceResponse, headers: ETAG })
-  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the invoice from its events as it was at this moment: a date (midnight UTC) or a timestamp with its time zone' })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['invoice.not_found'] })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<InvoiceResource> {
-    const at = asOf === undefined ? undefined : instantParameter('as_of', asOf);
-    return withEtag(response, await this.queries.execute(new GetInvoiceQuery(context, id, at)));
   }
 
   @Patch(':id')
@@ -269,7 +243,6 @@ export class InvoicesController {
   }
 }
 
-
 const withEtag = (response: Response, written: InvoiceWritten): InvoiceResource => withRevision(response, written).invoice;
 
 function checkDueGivenOnce(body: { due_at?: string | null; days_until_due?: number | null }): void {
@@ -287,4 +260,11 @@ const lineRequest = (line: InvoiceLineDto): LineRequest => ({
   period_end: line.period_end === undefined ? null : toUtcTimestamp(line.period_end),
   tax_code: line.tax_code ?? 'standard',
   metadata: line.metadata ?? {},
+});
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const InvoiceReadsController = resourceController(invoiceResource, {
+  path: 'v1/invoices', tag: 'invoices', noun: 'invoice', type: InvoiceResponse, etag: ETAG, operations: 'InvoicesController',
+  list: { summary: 'List invoices', description: 'Newest first by default; filter by status (one or several, comma-separated), customer, subscription, number, due date and creation time.' },
+  retrieve: { summary: 'Retrieve an invoice', description: 'The invoice as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['invoice.not_found'] } },
 });

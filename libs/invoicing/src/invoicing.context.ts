@@ -1,14 +1,14 @@
 import type { ContextManifest } from '@tally/runtime';
 import { INVOICE_ID_PREFIX, INVOICE_NUMBER_SEQUENCE_PREFIX } from './invoice.aggregate';
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
-import { invoiceProjection } from './invoice.projection';
+import { invoiceResource } from './invoice.resource';
 import { InvoicingModule } from './invoicing.module';
 
 /** Invoices (drafts, finalisation with gap-free numbers, payments applied, credit notes), their lines, discounts and totals, and the invoice preview. */
 export const invoicingContext: ContextManifest = {
   name: 'invoicing',
   module: InvoicingModule,
-  projections: [invoiceProjection],
+  projections: [invoiceResource.projection],
   reactions: [InvoiceNumberingReaction],
   aggregateTypes: [
     { idPrefix: INVOICE_ID_PREFIX, type: 'invoice' },

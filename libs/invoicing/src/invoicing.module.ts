@@ -5,8 +5,7 @@ import { InvoiceFinalizer } from './invoice-finalizer';
 import { InvoiceNumbering } from './invoice-numbering';
 import { invoiceCommandHandlers } from './invoice.handlers';
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
-import { invoiceQueryHandlers } from './invoice.queries';
-import { InvoicesController } from './invoices.controller';
+import { InvoiceReadsController, InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
 import { invoiceDocumentQueryHandlers } from './documents/invoice-documents.queries';
 import { InvoicePdfLinks } from './documents/pdf-links';
@@ -18,7 +17,7 @@ import { InvoiceDrafts } from './invoice-drafts';
 
 @Module({
   imports: [TaxModule],
-  controllers: [InvoicesController, InvoiceDocumentsController, InvoicePdfFilesController],
+  controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController],
   providers: [
     PreviewInvoiceHandler,
     InvoiceTaxation,
@@ -28,7 +27,6 @@ import { InvoiceDrafts } from './invoice-drafts';
     SubscriptionInvoiceIssuer,
     InvoiceDrafts,
     ...invoiceCommandHandlers,
-    ...invoiceQueryHandlers,
     InvoiceNumberingReaction,
     InvoicePdfLinks,
     InvoicePdfUrlInterceptor,

@@ -1,10 +1,9 @@
 import type { CustomerDefaultPaymentMethodChanged } from '@tally/customers';
-import { resourceProjection, type Projection, type ProjectionWriter } from '@tally/runtime';
+import { asEventOf, type Projection, type ProjectionWriter } from '@tally/runtime';
 import type { Doc } from '@tally/readstore';
-import { PAYMENT_METHOD_INDEXES } from './payment-method.queries';
-import { paymentMethodView } from './payment-method.view';
+import { paymentMethodResource } from './payment-method.resource';
 
-const resources = resourceProjection(paymentMethodView, PAYMENT_METHOD_INDEXES);
+const resources = paymentMethodResource.projection;
 
 /**
  * The payment methods read model and their public events, plus each method's `is_default`, which
@@ -16,13 +15,13 @@ export const paymentMethodProjection: Projection = {
   async handle(event, writer) {
     if (!event.stream.startsWith('customer-')) return resources.handle(event, writer);
     if (event.type !== 'CustomerDefaultPaymentMethodChanged') return;
-    const { payment_method_id, previous_payment_method_id } = (event as unknown as CustomerDefaultPaymentMethodChanged).data;
+    const { payment_method_id, previous_payment_method_id } = asEventOf<CustomerDefaultPaymentMethodChanged>(event).data;
     await flagDefault(writer, previous_payment_method_id, false);
     await flagDefault(writer, payment_method_id, true);
   },
 };
 
 async function flagDefault(writer: ProjectionWriter, id: string | null, isDefault: boolean): Promise<void> {
-  const method = id === null ? undefined : await writer.get<Doc>(paymentMethodView.collection, id);
-  if (method && method.is_default !== isDefault) writer.upsert(paymentMethodView.collection, { ...method, is_default: isDefault });
+  const method = id === null ? undefined : await writer.get<Doc>(paymentMethodResource.collection, id);
+  if (method && method.is_default !== isDefault) writer.upsert(paymentMethodResource.collection, { ...method, is_default: isDefault });
 }

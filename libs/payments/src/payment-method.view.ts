@@ -1,5 +1,5 @@
 import { assertNever, type Address } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { BankAccountDetails, CardDetails, PaymentMethodEvent, PaymentMethodType, WalletDetails } from './domain/payment-method.events';
 
 export type PaymentMethodStatus = 'active' | 'expired' | 'detached';
@@ -26,13 +26,12 @@ export interface PaymentMethodResource {
 }
 
 /** The payment method as the API shows it, folded from its events. */
-export const paymentMethodView: ResourceView<PaymentMethodResource> = {
+export const paymentMethodView: ResourceView<PaymentMethodResource, PaymentMethodEvent> = {
   aggregateType: 'payment_method',
   collection: 'payment_methods',
 
-  apply(method, stored) {
-    const event = stored as unknown as PaymentMethodEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(method, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'PaymentMethodAttached') {
       const { payment_method_id, customer_id, type, card, bank_account, wallet, verified, billing_address, metadata } = event.data;
       return {
@@ -48,7 +47,7 @@ export const paymentMethodView: ResourceView<PaymentMethodResource> = {
         wallet,
         billing_address,
         metadata: { ...metadata },
-        livemode: stored.metadata.environment === 'live',
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       };
@@ -80,7 +79,7 @@ export const paymentMethodView: ResourceView<PaymentMethodResource> = {
   },
 
   publicType(event) {
-    switch ((event as unknown as PaymentMethodEvent).type) {
+    switch (event.type) {
       case 'PaymentMethodVerified':
         return 'payment_method.verified';
       case 'PaymentMethodExpiring':

@@ -1,15 +1,14 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { toAddress } from '@tally/customers';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import type { ListPage } from '@tally/runtime';
+import { customerResource, toAddress } from '@tally/customers';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
+import { ResourceReads, type ListPage } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { AttachPaymentMethodDto, ConfirmMicroDepositsDto, UpdatePaymentMethodDto } from './dto/payment-method.dto';
 import { PaymentMethodResponse } from './dto/payment-method.response';
 import { PaymentMethods, type PaymentMethodWritten } from './payment-methods';
-import { GetPaymentMethodQuery, ListPaymentMethodsQuery, PAYMENT_METHOD_LIST } from './payment-method.queries';
+import { paymentMethodResource } from './payment-method.resource';
 import type { PaymentMethodResource } from './payment-method.view';
 
 const ETAG = { ETag: { description: 'The payment method’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"1"' } } };
@@ -21,7 +20,7 @@ const STATE_PROBLEMS = { 404: ['payment_method.not_found'], 409: ['payment_metho
 export class PaymentMethodsController {
   constructor(
     private readonly methods: PaymentMethods,
-    private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Post('customers/:id/payment-methods')
@@ -46,18 +45,24 @@ export class PaymentMethodsController {
 
   @Get('customers/:id/payment-methods')
   @ApiOperation({ summary: 'List a customer’s payment methods', description: 'The methods attached to the customer, newest first by default; detached ones are not listed.' })
-  @ApiListResponse(PaymentMethodResponse, PAYMENT_METHOD_LIST)
+  @ApiListResponse(PaymentMethodResponse, paymentMethodResource.list)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
-  list(@Ctx() context: RequestContext, @Param('id') customerId: string, @Query() params: Record<string, unknown>): Promise<ListPage<PaymentMethodResource>> {
-    return this.queries.execute(new ListPaymentMethodsQuery(context, customerId, params));
+  async list(@Ctx() context: RequestContext, @Param('id') customerId: string, @Query() params: Record<string, unknown>): Promise<ListPage<PaymentMethodResource>> {
+    await this.resources.retrieve(customerResource, context, customerId);
+    return this.resources.list(paymentMethodResource, context, params, { customer_id: customerId });
   }
 
   @Get('payment-methods/:id')
-  @ApiOperation({ summary: 'Retrieve a payment method', description: 'An attached, expired or detached payment method, with `is_default` as its customer has it.' })
-  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment_method.not_found'] })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
-    return withEtag(response, await this.queries.execute(new GetPaymentMethodQuery(context, id)));
+  @ApiRetrieve({
+    noun: 'payment method',
+    summary: 'Retrieve a payment method',
+    description: 'An attached, expired or detached payment method, with `is_default` as its customer has it; with `as_of` as both were at that moment, rebuilt from their events (404 before it existed).',
+    type: PaymentMethodResponse,
+    headers: ETAG,
+    problems: { 404: ['payment_method.not_found'] },
+  })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
+    return withRevision(response, await this.resources.retrieve(paymentMethodResource, context, id, asOf)).resource;
   }
 
   @Patch('payment-methods/:id')

@@ -3,7 +3,7 @@ import type { PaymentCreated } from './domain/payment.events';
 import { paymentView } from './payment.view';
 
 const metadata = { tenant_id: 'ten_1', environment: 'sandbox' as const, actor: 'test', request_id: null, causation_id: null, correlation_id: null, schema_version: 1, occurred_at: '2026-05-01T10:00:00.000Z' };
-const stored = (event: PaymentCreated): HistoryEvent => ({ ...event, id: 'e0', stream: 'payment-pay_1', revision: 0, metadata }) as unknown as HistoryEvent;
+const stored = (event: PaymentCreated): PaymentCreated & HistoryEvent => ({ ...event, id: 'e0', stream: 'payment-pay_1', revision: 0, metadata });
 
 /** A PaymentCreated as it was stored before payments had a return URL. */
 const before: PaymentCreated['data'] = {

@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { PaymentError, PaymentEvent, PaymentNextAction, PaymentReason, PaymentStatus } from './domain/payment.events';
 
 export interface PaymentResource {
@@ -51,13 +51,12 @@ const PUBLIC_TYPES: Record<PaymentEvent['type'], string> = {
 };
 
 /** The payment as the API shows it, folded from its events. */
-export const paymentView: ResourceView<PaymentResource> = {
+export const paymentView: ResourceView<PaymentResource, PaymentEvent> = {
   aggregateType: 'payment',
   collection: 'payments',
 
-  apply(payment, stored) {
-    const event = stored as unknown as PaymentEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(payment, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'PaymentCreated') {
       const { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider, amount, currency, reason, return_url } = event.data;
       return {
@@ -84,7 +83,7 @@ export const paymentView: ResourceView<PaymentResource> = {
         dispute: null,
         refunds: [],
         metadata: {},
-        livemode: stored.metadata.environment === 'live',
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       };
@@ -124,5 +123,5 @@ export const paymentView: ResourceView<PaymentResource> = {
     }
   },
 
-  publicType: (event) => PUBLIC_TYPES[(event as unknown as PaymentEvent).type],
+  publicType: (event) => PUBLIC_TYPES[event.type],
 };

@@ -7,15 +7,15 @@ import { paymentMethodAggregate } from './payment-method.aggregate';
 import { paymentMethodPii } from './payment-method.pii';
 import { paymentMethodProjection } from './payment-method.projection';
 import { PaymentFlowReaction } from './payment-flow.reaction';
-import { paymentProjection } from './payment.projection';
-import { setupIntentProjection } from './setup-intents/setup-intent.projection';
+import { paymentResource } from './payment.resource';
+import { setupIntentResource } from './setup-intents/setup-intent.resource';
 import { PaymentsModule } from './payments.module';
 
 /** Payment methods (attached by provider token, verified, expiring), payments of invoices through the payment provider port, and the money flow between them. */
 export const paymentsContext: ContextManifest = {
   name: 'payments',
   module: PaymentsModule,
-  projections: [paymentMethodProjection, setupIntentProjection, paymentProjection],
+  projections: [paymentMethodProjection, setupIntentResource.projection, paymentResource.projection],
   processes: [DunningProcess, UnappliedPaymentRefundProcess],
   reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
   timedAggregates: [paymentMethodAggregate],

@@ -1,16 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, withRevision } from '@tally/http';
-import { Commands, type ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController } from '@tally/http';
+import { Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { PayInvoiceDto } from './dto/payment.dto';
 import { PaymentActionUrlResponse, PaymentResponse, ProviderSdkActionResponse, RedirectActionResponse } from './dto/payment.response';
 import { InvoicePayer } from './invoice-payer';
 import { paymentAggregate } from './payment.aggregate';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
-import { GetPaymentActionUrlQuery, GetPaymentQuery, ListPaymentsQuery, PAYMENT_LIST } from './payment.queries';
+import { GetPaymentActionUrlQuery } from './payment.queries';
+import { paymentResource } from './payment.resource';
 import type { PaymentResource } from './payment.view';
 
 const ETAG = { ETag: { description: 'The payment’s revision', schema: { type: 'string', example: 'W/"2"' } } };
@@ -46,22 +46,6 @@ export class PaymentsController {
     return this.payer.pay(context, invoiceId, { paymentMethodId: body.payment_method_id, reason: 'manual', amount: body.amount, returnUrl: body.return_url });
   }
 
-  @Get('payments')
-  @ApiOperation({ summary: 'List payments', description: 'Newest first by default; filter by status, invoice, customer and creation time.' })
-  @ApiListResponse(PaymentResponse, PAYMENT_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<PaymentResource>> {
-    return this.queries.execute(new ListPaymentsQuery(context, params));
-  }
-
-  @Get('payments/:id')
-  @ApiOperation({ summary: 'Retrieve a payment', description: 'With `next_action` while it waits for the customer and `last_error` once it failed.' })
-  @ApiOkResponse({ type: PaymentResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment.not_found'] })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<PaymentResource> {
-    return withRevision(response, await this.queries.execute(new GetPaymentQuery(context, id))).payment;
-  }
-
   @Post('payments/:id/cancel')
   @ApiOperation({ summary: 'Cancel a payment', description: 'Only a `pending` payment or one waiting for the customer’s action; its invoice stays payable.' })
   @HttpCode(200)
@@ -82,3 +66,10 @@ export class PaymentsController {
     return this.queries.execute(new GetPaymentActionUrlQuery(context, id));
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const PaymentReadsController = resourceController(paymentResource, {
+  path: 'v1/payments', tag: 'payments', noun: 'payment', type: PaymentResponse, etag: ETAG, operations: 'PaymentsController',
+  list: { summary: 'List payments', description: 'Newest first by default; filter by status, invoice, customer and creation time.' },
+  retrieve: { summary: 'Retrieve a payment', description: 'With `next_action` while it waits for the customer and `last_error` once it failed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['payment.not_found'] } },
+});

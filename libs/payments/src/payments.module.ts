@@ -4,9 +4,8 @@ import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { CustomersModule } from '@tally/customers';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { PaymentMethods } from './payment-methods';
-import { paymentMethodQueryHandlers } from './payment-method.queries';
 import { PaymentMethodsController } from './payment-methods.controller';
-import { PaymentsController } from './payments.controller';
+import { PaymentReadsController, PaymentsController } from './payments.controller';
 import { PaymentTestHelpersController } from './payment-test-helpers.controller';
 import { InvoicePayer } from './invoice-payer';
 import { PaymentFollowUps } from './payment-follow-ups';
@@ -19,7 +18,6 @@ import { PaymentActionPageController } from './action-page/action-page.controlle
 import { ActionPageHandler } from './action-page/action-page.query';
 import { InvoiceDunning } from './dunning.handlers';
 import { SetupIntents } from './setup-intents/setup-intents';
-import { GetSetupIntentHandler } from './setup-intents/setup-intent.query';
 import { SetupIntentsController } from './setup-intents/setup-intents.controller';
 import { DunningProcess } from './dunning.process';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
@@ -33,7 +31,7 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
   imports: [CustomersModule],
-  controllers: [PaymentMethodsController, SetupIntentsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
+  controllers: [PaymentMethodsController, SetupIntentsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
     InvoicePayer,
     PaymentFollowUps,
@@ -46,12 +44,10 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     ActionPageHandler,
     InvoiceDunning,
     SetupIntents,
-    GetSetupIntentHandler,
     DunningProcess,
     UnappliedPaymentRefundProcess,
     RefundUnappliedPaymentHandler,
     PaymentMethods,
-    ...paymentMethodQueryHandlers,
     PaymentMethodAttachmentReaction,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },

@@ -1,5 +1,6 @@
 export * from './clocks/clocks';
 export * from './clocks/test-clock.aggregate';
+export * from './clocks/test-clock.resource';
 export * from './clocks/test-clock.view';
 export * from './clocks/test-clocks';
 export * from './commands/aggregate-definition';
@@ -29,6 +30,8 @@ export * from './public-events/resource-view';
 export * from './queries/list-query';
 export * from './queries/read-your-writes';
 export * from './queries/scoped-reads';
+export * from './resources/resource';
+export * from './resources/resource-reads';
 export * from './runners/cell-service';
 export * from './runners/leased-runner';
 export * from './read-your-writes.module';

@@ -9,8 +9,9 @@ import { Commands, SendToAggregateHandler } from './commands/commands';
 import { ParkedCommands } from './processes/parked-commands';
 import { ScopedReads } from './queries/scoped-reads';
 import { ReadYourWrites } from './queries/read-your-writes';
+import { ResourceReads } from './resources/resource-reads';
 
-/** The runtime every context's handlers, queries and process managers use: clocks, the command runtime and `Commands`, scoped reads, test clocks, parked commands. */
+/** The runtime every context's handlers, queries and process managers use: clocks, the command runtime and `Commands`, scoped reads and resource reads, test clocks, parked commands. */
 @Global()
 @Module({
   imports: [CqrsModule.forRoot()],
@@ -25,6 +26,11 @@ import { ReadYourWrites } from './queries/read-your-writes';
       // The API's (see ReadYourWritesModule); the worker's reads do without.
       inject: [CellRegistry, { token: ReadYourWrites, optional: true }],
     },
+    {
+      provide: ResourceReads,
+      useFactory: (reads: ScopedReads, runtime: CommandRuntime, clock: Clock) => new ResourceReads(reads, runtime, clock),
+      inject: [ScopedReads, CommandRuntime, CLOCK],
+    },
     { provide: TestClocks, useFactory: (runtime: CommandRuntime, ids: IdGenerator) => new TestClocks(runtime, ids), inject: [CommandRuntime, ID_GENERATOR] },
     {
       provide: ParkedCommands,
@@ -32,6 +38,6 @@ import { ReadYourWrites } from './queries/read-your-writes';
       inject: [CellRegistry, ScopedReads, Clocks, ID_GENERATOR],
     },
   ],
-  exports: [CqrsModule, Clocks, CommandRuntime, Commands, ScopedReads, TestClocks, ParkedCommands],
+  exports: [CqrsModule, Clocks, CommandRuntime, Commands, ScopedReads, ResourceReads, TestClocks, ParkedCommands],
 })
 export class RuntimeModule {}

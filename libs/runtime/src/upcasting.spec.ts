@@ -4,6 +4,7 @@ import type { Cell, CellRegistry, PiiFieldSpec, RequestContext } from '@tally/ce
 import { TempCells, testMetadata } from '@tally/cells/testing/temp-cells';
 import type { AggregateDefinition } from './commands/aggregate-definition';
 import { CommandRuntime } from './commands/command-runtime';
+import { asEventOf } from './commands/history-event';
 import type { ProcessManager } from './processes/process-manager';
 import { Clocks } from './clocks/clocks';
 import type { Projection } from './projections/projection';
@@ -52,7 +53,7 @@ const notesProjection: Projection = {
   streamPrefixes: ['note-'],
   collections: [{ name: 'notes', indexes: [] }],
   async handle(event, writer) {
-    const { author_name, body } = (event as unknown as NoteTaken).data;
+    const { author_name, body } = asEventOf<NoteTaken>(event).data;
     writer.upsert('notes', { id: event.id, author_name, words: body.words });
   },
 };
@@ -67,7 +68,7 @@ class WordCount implements ProcessManager<null> {
     decide: (input: ProcessInput): ProcessOutput[] => (input.type === 'NoteTaken' ? [{ kind: 'event', type: 'WordsCounted', data: input.data }] : []),
   };
   route(event: RecordedEvent) {
-    const { note_id, body } = (event as unknown as NoteTaken).data;
+    const { note_id, body } = asEventOf<NoteTaken>(event).data;
     return { processId: note_id, input: { id: event.id, type: event.type, data: { words: body.words } } };
   }
   async dispatch() {}

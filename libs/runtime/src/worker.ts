@@ -3,7 +3,7 @@ import { FencedReadStore, Leases, type Cell, type CellRegistry, type LeaseFence 
 import { TallyMetrics } from '@tally/observability';
 import { Clocks } from './clocks/clocks';
 import { TestClockAdvancer } from './clocks/test-clock-advancer';
-import { testClockProjection } from './clocks/test-clock.view';
+import { testClockResource } from './clocks/test-clock.resource';
 import { CommandRuntime } from './commands/command-runtime';
 import type { Projection } from './projections/projection';
 import { ProjectionRunner } from './projections/projection-runner';
@@ -28,7 +28,7 @@ import { ScopedReads } from './queries/scoped-reads';
 import { LeasedRunner, leaseTermsOfThisProcess, type LeaseTerms, type Runner } from './runners/leased-runner';
 
 /** The read models the runtime keeps for itself, beside every context's. */
-const RUNTIME_PROJECTIONS: readonly Projection[] = [timersProjection, parkedCommandsProjection, testClockProjection];
+const RUNTIME_PROJECTIONS: readonly Projection[] = [timersProjection, parkedCommandsProjection, testClockResource.projection];
 
 /** Where each projection of a cell reads and writes, under a checkpoint name unique in its store. */
 export function bindingsFor(cell: Cell, cells: CellRegistry, projections: readonly Projection[]): ProjectionBinding[] {

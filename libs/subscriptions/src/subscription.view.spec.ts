@@ -1,13 +1,14 @@
-import type { HistoryEvent } from '@tally/runtime';
+import { asEventOf, type HistoryEvent } from '@tally/runtime';
 import type { SubscriptionEvent } from './domain/subscription.events';
 import { subscriptionView, type SubscriptionResource } from './subscription.view';
 
 const id = 'sub_1';
 const metadata = { tenant_id: 'ten_1', environment: 'sandbox' as const, actor: 'test', request_id: null, causation_id: null, correlation_id: null, schema_version: 1 };
 let revision = 0;
-const stored = (event: SubscriptionEvent, at: string, clockId?: string): HistoryEvent =>
-  ({ ...event, id: `e${revision}`, stream: `subscription-${id}`, revision: revision++, metadata: { ...metadata, occurred_at: at, ...(clockId && { clock_id: clockId }) } }) as HistoryEvent;
-const fold = (events: HistoryEvent[]) => events.reduce<SubscriptionResource | undefined>((resource, event) => subscriptionView.apply(resource, event), undefined);
+type Stored = SubscriptionEvent & HistoryEvent;
+const stored = (event: SubscriptionEvent, at: string, clockId?: string): Stored =>
+  ({ ...event, id: `e${revision}`, stream: `subscription-${id}`, revision: revision++, metadata: { ...metadata, occurred_at: at, ...(clockId && { clock_id: clockId }) } }) as Stored;
+const fold = (events: Stored[]) => events.reduce<SubscriptionResource | undefined>((resource, event) => subscriptionView.apply(resource, event), undefined);
 
 const created: SubscriptionEvent = {
   type: 'SubscriptionCreated',
@@ -118,7 +119,7 @@ describe('the subscription view', () => {
 
   it('publishes the spec’s event types, and keeps renewals internal', () => {
     const types = (['SubscriptionCreated', 'SubscriptionActivated', 'SubscriptionRecovered', 'SubscriptionRenewed', 'SubscriptionPaused', 'SubscriptionResumed', 'SubscriptionCancellationScheduled', 'SubscriptionCanceled', 'SubscriptionPastDue'] as const).map((type) =>
-      subscriptionView.publicType({ type, data: {} } as HistoryEvent),
+      subscriptionView.publicType(asEventOf<SubscriptionEvent>({ type, data: {} } as HistoryEvent)),
     );
     expect(types).toEqual(['subscription.created', 'subscription.activated', 'subscription.activated', undefined, 'subscription.paused', 'subscription.resumed', 'subscription.updated', 'subscription.canceled', 'subscription.past_due']);
   });

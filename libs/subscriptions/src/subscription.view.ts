@@ -1,6 +1,6 @@
 import { keyedObject } from '@tally/kernel';
 import { DAY_MS } from './domain/subscription.decider';
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { Commitment, PauseBehavior, ProrationItem, SubscriptionEvent, SubscriptionStatus } from './domain/subscription.events';
 
 export interface SubscriptionResource {
@@ -70,13 +70,12 @@ const PUBLIC_TYPES: Record<SubscriptionEvent['type'], string | undefined> = {
 };
 
 /** The subscription as the API shows it, folded from its events. */
-export const subscriptionView: ResourceView<SubscriptionResource> = {
+export const subscriptionView: ResourceView<SubscriptionResource, SubscriptionEvent> = {
   aggregateType: 'subscription',
   collection: 'subscriptions',
 
-  apply(subscription, stored) {
-    const event = stored as unknown as SubscriptionEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(subscription, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'SubscriptionCreated') {
       const { subscription_id, period_start, period_end, cadence: _cadence, prorate_first_period: _prorate, commitment, ...fields } = event.data;
       return {
@@ -99,8 +98,8 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
         commitment_end_at: null,
         pending_update: null,
         pending_prorations: [],
-        test_clock: stored.metadata.clock_id ?? null,
-        livemode: stored.metadata.environment === 'live',
+        test_clock: event.metadata.clock_id ?? null,
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       };
@@ -176,8 +175,7 @@ export const subscriptionView: ResourceView<SubscriptionResource> = {
     }
   },
 
-  publicType: (stored) => {
-    const event = stored as unknown as SubscriptionEvent;
+  publicType: (event) => {
     // Consumers grant access on `subscription.activated`: a subscription created active announces it once its first invoice is paid.
     if (event.type === 'SubscriptionActivated' && event.data.first_payment_pending) return undefined;
     return PUBLIC_TYPES[event.type];

@@ -7,14 +7,14 @@ import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-ind
 import { DunningFinalActionReaction } from './dunning-final-action.reaction';
 import { subscriptionUpcasters } from './domain/subscription.upcasters';
 import { subscriptionAggregate } from './subscription.aggregate';
-import { subscriptionProjection } from './subscription.projection';
+import { subscriptionResource } from './subscription.resource';
 import { SubscriptionsModule } from './subscriptions.module';
 
 /** Subscriptions: their state table, their cycle on their customer's clock, and the invoices each period closes with. */
 export const subscriptionsContext: ContextManifest = {
   name: 'subscriptions',
   module: SubscriptionsModule,
-  projections: [subscriptionProjection],
+  projections: [subscriptionResource.projection],
   processes: [CustomerSubscriptionsProcess],
   reactions: [SubscriptionInvoicingReaction, InvoiceOutcomesReaction, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
   timedAggregates: [subscriptionAggregate],

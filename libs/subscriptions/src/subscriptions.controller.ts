@@ -2,8 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Re
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import { Commands, type ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, parseIfMatch, withRevision, resourceController } from '@tally/http';
+import { Commands } from '@tally/runtime';
 import { InvoiceResponse, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
 import { CancelSubscriptionDto, ChangeQuantityDto, CreateSubscriptionDto, PauseSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription.dto';
@@ -15,7 +15,7 @@ import { subscriptionAggregate } from './subscription.aggregate';
 import { SubscriptionChanges } from './subscription-changes';
 import { SubscriptionCreation } from './subscription-creation';
 import { written, type SubscriptionWritten } from './subscription-written';
-import { GetSubscriptionQuery, ListSubscriptionsQuery, parseAsOf, SUBSCRIPTION_LIST } from './subscription.queries';
+import { subscriptionResource } from './subscription.resource';
 import type { SubscriptionResource } from './subscription.view';
 
 const ETAG = { ETag: { description: 'The subscription’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
@@ -62,23 +62,6 @@ export class SubscriptionsController {
       proration_behavior: body.proration_behavior ?? 'create_prorations',
     };
     return withEtag(response, await this.creation.create(context, input));
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List subscriptions', description: 'Newest first by default; filter by status (a comma list), customer and plan.' })
-  @ApiListResponse(SubscriptionResponse, SUBSCRIPTION_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<SubscriptionResource>> {
-    return this.queries.execute(new ListSubscriptionsQuery(context, params));
-  }
-
-  @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a subscription', description: 'The subscription as it is now, or with `as_of` as it was at that moment, rebuilt from its events.' })
-  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
-  @ApiQuery({ name: 'as_of', required: false, schema: INSTANT_SCHEMA, description: 'Rebuild the subscription from its events as it was at this moment' })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 404: ['subscription.not_found'] })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<SubscriptionResource> {
-    return withEtag(response, await this.queries.execute(new GetSubscriptionQuery(context, id, parseAsOf(asOf))));
   }
 
   @Patch(':id')
@@ -196,3 +179,10 @@ export class SubscriptionsController {
 }
 
 const withEtag = (response: Response, written: SubscriptionWritten): SubscriptionResource => withRevision(response, written).subscription;
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const SubscriptionReadsController = resourceController(subscriptionResource, {
+  path: 'v1/subscriptions', tag: 'subscriptions', noun: 'subscription', type: SubscriptionResponse, etag: ETAG, operations: 'SubscriptionsController',
+  list: { summary: 'List subscriptions', description: 'Newest first by default; filter by status (a comma list), customer and plan.' },
+  retrieve: { summary: 'Retrieve a subscription', description: 'The subscription as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['subscription.not_found'] } },
+});

@@ -14,16 +14,14 @@ import { CustomerSubscriptionsIndexReaction } from './customer-subscriptions-ind
 import { DunningFinalActionReaction } from './dunning-final-action.reaction';
 import { SubscriptionChanges } from './subscription-changes';
 import { SubscriptionCreation } from './subscription-creation';
-import { subscriptionQueryHandlers } from './subscription.queries';
-import { SubscriptionsController } from './subscriptions.controller';
+import { SubscriptionReadsController, SubscriptionsController } from './subscriptions.controller';
 
 @Module({
   imports: [InvoicingModule, CustomersModule],
-  controllers: [SubscriptionsController],
+  controllers: [SubscriptionReadsController, SubscriptionsController],
   providers: [
     SubscriptionCreation,
     SubscriptionChanges,
-    ...subscriptionQueryHandlers,
     InvoiceReissue,
     GetUpcomingInvoiceHandler,
     GetUsageSummaryHandler,

@@ -5,7 +5,6 @@ export * from './domain/tax-settings.decider';
 export * from './tax-engine.port';
 export * from './tax-settings.aggregate';
 export * from './tax-settings.view';
-export * from './tax-settings.queries';
-export * from './tax-settings.projection';
+export * from './tax-settings.resource';
 export * from './tax.module';
 export * from './tax.context';

@@ -1,14 +1,13 @@
-import { Body, Controller, Get, Patch, Res } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Get, Patch, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, Ctx, withRevision } from '@tally/http';
-import { Commands } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, withRevision } from '@tally/http';
+import { Commands, ResourceReads } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { TaxSettingsResponse, UpdateTaxSettingsDto } from './dto/tax-settings.dto';
 import { taxSettingsAggregate, taxSettingsIdOf } from './tax-settings.aggregate';
-import { GetTaxSettingsQuery } from './tax-settings.queries';
-import type { TaxSettingsResource } from './tax-settings.view';
+import { pendingTaxSettings, type TaxSettingsResource } from './tax-settings.view';
+import { taxSettingsResource } from './tax-settings.resource';
 
 const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any were set)', schema: { type: 'string' } } };
 
@@ -19,15 +18,22 @@ const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any
 export class TaxSettingsController {
   constructor(
     private readonly commands: Commands,
-    private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Retrieve the tax settings', description: 'Where you sell from; `pending`, and no tax calculated, until an origin is set.' })
-  @ApiOkResponse({ type: TaxSettingsResponse, headers: ETAG })
-  @ApiProblemResponses(API_KEY_PROBLEMS)
-  async retrieve(@Ctx() context: RequestContext, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
-    return withRevision(response, await this.queries.execute(new GetTaxSettingsQuery(context))).settings;
+  @ApiRetrieve({
+    noun: 'tax settings',
+    summary: 'Retrieve the tax settings',
+    description: 'Where you sell from; `pending`, and no tax calculated, until an origin is set. With `as_of`, as they were at that moment, rebuilt from their events (`pending` before the first origin).',
+    type: TaxSettingsResponse,
+    headers: ETAG,
+    problems: {},
+  })
+  async retrieve(@Ctx() context: RequestContext, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
+    const id = taxSettingsIdOf(context);
+    const found = (await this.resources.find(taxSettingsResource, context, id, asOf)) ?? { resource: pendingTaxSettings(id, context.environment === 'live'), revision: -1 };
+    return withRevision(response, found).resource;
   }
 
   @Patch()

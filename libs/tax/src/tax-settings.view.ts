@@ -1,4 +1,4 @@
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { TaxLocation } from './domain/tax';
 import type { TaxSettingsEvent } from './domain/tax-settings.events';
 
@@ -16,13 +16,13 @@ export interface TaxSettingsResource {
 /** What GET answers before the tenant set anything (Stripe's `pending` settings). */
 export const pendingTaxSettings = (id: string, livemode: boolean): TaxSettingsResource => ({ id, object: 'tax.settings', origin: null, status: 'pending', livemode, updated_at: null });
 
-export const taxSettingsView: ResourceView<TaxSettingsResource> = {
+export const taxSettingsView: ResourceView<TaxSettingsResource, TaxSettingsEvent> = {
   aggregateType: 'tax_settings',
   collection: 'tax_settings',
 
-  apply(_settings, stored) {
-    const { settings_id, origin } = (stored as unknown as TaxSettingsEvent & HistoryEvent).data;
-    return { id: settings_id, object: 'tax.settings', origin: { ...origin }, status: 'active', livemode: stored.metadata.environment === 'live', updated_at: stored.metadata.occurred_at };
+  apply(_settings, event) {
+    const { settings_id, origin } = event.data;
+    return { id: settings_id, object: 'tax.settings', origin: { ...origin }, status: 'active', livemode: event.metadata.environment === 'live', updated_at: event.metadata.occurred_at };
   },
 
   publicType: () => 'tax.settings.updated',

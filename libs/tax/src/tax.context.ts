@@ -1,11 +1,11 @@
 import type { ContextManifest } from '@tally/runtime';
 import { TaxModule } from './tax.module';
-import { taxSettingsProjection } from './tax-settings.projection';
+import { taxSettingsResource } from './tax-settings.resource';
 
 /** The tax engine and each tenant's tax settings. */
 export const taxContext: ContextManifest = {
   name: 'tax',
   module: TaxModule,
-  projections: [taxSettingsProjection],
+  projections: [taxSettingsResource.projection],
   aggregateTypes: [{ idPrefix: 'txs', type: 'tax_settings' }],
 };

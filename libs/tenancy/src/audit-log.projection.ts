@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@tally/kernel';
-import type { Projection } from '@tally/runtime';
+import { asEventOf, type Projection } from '@tally/runtime';
 import type { TenantEvent } from './domain/tenant.events';
 
 export const AUDIT_LOG = 'audit_log';
@@ -42,7 +42,7 @@ export const auditLogProjection: Projection = {
   streamPrefixes: ['tenant-'],
   collections: [{ name: AUDIT_LOG, indexes: [{ fields: ['tenant_id', 'created_at'] }, { fields: ['tenant_id', 'subject_type', 'subject_id', 'created_at'] }] }],
   async handle(stored, writer) {
-    const event = stored as unknown as TenantEvent;
+    const event = asEventOf<TenantEvent>(stored);
     const { action, subject } = ACTIONS[event.type];
     const [subjectType, subjectId] = subject(event);
     const { reason, ...fields } = event.data;

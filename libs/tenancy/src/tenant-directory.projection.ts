@@ -1,5 +1,5 @@
 import { API_KEYS, TENANTS, type ApiKeyEntry, type TenantEntry } from '@tally/http';
-import type { Projection } from '@tally/runtime';
+import { asEventOf, type Projection } from '@tally/runtime';
 import type { TenantEvent } from './domain/tenant.events';
 
 /** Publishes each tenant, its pinned version, limits, and the hashes of its keys into the global directory, which routes requests to cells. */
@@ -12,7 +12,7 @@ export const tenantDirectoryProjection: Projection = {
     { name: API_KEYS, indexes: [{ fields: ['tenant_id'] }, { fields: ['key_id'] }] },
   ],
   async handle(stored, writer) {
-    const event = stored as unknown as TenantEvent;
+    const event = asEventOf<TenantEvent>(stored);
     if (event.type === 'TenantCreated') {
       const { tenant_id, name, region } = event.data;
       writer.upsert(TENANTS, { id: tenant_id, name, region, created_at: stored.metadata.occurred_at } satisfies TenantEntry);

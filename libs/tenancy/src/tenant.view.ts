@@ -28,14 +28,13 @@ export interface TenantResource {
 }
 
 /** A tenant as the operator API shows it, folded from its events (tenants publish no public events). */
-export const tenantView: ResourceView<TenantResource> = {
+export const tenantView: ResourceView<TenantResource, TenantEvent> = {
   aggregateType: 'tenant',
   collection: 'tenants',
   publicType: () => undefined,
 
-  apply(tenant, stored) {
-    const event = stored as unknown as TenantEvent;
-    const at = stored.metadata.occurred_at;
+  apply(tenant, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'TenantCreated') {
       const { tenant_id, name, region } = event.data;
       return { id: tenant_id, object: 'tenant', name, region, api_version: '', rate_limits: {}, api_keys: [], created_at: at, updated_at: at };

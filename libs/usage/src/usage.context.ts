@@ -3,7 +3,7 @@ import { UsageModule } from './usage.module';
 import { usageUpcasters } from './domain/usage.upcasters';
 import { LateUsageReaction } from './late-usage.reaction';
 import { usageProjection } from './usage.projection';
-import { usageAlertProjection } from './usage-alerts/usage-alert.projection';
+import { usageAlertResource } from './usage-alerts/usage-alert.resource';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
 import { UsageAlertIndexReaction } from './usage-alerts/usage-alert-index.reaction';
 
@@ -11,7 +11,7 @@ import { UsageAlertIndexReaction } from './usage-alerts/usage-alert-index.reacti
 export const usageContext: ContextManifest = {
   name: 'usage',
   module: UsageModule,
-  projections: [usageProjection, usageAlertProjection],
+  projections: [usageProjection, usageAlertResource.projection],
   reactions: [LateUsageReaction, UsageAlertsReaction, UsageAlertIndexReaction],
   aggregateTypes: [{ idPrefix: 'ualt', type: 'usage_alert' }],
   upcasters: usageUpcasters,

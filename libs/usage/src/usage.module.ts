@@ -10,7 +10,6 @@ import { UsageIngest } from './usage-ingest';
 import { UsageProjectionProgress } from './usage-projection-progress';
 import { UsageDuplicates } from './usage-duplicates';
 import { UsageTracking } from './usage-tracking';
-import { GetUsageAlertHandler, ListUsageAlertsHandler } from './usage-alerts/usage-alert.queries';
 import { UsageAlerts } from './usage-alerts/usage-alerts';
 import { SubscriptionUsageAlerts } from './usage-alerts/subscription-usage-alerts';
 import { UsageAlertIndexReaction } from './usage-alerts/usage-alert-index.reaction';
@@ -31,8 +30,6 @@ import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
     MeteredUsageReadings,
     { provide: USAGE_READINGS, useExisting: MeteredUsageReadings },
     UsageAlerts,
-    GetUsageAlertHandler,
-    ListUsageAlertsHandler,
     SubscriptionUsageAlerts,
     UsageAlertIndexReaction,
     UsageAlertsReaction,

@@ -1,7 +1,7 @@
 import { countedRef, usageDedupeKey } from './usage-dedupe-key';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { Doc } from '@tally/readstore';
-import type { Projection, ProjectionWriter } from '@tally/runtime';
+import { asEventOf, type Projection, type ProjectionWriter } from '@tally/runtime';
 import type { SubscriptionEvent } from '@tally/subscriptions';
 import { emptyBucket, RunningBucket, type UsageBucket } from './domain/usage-bucket';
 import type { Period } from '@tally/subscriptions/published';
@@ -60,7 +60,7 @@ export const usageProjection: Projection = {
   // each page touched once for many batches, at the cost of that much more lag for the summary.
   pacing: { idleMs: 25, maxMs: 250, maxEvents: 500 },
   async handle(event: RecordedEvent, writer: ProjectionWriter): Promise<void> {
-    const { type, data } = event as unknown as SubscriptionEvent | UsageEvent;
+    const { type, data } = asEventOf<SubscriptionEvent | UsageEvent>(event);
     switch (type) {
       case 'SubscriptionCreated':
         writer.upsert(PERIODS, {

@@ -1,4 +1,4 @@
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { WebhookEndpointEvent, WebhookEndpointStatus } from './domain/webhook-endpoint.events';
 
 export const WEBHOOK_ENDPOINT_AGGREGATE = 'webhook_endpoint';
@@ -21,13 +21,12 @@ export interface WebhookEndpointResource {
 }
 
 /** A webhook endpoint as the API shows it, never with its secret; a delivery that gave up is published as `webhook_endpoint.delivery_failed`. */
-export const webhookEndpointView: ResourceView<WebhookEndpointResource> = {
+export const webhookEndpointView: ResourceView<WebhookEndpointResource, WebhookEndpointEvent> = {
   aggregateType: WEBHOOK_ENDPOINT_AGGREGATE,
   collection: 'webhook_endpoints',
 
-  apply(endpoint, stored) {
-    const event = stored as unknown as WebhookEndpointEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(endpoint, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'WebhookEndpointCreated') {
       const { webhook_endpoint_id, url, events, description, api_version } = event.data;
       return {
@@ -40,7 +39,7 @@ export const webhookEndpointView: ResourceView<WebhookEndpointResource> = {
         status: 'enabled',
         last_failed_delivery: null,
         secret_rotated_at: null,
-        livemode: stored.metadata.environment === 'live',
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       };

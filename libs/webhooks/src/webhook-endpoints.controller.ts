@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Qu
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, apiVersionOf, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, apiVersionOf, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, resourceController } from '@tally/http';
 import type { IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Commands, type ListPage } from '@tally/runtime';
@@ -19,7 +19,8 @@ import { WebhookDeliveries, type WebhookReplay } from './webhook-deliveries';
 import { webhookEndpointAggregate } from './webhook-endpoint.aggregate';
 import { newSecret, type WebhookEndpointWithSecret } from './webhook-secret';
 import type { WebhookEndpointResource } from './webhook-endpoint.view';
-import { GetWebhookEndpointQuery, ListWebhookDeliveriesQuery, ListWebhookEndpointsQuery, WEBHOOK_DELIVERY_LIST, WEBHOOK_ENDPOINT_LIST, type WebhookDelivery } from './webhook.queries';
+import { webhookEndpointResource } from './webhook-endpoint.resource';
+import { ListWebhookDeliveriesQuery, WEBHOOK_DELIVERY_LIST, type WebhookDelivery } from './webhook.queries';
 
 const NOT_FOUND = { 404: ['webhook_endpoint.not_found'] };
 const INVALID_ENDPOINT = { 400: ['webhook_endpoint.invalid_url', 'webhook_endpoint.invalid_events', 'webhook_endpoint.unknown_event_type'] };
@@ -59,22 +60,6 @@ export class WebhookEndpointsController {
     };
     const { resource } = await this.commands.send(webhookEndpointAggregate, id, { type: 'CreateWebhookEndpoint', data }, context, { newStream: true });
     return { ...resource!, secret };
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List webhook endpoints', description: 'Newest first by default; filter by `status`. Secrets are never shown again.' })
-  @ApiListResponse(WebhookEndpointResponse, WEBHOOK_ENDPOINT_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<WebhookEndpointResource>> {
-    return this.queries.execute(new ListWebhookEndpointsQuery(context, params));
-  }
-
-  @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a webhook endpoint', description: 'Without its secret.' })
-  @ApiOkResponse({ type: WebhookEndpointResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, NOT_FOUND)
-  retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<WebhookEndpointResource> {
-    return this.queries.execute(new GetWebhookEndpointQuery(context, id));
   }
 
   @Patch(':id')
@@ -154,3 +139,10 @@ export class WebhookEndpointsController {
     return this.redeliveries.replay(context, id, { from: body.from, to: body.to, types: body.types, status: body.status });
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const WebhookEndpointReadsController = resourceController(webhookEndpointResource, {
+  path: 'v1/admin/webhook-endpoints', tag: 'webhooks', noun: 'webhook endpoint', type: WebhookEndpointResponse, operations: 'WebhookEndpointsController',
+  list: { summary: 'List webhook endpoints', description: 'Newest first by default; filter by `status`. Secrets are never shown again.' },
+  retrieve: { summary: 'Retrieve a webhook endpoint', description: 'Without its secret; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: NOT_FOUND },
+});

@@ -4,12 +4,10 @@ import { parseListQuery, PUBLIC_EVENTS, ScopedReads, toPage, type ListPage, type
 import { PUBLIC_EVENT_TYPES } from './domain/event-types';
 import { webhookEndpointNotFound } from './domain/webhook-endpoint.decider';
 import { WEBHOOK_DELIVERY_STATUSES } from './dto/webhook-delivery.dto';
-import { WEBHOOK_ENDPOINT_STATUSES } from './dto/webhook-endpoint.dto';
 import { deliveryBody } from './delivery-body';
 import { WEBHOOK_DELIVERIES, type DeliveryDoc } from './outbox/outbox-documents';
-import { webhookEndpointView, type WebhookEndpointResource } from './webhook-endpoint.view';
-
-export const WEBHOOK_ENDPOINT_LIST: ListSpec = { sortable: ['created_at'], filters: { status: { ops: ['eq'], values: WEBHOOK_ENDPOINT_STATUSES } } };
+import { webhookEndpointResource } from './webhook-endpoint.resource';
+import type { WebhookEndpointResource } from './webhook-endpoint.view';
 
 export const WEBHOOK_DELIVERY_LIST: ListSpec = {
   sortable: ['created_at'],
@@ -23,24 +21,6 @@ export const WEBHOOK_DELIVERY_LIST: ListSpec = {
 /** A delivery as the API shows it: the record, with the body it POSTs. */
 export type WebhookDelivery = Omit<DeliveryDoc, 'tenant_id' | 'environment' | 'next_in_lane' | 'manual_retry' | 'first_attempted_at' | 'sequence'> & { request: { body: string } | null };
 
-export class GetWebhookEndpointQuery extends Query<WebhookEndpointResource> {
-  constructor(
-    readonly context: RequestContext,
-    readonly endpointId: string,
-  ) {
-    super();
-  }
-}
-
-export class ListWebhookEndpointsQuery extends Query<ListPage<WebhookEndpointResource>> {
-  constructor(
-    readonly context: RequestContext,
-    readonly params: Record<string, unknown>,
-  ) {
-    super();
-  }
-}
-
 export class ListWebhookDeliveriesQuery extends Query<ListPage<WebhookDelivery>> {
   constructor(
     readonly context: RequestContext,
@@ -48,24 +28,6 @@ export class ListWebhookDeliveriesQuery extends Query<ListPage<WebhookDelivery>>
     readonly params: Record<string, unknown>,
   ) {
     super();
-  }
-}
-
-@QueryHandler(GetWebhookEndpointQuery)
-export class GetWebhookEndpointHandler implements IQueryHandler<GetWebhookEndpointQuery, WebhookEndpointResource> {
-  constructor(private readonly reads: ScopedReads) {}
-
-  execute({ context, endpointId }: GetWebhookEndpointQuery): Promise<WebhookEndpointResource> {
-    return endpointOf(this.reads, context, endpointId);
-  }
-}
-
-@QueryHandler(ListWebhookEndpointsQuery)
-export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEndpointsQuery, ListPage<WebhookEndpointResource>> {
-  constructor(private readonly reads: ScopedReads) {}
-
-  execute({ context, params }: ListWebhookEndpointsQuery): Promise<ListPage<WebhookEndpointResource>> {
-    return this.reads.page<WebhookEndpointResource>(context, webhookEndpointView.collection, params, WEBHOOK_ENDPOINT_LIST);
   }
 }
 
@@ -84,7 +46,7 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
 }
 
 export async function endpointOf(reads: ScopedReads, context: RequestContext, endpointId: string): Promise<WebhookEndpointResource> {
-  const found = await reads.retrieve<WebhookEndpointResource>(context, webhookEndpointView.collection, endpointId);
+  const found = await reads.retrieve<WebhookEndpointResource>(context, webhookEndpointResource.collection, endpointId);
   if (!found) throw webhookEndpointNotFound(endpointId);
   return found.resource;
 }
@@ -94,4 +56,4 @@ export function presentDelivery(delivery: DeliveryDoc, event: PublicEventDoc | u
   return { ...shown, request: event ? { body: deliveryBody(event, tenantId, apiVersion) } : null };
 }
 
-export const webhookQueryHandlers = [GetWebhookEndpointHandler, ListWebhookEndpointsHandler, ListWebhookDeliveriesHandler];
+export const webhookQueryHandlers = [ListWebhookDeliveriesHandler];

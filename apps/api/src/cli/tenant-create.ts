@@ -4,7 +4,7 @@ import { SystemClock, UlidGenerator } from '@tally/kernel';
 import { bindingsFor, catchUpProjection, Clocks, CommandRuntime } from '@tally/runtime';
 import { openConfiguredCells, readConfig, REGIONS, type CellRegistry, type Region } from '@tally/cells';
 import { TenantAdministration, tenantDirectoryProjection } from '@tally/tenancy';
-import { CONTEXTS } from '../contexts';
+import { CONTEXTS } from '../../../contexts';
 
 /** `npm run tenant:create -- --name Acme --region eu`: prints the new tenant's live and sandbox keys, once. */
 async function main(): Promise<void> {

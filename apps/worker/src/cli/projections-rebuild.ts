@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { SystemClock } from '@tally/kernel';
 import { bindingsFor, rebuildProjections, type CatchUpProgress } from '@tally/runtime';
 import { openConfiguredCells, readConfig } from '@tally/cells';
-import { CONTEXTS } from '../contexts';
+import { CONTEXTS } from '../../../contexts';
 
 /** `npm run projections:rebuild`: every read model of every cell, rebuilt from the log. Stop the service first. */
 async function main(): Promise<void> {

@@ -10,7 +10,8 @@ import { environmentOfKey, hashApiKey } from './api-key';
 import { traceIdOf } from '../request-id.middleware';
 import { ApiKeyCache } from './api-key-cache';
 
-const CONTEXT = Symbol('request-context');
+/** Each authenticated request's context, beside the request rather than on it. */
+const CONTEXTS = new WeakMap<Request, RequestContext>();
 
 interface ResolvedKey {
   entry: ApiKeyEntry;
@@ -63,7 +64,7 @@ export class AuthGuard implements CanActivate {
       causationId: null,
     };
     // Set before the version is checked, so that an unknown version is answered, and counted, as the tenant's.
-    (request as unknown as Record<symbol, RequestContext>)[CONTEXT] = context;
+    CONTEXTS.set(request, context);
     resolveApiVersion(request, tenant?.api_version);
     return true;
   }
@@ -109,4 +110,4 @@ export function contextOf(request: Request): RequestContext {
 }
 
 /** The request's tenant context, or undefined for routes without one (operator, health, …). */
-export const findContext = (request: Request): RequestContext | undefined => (request as unknown as Record<symbol, RequestContext>)[CONTEXT];
+export const findContext = (request: Request): RequestContext | undefined => CONTEXTS.get(request);

@@ -1,27 +1,22 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { RequestContext } from '@tally/cells';
-import { assertSandbox, ScopedReads, testClockAggregate, TestClocks, testClockView, type ListPage, type ListSpec, type TestClockResource } from '@tally/runtime';
+import { assertSandbox, testClockResource, TestClocks, type TestClockResource } from '@tally/runtime';
 import { Ctx } from '../auth/context.decorator';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
-import { API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '../openapi/problem-codes';
+import { API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS } from '../openapi/problem-codes';
 import { ApiIdempotent } from '../openapi/api-idempotent.decorator';
-import { ApiListResponse } from '../openapi/api-list-response.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
+import { resourceController } from '../resources/resource-controller';
 import { ApiTag } from '../openapi/api-tags';
 import { AdvanceTestClockDto, CreateTestClockDto, DeletedTestClockResponse, TestClockResponse } from './test-clock.dto';
-
-const TEST_CLOCK_LIST: ListSpec = { sortable: ['created_at'], filters: {} };
 
 /** Sandbox test clocks (Stripe's): customers created on one live on its time, and advancing it runs their timers. */
 @Controller('v1/test-clocks')
 @ApiTag('test clocks')
 @ApiAuthenticated(API_KEY_AUTH)
 export class TestClocksController {
-  constructor(
-    private readonly clocks: TestClocks,
-    private readonly reads: ScopedReads,
-  ) {}
+  constructor(private readonly clocks: TestClocks) {}
 
   @Post()
   @HttpCode(200)
@@ -31,26 +26,6 @@ export class TestClocksController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['test_clock.livemode'] })
   create(@Ctx() context: RequestContext, @Body() body: CreateTestClockDto): Promise<TestClockResource> {
     return this.clocks.create(context, { frozen_time: body.frozen_time, name: body.name ?? null });
-  }
-
-  @Get()
-  @ApiOperation({ summary: 'List test clocks', description: 'The sandbox’s test clocks, newest first.' })
-  @ApiListResponse(TestClockResponse, TEST_CLOCK_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 400: ['test_clock.livemode'] })
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<TestClockResource>> {
-    assertSandbox(context);
-    return this.reads.page<TestClockResource>(context, testClockView.collection, params, TEST_CLOCK_LIST);
-  }
-
-  @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a test clock', description: 'Poll it after an advance until its status is `ready`.' })
-  @ApiOkResponse({ type: TestClockResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['test_clock.livemode'], 404: ['test_clock.not_found'] })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<TestClockResource> {
-    assertSandbox(context);
-    const found = await this.reads.retrieve<TestClockResource>(context, testClockView.collection, id);
-    if (!found) throw testClockAggregate.notFound(id);
-    return found.resource;
   }
 
   @Post(':id/advance')
@@ -76,3 +51,11 @@ export class TestClocksController {
     return { id, object: 'test_clock', deleted: true };
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const TestClockReadsController = resourceController(testClockResource, {
+  path: 'v1/test-clocks', tag: 'test clocks', noun: 'test clock', type: TestClockResponse, operations: 'TestClocksController',
+  list: { summary: 'List test clocks', description: 'The sandbox’s test clocks, newest first.' },
+  retrieve: { summary: 'Retrieve a test clock', description: 'Poll it after an advance until its status is `ready`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['test_clock.not_found'] } },
+  guard: { check: assertSandbox, problems: { 400: ['test_clock.livemode'] } },
+});

@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { DomainError } from '@tally/kernel';
 import { API_VERSIONS, CURRENT_API_VERSION, isApiVersion, type ApiVersion } from './api-versions';
 
-const VERSION = Symbol('api-version');
+/** The version each request is served in, beside the request rather than on it. */
+const VERSIONS = new WeakMap<Request, ApiVersion>();
 export const VERSION_HEADER = 'service-version';
 
 /**
@@ -13,12 +14,12 @@ export function resolveApiVersion(request: Request, pinned: ApiVersion | undefin
   const asked = request.headers[VERSION_HEADER];
   if (asked !== undefined && (typeof asked !== 'string' || !isApiVersion(asked))) throw unknownApiVersion('Service-Version');
   const version = asked ?? pinned ?? CURRENT_API_VERSION;
-  (request as unknown as Record<symbol, ApiVersion>)[VERSION] = version;
+  VERSIONS.set(request, version);
   return version;
 }
 
 /** The version resolved for this request (the current one where none was resolved, e.g. health routes). */
-export const apiVersionOf = (request: Request): ApiVersion => (request as unknown as Record<symbol, ApiVersion>)[VERSION] ?? CURRENT_API_VERSION;
+export const apiVersionOf = (request: Request): ApiVersion => VERSIONS.get(request) ?? CURRENT_API_VERSION;
 
 /** 400 `api_version.unknown`, naming the header or parameter that asked for a version not in API_VERSIONS. */
 export const unknownApiVersion = (field: string): DomainError =>

@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { PaymentMethodType } from '../domain/payment-method.events';
 import type { SetupIntentStatus } from '../domain/setup-intent.decider';
 import type { SetupIntentEvent, SetupIntentUsage } from '../domain/setup-intent.events';
@@ -26,13 +26,12 @@ export interface SetupIntentResource {
 }
 
 /** The setup intent as the API shows it; it publishes no events (the spec names none; the method's attach is the customer's event). */
-export const setupIntentView: ResourceView<SetupIntentResource> = {
+export const setupIntentView: ResourceView<SetupIntentResource, SetupIntentEvent> = {
   aggregateType: 'setup_intent',
   collection: 'setup_intents',
 
-  apply(intent, stored) {
-    const event = stored as unknown as SetupIntentEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(intent, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'SetupIntentCreated') {
       const { setup_intent_id, customer_id, payment_method_types, usage, set_as_default, description, metadata, client_secret } = event.data;
       return {
@@ -48,7 +47,7 @@ export const setupIntentView: ResourceView<SetupIntentResource> = {
         cancellation_reason: null,
         description,
         metadata: { ...metadata },
-        livemode: stored.metadata.environment === 'live',
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       };

@@ -1,13 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
-import { Commands } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
+import { Commands, ResourceReads } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CancelSetupIntentDto, ConfirmSetupIntentDto, CreateSetupIntentDto } from './setup-intent.dto';
 import { SetupIntentResponse } from './setup-intent.response';
 import { setupIntentAggregate } from './setup-intent.aggregate';
-import { GetSetupIntentQuery } from './setup-intent.query';
+import { setupIntentResource } from './setup-intent.resource';
 import type { SetupIntentResource } from './setup-intent.view';
 import { SetupIntents } from './setup-intents';
 
@@ -20,7 +19,7 @@ const STATE_PROBLEMS = { 404: ['setup_intent.not_found'], 409: ['setup_intent.un
 export class SetupIntentsController {
   constructor(
     private readonly commands: Commands,
-    private readonly queries: QueryBus,
+    private readonly resources: ResourceReads,
     private readonly setupIntents: SetupIntents,
   ) {}
 
@@ -46,11 +45,15 @@ export class SetupIntentsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a setup intent', description: 'With the attached `payment_method_id` once it succeeded.' })
-  @ApiOkResponse({ type: SetupIntentResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['setup_intent.not_found'] })
-  retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<SetupIntentResource> {
-    return this.queries.execute(new GetSetupIntentQuery(context, id));
+  @ApiRetrieve({
+    noun: 'setup intent',
+    summary: 'Retrieve a setup intent',
+    description: 'With the attached `payment_method_id` once it succeeded; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    type: SetupIntentResponse,
+    problems: { 404: ['setup_intent.not_found'] },
+  })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown): Promise<SetupIntentResource> {
+    return (await this.resources.retrieve(setupIntentResource, context, id, asOf)).resource;
   }
 
   @Post(':id/confirm')

@@ -1,6 +1,4 @@
 import { assertNever } from '@tally/kernel';
-import type { HistoryEvent } from '../commands/history-event';
-import { resourceProjection } from '../public-events/resource-projection';
 import type { ResourceView } from '../public-events/resource-view';
 import { TEST_CLOCK_AGGREGATE } from './clocks';
 import type { TestClockEvent } from './domain/test-clock.events';
@@ -19,13 +17,12 @@ export interface TestClockResource {
 }
 
 /** A test clock as the API shows it (Stripe's shape). A deleted clock is gone. */
-export const testClockView: ResourceView<TestClockResource> = {
+export const testClockView: ResourceView<TestClockResource, TestClockEvent> = {
   aggregateType: TEST_CLOCK_AGGREGATE,
   collection: 'test_clocks',
 
-  apply(clock, stored: HistoryEvent) {
-    const event = stored as unknown as TestClockEvent;
-    const at = stored.metadata.occurred_at;
+  apply(clock, event) {
+    const at = event.metadata.occurred_at;
     switch (event.type) {
       case 'TestClockCreated':
         return { id: event.data.test_clock_id, object: 'test_clock', name: event.data.name, frozen_time: event.data.now, status: 'ready', livemode: false, created_at: at, updated_at: at };
@@ -45,5 +42,3 @@ export const testClockView: ResourceView<TestClockResource> = {
   // Not in the spec's event list; an advance's end shows as status `ready`.
   publicType: () => undefined,
 };
-
-export const testClockProjection = resourceProjection(testClockView, [{ fields: ['tenant_id', 'environment', 'created_at'] }]);

@@ -10,7 +10,7 @@ export interface AggregateDefinition<S, C extends Command, E extends Event, R ex
    * How the API shows the aggregate. The runtime folds it beside the state (and snapshots it with
    * the state), so a command answers with the resource as its append left it.
    */
-  view?: ResourceView<R>;
+  view?: ResourceView<R, E>;
   /** The error for an id that does not exist, or that belongs to another tenant or environment. */
   notFound(id: string): DomainError;
   /**

@@ -1,7 +1,7 @@
 import type { Command, Event } from '@tally/kernel';
 import type { ResourceDoc } from '../public-events/resource-view';
 import type { AggregateDefinition } from './aggregate-definition';
-import type { HistoryEvent } from './history-event';
+import { asEventOf, type HistoryEvent } from './history-event';
 
 /** An aggregate as far as its stream was folded: the state, the view of it, and their revision (-1: no event yet). */
 export interface FoldedAggregate<S, R> {
@@ -16,12 +16,8 @@ export function foldEvents<S, C extends Command, E extends Event, R extends Reso
   from: FoldedAggregate<S, R>,
   events: readonly HistoryEvent[],
 ): FoldedAggregate<S, R> {
-  return events.reduce<FoldedAggregate<S, R>>(
-    (folded, event) => ({
-      state: aggregate.decider.evolve(folded.state, event as unknown as E),
-      resource: aggregate.view?.apply(folded.resource, event),
-      revision: event.revision,
-    }),
-    from,
-  );
+  return events.reduce<FoldedAggregate<S, R>>((folded, stored) => {
+    const event = asEventOf<E>(stored);
+    return { state: aggregate.decider.evolve(folded.state, event), resource: aggregate.view?.apply(folded.resource, event), revision: event.revision };
+  }, from);
 }

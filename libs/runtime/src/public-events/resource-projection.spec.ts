@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@tally/eventstore';
 import { SqliteReadStore } from '@tally/readstore';
+import { testMetadata } from '@tally/cells/testing/temp-cells';
 import { UnitOfWork } from '../projections/unit-of-work';
 import { PUBLIC_EVENTS, type PublicEventDoc } from './public-event';
 import { resourceProjection, unscoped } from './resource-projection';
@@ -43,8 +44,8 @@ describe('a resource projection’s public events', () => {
     const unit = new UnitOfWork(store);
     for (const [index, type] of types.entries()) {
       position += 1n;
-      const metadata = { tenant_id: 'ten_1', environment: 'sandbox', occurred_at: '2026-05-01T10:00:00.000Z', request_id: null, schema_version: 1 };
-      const event = { id: `e${position}`, stream: `note-${noteId}`, revision: fromRevision + index, position, type, data: { note_id: noteId, text: type }, metadata } as unknown as RecordedEvent;
+      const metadata = testMetadata('2026-05-01T10:00:00.000Z', { tenant_id: 'ten_1' });
+      const event: RecordedEvent = { id: `e${position}`, stream: `note-${noteId}`, revision: fromRevision + index, position, type, data: { note_id: noteId, text: type }, metadata };
       await projection.handle(event, unit.writerFor(event));
       await unit.commit(projection.name);
     }

@@ -1,4 +1,5 @@
 import type { IndexSpec } from '@tally/readstore';
+import { asEventOf, type AnyEvent } from '../commands/history-event';
 import type { Projection } from '../projections/projection';
 import { PUBLIC_EVENTS, PUBLIC_SCHEMA_VERSION, previousAttributes, publicEventId, type PublicEventDoc } from './public-event';
 import type { ResourceDoc, ResourceView } from './resource-view';
@@ -17,7 +18,7 @@ export const PUBLIC_EVENT_INDEXES: readonly IndexSpec[] = [
  * Stored documents carry `tenant_id` and `environment` for scoping, and how many events of the
  * aggregate were published; the API does not show them.
  */
-export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>, indexes: readonly IndexSpec[]): Projection {
+export function resourceProjection<R extends ResourceDoc, E extends AnyEvent>(view: ResourceView<R, E>, indexes: readonly IndexSpec[]): Projection {
   return {
     name: view.collection,
     streamPrefixes: [`${view.aggregateType}-`],
@@ -27,7 +28,8 @@ export function resourceProjection<R extends ResourceDoc>(view: ResourceView<R>,
       { name: view.collection, indexes },
       { name: PUBLIC_EVENTS, indexes: PUBLIC_EVENT_INDEXES },
     ],
-    async handle(event, writer) {
+    async handle(recorded, writer) {
+      const event = asEventOf<E>(recorded);
       const aggregateId = event.stream.slice(view.aggregateType.length + 1);
       const stored = await writer.get<StoredResource<R>>(view.collection, aggregateId);
       const before = stored && unscoped(stored);
@@ -76,7 +78,7 @@ export type StoredResource<R extends ResourceDoc> = R & Scope & { stream_revisio
 /** The resource without what the read model keeps beside it. */
 export function unscoped<R extends ResourceDoc>(doc: R & Partial<Scope> & { stream_revision?: number; published_count?: number }): R {
   const { tenant_id: _tenant, environment: _environment, stream_revision: _revision, published_count: _published, ...resource } = doc;
-  return resource as unknown as R;
+  return resource as R;
 }
 
 /**

@@ -15,6 +15,9 @@ export interface FilterSpec {
   values?: readonly string[];
 }
 
+/** A filter on a moment: `field[gte|gt|lte|lt]=…`. */
+export const TIMESTAMP_FILTER: FilterSpec = { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' };
+
 /** What a list endpoint allows: the sortable fields and the filters per field. */
 export interface ListSpec {
   sortable: readonly string[];

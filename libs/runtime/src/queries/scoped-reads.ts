@@ -34,17 +34,19 @@ export class ScopedReads {
     return mine;
   }
 
-  /** One page of a list endpoint: its query parameters checked against `spec`, its cursor signed by the cell. */
-  async page<R extends ResourceDoc, P = R>(
+  /** One page of a list endpoint: its query parameters checked against `spec`, its cursor signed by the cell; each item as `present` shows it. */
+  page<R extends ResourceDoc>(context: RequestContext, collection: string, params: Record<string, unknown>, spec: ListSpec): Promise<ListPage<R>>;
+  page<R extends ResourceDoc, P>(context: RequestContext, collection: string, params: Record<string, unknown>, spec: ListSpec, present: (resource: R) => P): Promise<ListPage<P>>;
+  async page<R extends ResourceDoc, P>(
     context: RequestContext,
     collection: string,
     params: Record<string, unknown>,
     spec: ListSpec,
-    present: (resource: R) => P = (resource) => resource as unknown as P,
-  ): Promise<ListPage<P>> {
+    present?: (resource: R) => P,
+  ): Promise<ListPage<P | R>> {
     const cursors = this.cursorsFor(context, collection);
     const query = parseListQuery(params, spec, cursors);
-    return toPage(await this.list<R>(context, collection, query), query, present, cursors);
+    return toPage<R, P | R>(await this.list<R>(context, collection, query), query, present ?? ((resource) => resource), cursors);
   }
 
   /** Signs and checks the cursors of `list` (see ListCursors.forList) read for this request, in its region's cell. */

@@ -1,8 +1,9 @@
 import type { EventSubscription, RecordedEvent } from '@tally/eventstore';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { testMetadata } from '@tally/cells/testing/temp-cells';
 import { followInBatches, ONE_LANE, PROMPT } from './follow-in-batches';
 
-const eventAt = (position: number, stream: string) => ({ id: `e${position}`, type: 'Happened', data: {}, metadata: {}, stream, revision: 0, position: BigInt(position) }) as unknown as RecordedEvent;
+const eventAt = (position: number, stream: string): RecordedEvent => ({ id: `e${position}`, type: 'Happened', data: {}, metadata: testMetadata('2026-05-01T10:00:00.000Z'), stream, revision: 0, position: BigInt(position) });
 
 /** A subscription that has `events` ready at once, then ends. */
 const subscriptionOf = (events: RecordedEvent[]): EventSubscription => ({

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@tally/eventstore';
+import { testMetadata } from '@tally/cells/testing/temp-cells';
 import type { UsageRecord } from '../domain/usage.events';
 
 /** The log the usage projection follows, as its specs write it: one subscription, June and July. */
@@ -7,8 +8,7 @@ export const JUNE = { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:
 export const JULY = { start: '2026-07-01T00:00:00.000Z', end: '2026-08-01T00:00:00.000Z' };
 let position = 0n;
 
-export const recorded = (type: string, data: object, occurred_at = JULY.start): RecordedEvent =>
-  ({ id: `${position}`, type, data, stream: 'x', revision: 0, position: ++position, metadata: { occurred_at } }) as unknown as RecordedEvent;
+export const recorded = (type: string, data: object, occurred_at = JULY.start): RecordedEvent => ({ id: `${position}`, type, data, stream: 'x', revision: 0, position: ++position, metadata: testMetadata(occurred_at) });
 
 export const created = () =>
   recorded('SubscriptionCreated', { subscription_id: SUB, billing_cycle_anchor: JUNE.start, cadence: { interval: 'month', count: 1 }, period_start: JUNE.start, period_end: JUNE.end });

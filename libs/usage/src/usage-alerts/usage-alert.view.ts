@@ -1,4 +1,4 @@
-import type { HistoryEvent, ResourceView } from '@tally/runtime';
+import type { ResourceView } from '@tally/runtime';
 import type { UsageAlertEvent } from '../domain/usage-alert.events';
 
 export const USAGE_ALERT_STATUSES = ['active', 'archived'] as const;
@@ -21,13 +21,12 @@ export interface UsageAlertResource {
 }
 
 /** A usage alert as the API shows it; its firing is published as `subscription.usage_threshold_crossed`. */
-export const usageAlertView: ResourceView<UsageAlertResource> = {
+export const usageAlertView: ResourceView<UsageAlertResource, UsageAlertEvent> = {
   aggregateType: 'usage_alert',
   collection: 'usage_alerts',
 
-  apply(alert, stored) {
-    const event = stored as unknown as UsageAlertEvent & HistoryEvent;
-    const at = stored.metadata.occurred_at;
+  apply(alert, event) {
+    const at = event.metadata.occurred_at;
     if (event.type === 'UsageAlertCreated') {
       const { usage_alert_id, subscription_id, meter, threshold, title } = event.data;
       return {
@@ -39,7 +38,7 @@ export const usageAlertView: ResourceView<UsageAlertResource> = {
         title,
         status: 'active',
         last_triggered: null,
-        livemode: stored.metadata.environment === 'live',
+        livemode: event.metadata.environment === 'live',
         created_at: at,
         updated_at: at,
       };

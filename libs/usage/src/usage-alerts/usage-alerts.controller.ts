@@ -1,12 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '@tally/http';
-import { Commands, type ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController } from '@tally/http';
+import { Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CreateUsageAlertDto, UsageAlertResponse } from '../dto/usage-alert.dto';
-import { GetUsageAlertQuery, ListUsageAlertsQuery, USAGE_ALERT_LIST } from './usage-alert.queries';
 import { usageAlertAggregate } from './usage-alert.aggregate';
+import { usageAlertResource } from './usage-alert.resource';
 import type { UsageAlertResource } from './usage-alert.view';
 import { UsageAlerts } from './usage-alerts';
 
@@ -17,7 +16,6 @@ import { UsageAlerts } from './usage-alerts';
 export class UsageAlertsController {
   constructor(
     private readonly commands: Commands,
-    private readonly queries: QueryBus,
     private readonly alerts: UsageAlerts,
   ) {}
 
@@ -40,22 +38,6 @@ export class UsageAlertsController {
     return this.alerts.create(context, { subscription_id: body.subscription_id, meter: body.meter, threshold: body.threshold, title: body.title ?? null });
   }
 
-  @Get()
-  @ApiOperation({ summary: 'List usage alerts', description: 'Newest first by default; filter by `subscription_id` and `status`.' })
-  @ApiListResponse(UsageAlertResponse, USAGE_ALERT_LIST)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
-  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<UsageAlertResource>> {
-    return this.queries.execute(new ListUsageAlertsQuery(context, params));
-  }
-
-  @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a usage alert', description: 'With `last_triggered`, once it fired.' })
-  @ApiOkResponse({ type: UsageAlertResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['usage_alert.not_found'] })
-  retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<UsageAlertResource> {
-    return this.queries.execute(new GetUsageAlertQuery(context, id));
-  }
-
   @Post(':id/archive')
   @HttpCode(200)
   @ApiOperation({ summary: 'Archive a usage alert', description: 'It fires no more.' })
@@ -66,3 +48,10 @@ export class UsageAlertsController {
     return (await this.commands.send(usageAlertAggregate, id, { type: 'ArchiveUsageAlert', data: { usage_alert_id: id } }, context)).resource!;
   }
 }
+
+/** The list and the retrieve (with `as_of`), from the resource's definition. */
+export const UsageAlertReadsController = resourceController(usageAlertResource, {
+  path: 'v1/usage-alerts', tag: 'usage', noun: 'usage alert', type: UsageAlertResponse, operations: 'UsageAlertsController',
+  list: { summary: 'List usage alerts', description: 'Newest first by default; filter by `subscription_id` and `status`.' },
+  retrieve: { summary: 'Retrieve a usage alert', description: 'With `last_triggered`, once it fired; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['usage_alert.not_found'] } },
+});

@@ -1,7 +1,7 @@
 import { timeOrderedDerivedId } from '@tally/kernel';
 import { encodePosition } from '@tally/readstore';
 import type { RecordedEvent } from '@tally/eventstore';
-import { publicEventId, type Projection, type ProjectionWriter, type PublicEventSource } from '@tally/runtime';
+import { asEventOf, publicEventId, type Projection, type ProjectionWriter, type PublicEventSource } from '@tally/runtime';
 import { matchesEventFilter } from '../domain/event-types';
 import type { WebhookDeliveryLogEvent } from '../domain/webhook-delivery.events';
 import type { WebhookEndpointEvent } from '../domain/webhook-endpoint.events';
@@ -75,7 +75,7 @@ async function foldEndpoint(event: RecordedEvent, writer: ProjectionWriter): Pro
   const { tenant_id, environment } = event.metadata;
   const id = targetsId(tenant_id, environment);
   const targets = (await writer.get<TargetsDoc>(WEBHOOK_TARGETS, id)) ?? { id, tenant_id, environment, endpoints: [], changed_at: '' };
-  const endpoints = foldTargets(targets.endpoints, event as unknown as WebhookEndpointEvent, event.revision, event.metadata.occurred_at);
+  const endpoints = foldTargets(targets.endpoints, asEventOf<WebhookEndpointEvent>(event), event.revision, event.metadata.occurred_at);
   if (endpoints !== targets.endpoints) writer.upsert(WEBHOOK_TARGETS, { ...targets, endpoints, changed_at: encodePosition(event.position) });
 }
 
@@ -115,7 +115,7 @@ function newDelivery(id: string, of: DeliveredEvent, createdAt: string, replayOf
 }
 
 async function foldDeliveryLog(stored: RecordedEvent, writer: ProjectionWriter): Promise<void> {
-  const event = stored as unknown as WebhookDeliveryLogEvent;
+  const event = asEventOf<WebhookDeliveryLogEvent>(stored);
   switch (event.type) {
     case 'WebhookDeliveryAttempted': {
       const delivery = await writer.get<DeliveryDoc>(WEBHOOK_DELIVERIES, event.data.delivery_id);

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@tally/eventstore';
+import { testMetadata } from '@tally/cells/testing/temp-cells';
 import type { ReadStore } from '@tally/readstore';
 import { UnitOfWork, type PublicEventSource } from '@tally/runtime';
 import type { WebhookDeliveryLogEvent } from '../../domain/webhook-delivery.events';
@@ -22,7 +23,7 @@ function stored(stream: string, type: string, data: object, tenant = 'ten_1', on
   const revision = (revisions.get(stream) ?? -1) + 1;
   revisions.set(stream, revision);
   position += 1n;
-  return { id: `e${position}`, stream, revision, position, type, data, metadata: { tenant_id: tenant, environment: 'sandbox', occurred_at: AT, schema_version: 1, ...on } } as unknown as RecordedEvent;
+  return { id: `e${position}`, stream, revision, position, type, data, metadata: testMetadata(AT, { tenant_id: tenant, ...on }) };
 }
 export const endpointEvent = (event: WebhookEndpointEvent, tenant?: string) => stored(`webhook_endpoint-${event.data.webhook_endpoint_id}`, event.type, event.data, tenant);
 export const created = (id: string, events: string[], tenant?: string) =>

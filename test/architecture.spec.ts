@@ -148,8 +148,6 @@ describe('architecture', () => {
   const PER_COMMAND_NEST_CLASSES_LEFT = [
     // being removed in this issue by the payment path (invoicing, the payment flow, dunning)
     'libs/invoicing/src/invoice.handlers.ts',
-    // being removed in this issue by the process deciders (unapplied-payment refund)
-    'libs/payments/src/unapplied-payment-refund.process.ts',
   ];
 
   it('sends commands with Commands only: no file outside the runtime declares a Nest command or command handler', () => {

@@ -22,7 +22,7 @@ export class DunningProcess implements ProcessManager<DunningState, DunningInput
 
   route(event: RecordedEvent): { processId: string; input: DunningInput } | undefined {
     if (event.type === 'PaymentFailed') {
-      const { invoice_id, subscription_id, dunning, last_error } = (event as unknown as PaymentFailed).data;
+      const { invoice_id, subscription_id, dunning, last_error } = event.data as PaymentFailed['data'];
       if (!subscription_id || !dunning) return undefined;
       return { processId: invoice_id, input: { id: event.id, type: 'PaymentFailed', data: { invoice_id, subscription_id, dunning, last_error, occurred_at: event.metadata.occurred_at } } };
     }

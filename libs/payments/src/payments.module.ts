@@ -21,7 +21,8 @@ import { SetupIntents } from './setup-intents/setup-intents';
 import { SetupIntentsController } from './setup-intents/setup-intents.controller';
 import { DunningProcess } from './dunning.process';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
-import { RefundUnappliedPaymentHandler, UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
+import { UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
+import { UnappliedPaymentRefunds } from './unapplied-payment-refunds';
 import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
 import { SandboxPaymentProvider } from './provider/sandbox/sandbox-provider';
 import type { SandboxRecord } from './provider/sandbox/sandbox-record';
@@ -46,7 +47,7 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     SetupIntents,
     DunningProcess,
     UnappliedPaymentRefundProcess,
-    RefundUnappliedPaymentHandler,
+    UnappliedPaymentRefunds,
     PaymentMethods,
     PaymentMethodAttachmentReaction,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },

@@ -1,7 +1,8 @@
-import { TIMER_FIRED } from '@tally/kernel';
+import { COMMAND_REJECTED, TIMER_FIRED, type CommandRejected, type ProcessMessage, type ProcessOutput, type TimerFired } from '@tally/kernel';
 import { ProcessSpecification } from '@tally/kernel/testing/process-spec';
-import { dunningDecider, type DunningInput } from './dunning.decider';
+import { dunningDecider, type DunningCommand, type DunningInput } from './dunning.decider';
 import type { DunningTerms } from './dunning';
+import { DunningTimers } from './dunning-timer';
 
 const spec = ProcessSpecification.for(dunningDecider);
 const invoice_id = 'inv_01JINVOICE000000000000000';
@@ -58,5 +59,60 @@ describe('dunning process', () => {
     spec.given([failed(T0)]).when(settled).then([{ kind: 'cancel', timerId: 'retry:1' }]);
     spec.given([failed(T0), settled]).when(fired('retry:1')).thenNothingHappens();
     spec.given([failed(T0), settled]).when(failed(day(1))).thenNothingHappens();
+  });
+
+  it('applies a mark_uncollectible policy once the retries are used up', () => {
+    const strict = { ...terms, retry_days: [1], final_action: 'mark_uncollectible' as const };
+    const writeOff = { kind: 'command', command: { type: 'ApplyDunningFinalAction', data: { invoice_id, subscription_id, action: 'mark_uncollectible' } } } as const;
+    spec.given([failed(T0, true, null, strict)]).when(failed(day(1), true, null, strict)).then([writeOff]);
+  });
+
+  it('keeps the terms of the first failure for the whole schedule', () =>
+    spec.given([failed(T0)]).when(failed(day(1), true, null, { ...terms, retry_days: [1] })).then([{ kind: 'schedule', timerId: 'retry:2', dueAt: day(3) }]));
+
+  it('waits for the schedule’s end once, however many final failures arrive', () =>
+    spec.given([failed(T0, false)]).when(failed(day(0.5), false)).thenNothingHappens());
+
+  it('ignores a timer that is none of its own, a refusal, and anything before its first failure', () => {
+    spec.given([failed(T0)]).when(fired('period_end:2026-04-01T00:00:00.000Z')).thenNothingHappens();
+    spec.given([failed(T0)]).when(fired('retry:0')).thenNothingHappens();
+    const refused = { id: 'rejected:cmd_1', type: COMMAND_REJECTED, data: { command_id: 'cmd_1', command_type: 'RetryInvoicePayment', code: 'invoice.not_payable', message: 'no' } } as const;
+    spec.given([failed(T0)]).when(refused).thenNothingHappens();
+    spec.given([]).when(fired('retry:1')).thenNothingHappens();
+  });
+
+  it('ends for good once settled: a settlement before any failure, or a second one, does nothing', () => {
+    const settled = { id: 'evt_void', type: 'InvoiceSettled' as const, data: { invoice_id } };
+    spec.given([settled]).when(failed(T0)).thenNothingHappens();
+    spec.given([failed(T0), settled]).when({ ...settled, id: 'evt_paid_later' }).thenNothingHappens();
+  });
+
+  it('folds a stream stored before its state was a union as it did then', () => {
+    const stored: ProcessMessage<DunningInput | TimerFired | CommandRejected, ProcessOutput<DunningCommand>>[] = [
+      { kind: 'input', input: failed(T0) },
+      { kind: 'schedule', timerId: 'retry:1', dueAt: day(1) },
+      { kind: 'input', input: fired('retry:1') },
+      { kind: 'command', command: { type: 'RetryInvoicePayment', data: { invoice_id, attempt: 1 } } },
+      { kind: 'input', input: failed(day(1), false) },
+      { kind: 'schedule', timerId: 'exhausted', dueAt: day(3) },
+    ];
+    const state = stored.reduce(dunningDecider.evolve, dunningDecider.initialState());
+    expect(dunningDecider.decide({ id: 'evt_paid', type: 'InvoiceSettled', data: { invoice_id } }, state)).toEqual([
+      { kind: 'cancel', timerId: 'retry:1' },
+      { kind: 'cancel', timerId: 'exhausted' },
+    ]);
+    expect(dunningDecider.decide(fired('exhausted'), state)).toEqual([cancel]);
+  });
+});
+
+describe('dunning timers', () => {
+  it('name each timer as the process streams store it, and read each name back', () => {
+    expect(DunningTimers.idOf({ kind: 'retry', attempt: 3 })).toBe('retry:3');
+    expect(DunningTimers.idOf({ kind: 'exhausted' })).toBe('exhausted');
+    for (const timer of [{ kind: 'retry', attempt: 1 }, { kind: 'retry', attempt: 12 }, { kind: 'exhausted' }] as const) expect(DunningTimers.of(DunningTimers.idOf(timer))).toEqual(timer);
+  });
+
+  it('read no timer from a name none has', () => {
+    for (const name of ['retry:', 'retry:0', 'retry:01', 'retry:1.5', 'retry:x', 'exhausted:1', 'period_end:2026-04-01T00:00:00.000Z']) expect(DunningTimers.of(name)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
-import type { CommandRejected, ProcessDecider, ProcessInput, ProcessOutput, TimerFired } from '@tally/kernel';
+import { assertNever, COMMAND_REJECTED, TIMER_FIRED, type CommandRejected, type ProcessDecider, type ProcessInput, type ProcessOutput, type TimerFired } from '@tally/kernel';
 import { retryDueAt, scheduleEndAt, type DunningFinalAction, type DunningTerms } from './dunning';
+import { DunningTimers, type DunningTimer } from './dunning-timer';
 import type { PaymentError } from './payment.events';
 
 export type DunningInput =
@@ -11,18 +12,21 @@ export type DunningCommand =
   | { type: 'RetryInvoicePayment'; data: { invoice_id: string; attempt: number } }
   | { type: 'ApplyDunningFinalAction'; data: { invoice_id: string; subscription_id: string; action: Exclude<DunningFinalAction, 'leave_past_due'> } };
 
-export interface DunningState {
-  invoiceId: string | null;
-  subscriptionId: string | null;
-  terms: DunningTerms | null;
-  firstFailureAt: string | null;
+type PaymentFailed = Extract<DunningInput, { type: 'PaymentFailed' }>;
+type Output = ProcessOutput<DunningCommand>;
+
+/** A schedule under way: the terms and the day of its first failure (which hold for the whole schedule), the failures so far and the timers it set. */
+interface Schedule {
+  invoiceId: string;
+  subscriptionId: string;
+  terms: DunningTerms;
+  firstFailureAt: string;
   failures: number;
-  ended: boolean;
-  timers: string[];
+  timers: readonly DunningTimer[];
 }
 
-const EXHAUSTED = 'exhausted';
-const retryTimer = (attempt: number) => `retry:${attempt}`;
+/** Before the invoice's first failed payment; while its payment is dunned; once it is settled (nothing more happens). */
+export type DunningState = { status: 'awaiting_failure' } | ({ status: 'dunning' } & Schedule) | { status: 'settled' };
 
 /**
  * One process per subscription invoice whose payment failed: it retries on the schedule of the
@@ -30,57 +34,88 @@ const retryTimer = (attempt: number) => `retry:${attempt}`;
  * before its `retriable_after`), applies the final action once the retries are used up, and stops
  * when the invoice is settled. Its timers are on the invoice's clock, so test clocks drive it.
  */
-export const dunningDecider: ProcessDecider<DunningState, DunningInput | TimerFired | CommandRejected, ProcessOutput<DunningCommand>> = {
-  initialState: () => ({ invoiceId: null, subscriptionId: null, terms: null, firstFailureAt: null, failures: 0, ended: false, timers: [] }),
+export const dunningDecider: ProcessDecider<DunningState, DunningInput | TimerFired | CommandRejected, Output> = {
+  initialState: () => ({ status: 'awaiting_failure' }),
 
   evolve(state, message) {
-    if (message.kind === 'schedule') return { ...state, timers: [...state.timers, message.timerId] };
-    if (message.kind !== 'input') return state;
-    const { input } = message;
-    switch (input.type) {
-      case 'PaymentFailed': {
-        const { invoice_id, subscription_id, dunning, occurred_at } = input.data;
-        // The terms of the first failure hold for the whole schedule.
-        const started = state.terms ? state : { ...state, invoiceId: invoice_id, subscriptionId: subscription_id, terms: dunning, firstFailureAt: occurred_at };
-        return { ...started, failures: state.failures + 1 };
-      }
-      case 'InvoiceSettled':
-        return { ...state, ended: true };
-      default:
+    switch (message.kind) {
+      case 'input':
+        return afterInput(state, message.input);
+      case 'schedule':
+        return withTimer(state, DunningTimers.of(message.timerId));
+      case 'command':
+      case 'cancel':
+      case 'event':
         return state;
+      default:
+        return assertNever(message);
     }
   },
 
   decide(input, state) {
     switch (input.type) {
-      case 'PaymentFailed': {
-        if (state.ended) return [];
-        const { last_error, occurred_at } = input.data;
-        const terms = state.terms ?? input.data.dunning;
-        const started = { ...state, terms, invoiceId: state.invoiceId ?? input.data.invoice_id, subscriptionId: state.subscriptionId ?? input.data.subscription_id };
-        const first = state.firstFailureAt ?? occurred_at;
-        const retriesMade = state.failures;
-        if (retriesMade >= terms.retry_days.length) return finalAction(started);
-        if (!last_error.is_retriable) return state.timers.includes(EXHAUSTED) ? [] : [{ kind: 'schedule', timerId: EXHAUSTED, dueAt: scheduleEndAt(terms, first) }];
-        return [{ kind: 'schedule', timerId: retryTimer(retriesMade + 1), dueAt: retryDueAt(terms, first, retriesMade, last_error) }];
-      }
-      case 'TimerFired': {
-        if (state.ended || !state.invoiceId) return [];
-        if (input.data.timer_id === EXHAUSTED) return finalAction(state);
-        const attempt = Number(input.data.timer_id.slice('retry:'.length));
-        if (!input.data.timer_id.startsWith('retry:') || !Number.isInteger(attempt)) return [];
-        return [{ kind: 'command', command: { type: 'RetryInvoicePayment', data: { invoice_id: state.invoiceId, attempt } } }];
+      case 'PaymentFailed':
+        return state.status === 'settled' ? [] : afterFailure(state.status === 'dunning' ? state : scheduleStartedBy(input), input.data.last_error);
+      case TIMER_FIRED: {
+        const timer = DunningTimers.of(input.data.timer_id);
+        return state.status === 'dunning' && timer ? onTimer(state, timer) : [];
       }
       case 'InvoiceSettled':
-        return state.timers.map((timerId) => ({ kind: 'cancel' as const, timerId }));
-      default:
+        return state.status === 'dunning' ? state.timers.map((timer) => ({ kind: 'cancel', timerId: DunningTimers.idOf(timer) })) : [];
+      case COMMAND_REJECTED:
+        // A refused retry or final action leaves the schedule as it is.
         return [];
+      default:
+        return assertNever(input);
     }
   },
 };
 
-function finalAction(state: DunningState): ProcessOutput<DunningCommand>[] {
-  const action = state.terms?.final_action;
-  if (!action || action === 'leave_past_due' || !state.invoiceId || !state.subscriptionId) return [];
-  return [{ kind: 'command', command: { type: 'ApplyDunningFinalAction', data: { invoice_id: state.invoiceId, subscription_id: state.subscriptionId, action } } }];
+function afterInput(state: DunningState, input: DunningInput | TimerFired | CommandRejected): DunningState {
+  switch (input.type) {
+    case 'PaymentFailed':
+      if (state.status === 'settled') return state;
+      return { ...(state.status === 'dunning' ? state : scheduleStartedBy(input)), failures: (state.status === 'dunning' ? state.failures : 0) + 1 };
+    case 'InvoiceSettled':
+      return { status: 'settled' };
+    case TIMER_FIRED:
+    case COMMAND_REJECTED:
+      return state;
+    default:
+      return assertNever(input);
+  }
+}
+
+/** The schedule a first failure starts, before it is counted. */
+function scheduleStartedBy({ data }: PaymentFailed): { status: 'dunning' } & Schedule {
+  return { status: 'dunning', invoiceId: data.invoice_id, subscriptionId: data.subscription_id, terms: data.dunning, firstFailureAt: data.occurred_at, failures: 0, timers: [] };
+}
+
+function withTimer(state: DunningState, timer: DunningTimer | undefined): DunningState {
+  return state.status === 'dunning' && timer ? { ...state, timers: [...state.timers, timer] } : state;
+}
+
+/** After the schedule's `failures` retries, one more failure: the next retry, the wait for the schedule's end, or the final action. */
+function afterFailure(schedule: Schedule, error: PaymentError): Output[] {
+  const { terms, firstFailureAt, failures } = schedule;
+  if (failures >= terms.retry_days.length) return finalAction(schedule);
+  if (!error.is_retriable) return schedule.timers.some((timer) => timer.kind === 'exhausted') ? [] : [scheduled({ kind: 'exhausted' }, scheduleEndAt(terms, firstFailureAt))];
+  return [scheduled({ kind: 'retry', attempt: failures + 1 }, retryDueAt(terms, firstFailureAt, failures, error))];
+}
+
+function onTimer(schedule: Schedule, timer: DunningTimer): Output[] {
+  switch (timer.kind) {
+    case 'retry':
+      return [{ kind: 'command', command: { type: 'RetryInvoicePayment', data: { invoice_id: schedule.invoiceId, attempt: timer.attempt } } }];
+    case 'exhausted':
+      return finalAction(schedule);
+  }
+}
+
+const scheduled = (timer: DunningTimer, dueAt: string): Output => ({ kind: 'schedule', timerId: DunningTimers.idOf(timer), dueAt });
+
+function finalAction({ terms, invoiceId, subscriptionId }: Schedule): Output[] {
+  const action = terms.final_action;
+  if (action === 'leave_past_due') return [];
+  return [{ kind: 'command', command: { type: 'ApplyDunningFinalAction', data: { invoice_id: invoiceId, subscription_id: subscriptionId, action } } }];
 }

@@ -1,4 +1,4 @@
-import { COMMAND_REJECTED } from '@tally/kernel';
+import { COMMAND_REJECTED, TIMER_FIRED } from '@tally/kernel';
 import { ProcessSpecification } from '@tally/kernel/testing/process-spec';
 import { unappliedPaymentRefundDecider } from './unapplied-payment-refund.decider';
 
@@ -22,4 +22,15 @@ describe('unapplied payment refund process', () => {
       .given([notApplied])
       .when({ id: 'rejected:cmd_1', type: COMMAND_REJECTED, data: { command_id: 'cmd_1', command_type: 'RefundUnappliedPayment', code: 'payment.not_refundable', message: 'no' } })
       .thenNothingHappens());
+
+  it('asks again for each won dispute', () => spec.given([notApplied, disputeWon]).when({ ...disputeWon, id: '01JEVENT000000000000000004' }).then([refund]));
+
+  it('ignores a timer fired at it: it sets none', () =>
+    spec.given([notApplied]).when({ id: 'timer:retry:1', type: TIMER_FIRED, data: { timer_id: 'retry:1' } }).thenNothingHappens());
+
+  it('folds a stream stored before its state was a union as it did then: the payment, then its refund', () => {
+    const state = [{ kind: 'input', input: notApplied } as const, refund].reduce(unappliedPaymentRefundDecider.evolve, unappliedPaymentRefundDecider.initialState());
+    expect(state).toEqual({ status: 'refund_asked', paymentId: payment_id });
+    expect(unappliedPaymentRefundDecider.decide(disputeWon, state)).toEqual([refund]);
+  });
 });

@@ -144,19 +144,13 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  /** Files that still declare per-command Nest classes or handlers; the merge of issue 29 empties this list. */
-  const PER_COMMAND_NEST_CLASSES_LEFT = [
-    // being removed in this issue by the payment path (invoicing, the payment flow, dunning)
-    'libs/invoicing/src/invoice.handlers.ts',
-  ];
-
   it('sends commands with Commands only: no file outside the runtime declares a Nest command or command handler', () => {
     const nestCommand = /@CommandHandler\(|import \{[^}]*\bCommand\b[^}]*\} from '@nestjs\/cqrs'/;
     const offenders = [...filesUnder(join(ROOT, 'libs')), ...filesUnder(join(ROOT, 'apps')), ...filesUnder(join(ROOT, 'test')), ...filesUnder(join(ROOT, 'bench'))]
       .filter((file) => !file.startsWith(join(ROOT, 'libs', 'runtime', 'src', 'commands') + '/'))
       .filter((file) => nestCommand.test(readFileSync(file, 'utf8')))
       .map((file) => relative(ROOT, file));
-    expect(offenders.sort()).toEqual([...PER_COMMAND_NEST_CLASSES_LEFT].sort());
+    expect(offenders).toEqual([]);
   });
 
   it('reads the time only through the Clock', () => {

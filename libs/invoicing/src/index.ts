@@ -8,7 +8,6 @@ export * from './domain/invoice-line-input';
 export * from './domain/invoice-number-sequence';
 export * from './invoice.aggregate';
 export * from './invoice.view';
-export * from './invoice.handlers';
 export * from './invoice-drafts';
 export * from './subscription-invoices';
 export * from './domain/collection-terms';

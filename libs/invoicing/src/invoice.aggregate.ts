@@ -27,6 +27,13 @@ export const invoiceAggregate: AggregateDefinition<InvoiceState, InvoiceCommand,
 export const invoiceCollection = publishedCommands(invoiceAggregate, ['StartInvoicePayment', 'ApplyInvoicePayment', 'CloseInvoicePayment', 'ExhaustInvoiceRetries']);
 
 /**
+ * The invoice aggregate as a subscription's pause or expiry and late usage address it: voided or
+ * written off by their policies (`cancel_open_payment: true` cancels a payment still under way, or
+ * returns it if it succeeds anyway).
+ */
+export const invoiceClosing = publishedCommands(invoiceAggregate, ['VoidInvoice', 'MarkInvoiceUncollectible']);
+
+/**
  * The invoice of one subscription period: the same (subscription, period start) always names the
  * same invoice, so a second billing attempt meets the first one's stream instead of billing twice.
  */

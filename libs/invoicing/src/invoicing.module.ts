@@ -3,7 +3,6 @@ import { TaxModule } from '@tally/tax';
 import { PreviewInvoiceHandler } from './invoice-preview';
 import { InvoiceFinalizer } from './invoice-finalizer';
 import { InvoiceNumbering } from './invoice-numbering';
-import { invoiceCommandHandlers } from './invoice.handlers';
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
 import { InvoiceReadsController, InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
@@ -26,7 +25,6 @@ import { InvoiceDrafts } from './invoice-drafts';
     InvoiceDryRun,
     SubscriptionInvoiceIssuer,
     InvoiceDrafts,
-    ...invoiceCommandHandlers,
     InvoiceNumberingReaction,
     InvoicePdfLinks,
     InvoicePdfUrlInterceptor,

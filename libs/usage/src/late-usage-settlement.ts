@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { derivedId, DomainError } from '@tally/kernel';
 import { DuplicateEventIdError } from '@tally/eventstore';
 import type { Cell, RequestContext } from '@tally/cells';
-import { Clocks, commandStep, CommandRuntime } from '@tally/runtime';
-import { subscriptionInvoiceId, VoidInvoiceCommand } from '@tally/invoicing';
+import { Clocks, commandStep, CommandRuntime, Commands } from '@tally/runtime';
+import { invoiceClosing, subscriptionInvoiceId } from '@tally/invoicing';
 import type { LateUsageSettled } from './domain/usage.events';
 import { appendToIngestStream } from './usage-ingest-stream';
 import { UsageProjectionProgress } from './usage-projection-progress';
@@ -27,7 +26,7 @@ export class LateUsageSettlement {
     private readonly runtime: CommandRuntime,
     private readonly clocks: Clocks,
     private readonly progress: UsageProjectionProgress,
-    private readonly bus: CommandBus,
+    private readonly commands: Commands,
   ) {}
 
   /** The late usage reaction's step for each accepted batch: settles each group of the batch's late events still held. */
@@ -40,7 +39,7 @@ export class LateUsageSettlement {
 
   private async settle(cell: Cell, context: RequestContext, held: LateUsageDoc): Promise<void> {
     const invoiceId = subscriptionInvoiceId(held.subscription_id, held.period.end);
-    const voided = await this.bus.execute(new VoidInvoiceCommand(commandStep(context, 'void'), invoiceId)).then(
+    const voided = await this.commands.send(invoiceClosing, invoiceId, { type: 'VoidInvoice', data: { invoice_id: invoiceId } }, commandStep(context, 'void')).then(
       () => true,
       (error: unknown) => {
         if (error instanceof DomainError) return false;

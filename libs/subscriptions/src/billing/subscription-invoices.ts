@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { BY_POLICY, invoiceAggregate, MarkInvoiceUncollectibleCommand, SubscriptionInvoiceIssuer, VoidInvoiceCommand } from '@tally/invoicing';
+import { invoiceAggregate, invoiceClosing, SubscriptionInvoiceIssuer } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
-import { CommandRuntime, streamName } from '@tally/runtime';
+import { CommandRuntime, Commands, streamName } from '@tally/runtime';
 import { invoiceBasisOf } from '../domain/invoice-basis';
 import { subscriptionDecider, type SubscriptionState } from '../domain/subscription.decider';
 import { subscriptionAggregate } from '../subscription.aggregate';
@@ -24,7 +23,7 @@ export class SubscriptionInvoices {
     private readonly runtime: CommandRuntime,
     private readonly builder: SubscriptionInvoiceBuilder,
     private readonly issuer: SubscriptionInvoiceIssuer,
-    private readonly commands: CommandBus,
+    private readonly commands: Commands,
   ) {}
 
   /** An invoice without lines (a cancellation with nothing to credit and no usage) is not issued. */
@@ -33,9 +32,8 @@ export class SubscriptionInvoices {
     if (draft.lines.length === 0) return;
     const { invoice } = await this.issuer.issue(context, issueInput(draft, request));
     if (invoice.status !== 'open') return;
-    // By policy: a payment someone started meanwhile is canceled, or returned if it succeeds anyway.
-    if (request.collection === 'void_invoices') await this.commands.execute(new VoidInvoiceCommand(context, invoice.id, BY_POLICY));
-    if (request.collection === 'mark_uncollectible') await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, invoice.id, BY_POLICY));
+    if (request.collection === 'void_invoices') await this.closeByPolicy(context, invoice.id, 'VoidInvoice');
+    if (request.collection === 'mark_uncollectible') await this.closeByPolicy(context, invoice.id, 'MarkInvoiceUncollectible');
   }
 
   /** The invoice of an event stored before events carried their invoice's basis: the basis is the state its history left. */
@@ -69,9 +67,14 @@ export class SubscriptionInvoices {
     for (const key of new Set(keys)) {
       const id = invoiceIdOf({ subscription_id: subscriptionId, key });
       const { state } = await this.runtime.load(cell, invoiceAggregate, id, context);
-      if (behavior === 'void_invoices' && state.status === 'open') await this.commands.execute(new VoidInvoiceCommand(context, id, BY_POLICY));
-      if (behavior === 'mark_uncollectible' && (state.status === 'open' || state.status === 'partially_paid')) await this.commands.execute(new MarkInvoiceUncollectibleCommand(context, id, BY_POLICY));
+      if (behavior === 'void_invoices' && state.status === 'open') await this.closeByPolicy(context, id, 'VoidInvoice');
+      if (behavior === 'mark_uncollectible' && (state.status === 'open' || state.status === 'partially_paid')) await this.closeByPolicy(context, id, 'MarkInvoiceUncollectible');
     }
+  }
+
+  /** Voided or written off by policy: a payment someone started meanwhile is canceled, or returned if it succeeds anyway. */
+  private async closeByPolicy(context: RequestContext, invoiceId: string, type: 'VoidInvoice' | 'MarkInvoiceUncollectible'): Promise<void> {
+    await this.commands.send(invoiceClosing, invoiceId, { type, data: { invoice_id: invoiceId, cancel_open_payment: true } }, context);
   }
 
   /** The subscription's events as stored (the first `limit` of them), with their ids. */

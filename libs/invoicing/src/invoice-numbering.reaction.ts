@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import { onClockOf, type RequestContext } from '@tally/cells';
-import { CommandRuntime, Commands, type Reaction } from '@tally/runtime';
+import { asEventOf, CommandRuntime, Commands, type Reaction } from '@tally/runtime';
 import type { InvoiceNumberReserved } from './domain/invoice-number-sequence';
 import { invoiceAggregate } from './invoice.aggregate';
 import { InvoiceFinalizer } from './invoice-finalizer';
@@ -30,7 +30,7 @@ export class InvoiceNumberingReaction implements Reaction<UseReservedNumber> {
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'InvoiceNumberReserved') return undefined;
-    const data = (event as unknown as InvoiceNumberReserved).data;
+    const data = asEventOf<InvoiceNumberReserved>(event).data;
     return { lane: data.invoice_id, command: { type: 'UseReservedNumber' as const, data } };
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { InvoicePaymentStarted } from '@tally/invoicing';
-import { CommandRuntime, type Reaction } from '@tally/runtime';
+import { asEventOf, CommandRuntime, type Reaction } from '@tally/runtime';
 import type { PaymentEvent } from './domain/payment.events';
 import { InvoiceDunning } from './dunning.handlers';
 import { OpenPaymentCancellation } from './open-payment-cancellation';
@@ -49,7 +49,7 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
         return { lane: invoice_id, command: { type: 'CancelOpenPayment', data: { invoice_id } } };
       }
       case 'InvoicePaymentStarted': {
-        const attempt = (event as unknown as InvoicePaymentStarted).data;
+        const attempt = asEventOf<InvoicePaymentStarted>(event).data;
         return { lane: attempt.invoice_id, command: { type: 'CreateAndChargePayment', data: attempt } };
       }
       case 'CustomerDefaultPaymentMethodChanged': {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import { CustomerPaymentMethods } from '@tally/customers';
-import type { Reaction } from '@tally/runtime';
+import { asEventOf, type Reaction } from '@tally/runtime';
 import type { PaymentMethodAttached, PaymentMethodDetached } from './domain/payment-method.events';
 
 export const ATTACHMENT_REACTION = 'payment_method_attachment';
@@ -27,11 +27,11 @@ export class PaymentMethodAttachmentReaction implements Reaction<RecordOnCustome
 
   commandOf(event: RecordedEvent) {
     if (event.type === 'PaymentMethodAttached') {
-      const { customer_id, payment_method_id, set_as_default } = (event as unknown as PaymentMethodAttached).data;
+      const { customer_id, payment_method_id, set_as_default } = asEventOf<PaymentMethodAttached>(event).data;
       return { lane: customer_id, command: { type: 'RecordPaymentMethodOnCustomer' as const, data: { customer_id, payment_method_id, change: 'attached' as const, set_as_default } } };
     }
     if (event.type === 'PaymentMethodDetached') {
-      const { customer_id, payment_method_id } = (event as unknown as PaymentMethodDetached).data;
+      const { customer_id, payment_method_id } = asEventOf<PaymentMethodDetached>(event).data;
       return { lane: customer_id, command: { type: 'RecordPaymentMethodOnCustomer' as const, data: { customer_id, payment_method_id, change: 'detached' as const, set_as_default: false } } };
     }
     return undefined;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { InvoiceRetriesExhausted } from '@tally/invoicing';
-import { Commands, type Reaction } from '@tally/runtime';
+import { asEventOf, Commands, type Reaction } from '@tally/runtime';
 import { subscriptionAggregate } from './subscription.aggregate';
 import { cancelWithoutFinalInvoice } from './subscription-changes';
 
@@ -23,7 +23,7 @@ export class DunningFinalActionReaction implements Reaction<CancelForFailedPayme
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'InvoiceRetriesExhausted') return undefined;
-    const { subscription_id, final_action } = (event as unknown as InvoiceRetriesExhausted).data;
+    const { subscription_id, final_action } = asEventOf<InvoiceRetriesExhausted>(event).data;
     if (final_action !== 'cancel_subscription' || !subscription_id) return undefined;
     return { lane: subscription_id, command: { type: 'CancelForFailedPayment' as const, data: { subscription_id } } };
   }

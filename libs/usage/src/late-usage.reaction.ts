@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
-import type { Reaction } from '@tally/runtime';
+import { asEventOf, type Reaction } from '@tally/runtime';
 import type { UsageBatchAccepted } from './domain/usage.events';
 import { LateUsageSettlement } from './late-usage-settlement';
 import { USAGE_INGEST_PREFIX } from './usage-ingest-stream';
@@ -18,7 +18,7 @@ export class LateUsageReaction implements Reaction<SettleLateUsage> {
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'UsageBatchAccepted') return undefined;
-    const { batch_id, events } = (event as unknown as UsageBatchAccepted).data;
+    const { batch_id, events } = asEventOf<UsageBatchAccepted>(event).data;
     if (!events.some((usage) => usage.rebill)) return undefined;
     return { lane: event.stream, command: { type: 'SettleLateUsage' as const, data: { batch_id } } };
   }

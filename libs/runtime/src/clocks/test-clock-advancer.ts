@@ -2,6 +2,7 @@ import { DomainError } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { ReadStore } from '@tally/readstore';
 import type { Cell } from '@tally/cells';
+import { asEventOf } from '../commands/history-event';
 import { causedBy } from '../commands/caused-by';
 import type { CommandRuntime } from '../commands/command-runtime';
 import type { TimerPoller } from '../processes/timer-poller';
@@ -40,7 +41,7 @@ export class TestClockAdvancer extends LogFollower {
   }
 
   private async advance(event: RecordedEvent): Promise<void> {
-    const { test_clock_id: clockId, target } = (event as unknown as TestClockAdvanceStarted).data;
+    const { test_clock_id: clockId, target } = asEventOf<TestClockAdvanceStarted>(event).data;
     const context = causedBy(event, this.cell.region, 'system:test_clock');
     try {
       for (let fired = 0; fired < MAX_TIMERS_PER_ADVANCE && !this.isStopped; ) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
-import type { Reaction } from '@tally/runtime';
+import { asEventOf, type Reaction } from '@tally/runtime';
 import type { UsageBatchAccepted } from '../domain/usage.events';
 import { USAGE_INGEST_PREFIX } from '../usage-ingest-stream';
 import { UsageAlerts } from './usage-alerts';
@@ -18,7 +18,7 @@ export class UsageAlertsReaction implements Reaction<CheckAlerts> {
 
   commandOf(event: RecordedEvent) {
     if (event.type !== 'UsageBatchAccepted') return undefined;
-    const { events } = (event as unknown as UsageBatchAccepted).data;
+    const { events } = asEventOf<UsageBatchAccepted>(event).data;
     return { lane: event.stream, command: { type: 'CheckUsageAlerts' as const, data: { subscription_ids: [...new Set(events.map((usage) => usage.subscription_id))] } } };
   }
 

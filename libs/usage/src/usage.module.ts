@@ -13,14 +13,14 @@ import { UsageTracking } from './usage-tracking';
 import { UsageAlerts } from './usage-alerts/usage-alerts';
 import { SubscriptionUsageAlerts } from './usage-alerts/subscription-usage-alerts';
 import { UsageAlertIndexReaction } from './usage-alerts/usage-alert-index.reaction';
-import { UsageAlertsController } from './usage-alerts/usage-alerts.controller';
+import { UsageAlertReadsController, UsageAlertsController } from './usage-alerts/usage-alerts.controller';
 import { UsageAlertsReaction } from './usage-alerts/usage-alerts.reaction';
 
 /** Global: the subscriptions context bills usage through the port this module fills. */
 @Global()
 @Module({
   imports: [SubscriptionsModule],
-  controllers: [UsageController, TrackController, UsageAlertsController],
+  controllers: [UsageController, TrackController, UsageAlertReadsController, UsageAlertsController],
   providers: [
     MeteredSubscriptions,
     UsageIngest,

@@ -25,6 +25,13 @@ export const OPERATOR_KEY = 'operator-test-secret';
 /** The public URL of a Tally under test (TALLY_PUBLIC_URL), unless a test gives its own: every URL it hands out starts with it. */
 export const PUBLIC_URL = 'https://tally.test';
 
+/**
+ * How long a webhook receiver has to answer under test (TALLY_WEBHOOK_TIMEOUT_MS): the tests'
+ * receivers answer at once, and one that never answers is cut off sooner than the spec's 10 s, so
+ * that a settle waiting for its attempt ends soon.
+ */
+export const WEBHOOK_TIMEOUT_MS = 3_000;
+
 /** Read once per test file, from the first app's `/openapi.json` of every version. */
 let contract: Promise<VersionedContracts> | undefined;
 
@@ -43,7 +50,13 @@ export class TallyUnderTest {
   static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog; extraProcesses?: AppOptions['extraProcesses']; publicUrl?: string } = {}): Promise<TallyUnderTest> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
     const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
-    const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY, TALLY_PUBLIC_URL: options.publicUrl ?? PUBLIC_URL });
+    const config = readConfig({
+      TALLY_DATA_DIR: dataDir,
+      TALLY_PROFILE: 'embedded',
+      TALLY_OPERATOR_KEY: OPERATOR_KEY,
+      TALLY_PUBLIC_URL: options.publicUrl ?? PUBLIC_URL,
+      TALLY_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
+    });
     const app = await createApp({ config, worker: 'in-process', clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
     await app.init();
     contract ??= Promise.all(API_VERSIONS.map(async (version) => [version, (await request(app.getHttpServer()).get(`/openapi.json?version=${version}`).expect(200)).body] as const)).then(
@@ -67,7 +80,10 @@ export class TallyUnderTest {
     return this.app.get(CellRegistry);
   }
 
-  /** Waits until every projection and process manager has caught up with every write so far. */
+  /**
+   * Waits until every projection and process manager has caught up with every write so far, and
+   * the webhook dispatcher has attempted, and recorded, every delivery due now on its clock.
+   */
   settle(): Promise<void> {
     return this.worker.settle();
   }

@@ -37,6 +37,8 @@ export interface TallyConfig {
   leaseTtlMs: number;
   /** How long a caller's read waits for the read models to show what the caller wrote before it answers with what they hold. */
   readWaitMs: number;
+  /** How long a webhook receiver has to answer a delivery, from the lookup to the body's end. */
+  webhookTimeoutMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
@@ -57,7 +59,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     logFormat: parseLogFormat(env.LOG_FORMAT, profile),
     ...parseLeases(env, profile),
-    readWaitMs: parseReadWait(env.TALLY_READ_WAIT_MS),
+    readWaitMs: wholeMilliseconds('TALLY_READ_WAIT_MS', env.TALLY_READ_WAIT_MS, DEFAULT_READ_WAIT_MS),
+    webhookTimeoutMs: wholeMilliseconds('TALLY_WEBHOOK_TIMEOUT_MS', env.TALLY_WEBHOOK_TIMEOUT_MS, DEFAULT_WEBHOOK_TIMEOUT_MS, 1),
   };
   if (profile === 'production') config.regionStores = productionStores(env, regions);
   return config;
@@ -109,9 +112,12 @@ function parseLeases(env: NodeJS.ProcessEnv, profile: Profile): Pick<TallyConfig
 /** Far beyond the few milliseconds the read models trail the log by, and within a client's patience after a restart. */
 export const DEFAULT_READ_WAIT_MS = 10_000;
 
-function parseReadWait(raw: string | undefined): number {
-  const ms = Number(raw ?? DEFAULT_READ_WAIT_MS);
-  if (!Number.isInteger(ms) || ms < 0) throw new Error('TALLY_READ_WAIT_MS is a whole number of milliseconds');
+/** The spec's: a receiver answers within 10 seconds. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+function wholeMilliseconds(variable: string, raw: string | undefined, fallback: number, min = 0): number {
+  const ms = Number(raw ?? fallback);
+  if (!Number.isInteger(ms) || ms < min) throw new Error(`${variable} is a whole number of milliseconds${min > 0 ? `, at least ${min}` : ''}`);
   return ms;
 }
 

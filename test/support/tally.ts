@@ -11,6 +11,7 @@ import type { JsonLog } from '@tally/observability';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 import type { AppOptions } from '../../apps/api/src/app.module';
+import { dropMongoReadStore, mongoReadStoreEnv } from './mongo-read-store';
 import { VersionedContracts } from './openapi-contract';
 
 export interface TestTenant {
@@ -37,7 +38,10 @@ let contract: Promise<VersionedContracts> | undefined;
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** One Tally on the embedded profile in a temporary folder, with a manual clock and helpers for tests. */
+/**
+ * One Tally on the embedded profile in a temporary folder, with a manual clock and helpers for
+ * tests; with TALLY_TEST_READ_STORE=mongo its read models and leases are in MongoDB (see mongo-read-store).
+ */
 export class TallyUnderTest {
   private constructor(
     readonly app: NestExpressApplication,
@@ -56,6 +60,7 @@ export class TallyUnderTest {
       TALLY_OPERATOR_KEY: OPERATOR_KEY,
       TALLY_PUBLIC_URL: options.publicUrl ?? PUBLIC_URL,
       TALLY_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
+      ...mongoReadStoreEnv(dataDir),
     });
     const app = await createApp({ config, worker: 'in-process', clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
     await app.init();
@@ -146,6 +151,8 @@ export class TallyUnderTest {
 
   async stop(options: { keepData?: boolean } = {}): Promise<void> {
     await this.app.close();
-    if (!options.keepData) rmSync(this.dataDir, { recursive: true, force: true });
+    if (options.keepData) return;
+    rmSync(this.dataDir, { recursive: true, force: true });
+    await dropMongoReadStore(this.dataDir);
   }
 }

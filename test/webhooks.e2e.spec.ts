@@ -79,7 +79,6 @@ describe('webhooks', () => {
   const pendingOf = async (api: Api, endpointId: string): Promise<PendingDelivery[]> =>
     (await api.get(`/v1/admin/webhook-endpoints/${endpointId}/deliveries?status=pending&limit=100`).expect(200)).body.data;
 
-
   it('delivers every event once, signed, and shows the secret only at creation', async () => {
     const api = await sandbox();
     const hooks = await receiver();
@@ -159,7 +158,7 @@ describe('webhooks', () => {
     const [stall] = slow.received.filter((delivery) => delivery.answered === 'nothing');
     for (const delivery of [...slow.acknowledged, ...other.acknowledged]) expect(delivery.arrivedMs).toBeLessThan(stall.cutOffMs!);
     expect(new Set(slow.acknowledged.map((delivery) => delivery.event.aggregate_id))).toEqual(new Set(flowing));
-    // The stalled aggregate's update waits behind its creation, which is still unanswered.
+    // The stalled aggregate's update waits behind its creation, whose retry is not due yet.
     expect(slow.received.filter((delivery) => delivery.event.aggregate_id === stalled).map((delivery) => delivery.event.type)).toEqual(['customer.created']);
     await slow.stop();
   });

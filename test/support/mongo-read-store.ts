@@ -13,8 +13,23 @@ export function mongoReadStoreEnv(dataDir: string): Record<string, string> {
   const mongoUrl = mongoUrlIfAsked();
   if (!mongoUrl) return {};
   const url = withDatabase(mongoUrl, databaseOf(dataDir));
-  // One process holds the leases of a test's Tally: a longer lease spares the server renewals, and a crash suite's restart waits it out.
+  // One process holds the leases of a test's Tally: a longer lease spares the server renewals.
   return { TALLY_READ_STORE: 'mongo', TALLY_READ_STORE_MONGO_URL: url, TALLY_LEASES: 'mongo', TALLY_LEASES_MONGO_URL: url, TALLY_LEASE_TTL_MS: String(LEASE_TTL_MS) };
+}
+
+/**
+ * Deletes the leases a Tally on the data folder held: a crash suite restarts on a folder whose
+ * last process it killed, and would otherwise wait for those leases to expire.
+ */
+export async function forgetDeadLeases(dataDir: string): Promise<void> {
+  const mongoUrl = mongoUrlIfAsked();
+  if (!mongoUrl) return;
+  const client = await MongoClient.connect(mongoUrl);
+  try {
+    await client.db(databaseOf(dataDir)).collection('leases').deleteMany({});
+  } finally {
+    await client.close();
+  }
 }
 
 /** Drops the databases of the data folder's Tally: its leases' and, named after it, its read models'. */

@@ -11,7 +11,7 @@ import type { JsonLog } from '@tally/observability';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 import type { AppOptions } from '../../apps/api/src/app.module';
-import { dropMongoReadStore, mongoReadStoreEnv } from './mongo-read-store';
+import { dropMongoReadStore, forgetDeadLeases, mongoReadStoreEnv } from './mongo-read-store';
 import { VersionedContracts } from './openapi-contract';
 
 export interface TestTenant {
@@ -53,6 +53,8 @@ export class TallyUnderTest {
   /** Silent unless a test passes a `logger` to read the log lines. */
   static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog; extraProcesses?: AppOptions['extraProcesses']; publicUrl?: string } = {}): Promise<TallyUnderTest> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
+    // A folder given is one a test reopens after killing the Tally on it.
+    if (options.dataDir) await forgetDeadLeases(dataDir);
     const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
     const config = readConfig({
       TALLY_DATA_DIR: dataDir,
@@ -122,6 +124,8 @@ export class TallyUnderTest {
   async liftRateLimits(tenantId: string): Promise<void> {
     const unlimited = { read: 1_000_000, write: 1_000_000, money: 1_000_000, usage: 1_000_000, admin: 1_000_000 };
     await this.operator().patch(`/v1/operator/tenants/${tenantId}`, { rate_limits: unlimited }).expect(200);
+    // The limiter reads a tenant's limits from the directory once a second of the Tally's clock, which a test may never move: what it reads next must be these.
+    await this.settle();
   }
 
   /** The URLs this Tally hands out start with it. */
@@ -150,7 +154,10 @@ export class TallyUnderTest {
   }
 
   async stop(options: { keepData?: boolean } = {}): Promise<void> {
+    const { cells } = this;
     await this.app.close();
+    // The app leaves its stores open; MongoDB clients (read store, leases) would keep the test process alive.
+    await cells.close();
     if (options.keepData) return;
     rmSync(this.dataDir, { recursive: true, force: true });
     await dropMongoReadStore(this.dataDir);

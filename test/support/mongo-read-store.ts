@@ -7,13 +7,13 @@ import { MongoClient } from 'mongodb';
  * then run on the production read store. Each data folder gets databases of its own, named after
  * it, so that a Tally restarted on a folder (the crash suites) finds its read models again.
  */
-const LEASE_TTL_MS = 30_000;
+const LEASE_TTL_MS = 300_000;
 
 export function mongoReadStoreEnv(dataDir: string): Record<string, string> {
   const mongoUrl = mongoUrlIfAsked();
   if (!mongoUrl) return {};
   const url = withDatabase(mongoUrl, databaseOf(dataDir));
-  // One process holds the leases of a test's Tally: a longer lease spares the server renewals.
+  // One process holds the leases of a test's Tally: a long lease spares the server renewals, and a settle is never left waiting for a runner whose lease a slow renewal lost.
   return { TALLY_READ_STORE: 'mongo', TALLY_READ_STORE_MONGO_URL: url, TALLY_LEASES: 'mongo', TALLY_LEASES_MONGO_URL: url, TALLY_LEASE_TTL_MS: String(LEASE_TTL_MS) };
 }
 

@@ -11,6 +11,7 @@ import type { RecordedEvent } from '@tally/eventstore';
 import { MongoLeaseStore, openEmbeddedCells, type CellRegistry, type LeaseEpoch } from '@tally/cells';
 import { testMetadata } from '@tally/cells/testing/temp-cells';
 import { DISPATCHED_STREAM, PROBE_STREAM } from './support/lease-probe.process';
+import { withDatabase } from './support/mongo-read-store';
 import { startTsChild } from './support/ts-child-process';
 
 const MONGO_URL = process.env.MONGO_URL;
@@ -21,8 +22,6 @@ const PROBES = 12;
 /** Every lease of the workers' cell: the timers projection, the probe's process manager, the timer poller. */
 const LEASES = ['eu/projection/timers', 'eu/process/lease_probe', 'eu/dispatcher', 'eu/timer-poller'];
 
-/** MONGO_URL (without a database of its own) naming the database `name`. */
-const withDatabase = (url: string, name: string) => url.replace(/\/?(\?|$)/, `/${name}$1`);
 
 interface WorkerProcess {
   child: ChildProcess;

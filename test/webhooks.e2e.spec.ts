@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey } from '@tally/http';
 import Stripe from 'stripe';
-import { TallyUnderTest } from './support/tally';
-import { eventually, WebhookReceiver, type Behaviour, type ReceivedDelivery } from './support/webhook-receiver';
+import { TallyUnderTest, WEBHOOK_TIMEOUT_MS } from './support/tally';
+import { settleRetries, WebhookReceiver, type Behaviour, type ReceivedDelivery } from './support/webhook-receiver';
 
 const stripe = new Stripe('sk_test_unused');
 const MINUTE = 60_000;
@@ -16,6 +16,8 @@ const TOLERANCE_S = 300;
  * Webhooks through the HTTP API, delivered to real receivers on 127.0.0.1: signatures checked by
  * Stripe's own library and by hand, commit order per aggregate under failures, retries on the
  * service's clock, rotation, disabling, replays, and the failure event after the last retry.
+ * `tally.settle()` returns once every delivery due on its clock was attempted and recorded, so
+ * each test asserts exactly what arrived by then, and moves a clock to bring retries due.
  */
 describe('webhooks', () => {
   let tally: TallyUnderTest;
@@ -73,17 +75,9 @@ describe('webhooks', () => {
     }
   }
 
-  /** Moves the service's clock to each next retry of the endpoint's deliveries, as they fall due, until `condition` holds. */
-  async function advanceUntil(api: Api, endpointId: string, condition: () => boolean, what: string): Promise<void> {
-    for (let step = 0; step < 100 && !condition(); step++) {
-      await tally.settle();
-      const pending = (await api.get(`/v1/admin/webhook-endpoints/${endpointId}/deliveries?status=pending&limit=100`).expect(200)).body.data as { next_attempt_at: string | null }[];
-      const next = pending.map((delivery) => delivery.next_attempt_at).filter((at): at is string => at !== null && at > tally.clock.now().toISOString()).sort()[0];
-      if (next) tally.clock.set(next);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await eventually(condition, 15_000, what);
-  }
+  type PendingDelivery = { attempt_count: number; next_attempt_at: string | null };
+  const pendingOf = async (api: Api, endpointId: string): Promise<PendingDelivery[]> =>
+    (await api.get(`/v1/admin/webhook-endpoints/${endpointId}/deliveries?status=pending&limit=100`).expect(200)).body.data;
 
   it('delivers every event once, signed, and shows the secret only at creation', async () => {
     const api = await sandbox();
@@ -96,8 +90,9 @@ describe('webhooks', () => {
     const customer = await newCustomer(api);
     tally.clock.advance(1000);
     await api.patch(`/v1/customers/${customer}`, { name: 'Ada' }).expect(200);
-    await eventually(() => hooks.acknowledged.length === 2, 10_000, 'two deliveries');
+    await tally.settle();
 
+    expect(hooks.received).toHaveLength(2);
     const [first, second] = hooks.acknowledged;
     expect([first.event.type, second.event.type]).toEqual(['customer.created', 'customer.updated']);
     expect(first.event).toMatchObject({ object: 'event', aggregate_type: 'customer', aggregate_id: customer, schema_version: 1, data: { id: customer, email: 'hooks@example.com' } });
@@ -117,7 +112,7 @@ describe('webhooks', () => {
   it('keeps commit order per aggregate through failures, slow answers and a timeout, and delivers everything', async () => {
     const api = await sandbox();
     let requests = 0;
-    // Every third request fails, some are slow, and the 5th one gets no answer (10 s timeout).
+    // Every third request fails, some are slow, and the 5th one gets no answer (cut off after WEBHOOK_TIMEOUT_MS).
     const flaky = await receiver(() => {
       requests++;
       if (requests === 5) return 'hang';
@@ -130,18 +125,21 @@ describe('webhooks', () => {
       await Promise.all(customers.map((customer) => api.patch(`/v1/customers/${customer}`, { name: `round ${round}` }).expect(200)));
     }
     const events = customers.length * 5;
-    const delivered = () => new Set(flaky.acknowledged.map((delivery) => delivery.event.id)).size === events;
-    await eventually(() => flaky.received.some((delivery) => delivery.answered === 'nothing'), 10_000, 'the unanswered request');
-    // The unanswered attempt is cut off at 10 s, then retried 5 s later on the service's clock.
-    await new Promise((resolve) => setTimeout(resolve, 10_500));
-    await advanceUntil(api, endpointId, delivered, `all ${events} events acknowledged`);
+    // The unanswered attempt is cut off, then retried 5 s later on the service's clock, as the failed ones are.
+    await settleRetries(tally, api, endpointId);
 
+    expect(new Set(flaky.acknowledged.map((delivery) => delivery.event.id)).size).toBe(events);
     expect(flaky.received.length).toBeGreaterThan(events);
+    const [unanswered, ...more] = flaky.received.filter((delivery) => delivery.answered === 'nothing');
+    expect(more).toEqual([]);
+    const unansweredRecord = (await api.get(`/v1/admin/webhook-endpoints/${endpointId}/deliveries?limit=100`).expect(200)).body.data.find((record: { event_id: string }) => record.event_id === unanswered.event.id);
+    expect(unansweredRecord.attempts.filter((attempt: { error: string | null }) => attempt.error === 'timeout')).toHaveLength(1);
+    expect(unanswered.cutOffMs! - unanswered.arrivedMs).toBeLessThan(WEBHOOK_TIMEOUT_MS + 1_000);
     expectCommitOrder(flaky.received);
     for (const delivery of flaky.acknowledged) expectSigned(delivery, secret);
     const perAggregate = customers.map((customer) => flaky.acknowledged.filter((delivery) => delivery.event.aggregate_id === customer).map((delivery) => delivery.event.data.name));
     expect(perAggregate).toEqual(customers.map(() => [null, 'round 1', 'round 2', 'round 3', 'round 4']));
-  }, 60_000);
+  });
 
   it('never lets a receiver that stalls on one aggregate delay its other aggregates or the other endpoints', async () => {
     const api = await sandbox();
@@ -149,15 +147,18 @@ describe('webhooks', () => {
     const other = await receiver();
     await endpoint(api, slow.url, ['customer.*']);
     await endpoint(api, other.url, ['customer.*']);
-    const started = Date.now();
     const stalled = await newCustomer(api, 'stalled@example.com');
     await api.patch(`/v1/customers/${stalled}`, { name: 'Waits' }).expect(200);
     const flowing = await Promise.all([1, 2, 3].map((n) => newCustomer(api, `flowing${n}@example.com`)));
+    // Settling waits until the stalled attempt is cut off (its retry is not due on the unmoved clock).
+    await tally.settle();
 
-    await eventually(() => slow.acknowledged.length === 3 && other.acknowledged.length === 5, 5_000, 'the deliveries not held up');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(slow.acknowledged).toHaveLength(3);
+    expect(other.acknowledged).toHaveLength(5);
+    const [stall] = slow.received.filter((delivery) => delivery.answered === 'nothing');
+    for (const delivery of [...slow.acknowledged, ...other.acknowledged]) expect(delivery.arrivedMs).toBeLessThan(stall.cutOffMs!);
     expect(new Set(slow.acknowledged.map((delivery) => delivery.event.aggregate_id))).toEqual(new Set(flowing));
-    // The stalled aggregate's update waits behind its creation, which is still unanswered.
+    // The stalled aggregate's update waits behind its creation, whose retry is not due yet.
     expect(slow.received.filter((delivery) => delivery.event.aggregate_id === stalled).map((delivery) => delivery.event.type)).toEqual(['customer.created']);
     await slow.stop();
   });
@@ -169,9 +170,9 @@ describe('webhooks', () => {
     const { id } = await endpoint(api, once.url, ['customer.created']);
     const customer = await newCustomer(api);
     await newCustomer(api, 'second@example.com');
-    await eventually(() => once.received.length === 2, 10_000, 'the first attempts');
-    await advanceUntil(api, id, () => once.acknowledged.length === 2, 'the retry');
-    await tally.settle();
+    expect(await settleRetries(tally, api, id)).toBe(1);
+    expect(once.received.map((delivery) => delivery.answered)).toEqual([500, 200, 200]);
+    expect(once.acknowledged).toHaveLength(2);
 
     const listed = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?limit=1`).expect(200)).body;
     expect(listed.has_more).toBe(true);
@@ -200,7 +201,8 @@ describe('webhooks', () => {
     expect(rotated.secret_rotated_at).toBe(tally.clock.now().toISOString());
 
     await newCustomer(api);
-    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'a delivery');
+    await tally.settle();
+    expect(hooks.received).toHaveLength(1);
     const during = hooks.acknowledged[0];
     expect((during.headers['service-signature'] as string).split(',').filter((part) => part.startsWith('v1='))).toHaveLength(2);
     expectSigned(during, old);
@@ -208,7 +210,8 @@ describe('webhooks', () => {
 
     tally.clock.advance(HOUR + 1000);
     await newCustomer(api, 'later@example.com');
-    await eventually(() => hooks.acknowledged.length === 2, 10_000, 'a second delivery');
+    await tally.settle();
+    expect(hooks.received).toHaveLength(2);
     const after = hooks.acknowledged[1];
     expect((after.headers['service-signature'] as string).split(',')).toHaveLength(2);
     expectSigned(after, rotated.secret);
@@ -223,15 +226,16 @@ describe('webhooks', () => {
     const created = await endpoint(api, hooks.url, ['customer.*']);
     const overlapping = (await api.post(`/v1/admin/webhook-endpoints/${created.id}/rotate-secret`, { expires_in: 3600 }).expect(200)).body.secret as string;
     await newCustomer(api);
-    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'a delivery signed with both secrets');
+    await tally.settle();
+    expect(hooks.received).toHaveLength(1);
     expectSigned(hooks.acknowledged[0], created.secret);
     expectSigned(hooks.acknowledged[0], overlapping);
     const last = (await api.post(`/v1/admin/webhook-endpoints/${created.id}/rotate-secret`).expect(200)).body.secret as string;
     await newCustomer(api);
-    await eventually(() => hooks.acknowledged.length === 2, 10_000, 'a delivery signed with the last secret');
+    await tally.settle();
+    expect(hooks.received).toHaveLength(2);
     expectSigned(hooks.acknowledged[1], last);
     expect(() => expectSigned(hooks.acknowledged[1], overlapping)).toThrow();
-    await tally.settle();
 
     const secrets = [created.secret, overlapping, last];
     const history = (await api.get(`/v1/admin/aggregates/${created.id}/history`).expect(200)).body;
@@ -262,11 +266,13 @@ describe('webhooks', () => {
     await endpoint(api, witness.url, ['customer.created']);
     expect((await api.patch(`/v1/admin/webhook-endpoints/${id}`, { status: 'disabled' }).expect(200)).body.status).toBe('disabled');
     const whileDisabled = await newCustomer(api, 'quiet@example.com');
-    await eventually(() => witness.acknowledged.length === 1, 10_000, 'the witness’s delivery');
+    await tally.settle();
+    expect(witness.acknowledged).toHaveLength(1);
+    expect(hooks.received).toEqual([]);
 
     await api.patch(`/v1/admin/webhook-endpoints/${id}`, { status: 'enabled' }).expect(200);
     const afterwards = await newCustomer(api, 'loud@example.com');
-    await eventually(() => witness.acknowledged.length === 2 && hooks.acknowledged.length === 1, 10_000, 'the deliveries after enabling');
+    await tally.settle();
     expect(hooks.received.map((delivery) => delivery.event.aggregate_id)).toEqual([afterwards]);
     expect(witness.acknowledged.map((delivery) => delivery.event.aggregate_id)).toEqual([whileDisabled, afterwards]);
   });
@@ -278,28 +284,20 @@ describe('webhooks', () => {
     const { id } = await endpoint(api, failing.url, ['customer.created']);
     await endpoint(api, witness.url, ['customer.created']);
     await newCustomer(api, 'first@example.com');
-    await eventually(() => failing.received.length === 1 && witness.acknowledged.length === 1, 10_000, 'the first attempts');
-    let retryAt: string | null = null;
-    // The receiver has answered; the dispatcher records the attempt a moment later.
-    await eventually(async () => {
-      await tally.settle();
-      retryAt = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?status=pending`).expect(200)).body.data[0].next_attempt_at;
-      return retryAt !== null;
-    }, 10_000, 'the first attempt recorded');
-
-    await api.delete(`/v1/admin/webhook-endpoints/${id}`).expect(200);
-    // Once the outbox has the deletion and the dispatcher has passed it (it looks every 10 ms when
-    // idle): a retry that falls due before then is still made, as an attempt under way finishes.
     await tally.settle();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect([failing.received.length, witness.acknowledged.length]).toEqual([1, 1]);
+    const [{ next_attempt_at: retryAt }] = await pendingOf(api, id);
+    expect(retryAt).not.toBeNull();
+
+    // Settled after the deletion, the dispatcher has passed it: a retry that fell due before then would still be made, as an attempt under way finishes.
+    await api.delete(`/v1/admin/webhook-endpoints/${id}`).expect(200);
+    await tally.settle();
     tally.clock.set(new Date(Date.parse(retryAt!) + 1000).toISOString());
     const second = await newCustomer(api, 'second@example.com');
-    await eventually(() => witness.acknowledged.length === 2, 10_000, 'the witness’s second delivery');
     await tally.settle();
-    await new Promise((resolve) => setTimeout(resolve, 200));
 
     expect(failing.received).toHaveLength(1);
-    expect(witness.acknowledged.map((delivery) => delivery.event.aggregate_id)[1]).toBe(second);
+    expect(witness.acknowledged.map((delivery) => delivery.event.aggregate_id)).toEqual([expect.any(String), second]);
   });
 
   it('replays a window in commit order per aggregate with the same event ids, and retries one delivery', async () => {
@@ -309,26 +307,28 @@ describe('webhooks', () => {
     const from = tally.clock.now().toISOString();
     const customers = [await newCustomer(api, 'a@example.com'), await newCustomer(api, 'b@example.com')];
     for (const customer of customers) await api.patch(`/v1/customers/${customer}`, { name: 'Grace' }).expect(200);
-    await eventually(() => hooks.acknowledged.length === 4, 10_000, 'the first deliveries');
     await tally.settle();
+    expect(hooks.received).toHaveLength(4);
     tally.clock.advance(1000);
 
     const replay = (await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from, to: tally.clock.now().toISOString(), types: ['customer.created', 'customer.updated'] }).expect(202)).body;
     expect(replay).toMatchObject({ object: 'webhook_replay', webhook_endpoint_id: id, deliveries: 4 });
-    await eventually(() => hooks.acknowledged.length === 8, 10_000, 'the replayed deliveries');
+    await tally.settle();
+    expect(hooks.received).toHaveLength(8);
     const replayed = hooks.acknowledged.slice(4);
     expect(new Set(replayed.map((delivery) => delivery.event.id))).toEqual(new Set(hooks.acknowledged.slice(0, 4).map((delivery) => delivery.event.id)));
     expectCommitOrder(replayed);
 
     const only = (await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from, to: tally.clock.now().toISOString(), types: ['customer.updated'] }).expect(202)).body;
     expect(only.deliveries).toBe(2);
-    await eventually(() => hooks.acknowledged.length === 10, 10_000, 'the replayed updates');
     await tally.settle();
+    expect(hooks.received).toHaveLength(10);
 
     const [delivery] = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?event_type=customer.created&limit=1`).expect(200)).body.data;
     const retried = (await api.post(`/v1/admin/webhook-endpoints/${id}/deliveries/${delivery.id}/retry`).expect(202)).body;
     expect(retried).toMatchObject({ id: delivery.id, event_id: delivery.event_id, status: 'pending' });
-    await eventually(() => hooks.acknowledged.length === 11, 10_000, 'the retried delivery');
+    await tally.settle();
+    expect(hooks.received).toHaveLength(11);
     expect(hooks.acknowledged[10].event.id).toBe(delivery.event_id);
     expect(hooks.acknowledged[10].headers['service-delivery-id']).toBe(delivery.id);
   });
@@ -340,20 +340,18 @@ describe('webhooks', () => {
     const failing = await endpoint(api, broken.url, ['*']);
     await endpoint(api, watcher.url, ['webhook_endpoint.*']);
     const customer = await newCustomer(api);
-    await eventually(() => broken.received.length === 1, 10_000, 'the first attempt');
+    await tally.settle();
+    expect(broken.received).toHaveLength(1);
     const firstAt = broken.received[0].at.getTime();
 
     // Each time the record shows the next attempt's time, the clock moves there.
     for (let attempt = 1; attempt < 8; attempt++) {
-      let pending: { attempt_count: number; next_attempt_at: string } | undefined;
-      await eventually(async () => {
-        await tally.settle();
-        [pending] = (await api.get(`/v1/admin/webhook-endpoints/${failing.id}/deliveries?status=pending`).expect(200)).body.data;
-        return pending?.attempt_count === attempt;
-      }, 10_000, `attempt ${attempt} recorded`);
-      tally.clock.set(pending!.next_attempt_at);
+      const [pending] = await pendingOf(api, failing.id);
+      expect(pending.attempt_count).toBe(attempt);
+      tally.clock.set(pending.next_attempt_at!);
+      await tally.settle();
     }
-    await eventually(() => watcher.acknowledged.length === 1, 10_000, 'the failure event');
+    expect(watcher.acknowledged).toHaveLength(1);
     const gaps = broken.received.slice(1).map((delivery, n) => delivery.at.getTime() - broken.received[n].at.getTime());
     const schedule = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
     gaps.slice(0, -1).forEach((gap, n) => expect(Math.abs(gap - schedule[n])).toBeLessThanOrEqual(schedule[n] / 10));
@@ -364,11 +362,10 @@ describe('webhooks', () => {
     expect(failure).toMatchObject({ type: 'webhook_endpoint.delivery_failed', aggregate_type: 'webhook_endpoint', aggregate_id: failing.id });
     expect(failure.data).toMatchObject({ id: failing.id, last_failed_delivery: { event_id: broken.received[0].event.id, event_type: 'customer.created', attempts: 8 } });
     expect(broken.received.every((delivery) => delivery.event.aggregate_id === customer)).toBe(true);
-    await tally.settle();
     const [record] = (await api.get(`/v1/admin/webhook-endpoints/${failing.id}/deliveries?status=failed`).expect(200)).body.data;
     expect(record).toMatchObject({ attempt_count: 8, response_status: 500, next_attempt_at: null });
     expect((await api.get(`/v1/events?type=webhook_endpoint.delivery_failed`).expect(200)).body.data).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('retries the events of a resource on a test clock when that clock advances, not the system clock', async () => {
     const api = await sandbox();
@@ -378,22 +375,20 @@ describe('webhooks', () => {
     const start = '2027-01-01T00:00:00.000Z';
     const clock = (await api.post('/v1/test-clocks', { frozen_time: start }).expect(200)).body.id;
     await api.post('/v1/customers', { email: 'clocked@example.com', test_clock: clock }).expect(200);
-    await eventually(() => once.received.length === 1, 10_000, 'the first attempt');
-    await eventually(async () => {
-      await tally.settle();
-      const [delivery] = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries`).expect(200)).body.data;
-      return delivery.attempt_count === 1;
-    }, 10_000, 'the attempt recorded');
+    await tally.settle();
+    expect(once.received).toHaveLength(1);
     const [delivery] = (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries`).expect(200)).body.data;
     expect(delivery.attempts[0].attempted_at).toBe(start);
     expect(Date.parse(delivery.next_attempt_at) - Date.parse(start)).toBeLessThanOrEqual(5_500);
 
+    expect(delivery.attempt_count).toBe(1);
     tally.clock.advance(HOUR);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await tally.settle();
     expect(once.received).toHaveLength(1);
 
     await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: '2027-01-01T00:00:06.000Z' }).expect(200);
-    await eventually(() => once.acknowledged.length === 1, 10_000, 'the retry on the test clock');
+    await tally.settle();
+    expect(once.received.map((received) => received.answered)).toEqual([500, 200]);
   });
 
   it('makes every attempt a test clock’s advance passes, each at its own time and in order: 25 hours in one go bring all eight, then the failure event', async () => {
@@ -408,9 +403,9 @@ describe('webhooks', () => {
     // Whether the first attempt is made before the advance or during it, it is made at the event's time.
     await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: new Date(Date.parse(start) + 25 * HOUR).toISOString() }).expect(200);
 
-    await eventually(() => watcher.acknowledged.length === 1, 15_000, 'the failure event');
-    expect(broken.received).toHaveLength(8);
     await tally.settle();
+    expect(watcher.acknowledged).toHaveLength(1);
+    expect(broken.received).toHaveLength(8);
     const [record] = (await api.get(`/v1/admin/webhook-endpoints/${failing.id}/deliveries`).expect(200)).body.data;
     expect(record).toMatchObject({ status: 'failed', attempt_count: 8, next_attempt_at: null });
     const times = (record.attempts as { attempted_at: string }[]).map((attempt) => Date.parse(attempt.attempted_at));
@@ -440,7 +435,7 @@ describe('webhooks', () => {
     expect(published.length).toBeLessThan(stored.length);
     expect(published.map((event) => event.sequence)).toEqual(published.map((_, index) => index + 1));
     expect(published.at(-1)).toMatchObject({ type: 'subscription.updated', sequence: published.length });
-    await eventually(() => hooks.acknowledged.length === published.length, 10_000, 'every subscription event delivered');
+    expect(hooks.received).toHaveLength(published.length);
     expect(hooks.acknowledged.map((delivery) => delivery.event.sequence)).toEqual(published.map((event) => event.sequence));
   });
 
@@ -449,7 +444,8 @@ describe('webhooks', () => {
     const hooks = await receiver();
     const { secret } = await endpoint(api, hooks.url, ['customer.created'], { api_version: '2024-10-01' });
     await newCustomer(api);
-    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'a delivery');
+    await tally.settle();
+    expect(hooks.received).toHaveLength(1);
     expect(hooks.acknowledged[0].headers).not.toHaveProperty('service-signature');
     expectSigned(hooks.acknowledged[0], secret, 'x-service-signature');
   });
@@ -463,12 +459,11 @@ describe('webhooks', () => {
       await tally.settle();
       return (await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries`).expect(200)).body.data as { status: string }[];
     };
-    await eventually(async () => (await records())[0]?.status === 'succeeded', 10_000, 'the delivery recorded');
+    expect((await records()).map((record) => record.status)).toEqual(['succeeded']);
     tally.clock.advance(89 * 24 * HOUR);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await records()).toHaveLength(1);
     tally.clock.advance(2 * 24 * HOUR);
-    await eventually(async () => (await records()).length === 0, 10_000, 'the record deleted');
+    expect(await records()).toEqual([]);
   });
 
   it('subscribes to the spec’s `service.*` family of platform notices, of which no type exists yet', async () => {
@@ -478,7 +473,6 @@ describe('webhooks', () => {
     expect((await api.get(`/v1/admin/webhook-endpoints/${notices.id}`).expect(200)).body.events).toEqual(['service.*']);
     const both = await endpoint(api, hooks.url, ['service.*', 'customer.created']);
     await newCustomer(api);
-    await eventually(() => hooks.acknowledged.length === 1, 10_000, 'the customer.created delivery');
     await tally.settle();
     expect((await api.get(`/v1/admin/webhook-endpoints/${notices.id}/deliveries`).expect(200)).body.data).toEqual([]);
     expect(hooks.acknowledged.map((delivery) => delivery.event.type)).toEqual(['customer.created']);

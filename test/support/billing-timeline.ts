@@ -12,8 +12,9 @@ export interface TimelineEvent {
 
 /**
  * A subscription's billing as Kill Bill's integration tests read it: the public events of the
- * subscription and of its invoices in the order they happened, and its invoices with their lines.
- * `since` counts what was already seen, so each step asserts exactly the events it caused.
+ * subscription and of its invoices (and, with `payments`, of the invoices' payments) in the order
+ * they happened, and its invoices with their lines. `since` counts what was already seen, so each
+ * step asserts exactly the events it caused.
  */
 export class BillingTimeline {
   private seen = 0;
@@ -23,6 +24,7 @@ export class BillingTimeline {
     private readonly api: Api,
     readonly clock: string,
     readonly subscription: string,
+    private readonly options: { payments?: boolean } = {},
   ) {}
 
   /** Advances the clock, lets every timer fire and every projection catch up, and answers the public events that happened since the last step. */
@@ -52,7 +54,9 @@ export class BillingTimeline {
   }
 
   private async events(): Promise<TimelineEvent[]> {
-    const ids = [this.subscription, ...(await this.invoices()).map((invoice) => invoice.id)];
+    const invoices = await this.invoices();
+    const payments = this.options.payments ? invoices.flatMap((invoice) => invoice.payments) : [];
+    const ids = [this.subscription, ...invoices.map((invoice) => invoice.id), ...payments];
     return listAll<TimelineEvent>(this.api, `/v1/events?aggregate_id=${ids.join(',')}&sort=created_at:asc`);
   }
 }

@@ -11,6 +11,7 @@ import type { JsonLog } from '@tally/observability';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 import type { AppOptions } from '../../apps/api/src/app.module';
+import { dropMongoReadStore, forgetDeadLeases, mongoReadStoreEnv } from './mongo-read-store';
 import { VersionedContracts } from './openapi-contract';
 
 export interface TestTenant {
@@ -25,12 +26,22 @@ export const OPERATOR_KEY = 'operator-test-secret';
 /** The public URL of a Tally under test (TALLY_PUBLIC_URL), unless a test gives its own: every URL it hands out starts with it. */
 export const PUBLIC_URL = 'https://tally.test';
 
+/**
+ * How long a webhook receiver has to answer under test (TALLY_WEBHOOK_TIMEOUT_MS): the tests'
+ * receivers answer at once, and one that never answers is cut off sooner than the spec's 10 s, so
+ * that a settle waiting for its attempt ends soon.
+ */
+export const WEBHOOK_TIMEOUT_MS = 3_000;
+
 /** Read once per test file, from the first app's `/openapi.json` of every version. */
 let contract: Promise<VersionedContracts> | undefined;
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** One Tally on the embedded profile in a temporary folder, with a manual clock and helpers for tests. */
+/**
+ * One Tally on the embedded profile in a temporary folder, with a manual clock and helpers for
+ * tests; with TALLY_TEST_READ_STORE=mongo its read models and leases are in MongoDB (see mongo-read-store).
+ */
 export class TallyUnderTest {
   private constructor(
     readonly app: NestExpressApplication,
@@ -42,8 +53,17 @@ export class TallyUnderTest {
   /** Silent unless a test passes a `logger` to read the log lines. */
   static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog; extraProcesses?: AppOptions['extraProcesses']; publicUrl?: string } = {}): Promise<TallyUnderTest> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
+    // A folder given is one a test reopens after killing the Tally on it.
+    if (options.dataDir) await forgetDeadLeases(dataDir);
     const clock = options.clock ?? new ManualClock('2026-05-01T10:00:00.000Z');
-    const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded', TALLY_OPERATOR_KEY: OPERATOR_KEY, TALLY_PUBLIC_URL: options.publicUrl ?? PUBLIC_URL });
+    const config = readConfig({
+      TALLY_DATA_DIR: dataDir,
+      TALLY_PROFILE: 'embedded',
+      TALLY_OPERATOR_KEY: OPERATOR_KEY,
+      TALLY_PUBLIC_URL: options.publicUrl ?? PUBLIC_URL,
+      TALLY_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
+      ...mongoReadStoreEnv(dataDir),
+    });
     const app = await createApp({ config, worker: 'in-process', clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
     await app.init();
     contract ??= Promise.all(API_VERSIONS.map(async (version) => [version, (await request(app.getHttpServer()).get(`/openapi.json?version=${version}`).expect(200)).body] as const)).then(
@@ -67,7 +87,10 @@ export class TallyUnderTest {
     return this.app.get(CellRegistry);
   }
 
-  /** Waits until every projection and process manager has caught up with every write so far. */
+  /**
+   * Waits until every projection and process manager has caught up with every write so far, and
+   * the webhook dispatcher has attempted, and recorded, every delivery due now on its clock.
+   */
   settle(): Promise<void> {
     return this.worker.settle();
   }
@@ -101,6 +124,8 @@ export class TallyUnderTest {
   async liftRateLimits(tenantId: string): Promise<void> {
     const unlimited = { read: 1_000_000, write: 1_000_000, money: 1_000_000, usage: 1_000_000, admin: 1_000_000 };
     await this.operator().patch(`/v1/operator/tenants/${tenantId}`, { rate_limits: unlimited }).expect(200);
+    // The limiter reads a tenant's limits from the directory once a second of the Tally's clock, which a test may never move: what it reads next must be these.
+    await this.settle();
   }
 
   /** The URLs this Tally hands out start with it. */
@@ -129,7 +154,12 @@ export class TallyUnderTest {
   }
 
   async stop(options: { keepData?: boolean } = {}): Promise<void> {
+    const { cells } = this;
     await this.app.close();
-    if (!options.keepData) rmSync(this.dataDir, { recursive: true, force: true });
+    // The app leaves its stores open; MongoDB clients (read store, leases) would keep the test process alive.
+    await cells.close();
+    if (options.keepData) return;
+    rmSync(this.dataDir, { recursive: true, force: true });
+    await dropMongoReadStore(this.dataDir);
   }
 }

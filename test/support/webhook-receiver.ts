@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listAll } from './list-all';
+import type { TallyUnderTest } from './tally';
 
 export interface ReceivedDelivery {
   /** The time it arrived, on the clock the receiver was given. */
@@ -9,10 +11,13 @@ export interface ReceivedDelivery {
   event: { id: string; type: string; aggregate_id: string; sequence: number; data: Record<string, unknown>; [field: string]: unknown };
   /** What the receiver answered: a status, or none (it let the request time out). */
   answered: number | 'nothing';
+  /** When it arrived, and, for one left unanswered, when the sender gave up on it (`performance.now()`): to order what happened at two receivers. */
+  arrivedMs: number;
+  cutOffMs?: number;
 }
 
 /** How the receiver answers one request: a status after a delay, or nothing at all. */
-export type Behaviour = (delivery: Omit<ReceivedDelivery, 'answered'>) => { status: number; delayMs?: number } | 'hang';
+export type Behaviour = (delivery: Omit<ReceivedDelivery, 'answered' | 'cutOffMs'>) => { status: number; delayMs?: number } | 'hang';
 
 const answerOk: Behaviour = () => ({ status: 200 });
 
@@ -35,13 +40,17 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        const got = { at: now(), headers: request.headers, body, event: JSON.parse(body) };
+        const got = { at: now(), headers: request.headers, body, event: JSON.parse(body), arrivedMs: performance.now() };
         const answer = receiver.behaviour(got);
         if (answer === 'hang') {
-          receiver.received.push({ ...got, answered: 'nothing' });
+          const unanswered: ReceivedDelivery = { ...got, answered: 'nothing' };
+          receiver.received.push(unanswered);
           const release = () => response.destroy();
           receiver.hanging.add(release);
-          response.on('close', () => receiver.hanging.delete(release));
+          response.on('close', () => {
+            receiver.hanging.delete(release);
+            unanswered.cutOffMs ??= performance.now();
+          });
           return;
         }
         receiver.received.push({ ...got, answered: answer.status });
@@ -74,5 +83,22 @@ export async function eventually(condition: () => boolean | Promise<boolean>, ti
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Settles, then moves the service's clock to the endpoint's next retry and settles again, until
+ * none of its deliveries is pending; answers how many moves that took. Settled, a pending delivery
+ * is one whose retry is not due yet, or one queued behind it.
+ */
+export async function settleRetries(tally: TallyUnderTest, api: ReturnType<TallyUnderTest['as']>, endpointId: string): Promise<number> {
+  for (let moves = 0; ; moves++) {
+    await tally.settle();
+    const pending = await listAll<{ next_attempt_at: string | null }>(api, `/v1/admin/webhook-endpoints/${endpointId}/deliveries?status=pending`);
+    if (pending.length === 0) return moves;
+    if (moves === 100) throw new Error(`${pending.length} deliveries still pending after 100 retries`);
+    const next = pending.flatMap((delivery) => (delivery.next_attempt_at === null ? [] : [delivery.next_attempt_at])).sort()[0];
+    if (!(next > tally.clock.now().toISOString())) throw new Error(`settled, yet a pending delivery is due (${next}) or none waits for a retry`);
+    tally.clock.set(next);
   }
 }

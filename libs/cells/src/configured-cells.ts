@@ -17,7 +17,8 @@ export async function openConfiguredCells(
 ): Promise<CellRegistry> {
   const { pii, upcasters } = contexts;
   if (config.profile === 'embedded') {
-    return openEmbeddedCells({ dataDir: config.dataDir, regions: config.regions, clock, pii, upcasters, masterKey: config.masterKey, metrics, leasesMongoUrl: config.leasesMongoUrl, walCheckpoints });
+    const { dataDir, regions, masterKey, leasesMongoUrl, readStoreMongoUrl } = config;
+    return openEmbeddedCells({ dataDir, regions, clock, pii, upcasters, masterKey, metrics, leasesMongoUrl, readStoreMongoUrl, walCheckpoints });
   }
   if (!config.masterKey) throw new Error('The production profile needs TALLY_MASTER_KEY (base64 of 32 random bytes)');
   if (!config.directoryMongoUrl) throw new Error('The production profile needs TALLY_DIRECTORY_MONGO_URL or MONGO_URL for the key directory');

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { Clock, Upcaster } from '@tally/kernel';
-import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore, type WalCheckpoints } from '@tally/eventstore';
-import { SqliteReadStore } from '@tally/readstore';
+import { openSqliteDatabase, SqliteEventStore, SqliteSnapshotStore, type SqliteDatabase, type WalCheckpoints } from '@tally/eventstore';
+import { MongoReadStore, SqliteReadStore, type ReadStore } from '@tally/readstore';
 import type { TallyMetrics } from '@tally/observability';
 import { PiiCodec, type PiiFieldSpec } from './pii/pii-codec';
 import { SqliteDataKeyStore } from './pii/sqlite-data-key-store';
@@ -44,6 +44,12 @@ export function openEmbeddedCells(options: {
    * folder (TALLY_LEASES=mongo); without it this process holds every lease.
    */
   leasesMongoUrl?: string;
+  /**
+   * Keeps the read models (each region's and the key directory's) in MongoDB, as production does,
+   * in databases named after the one this URL names (`<name>_eu`, `<name>_directory`); without it
+   * they are in the SQLite files.
+   */
+  readStoreMongoUrl?: string;
   /** How the region files' connections checkpoint: `as-a-backstop` beside a worker thread that commits to the same files. */
   walCheckpoints?: WalCheckpoints;
 }): CellRegistry {
@@ -51,6 +57,8 @@ export function openEmbeddedCells(options: {
   const masterKey = options.masterKey ? Buffer.from(options.masterKey, 'base64') : localMasterKey(options.dataDir);
   const upcasters = new EventUpcasters(options.upcasters);
   const cells = new Map<Region, Cell>();
+  const mongoReadModels = options.readStoreMongoUrl === undefined ? undefined : new MongoClient(options.readStoreMongoUrl);
+  const readModelsIn = (db: SqliteDatabase, name: string): ReadStore => (mongoReadModels ? new MongoReadStore(mongoReadModels.db(`${mongoReadModels.db().databaseName}_${name}`)) : new SqliteReadStore(db));
   for (const region of options.regions) {
     const db = openSqliteDatabase(join(options.dataDir, `${region}.sqlite`), options.walCheckpoints);
     const dataKeys = new DataKeysWrittenWithAppend(new SqliteDataKeyStore(db, masterKey, options.clock));
@@ -63,7 +71,7 @@ export function openEmbeddedCells(options: {
       written,
       upcasters,
       snapshots: new SqliteSnapshotStore(db),
-      readModels: new SqliteReadStore(db),
+      readModels: readModelsIn(db, region),
       dataKeys,
       pii,
       idempotency: new SealedIdempotencyStore(new SqliteIdempotencyStore(db), masterKey),
@@ -77,12 +85,16 @@ export function openEmbeddedCells(options: {
   }
   const directoryDb = openSqliteDatabase(join(options.dataDir, 'directory.sqlite'));
   const operatorIdempotency = new SealedIdempotencyStore(new SqliteIdempotencyStore(directoryDb), masterKey);
-  const directoryChanges = new DirectoryChanges();
-  const directory = new SignallingSqliteReadStore(directoryDb, directoryChanges);
   const closeDirectory = async () => {
     directoryDb.close();
+    await mongoReadModels?.close();
   };
-  return new CellRegistry(cells, directory, operatorIdempotency, ListCursors.derive(masterKey, 'directory'), new DerivedKeys(masterKey), closeDirectory, directoryChanges);
+  const cursors = ListCursors.derive(masterKey, 'directory');
+  // Production's directory signals no changes either: the API reads its keys without a cache.
+  if (mongoReadModels) return new CellRegistry(cells, readModelsIn(directoryDb, 'directory'), operatorIdempotency, cursors, new DerivedKeys(masterKey), closeDirectory);
+  const directoryChanges = new DirectoryChanges();
+  const directory = new SignallingSqliteReadStore(directoryDb, directoryChanges);
+  return new CellRegistry(cells, directory, operatorIdempotency, cursors, new DerivedKeys(masterKey), closeDirectory, directoryChanges);
 }
 
 function openLeases(mongoUrl: string | undefined): { store: LeaseStore; close: () => Promise<void> } {

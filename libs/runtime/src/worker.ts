@@ -23,7 +23,7 @@ import { AggregateTimerSource } from './processes/aggregate-timer-source';
 import type { TimedAggregate } from './processes/aggregate-timers.projection';
 import { ProcessTimerSource } from './processes/process-timer-source';
 import { timersProjection } from './processes/timers.projection';
-import type { CellService } from './runners/cell-service';
+import type { CellService, ServiceRunner } from './runners/cell-service';
 import { ScopedReads } from './queries/scoped-reads';
 import { LeasedRunner, leaseTermsOfThisProcess, type LeaseTerms, type Runner } from './runners/leased-runner';
 
@@ -85,7 +85,7 @@ export type WorkerPart = 'all' | 'followers' | 'services';
 export class Worker {
   private readonly followers: Leased<Follower>[] = [];
   private readonly advancers: Leased<Follower>[] = [];
-  private readonly services: Leased<Runner>[] = [];
+  private readonly services: Leased<ServiceRunner>[] = [];
   private readonly pollers: LeasedRunner<Runner & Pick<TimerPoller, 'tick'>>[] = [];
   private readonly retriers: LeasedRunner<Runner & Pick<ParkedCommandRetrier, 'tick'>>[] = [];
   private readonly leaseTerms: LeaseTerms;
@@ -178,10 +178,12 @@ export class Worker {
 
   /**
    * Resolves when every follower this process holds has handled everything written so far,
-   * including what the process managers' commands and the test clock advances wrote meanwhile.
+   * including what the process managers' commands and the test clock advances wrote meanwhile,
+   * and every cell service it holds has done what that gave it to do (the webhook dispatcher: every
+   * delivery due now attempted and recorded).
    */
   settle(): Promise<void> {
-    return this.settleAll([...this.followers, ...this.advancers]);
+    return this.settleAll([...this.followers, ...this.advancers], this.services);
   }
 
   /** Everything but the advancers, which settle the rest between the timers they fire. */
@@ -189,10 +191,11 @@ export class Worker {
     return this.settleAll(this.followers);
   }
 
-  private async settleAll(followers: readonly Leased<Follower>[]): Promise<void> {
+  private async settleAll(followers: readonly Leased<Follower>[], services: readonly Leased<ServiceRunner>[] = []): Promise<void> {
     for (;;) {
       const heads = await this.heads();
       await Promise.all(followers.map(({ cell, runner }) => runner.current?.whenCaughtUp(heads.get(cell.region) ?? 0n)));
+      await Promise.all(services.map(({ runner }) => runner.current?.whenIdle?.()));
       const after = await this.heads();
       if ([...after].every(([region, head]) => heads.get(region) === head)) return;
     }

@@ -7,6 +7,9 @@ export type Profile = 'embedded' | 'production';
 /** Where workers hold their leases: `local` in the process (one process per data folder), `mongo` shared. */
 export type LeaseBackend = 'local' | 'mongo';
 
+/** Where the embedded profile keeps its read models: `sqlite` in the region files, `mongo` as production does. */
+export type ReadStoreBackend = 'sqlite' | 'mongo';
+
 export interface RegionStores {
   eventStoreUrl: string;
   mongoUrl: string;
@@ -37,6 +40,12 @@ export interface TallyConfig {
   leaseTtlMs: number;
   /** How long a caller's read waits for the read models to show what the caller wrote before it answers with what they hold. */
   readWaitMs: number;
+  /** `mongo` in production; the embedded profile may choose it to run on the production read store with its SQLite events. */
+  readStore: ReadStoreBackend;
+  /** Embedded profile with `readStore: 'mongo'`: the MongoDB, and in its path the database, whose name starts each cell's database and the directory's. */
+  readStoreMongoUrl: string | undefined;
+  /** How long a webhook receiver has to answer a delivery, from the lookup to the body's end. */
+  webhookTimeoutMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
@@ -57,7 +66,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): TallyConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     logFormat: parseLogFormat(env.LOG_FORMAT, profile),
     ...parseLeases(env, profile),
-    readWaitMs: parseReadWait(env.TALLY_READ_WAIT_MS),
+    readWaitMs: wholeMilliseconds('TALLY_READ_WAIT_MS', env.TALLY_READ_WAIT_MS, DEFAULT_READ_WAIT_MS),
+    ...parseReadStore(env, profile),
+    webhookTimeoutMs: wholeMilliseconds('TALLY_WEBHOOK_TIMEOUT_MS', env.TALLY_WEBHOOK_TIMEOUT_MS, DEFAULT_WEBHOOK_TIMEOUT_MS, 1),
   };
   if (profile === 'production') config.regionStores = productionStores(env, regions);
   return config;
@@ -109,10 +120,22 @@ function parseLeases(env: NodeJS.ProcessEnv, profile: Profile): Pick<TallyConfig
 /** Far beyond the few milliseconds the read models trail the log by, and within a client's patience after a restart. */
 export const DEFAULT_READ_WAIT_MS = 10_000;
 
-function parseReadWait(raw: string | undefined): number {
-  const ms = Number(raw ?? DEFAULT_READ_WAIT_MS);
-  if (!Number.isInteger(ms) || ms < 0) throw new Error('TALLY_READ_WAIT_MS is a whole number of milliseconds');
+/** The spec's: a receiver answers within 10 seconds. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+function wholeMilliseconds(variable: string, raw: string | undefined, fallback: number, min = 0): number {
+  const ms = Number(raw ?? fallback);
+  if (!Number.isInteger(ms) || ms < min) throw new Error(`${variable} is a whole number of milliseconds${min > 0 ? `, at least ${min}` : ''}`);
   return ms;
+}
+
+function parseReadStore(env: NodeJS.ProcessEnv, profile: Profile): Pick<TallyConfig, 'readStore' | 'readStoreMongoUrl'> {
+  const readStore = (env.TALLY_READ_STORE ?? (profile === 'embedded' ? 'sqlite' : 'mongo')) as ReadStoreBackend;
+  if (readStore !== 'sqlite' && readStore !== 'mongo') throw new Error(`TALLY_READ_STORE is sqlite or mongo, not ${readStore}`);
+  if (profile === 'production' && readStore !== 'mongo') throw new Error('The production profile keeps its read models in MongoDB (TALLY_READ_STORE=mongo)');
+  const readStoreMongoUrl = env.TALLY_READ_STORE_MONGO_URL ?? env.MONGO_URL;
+  if (profile === 'embedded' && readStore === 'mongo' && !readStoreMongoUrl) throw new Error('TALLY_READ_STORE=mongo needs TALLY_READ_STORE_MONGO_URL or MONGO_URL');
+  return { readStore, readStoreMongoUrl: readStore === 'mongo' && profile === 'embedded' ? readStoreMongoUrl : undefined };
 }
 
 function parseRegions(raw: string | undefined): Region[] {

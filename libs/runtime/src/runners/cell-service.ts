@@ -9,5 +9,15 @@ import type { Runner } from './leased-runner';
 export interface CellService {
   /** Lowercase with underscores; names the lease, e.g. `eu/service/webhook_dispatcher`. */
   name: string;
-  runnerFor(cell: Cell, fence: LeaseFence): Runner;
+  runnerFor(cell: Cell, fence: LeaseFence): ServiceRunner;
+}
+
+/** A cell service's runner. */
+export interface ServiceRunner extends Runner {
+  /**
+   * Resolves once the runner has done everything it can do now with what the read models hold
+   * (what is due on its clocks included). `Worker.settle` asks once every projection has caught
+   * up, so that what the service does after a write is done when a settle resolves.
+   */
+  whenIdle?(): Promise<void>;
 }

@@ -151,4 +151,25 @@ describe('the lane book', () => {
     book.promote(50, new Map());
     expect(ids(book.take(WE, 1))).toEqual(['we_1/cus_1']);
   });
+
+  it('is quiet only while no lane is sent, waits for its record to be folded, or is held; a ready or waiting lane keeps it quiet', () => {
+    const book = given(lane('cus_1', 1), lane('cus_2', 2, { due_at: LATER }));
+    expect(book.quiet()).toBe(true);
+
+    book.take(WE, 1);
+    expect(book.quiet()).toBe(false);
+    book.answered('we_1/cus_1');
+    expect(book.quiet()).toBe(false);
+    book.recorded('we_1/cus_1', 7n);
+    expect(book.quiet()).toBe(false);
+    book.settle(lane('cus_1', 7, { due_at: LATER }));
+    expect(book.quiet()).toBe(true);
+
+    book.promote(0, systemAt(LATER));
+    expect(book.quiet()).toBe(true);
+    for (const { id } of book.take(WE, 2)) book.hold(id, 10);
+    expect(book.quiet()).toBe(false);
+    book.promote(10, new Map());
+    expect(book.quiet()).toBe(true);
+  });
 });

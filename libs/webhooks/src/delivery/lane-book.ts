@@ -81,6 +81,11 @@ export class LaneBook {
     return taken;
   }
 
+  /** No lane is under way, waiting for its record to be folded, or held. */
+  quiet(): boolean {
+    return this.sendingTotal === 0 && this.recordedLanes.size === 0 && this.held.size === 0;
+  }
+
   /** The endpoints with a ready lane. */
   endpointsWithReadyLanes(): string[] {
     return [...this.ready.keys()];

@@ -1,7 +1,7 @@
 import { derivedId, type IdGenerator } from '@tally/kernel';
 import type { Cell, LeaseFence, RequestContext } from '@tally/cells';
 import { encodePosition, type After, type Condition } from '@tally/readstore';
-import { PUBLIC_EVENTS, type Clocks, type CommandRuntime, type PublicEventDoc, type Runner } from '@tally/runtime';
+import { PUBLIC_EVENTS, type Clocks, type CommandRuntime, type PublicEventDoc, type ServiceRunner } from '@tally/runtime';
 import type { WebhookDeliveryAttempted } from '../domain/webhook-delivery.events';
 import { DUE_NOW, SYSTEM_CLOCK_LANES, WEBHOOK_DELIVERIES, WEBHOOK_LANES, WEBHOOK_TARGETS, type DeliveryDoc, type DeliveryTarget, type LaneDoc, type TargetsDoc } from '../outbox/outbox-documents';
 import { appendToDeliveryLog, deliveryLogOf } from '../webhook-delivery-log';
@@ -48,7 +48,7 @@ export interface DispatcherDependencies {
  * is placed again only once the outbox's checkpoint has passed that record. A crash between an
  * attempt and its record sends that one delivery again, with the same event id.
  */
-export class WebhookDispatcher implements Runner {
+export class WebhookDispatcher implements ServiceRunner {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -59,6 +59,10 @@ export class WebhookDispatcher implements Runner {
   /** The outbox position whose lane and endpoint changes the books hold; undefined before the first read. */
   private followedUpTo: bigint | undefined;
   private lastPurge: number | undefined;
+  /** Passes (a purge when due, then the lanes) begun so far. */
+  private passes = 0;
+  /** Told how many attempts the first pass begun after `after` passes started. */
+  private passWatchers: { after: number; tell: (started: number) => void }[] = [];
 
   constructor(private readonly deps: DispatcherDependencies) {
     this.secrets = new SigningSecrets(deps.cell);
@@ -73,14 +77,46 @@ export class WebhookDispatcher implements Runner {
     this.wake?.();
     await this.loop;
     await Promise.allSettled(this.attempts);
+    this.passed(Infinity, 0);
+  }
+
+  /**
+   * Resolves once a pass begun after the call started no attempt while none was under way, none
+   * waited for its record to be folded and no lane was held: every delivery the outbox held then
+   * and due now on its clock has been attempted and recorded (or its endpoint is disabled), and
+   * the records expired by now are deleted.
+   */
+  async whenIdle(): Promise<void> {
+    while (!this.stopped) {
+      const started = await this.nextPass();
+      if (started === 0 && this.attempts.size === 0 && this.lanes.quiet()) return;
+      await Promise.allSettled([...this.attempts]);
+    }
+  }
+
+  /**
+   * How many attempts the next pass to begin starts: one begun before the call may have read the
+   * clocks before they moved. The loop is not woken for it: on SQLite a pass runs without leaving
+   * the microtask queue, so passes asked for back to back would starve the projections they wait for.
+   */
+  private nextPass(): Promise<number> {
+    return new Promise((tell) => this.passWatchers.push({ after: this.passes, tell }));
+  }
+
+  private passed(pass: number, started: number): void {
+    const told = this.passWatchers.filter((watcher) => watcher.after < pass);
+    this.passWatchers = this.passWatchers.filter((watcher) => watcher.after >= pass);
+    for (const { tell } of told) tell(started);
   }
 
   private async run(): Promise<void> {
     await this.awaitRecordedAttempts().catch((error) => this.deps.log.error('webhook dispatcher could not read the delivery logs', error));
     while (!this.stopped) {
       try {
+        const pass = ++this.passes;
         await this.purgeWhenDue();
         const started = await this.pass();
+        this.passed(pass, started);
         if (started === 0) await this.pause(IDLE_POLL_MS);
         else await new Promise((resolve) => setImmediate(resolve));
       } catch (error) {

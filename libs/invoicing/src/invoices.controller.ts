@@ -264,7 +264,7 @@ const lineRequest = (line: InvoiceLineDto): LineRequest => ({
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const InvoiceReadsController = resourceController(invoiceResource, {
-  path: 'v1/invoices', tag: 'invoices', noun: 'invoice', type: InvoiceResponse, etag: ETAG, operations: 'InvoicesController',
+  path: 'v1/invoices', tag: 'invoices', noun: 'invoice', type: InvoiceResponse, etag: ETAG, operations: 'InvoicesController', interceptors: [InvoicePdfUrlInterceptor],
   list: { summary: 'List invoices', description: 'Newest first by default; filter by status (one or several, comma-separated), customer, subscription, number, due date and creation time.' },
   retrieve: { summary: 'Retrieve an invoice', description: 'The invoice as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['invoice.not_found'] } },
 });

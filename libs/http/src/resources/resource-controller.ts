@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query, Res, type Type } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Res, UseInterceptors, type NestInterceptor, type Type } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Response } from 'express';
@@ -33,6 +33,8 @@ export interface ResourceRoutes {
   guard?: { check(context: RequestContext): void; problems: ProblemCodes };
   /** Operation ids are `<operations>_list` and `<operations>_retrieve`: those of the controller the routes were first written in. */
   operations: string;
+  /** Interceptors of the resource's answers, as its other routes have them (an invoice's signed `pdf_url`). */
+  interceptors?: readonly Type<NestInterceptor>[];
 }
 
 /** The controller of a resource's two reads, its list and its retrieve (with `as_of`), from its definition. */
@@ -44,6 +46,7 @@ export function resourceController<S, C extends Command, E extends Event, R exte
   @Controller(routes.path)
   @ApiAuthenticated(API_KEY_AUTH)
   @ApiTag(routes.tag)
+  @UseInterceptors(...(routes.interceptors ?? []))
   class ResourceController {
     constructor(@Inject(ResourceReads) private readonly reads: ResourceReads) {}
 

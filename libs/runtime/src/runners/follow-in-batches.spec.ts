@@ -67,13 +67,13 @@ describe('followInBatches with lanes', () => {
 });
 
 describe('followInBatches pacing', () => {
-  /** Event 1, event 2 20 ms later, then nothing for 150 ms before event 3. */
+  /** Event 1, event 2 100 ms later, then nothing for 600 ms before event 3 (gaps wide enough for a loaded machine). */
   const trickle = (): EventSubscription => ({
     async *[Symbol.asyncIterator]() {
       yield eventAt(1, 'a');
-      await sleep(20);
+      await sleep(100);
       yield eventAt(2, 'a');
-      await sleep(150);
+      await sleep(600);
       yield eventAt(3, 'a');
     },
     close: async () => undefined,
@@ -89,7 +89,7 @@ describe('followInBatches pacing', () => {
   });
 
   it('waits up to idleMs for more before it flushes', async () => {
-    expect(await flushesOf({ idleMs: 60, maxMs: 1_000, maxEvents: 500 })).toEqual([2n, 3n]);
+    expect(await flushesOf({ idleMs: 300, maxMs: 1_000, maxEvents: 500 })).toEqual([2n, 3n]);
   });
 
   it('flushes a batch that reached maxEvents at once, and waits no longer than maxMs allows', async () => {

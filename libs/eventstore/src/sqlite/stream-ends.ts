@@ -1,8 +1,13 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './sqlite-database';
 
-/** Streams whose end is remembered per connection; past it, all are forgotten at once (a forgotten end costs one query). */
-const REMEMBERED_STREAMS = 10_000;
+/**
+ * Streams whose end is remembered per connection; past it, the one remembered longest ago is
+ * forgotten (a forgotten end costs one query). Forgetting all at once made a run over more streams
+ * than this (a billing run of 10,000 subscriptions touches five streams each) query again, at every
+ * crossing, the tails of the streams it was in the middle of.
+ */
+export const REMEMBERED_STREAMS = 10_000;
 
 /**
  * Where the streams a connection lately read to their end, or appended to, end: a read from a
@@ -51,8 +56,10 @@ export class StreamEnds {
    * before this read, makes the next look forget this too.)
    */
   remember(stream: string, end: number): void {
-    if (this.ends.size >= REMEMBERED_STREAMS) this.ends.clear();
+    // Remembered again, a stream becomes the newest: a Map keeps the order in which keys were set.
+    this.ends.delete(stream);
     this.ends.set(stream, end);
+    if (this.ends.size > REMEMBERED_STREAMS) this.ends.delete(this.ends.keys().next().value!);
   }
 
   private forgetIfOthersCommitted(): void {

@@ -23,8 +23,7 @@ const POLL_MS = 5;
 
 async function setUp(tally: TallyUnderTest): Promise<{ key: string; clock: string }> {
   const acme = await tally.tenant('Acme', 'eu');
-  const unlimited = { read: 1_000_000, write: 1_000_000, money: 1_000_000, usage: 1_000_000, admin: 1_000_000 };
-  await tally.operator().patch(`/v1/operator/tenants/${acme.tenantId}`, { rate_limits: unlimited }).expect(200);
+  await tally.liftRateLimits(acme.tenantId);
   const api = tally.as(acme.sandbox);
   await api.patch('/v1/tax/settings', { origin: { country: 'DE' } }).expect(200);
   const plan = (code: string, interval: string, components: object[]) => api.post('/v1/plans', { code, product_code: code, currency: 'EUR', interval, interval_count: 1, components }).expect(200);

@@ -1,12 +1,10 @@
 import type { RecordedEvent } from '@tally/eventstore';
+import { appendsOf } from '@tally/eventstore/testing/appends-of';
 import { automaticPaymentId, subscriptionInvoiceId } from '@tally/invoicing';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 const T0 = '2026-03-02T09:00:00.000Z';
 const RENEWAL = '2026-04-02T09:00:00.000Z';
-
-/** One append: its stream and its events' types, in log order. */
-type Append = [string, string[]];
 
 /** The events stored after `from`, in log order. */
 async function eventsAfter(tally: TallyUnderTest, from: bigint): Promise<RecordedEvent[]> {
@@ -16,19 +14,6 @@ async function eventsAfter(tally: TallyUnderTest, from: bigint): Promise<Recorde
     if (page.length === 0) return events;
     events.push(...page);
   }
-}
-
-/** Events of one append follow each other in the log, on one stream, with the metadata the append gave them all. */
-function appendsOf(events: readonly RecordedEvent[]): Append[] {
-  const appends: Append[] = [];
-  let last: RecordedEvent | undefined;
-  for (const event of events) {
-    const same = last && last.stream === event.stream && last.revision + 1 === event.revision && last.metadata.occurred_at === event.metadata.occurred_at && last.metadata.command_id === event.metadata.command_id;
-    if (same) appends[appends.length - 1][1].push(event.type);
-    else appends.push([event.stream, [event.type]]);
-    last = event;
-  }
-  return appends;
 }
 
 /**
@@ -69,7 +54,7 @@ describe('the event budget of an auto-charged renewal', () => {
     const events = await eventsAfter(tally, before!);
     const ofTheInvoice = (event: RecordedEvent) =>
       event.stream === `invoice-${invoiceId}` || event.stream === `payment-${paymentId}` || (event.type === 'InvoiceNumberReserved' && (event.data as { invoice_id: string }).invoice_id === invoiceId);
-    const appends = appendsOf(events.filter(ofTheInvoice));
+    const appends = appendsOf(events.filter(ofTheInvoice)).map(({ stream, types }) => [stream, types]);
     const sequence = appends[0][0];
     expect(sequence).toMatch(/^invoice_number_sequence-/);
     expect(appends).toEqual([

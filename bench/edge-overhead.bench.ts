@@ -5,7 +5,6 @@ import type { Clock } from '@tally/kernel';
 import { AuthGuard, IdempotencyInterceptor, RATE_LIMIT_STORE, type RateLimitStore } from '@tally/http';
 import { CellRegistry, CLOCK, TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { RateLimitGuard } from '@tally/http/rate-limits/rate-limit.guard';
-import { TenantRateLimits } from '@tally/http/rate-limits/tenant-rate-limits';
 import { startTally } from './support/tally-server';
 
 /** One request's worth of HTTP context, as much as the guards and the interceptor read. */
@@ -47,7 +46,7 @@ export async function runEdgeOverheadBench(calls = 20_000): Promise<string> {
   try {
     const app = tally.app;
     const auth = new AuthGuard(app.get(CellRegistry), app.get<TallyConfig>(TALLY_CONFIG));
-    const limits = new RateLimitGuard(app.get<RateLimitStore>(RATE_LIMIT_STORE), app.get(TenantRateLimits), app.get<Clock>(CLOCK));
+    const limits = new RateLimitGuard(app.get<RateLimitStore>(RATE_LIMIT_STORE), app.get<Clock>(CLOCK));
     const idempotency = new IdempotencyInterceptor(app.get(CellRegistry), app.get<Clock>(CLOCK));
     const key = tally.sandboxKey;
     const replayKey = randomUUID();

@@ -149,14 +149,13 @@ describe('rate limits through the HTTP API', () => {
     expect(headersOf(await tally.as(acme.sandbox).get('/v1/customers').expect(200))).toMatchObject({ limit: 200, remaining: 199 });
   });
 
-  it('applies a limit the operator raised within a second', async () => {
+  it('applies a limit the operator raised from the next request on, with the clock standing still', async () => {
     const acme = await newTenant();
     expect(headersOf(await readAuditLog(acme.sandbox).expect(200)).limit).toBe(10);
     await tally.operator().patch(`/v1/operator/tenants/${acme.tenantId}`, { rate_limits: { admin: 300 } }).expect(200);
-    await tally.settle();
-    tally.clock.advance(1000);
     const raised = await readAuditLog(acme.sandbox).expect(200);
-    expect(headersOf(raised)).toMatchObject({ limit: 60, remaining: 59 });
+    // The request before the raise is still in the window: two taken.
+    expect(headersOf(raised)).toMatchObject({ limit: 60, remaining: 58 });
     expect(headersOf(await readAuditLog(acme.live).expect(200))).toMatchObject({ limit: 600, remaining: 599 });
   });
 

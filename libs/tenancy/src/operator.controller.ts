@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { IdGenerator } from '@tally/kernel';
 import { ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, OPERATOR_KEY_AUTH, OPERATOR_PROBLEMS, traceIdOf, TENANTS, type TenantEntry } from '@tally/http';
 import { CellRegistry, ID_GENERATOR, REGIONS, type Region } from '@tally/cells';
-import { CommandRuntime, parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
+import { CommandRuntime, parseListQuery, ReadYourWrites, toPage, type ListPage, type ListSpec } from '@tally/runtime';
 import { CreateApiKeyDto, CreateTenantDto, ReasonDto, UpdateTenantDto } from './dto/tenant.dto';
 import { ApiKeyResponse, TenantEntryResponse, TenantResponse } from './dto/tenant.response';
 import { tenantAggregate } from './tenant.aggregate';
@@ -26,6 +26,7 @@ export class OperatorController {
     private readonly cells: CellRegistry,
     private readonly lookup: TenantLookup,
     @Inject(ID_GENERATOR) ids: IdGenerator,
+    @Optional() private readonly writes?: ReadYourWrites,
   ) {
     this.administration = new TenantAdministration(runtime, ids);
   }
@@ -38,6 +39,7 @@ export class OperatorController {
   @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['tenant.invalid_name', 'tenant.invalid_region'] })
   async create(@Body() body: CreateTenantDto, @Req() request: Request): Promise<TenantResource> {
     const { tenantId, keys } = await this.administration.createTenant(body.name, body.region, operator(request, body));
+    await this.directoryShowsWrites();
     return this.tenant(tenantId, body.region, keys);
   }
 
@@ -74,6 +76,7 @@ export class OperatorController {
     const region = await this.lookup.regionOf(id);
     const { reason: _reason, ...changes } = body;
     await this.administration.updateTenant(id, region, changes, operator(request, body));
+    await this.directoryShowsWrites();
     return this.tenant(id, region);
   }
 
@@ -85,7 +88,9 @@ export class OperatorController {
   @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['tenant.not_found'], 409: ['request.concurrent_update'] })
   async createKey(@Param('id') id: string, @Body() body: CreateApiKeyDto, @Req() request: Request): Promise<ApiKeyResource> {
     const region = await this.lookup.regionOf(id);
-    return this.key(id, region, await this.administration.issueKey(id, region, body.environment, operator(request, body)));
+    const issued = await this.administration.issueKey(id, region, body.environment, operator(request, body));
+    await this.directoryShowsWrites();
+    return this.key(id, region, issued);
   }
 
   @Post(':id/api-keys/:keyId/roll')
@@ -96,7 +101,9 @@ export class OperatorController {
   @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['tenant.not_found', 'api_key.not_found'], 409: ['api_key.revoked', 'request.concurrent_update'] })
   async rollKey(@Param('id') id: string, @Param('keyId') keyId: string, @Body() body: ReasonDto, @Req() request: Request): Promise<ApiKeyResource> {
     const region = await this.lookup.regionOf(id);
-    return this.key(id, region, await this.administration.rollKey(id, region, keyId, operator(request, body)));
+    const issued = await this.administration.rollKey(id, region, keyId, operator(request, body));
+    await this.directoryShowsWrites();
+    return this.key(id, region, issued);
   }
 
   @Post(':id/api-keys/:keyId/revoke')
@@ -108,7 +115,16 @@ export class OperatorController {
   async revokeKey(@Param('id') id: string, @Param('keyId') keyId: string, @Body() body: ReasonDto, @Req() request: Request): Promise<ApiKeyResource> {
     const region = await this.lookup.regionOf(id);
     await this.administration.revokeKey(id, region, keyId, operator(request, body));
+    await this.directoryShowsWrites();
     return (await this.tenant(id, region)).api_keys.find((k) => k.id === keyId)!;
+  }
+
+  /**
+   * What the operator changed is what the next request meets: a raised limit counted, a revoked
+   * key refused. The keys and limits are read from the directory (bounded wait, see ReadYourWrites).
+   */
+  private async directoryShowsWrites(): Promise<void> {
+    await this.writes?.awaitDirectory();
   }
 
   /** The tenant rebuilt from its stream (read-your-write), with the secrets of keys issued just now. */

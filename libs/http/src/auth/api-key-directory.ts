@@ -22,6 +22,9 @@ export interface ApiKeyEntry {
 /** Rate-limit groups; see the rate-limits folder. */
 export type RateLimitGroup = 'read' | 'write' | 'money' | 'usage' | 'admin';
 
+/** The live limits per second an operator raised for a tenant, by group. */
+export type RaisedLimits = Partial<Record<RateLimitGroup, number>>;
+
 export interface TenantEntry {
   [field: string]: unknown;
   id: string;
@@ -31,5 +34,5 @@ export interface TenantEntry {
   /** The API version requests without a Service-Version header are served in. */
   api_version?: ApiVersion;
   /** Live limits per second the operator raised for this tenant (sandbox gets one tenth). */
-  rate_limits?: Partial<Record<RateLimitGroup, number>>;
+  rate_limits?: RaisedLimits;
 }

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { DomainError } from '@tally/kernel';
 import { CellRegistry, TALLY_CONFIG, type RequestContext, type TallyConfig } from '@tally/cells';
 import { ReadYourWrites } from '@tally/runtime';
-import { API_KEYS, TENANTS, type ApiKeyEntry, type TenantEntry } from './api-key-directory';
+import { API_KEYS, TENANTS, type ApiKeyEntry, type RaisedLimits, type TenantEntry } from './api-key-directory';
 import { resolveApiVersion } from '../versions/request-version';
 import { environmentOfKey, hashApiKey } from './api-key';
 import { traceIdOf } from '../request-id.middleware';
@@ -12,6 +12,8 @@ import { ApiKeyCache } from './api-key-cache';
 
 /** Each authenticated request's context, beside the request rather than on it. */
 const CONTEXTS = new WeakMap<Request, RequestContext>();
+/** The live limits the operator raised for each authenticated request's tenant, as its key's directory entry was read. */
+const RAISED_LIMITS = new WeakMap<Request, RaisedLimits>();
 
 interface ResolvedKey {
   entry: ApiKeyEntry;
@@ -65,6 +67,7 @@ export class AuthGuard implements CanActivate {
     };
     // Set before the version is checked, so that an unknown version is answered, and counted, as the tenant's.
     CONTEXTS.set(request, context);
+    RAISED_LIMITS.set(request, tenant?.rate_limits ?? {});
     resolveApiVersion(request, tenant?.api_version);
     return true;
   }
@@ -111,3 +114,6 @@ export function contextOf(request: Request): RequestContext {
 
 /** The request's tenant context, or undefined for routes without one (operator, health, …). */
 export const findContext = (request: Request): RequestContext | undefined => CONTEXTS.get(request);
+
+/** The raised limits of the authenticated request's tenant (none raised: empty). */
+export const raisedLimitsOf = (request: Request): RaisedLimits => RAISED_LIMITS.get(request) ?? {};

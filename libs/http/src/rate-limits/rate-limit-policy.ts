@@ -1,5 +1,5 @@
 import type { Environment } from '@tally/cells';
-import type { RateLimitGroup } from '../auth/api-key-directory';
+import type { RaisedLimits, RateLimitGroup } from '../auth/api-key-directory';
 import { SLOT_MS, type LimitWindow } from './sliding-window';
 
 /** The spec's live limits, in cost units per second. */
@@ -19,7 +19,7 @@ const BURST_SECONDS = 2;
 const SUSTAINED_SECONDS = 10;
 
 /** The per-second limit of a group: the tenant's raised live limit or the default, a tenth of it in sandbox. */
-export function perSecondLimit(group: RateLimitGroup, environment: Environment, raised: Partial<Record<RateLimitGroup, number>> = {}): number {
+export function perSecondLimit(group: RateLimitGroup, environment: Environment, raised: RaisedLimits = {}): number {
   const live = raised[group] ?? DEFAULT_RATE_LIMITS[group];
   return environment === 'live' ? live : Math.max(1, Math.floor(live / SANDBOX_DIVISOR));
 }

@@ -2,18 +2,18 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { Request, Response } from 'express';
 import { DomainError, type Clock } from '@tally/kernel';
 import { CLOCK } from '@tally/cells';
-import { findContext } from '../auth/auth.guard';
+import { findContext, raisedLimitsOf } from '../auth/auth.guard';
 import { classifyRequest } from './classify-request';
 import { setRateLimitHeaders } from './rate-limit-headers';
 import { perSecondLimit, windowsFor } from './rate-limit-policy';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit-store';
-import { TenantRateLimits } from './tenant-rate-limits';
 
 /**
  * Takes every tenant request from its bucket (`tenant:environment:group`) right after the auth
  * guard, before any interceptor or handler, so a refused request claims no idempotency key and
  * appends nothing. The headers are set before the handler runs, so errors carry them too.
- * Requests without a tenant (operator, health) are not limited.
+ * Requests without a tenant (operator, health) are not limited. A tenant's raised limits are
+ * those of its directory entry as the auth guard read it with the key.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -22,7 +22,6 @@ export class RateLimitGuard implements CanActivate {
 
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
-    private readonly tenantLimits: TenantRateLimits,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -40,7 +39,7 @@ export class RateLimitGuard implements CanActivate {
     this.charged.add(request);
     const { group, cost } = classifyRequest(request.method, request.path, request.body);
     const now = this.clock.now().getTime();
-    const perSecond = perSecondLimit(group, context.environment, await this.tenantLimits.raisedFor(context.tenantId, now));
+    const perSecond = perSecondLimit(group, context.environment, raisedLimitsOf(request));
     const decision = await this.store.take(`${context.tenantId}:${context.environment}:${group}`, cost, windowsFor(perSecond), now);
     setRateLimitHeaders(response, decision);
     if (decision.allowed) return;

@@ -1,21 +1,18 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { CellRegistry, TALLY_CONFIG, type TallyConfig } from '@tally/cells';
+import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { MemoryRateLimitStore } from './memory-rate-limit-store';
 import { MongoRateLimitStore } from './mongo-rate-limit-store';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit-store';
-import { TenantRateLimits } from './tenant-rate-limits';
 
 /**
- * What the rate-limit guard counts with: each tenant's limits, and the buckets, in this process on
- * the embedded profile and in the directory's MongoDB on the production profile, where several
- * API instances share them.
+ * The buckets the rate-limit guard counts in: in this process on the embedded profile, in the
+ * directory's MongoDB on the production profile, where several API instances share them.
  */
 @Module({
   providers: [
     { provide: RATE_LIMIT_STORE, useFactory: openRateLimitStore, inject: [TALLY_CONFIG] },
-    { provide: TenantRateLimits, useFactory: (cells: CellRegistry) => new TenantRateLimits(cells.directory), inject: [CellRegistry] },
   ],
-  exports: [RATE_LIMIT_STORE, TenantRateLimits],
+  exports: [RATE_LIMIT_STORE],
 })
 export class RateLimitsModule implements OnApplicationShutdown {
   constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}

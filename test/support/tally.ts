@@ -7,7 +7,7 @@ import { ManualClock, type IdGenerator } from '@tally/kernel';
 import { CellRegistry, ID_GENERATOR, PublicUrl, readConfig, type Region } from '@tally/cells';
 import { API_VERSIONS, CURRENT_API_VERSION } from '@tally/http';
 import { CommandRuntime, Worker } from '@tally/runtime';
-import type { JsonLog } from '@tally/observability';
+import { createJsonLog, LOG_LEVELS, type JsonLog, type LogLevel } from '@tally/observability';
 import { TenantAdministration } from '@tally/tenancy';
 import { createApp } from '../../apps/api/src/create-app';
 import type { AppOptions } from '../../apps/api/src/app.module';
@@ -33,6 +33,14 @@ export const PUBLIC_URL = 'https://tally.test';
  */
 export const WEBHOOK_TIMEOUT_MS = 3_000;
 
+/** The log TALLY_TEST_LOG asks for, on stderr (to read why a suite failed on CI), or none. */
+function logAskedFor(): JsonLog | false {
+  const level = process.env.TALLY_TEST_LOG;
+  if (!level) return false;
+  if (!LOG_LEVELS.includes(level as LogLevel)) throw new Error(`TALLY_TEST_LOG is one of ${LOG_LEVELS.join(', ')}, not ${level}`);
+  return createJsonLog(level as LogLevel, process.stderr);
+}
+
 /** Read once per test file, from the first app's `/openapi.json` of every version. */
 let contract: Promise<VersionedContracts> | undefined;
 
@@ -50,7 +58,7 @@ export class TallyUnderTest {
     readonly contract: VersionedContracts,
   ) {}
 
-  /** Silent unless a test passes a `logger` to read the log lines. */
+  /** Silent unless a test passes a `logger` to read the log lines, or TALLY_TEST_LOG names a level (`error`: the 5xx's causes on stderr). */
   static async start(options: { dataDir?: string; clock?: ManualClock; logger?: JsonLog; extraProcesses?: AppOptions['extraProcesses']; publicUrl?: string } = {}): Promise<TallyUnderTest> {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
     // A folder given is one a test reopens after killing the Tally on it.
@@ -64,7 +72,7 @@ export class TallyUnderTest {
       TALLY_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
       ...mongoReadStoreEnv(dataDir),
     });
-    const app = await createApp({ config, worker: 'in-process', clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? false });
+    const app = await createApp({ config, worker: 'in-process', clock, extraProcesses: options.extraProcesses }, { logger: options.logger ?? logAskedFor() });
     await app.init();
     contract ??= Promise.all(API_VERSIONS.map(async (version) => [version, (await request(app.getHttpServer()).get(`/openapi.json?version=${version}`).expect(200)).body] as const)).then(
       (documents) => new VersionedContracts(new Map(documents), CURRENT_API_VERSION),

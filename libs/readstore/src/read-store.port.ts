@@ -100,7 +100,13 @@ export interface ReadStore {
    * checkpoint is written after them, so a crash in between replays writes that change nothing.
    */
   commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void>;
+  /**
+   * The checkpoint as committed. A commit a crash interrupted is left for its runner to finish (see
+   * recoverCheckpoint), so any reader may ask at any time without racing the runner's own commits.
+   */
   getCheckpoint(name: string): Promise<bigint | undefined>;
+  /** For the checkpoint's own runner as it (re)starts: finishes a commit of its that a crash interrupted, then reads the checkpoint. */
+  recoverCheckpoint(name: string): Promise<bigint | undefined>;
   /** Removes every document of the collections (every key of those that are key sets) and the named checkpoints (for a rebuild). */
   reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void>;
   /** Every document of a collection in id order, tombstones excluded (for comparisons and exports). */

@@ -54,6 +54,10 @@ export class FencedReadStore implements ReadStore {
     return this.store.getCheckpoint(name);
   }
 
+  recoverCheckpoint(name: string): Promise<bigint | undefined> {
+    return this.store.recoverCheckpoint(name);
+  }
+
   all<T extends Doc>(collection: string): Promise<T[]> {
     return this.store.all<T>(collection);
   }

@@ -21,7 +21,7 @@ describeOnMongo('MongoReadStore commits across a crash (the commit journal)', ()
 
   const journalLeft = async () => [...(await db.collection('_commit_journal').find().toArray()), ...(await db.collection('_commit_journal_parts').find().toArray())];
 
-  it('finishes, whole, a commit that died after its documents, when its checkpoint is next read', async () => {
+  it('finishes, whole, a commit that died after its documents, when its runner resumes', async () => {
     const dying = new MongoReadStore(dyingAt(db, (collection) => collection === 'seen'));
     const commit = [upsert('b1', { count: 3 }, 5n), upsert('b2', { count: 1 }, 5n), addKeys('k2', 'k3')];
     await expect(dying.commit(commit, { name: 'usage', position: 5n })).rejects.toThrow('the process died');
@@ -29,10 +29,22 @@ describeOnMongo('MongoReadStore commits across a crash (the commit journal)', ()
     expect(await store.hasKeys('seen', ['k2'])).toEqual(new Set());
 
     const restarted = new MongoReadStore(db);
-    expect(await restarted.getCheckpoint('usage')).toBe(5n);
+    expect(await restarted.recoverCheckpoint('usage')).toBe(5n);
     expect(await restarted.hasKeys('seen', ['k1', 'k2', 'k3'])).toEqual(new Set(['k1', 'k2', 'k3']));
     expect(await restarted.all('buckets')).toEqual([{ id: 'b1', count: 3 }, { id: 'b2', count: 1 }]);
     expect(await journalLeft()).toEqual([]);
+  });
+
+  it('leaves an interrupted commit to its runner when a reader asks for the checkpoint, so no reader races the runner on it', async () => {
+    const dying = new MongoReadStore(dyingAt(db, (collection) => collection === 'seen'));
+    await expect(dying.commit([upsert('b1', { count: 3 }, 5n), addKeys('k2')], { name: 'usage', position: 5n })).rejects.toThrow('the process died');
+
+    expect(await store.getCheckpoint('usage')).toBe(1n);
+    expect(await store.hasKeys('seen', ['k2'])).toEqual(new Set());
+    expect(await journalLeft()).not.toEqual([]);
+
+    expect(await store.recoverCheckpoint('usage')).toBe(5n);
+    expect(await store.hasKeys('seen', ['k2'])).toEqual(new Set(['k2']));
   });
 
   it('applies nothing of a commit that died while it was being journaled, and clears its parts later', async () => {
@@ -40,7 +52,7 @@ describeOnMongo('MongoReadStore commits across a crash (the commit journal)', ()
     await expect(dying.commit([upsert('b1', { count: 9 }, 5n), addKeys('k9')], { name: 'usage', position: 5n })).rejects.toThrow('the process died');
 
     const restarted = new MongoReadStore(db);
-    expect(await restarted.getCheckpoint('usage')).toBe(1n);
+    expect(await restarted.recoverCheckpoint('usage')).toBe(1n);
     expect(await restarted.get('buckets', 'b1')).toEqual({ id: 'b1', count: 1 });
     expect(await restarted.hasKeys('seen', ['k9'])).toEqual(new Set());
 
@@ -48,7 +60,7 @@ describeOnMongo('MongoReadStore commits across a crash (the commit journal)', ()
     expect(await journalLeft()).toEqual([]);
   });
 
-  it('never moves a checkpoint back, so a commit finished late by a reader undoes no later one', async () => {
+  it('never moves a checkpoint back, so a commit finished late undoes no later one', async () => {
     await store.commit([upsert('b1', { count: 2 }, 9n)], { name: 'usage', position: 9n });
     await store.commit([upsert('b1', { count: 5 }, 4n)], { name: 'usage', position: 4n });
 
@@ -74,7 +86,7 @@ describeOnMongo('MongoReadStore commits across a crash (the commit journal)', ()
     expect(await db.collection('_commit_journal_parts').countDocuments()).toBeGreaterThan(1);
 
     const restarted = new MongoReadStore(db);
-    expect(await restarted.getCheckpoint('usage')).toBe(7n);
+    expect(await restarted.recoverCheckpoint('usage')).toBe(7n);
     expect((await restarted.hasKeys('seen', [keys[0], keys[keys.length - 1]])).size).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { type AnyBulkWriteOperation, type Db, MongoBulkWriteError, MongoClient } from 'mongodb';
+import { type AnyBulkWriteOperation, type Db, MongoBulkWriteError, MongoClient, MongoServerError } from 'mongodb';
 import { assertFindQuery } from '../find-query';
 import { assertCollectionName, assertFieldPath, CHECKPOINTS } from '../names';
 import { decodePosition, encodePosition } from '../position-key';
@@ -86,12 +86,15 @@ export class MongoReadStore implements ReadStore {
     await this.finish({ checkpoint, writes });
   }
 
-  /** Finishes first a commit of this checkpoint's runner that a crash interrupted. */
   async getCheckpoint(name: string): Promise<bigint | undefined> {
-    const interrupted = await this.journal.pending(name);
-    if (interrupted) await this.finish(interrupted);
     const stored = await this.checkpoints().findOne({ _id: name });
     return stored ? decodePosition(stored.position) : undefined;
+  }
+
+  async recoverCheckpoint(name: string): Promise<bigint | undefined> {
+    const interrupted = await this.journal.pending(name);
+    if (interrupted) await this.finish(interrupted);
+    return this.getCheckpoint(name);
   }
 
   /** Journal entries, documents, then checkpoints: if it fails half-way, running it again completes it. */
@@ -126,11 +129,19 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * Never back: a reader that finished an interrupted commit late must not undo a later one.
-   * Positions are fixed-width strings, so `$max` compares them as numbers.
+   * Never back: a runner that finished an interrupted commit late must not undo a later one.
+   * Positions are fixed-width strings, so `$max` compares them as numbers. The first upsert of a
+   * checkpoint can meet another's insert (a duplicate-key error, which MongoDB retries itself and
+   * FerretDB does not): the document is there then, and the update applies to it.
    */
   private async moveCheckpoint({ name, position }: Checkpoint): Promise<void> {
-    await this.checkpoints().updateOne({ _id: name }, { $max: { position: encodePosition(position) } }, { upsert: true });
+    const move = () => this.checkpoints().updateOne({ _id: name }, { $max: { position: encodePosition(position) } }, { upsert: true });
+    try {
+      await move();
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      await move();
+    }
   }
 
   /**
@@ -237,6 +248,8 @@ function toReplacement(write: DocumentWrite): AnyBulkWriteOperation<StoredDocume
     },
   };
 }
+
+const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 
 function duplicateKeyIndex(error: unknown): number | undefined {
   if (!(error instanceof MongoBulkWriteError)) return undefined;

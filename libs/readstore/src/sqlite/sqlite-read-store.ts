@@ -126,6 +126,11 @@ export class SqliteReadStore implements ReadStore {
     this.commitInTransaction(writes, checkpoint);
   }
 
+  /** A commit is one transaction here: there is never one to finish. */
+  recoverCheckpoint(name: string): Promise<bigint | undefined> {
+    return this.getCheckpoint(name);
+  }
+
   async getCheckpoint(name: string): Promise<bigint | undefined> {
     const position = this.statements
       .get(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE name = ?`)

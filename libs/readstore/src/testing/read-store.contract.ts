@@ -519,6 +519,13 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
         expect(await store.getCheckpoint('invoices')).toBeUndefined();
       });
 
+      it('read the same to their runner as it resumes, with no commit interrupted', async () => {
+        await store.commit([upsert('docs', { id: 'a' }, 7n)], { name: 'customers', position: 7n });
+
+        expect(await store.recoverCheckpoint('customers')).toBe(7n);
+        expect(await store.recoverCheckpoint('invoices')).toBeUndefined();
+      });
+
       it('stay unchanged by a commit without one', async () => {
         await store.commit([], { name: 'customers', position: 3n });
         await store.commit([upsert('docs', { id: 'a' }, 4n)]);

@@ -28,7 +28,7 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     await ensureCollections(this.binding);
-    this.progress.advance(await this.binding.store.getCheckpoint(this.binding.checkpoint));
+    this.progress.advance(await this.binding.store.recoverCheckpoint(this.binding.checkpoint));
     this.running = supervise(`projection ${this.name}`, () => this.follow(), () => this.stopped, this.log);
   }
 
@@ -45,7 +45,7 @@ export class ProjectionRunner {
 
   private async follow(): Promise<void> {
     const { events, projection, store, checkpoint } = this.binding;
-    const from = await store.getCheckpoint(checkpoint);
+    const from = await store.recoverCheckpoint(checkpoint);
     const subscription = events.subscribeToAll({ fromPosition: from, filter: { streamPrefixes: projection.streamPrefixes } });
     this.close = () => subscription.close();
     if (this.stopped) await subscription.close();

@@ -31,7 +31,7 @@ export async function catchUpProjection(binding: ProjectionBinding, onProgress: 
   const { projection, events, store, checkpoint } = binding;
   await ensureCollections(binding);
   const head = (await events.headPosition()) ?? 0n;
-  let from = await store.getCheckpoint(checkpoint);
+  let from = await store.recoverCheckpoint(checkpoint);
   let handled = 0;
   const unit = new UnitOfWork(store, KEEP_COMMITTED);
   let uncommitted = 0;

@@ -45,7 +45,7 @@ export abstract class LogFollower {
   }
 
   async start(): Promise<void> {
-    this.progress.advance(await this.options.checkpoints.getCheckpoint(this.options.checkpoint));
+    this.progress.advance(await this.options.checkpoints.recoverCheckpoint(this.options.checkpoint));
     this.running = supervise(this.options.name, () => this.follow(), () => this.stopped, this.options.log);
   }
 
@@ -62,7 +62,7 @@ export abstract class LogFollower {
 
   private async follow(): Promise<void> {
     const { events, checkpoints, checkpoint, filter } = this.options;
-    const subscription = events.subscribeToAll({ fromPosition: await checkpoints.getCheckpoint(checkpoint), filter });
+    const subscription = events.subscribeToAll({ fromPosition: await checkpoints.recoverCheckpoint(checkpoint), filter });
     this.close = () => subscription.close();
     if (this.stopped) await subscription.close();
     try {

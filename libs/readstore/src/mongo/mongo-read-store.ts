@@ -56,9 +56,10 @@ export class MongoReadStore implements ReadStore {
     return new Map(held.map((key) => [key._id, typeof key.ref === 'string' ? key.ref : null]));
   }
 
+  /** By `_id` alone, which every server of the wire protocol looks up by its key (FerretDB scans for any other filter), the tombstone checked here. */
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
-    const stored = await this.collection(collection).findOne({ _id: id, ...NOT_DELETED });
-    return stored ? toDoc<T>(stored) : undefined;
+    const stored = await this.collection(collection).findOne({ _id: id });
+    return stored && stored._deleted !== true ? toDoc<T>(stored) : undefined;
   }
 
   async getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>> {

@@ -5,6 +5,7 @@ import { CellRegistry, type RequestContext } from '@tally/cells';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
 import { AUDIT_ACTIONS, AUDIT_LOG, AUDIT_SUBJECT_TYPES, type AuditEntry } from './audit-log.projection';
 import { AuditEntryResponse } from './dto/audit-entry.response';
+import { ADMIN_SECTION } from '@tally/http';
 
 const AUDIT_LIST: ListSpec = {
   sortable: ['created_at'],
@@ -19,7 +20,7 @@ const AUDIT_LIST: ListSpec = {
 /** The tenant's audit log: operator actions on the tenant and its keys, in both environments. */
 @Controller('v1/admin/audit-log')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('admin')
+@ApiTag(ADMIN_SECTION)
 export class AuditLogController {
   constructor(private readonly cells: CellRegistry) {}
 

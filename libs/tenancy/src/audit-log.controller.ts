@@ -1,11 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, LIST_PROBLEMS } from '@tally/http';
+import { ADMIN_SECTION, API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, LIST_PROBLEMS } from '@tally/http';
 import { CellRegistry, type RequestContext } from '@tally/cells';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
 import { AUDIT_ACTIONS, AUDIT_LOG, AUDIT_SUBJECT_TYPES, type AuditEntry } from './audit-log.projection';
 import { AuditEntryResponse } from './dto/audit-entry.response';
-import { ADMIN_SECTION } from '@tally/http';
 
 const AUDIT_LIST: ListSpec = {
   sortable: ['created_at'],

@@ -17,7 +17,14 @@ function documentedEvents(): { aggregate: string; type: string; publicType: stri
 }
 
 /** A stored event of `type` with no data: what a view's mapping to public types reads. */
-const eventOf = (type: string): HistoryEvent => ({ id: 'evt', stream: 'x-1', revision: 0, type, data: {}, metadata: {} }) as unknown as HistoryEvent;
+const eventOf = (type: string): HistoryEvent => ({
+  id: 'evt',
+  stream: 'x-1',
+  revision: 0,
+  type,
+  data: {},
+  metadata: { tenant_id: 'ten_1', environment: 'live', actor: 'operator', request_id: null, causation_id: null, correlation_id: null, occurred_at: '2026-01-01T00:00:00.000Z', schema_version: 1 },
+});
 
 const sources: readonly PublicEventSource[] = CONTEXTS.projections.flatMap((projection) => (projection.publishes ? [projection.publishes] : []));
 const documented = documentedEvents();

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { EDGE_API_SECTIONS } from '@tally/http';
+import { publicEventTypesOf } from '@tally/runtime';
 import { CONTEXT_MANIFESTS } from '../apps/contexts';
 
 const ROOT = join(__dirname, '..');
@@ -134,6 +136,27 @@ describe('architecture', () => {
   it('registers every context library, by its name, in the one list of contexts', () => {
     const contextLibraries = libs.filter((lib) => !LAYERS.flat().includes(lib));
     expect([...CONTEXTS].sort()).toEqual(contextLibraries.sort());
+  });
+
+  /** Values two declarations share: each a registration mistake, since the reference and the event catalogue show one of each. */
+  const repeated = <T>(values: readonly T[]): T[] => values.filter((value, index) => values.indexOf(value) !== index);
+
+  it.each(CONTEXT_MANIFESTS.map((context) => [context.name, context]))('has %s declare its sections of the API reference', (_name, context) => {
+    expect(context.apiSections.length).toBeGreaterThan(0);
+    expect(context.apiSections.filter((section) => !section.name.trim() || !section.description.trim() || !Number.isInteger(section.order))).toEqual([]);
+  });
+
+  it('gives every section of the reference its own name and place, across the contexts and the API’s own', () => {
+    const sections = [...CONTEXT_MANIFESTS.flatMap((context) => context.apiSections), ...EDGE_API_SECTIONS];
+    expect(repeated(sections.map((section) => section.name))).toEqual([]);
+    expect(repeated(sections.map((section) => section.order))).toEqual([]);
+  });
+
+  it('has every public event type declared once, by one context, as `category.name`', () => {
+    const types = CONTEXT_MANIFESTS.flatMap(publicEventTypesOf);
+    expect(types.length).toBeGreaterThan(0);
+    expect(repeated(types)).toEqual([]);
+    expect(types.filter((type) => !/^[a-z_]+\.[a-z_.]+$/.test(type))).toEqual([]);
   });
 
   it('keeps the API app out of the worker app', () => {

@@ -2,9 +2,11 @@ import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey } from '@tally/http';
+import { ANNOUNCED_EVENT_TYPES } from '@tally/webhooks';
 import Stripe from 'stripe';
 import { TallyUnderTest, WEBHOOK_TIMEOUT_MS } from './support/tally';
 import { settleRetries, WebhookReceiver, type Behaviour, type ReceivedDelivery } from './support/webhook-receiver';
+import { CONTEXTS } from '../apps/contexts';
 
 const stripe = new Stripe('sk_test_unused');
 const MINUTE = 60_000;
@@ -479,6 +481,22 @@ describe('webhooks', () => {
     expect((await api.get(`/v1/admin/webhook-endpoints/${both.id}/deliveries`).expect(200)).body.data).toHaveLength(1);
     const refused = (await api.post('/v1/admin/webhook-endpoints', { url: hooks.url, events: ['service.outage'] }).expect(400)).body;
     expect(refused).toMatchObject({ problem: 'webhook_endpoint.unknown_event_type', errors: [{ field: 'events[0]' }] });
+  });
+
+  it('takes every type the contexts declare and the spec’s announced ones, in an endpoint, its deliveries’ filter and a replay, and no other', async () => {
+    const api = await sandbox();
+    const types = [...CONTEXTS.publicEventTypes];
+    expect(types).toEqual(expect.arrayContaining(['customer.created', 'plan.archived', 'subscription.usage_threshold_crossed', 'webhook_endpoint.delivery_failed', ...ANNOUNCED_EVENT_TYPES]));
+    const { id } = await endpoint(api, 'https://example.com/hooks', types);
+    const to = tally.clock.now().toISOString();
+    const from = new Date(tally.clock.now().getTime() - HOUR).toISOString();
+    for (const type of ['wallet.credited', 'tax.settings.updated']) {
+      expect((await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?event_type=${type}`).expect(200)).body.data).toEqual([]);
+      expect((await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from, to, types: [type] }).expect(202)).body.deliveries).toBe(0);
+    }
+    expect((await api.get(`/v1/admin/webhook-endpoints/${id}/deliveries?event_type=wallet.exploded`).expect(400)).body.problem).toBe('request.invalid_parameter');
+    expect((await api.post(`/v1/admin/webhook-endpoints/${id}/replay`, { from, to, types: ['wallet.exploded'] }).expect(400)).body.problem).toBe('webhook_endpoint.unknown_event_type');
+    expect((await api.patch(`/v1/admin/webhook-endpoints/${id}`, { events: ['wallet.exploded'] }).expect(400)).body.problem).toBe('webhook_endpoint.unknown_event_type');
   });
 
   describe('refuses bad input with a problem and writes nothing', () => {

@@ -3,9 +3,12 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import type { Clock } from '@tally/kernel';
 import { CellsModule, type TallyConfig } from '@tally/cells';
 import { HttpEdgeModule } from '@tally/http';
-import { RuntimeModule, WorkerModule, WorkerThreadModule, type ProcessManager } from '@tally/runtime';
-import { isEventFilter } from '@tally/webhooks';
+import { PublicEventTypesModule, RuntimeModule, WorkerModule, WorkerThreadModule, type ProcessManager } from '@tally/runtime';
+import { eventCatalogue, isEventFilter } from '@tally/webhooks';
 import { CONTEXTS } from '../../contexts';
+
+/** What the event log's `type` filter takes: what webhook endpoints subscribe to. */
+const EVENT_CATALOGUE = eventCatalogue(CONTEXTS.publicEventTypes);
 
 /** Compiled, the thread's entry is JavaScript beside this file; under ts-jest it is the TypeScript source. */
 const WORKER_THREAD_ENTRY = join(__dirname, `worker-thread.main${extname(__filename)}`);
@@ -38,7 +41,13 @@ export class AppModule {
         // The worker thread's projections commit to the same files after whatever requests append: it checkpoints them, so that no request waits for a checkpoint.
         CellsModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock, walCheckpoints: worker === 'thread' ? 'as-a-backstop' : 'regularly' }),
         RuntimeModule,
-        HttpEdgeModule.forRoot({ aggregateTypes: CONTEXTS.aggregateTypes, projections: CONTEXTS.projections, eventTypeFilter: isEventFilter }),
+        PublicEventTypesModule.forRoot(CONTEXTS),
+        HttpEdgeModule.forRoot({
+          aggregateTypes: CONTEXTS.aggregateTypes,
+          projections: CONTEXTS.projections,
+          eventTypeFilter: (entry) => isEventFilter(entry, EVENT_CATALOGUE),
+          apiSections: CONTEXTS.apiSections,
+        }),
         ...CONTEXTS.modules,
         ...(worker === 'in-process' ? [WorkerModule.forRoot(CONTEXTS, { extraProcesses })] : []),
         ...(worker === 'thread' ? [WorkerThreadModule.forRoot({ config, entry: WORKER_THREAD_ENTRY, execArgv: workerExecArgv })] : []),

@@ -70,6 +70,7 @@ export const couponView: ResourceView<CouponResource, CouponEvent> = {
     }
   },
 
+  publicTypes: ['coupon.created', 'coupon.updated', 'coupon.deleted'],
   publicType(event) {
     switch (event.type) {
       case 'CouponCreated':

@@ -11,6 +11,7 @@ import { CouponResponse, DeletedCouponResponse } from './dto/coupon.response';
 import { couponAggregate, couponIdOf } from './coupon.aggregate';
 import { couponAt, type CouponResource } from './coupon.view';
 import { couponResource } from './coupon.resource';
+import { COUPONS_SECTION } from './catalog.api-sections';
 
 const ETAG = { ETag: { description: 'The coupon’s revision', schema: { type: 'string', example: 'W/"0"' } } };
 const COUPON_NOT_FOUND = { 404: ['coupon.not_found'] };
@@ -20,7 +21,7 @@ type CouponIntent = CommandIntent<Exclude<CouponCommand, RedeemCoupon>, 'coupon_
 
 @Controller('v1/coupons')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('coupons')
+@ApiTag(COUPONS_SECTION)
 export class CouponsController {
   constructor(
     private readonly commands: Commands,
@@ -85,7 +86,7 @@ export class CouponsController {
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const CouponReadsController = resourceController(couponResource, {
-  path: 'v1/coupons', param: 'coupon', tag: 'coupons', noun: 'coupon', type: CouponResponse, etag: ETAG, operations: 'CouponsController',
+  path: 'v1/coupons', param: 'coupon', tag: COUPONS_SECTION, noun: 'coupon', type: CouponResponse, etag: ETAG, operations: 'CouponsController',
   list: { summary: 'List coupons', description: 'Newest first by default; filter by code, duration, currency and creation time.' },
   retrieve: { summary: 'Retrieve a coupon', description: 'By id or code, with the number of times it was redeemed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: COUPON_NOT_FOUND },
 });

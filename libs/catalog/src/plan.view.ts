@@ -51,6 +51,7 @@ export const planView: ResourceView<PlanResource, PlanEvent> = {
     return next && planAt({ ...next, updated_at: at }, at);
   },
 
+  publicTypes: ['plan.created', 'plan.updated', 'plan.archived', 'plan.deleted'],
   publicType(event) {
     switch (event.type) {
       case 'PlanCreated':

@@ -11,6 +11,7 @@ import { PlanResponse } from './dto/plan.response';
 import { planAggregate, planIdOf } from './plan.aggregate';
 import { planAt, type PlanResource } from './plan.view';
 import { planResource } from './plan.resource';
+import { PLANS_SECTION } from './catalog.api-sections';
 
 const ETAG = { ETag: { description: 'The plan’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 const PLAN_NOT_FOUND = { 404: ['plan.not_found'] };
@@ -21,7 +22,7 @@ type PlanIntent = CommandIntent<Exclude<PlanCommand, RecordPlanReference>, 'plan
 
 @Controller('v1/plans')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('plans')
+@ApiTag(PLANS_SECTION)
 export class PlansController {
   constructor(
     private readonly commands: Commands,
@@ -125,7 +126,7 @@ export class PlansController {
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const PlanReadsController = resourceController(planResource, {
-  path: 'v1/plans', param: 'plan', tag: 'plans', noun: 'plan', type: PlanResponse, etag: ETAG, operations: 'PlansController',
+  path: 'v1/plans', param: 'plan', tag: PLANS_SECTION, noun: 'plan', type: PlanResponse, etag: ETAG, operations: 'PlansController',
   list: { summary: 'List plans', description: 'Newest first by default; filter by code, product, status, currency, and creation and update time.' },
   retrieve: { summary: 'Retrieve a plan', description: 'By id or code, with its components and price versions; a deleted plan still reads, with `status: deleted`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).', problems: PLAN_NOT_FOUND },
 });

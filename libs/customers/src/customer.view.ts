@@ -90,6 +90,7 @@ export const customerView: ResourceView<CustomerResource, CustomerEvent> = {
     }
   },
 
+  publicTypes: ['customer.created', 'customer.updated', 'customer.deleted', 'customer.payment_method_attached', 'customer.payment_method_detached', 'customer.tax_id_invalidated'],
   publicType(event) {
     switch (event.type) {
       case 'CustomerCreated':

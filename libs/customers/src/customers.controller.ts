@@ -13,12 +13,13 @@ import { CustomerResponse, DeletedTaxIdResponse, TaxIdResponse } from './dto/cus
 import { customerResource } from './customer.resource';
 import type { CustomerResource, TaxIdResource } from './customer.view';
 import { ListTaxIdsQuery, TAX_ID_LIST } from './tax-id.queries';
+import { CUSTOMERS_SECTION } from './customers.api-sections';
 
 const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 
 @Controller('v1/customers')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('customers')
+@ApiTag(CUSTOMERS_SECTION)
 export class CustomersController {
   constructor(
     private readonly commands: Commands,
@@ -121,7 +122,7 @@ export class CustomersController {
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const CustomerReadsController = resourceController(customerResource, {
-  path: 'v1/customers', tag: 'customers', noun: 'customer', type: CustomerResponse, etag: ETAG, operations: 'CustomersController',
+  path: 'v1/customers', tag: CUSTOMERS_SECTION, noun: 'customer', type: CustomerResponse, etag: ETAG, operations: 'CustomersController',
   list: { summary: 'List customers', description: 'Newest first by default; filter by email (exact, any of several, or prefix) and by creation and update time.' },
   retrieve: { summary: 'Retrieve a customer', description: 'The customer as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['customer.not_found'] } },
 });

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { AGGREGATE_TYPES, ParkedCommandsGauge, ProjectionLag, ReadYourWritesModule, type AggregateType, type Projection } from '@tally/runtime';
+import { AGGREGATE_TYPES, ParkedCommandsGauge, ProjectionLag, ReadYourWritesModule, type AggregateType, type ApiSection, type Projection } from '@tally/runtime';
 import { CellRegistry } from '@tally/cells';
 import { HistoryController } from './admin/history.controller';
 import { TestClockReadsController, TestClocksController } from './test-clocks/test-clocks.controller';
@@ -11,6 +11,7 @@ import { MetricsController } from './observability/metrics.controller';
 import { ParkedCommandsController } from './admin/parked-commands.controller';
 import { EventsController } from './events/events.controller';
 import { EVENT_TYPE_FILTER, type EventTypeFilter } from './events/event-type-filter';
+import { API_SECTIONS, referenceSections } from './openapi/api-tags';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { QueryParametersGuard } from './query/query-parameters.guard';
@@ -24,6 +25,8 @@ export interface HttpEdgeOptions {
   projections: readonly Projection[];
   /** What the event log's `type` filter takes: the catalogue of public event types that webhook endpoints subscribe to. */
   eventTypeFilter: EventTypeFilter;
+  /** Every context's sections of the API reference; the API's own join them. */
+  apiSections: readonly ApiSection[];
 }
 
 /**
@@ -34,7 +37,7 @@ export interface HttpEdgeOptions {
  */
 @Module({})
 export class HttpEdgeModule {
-  static forRoot({ aggregateTypes, projections, eventTypeFilter }: HttpEdgeOptions): DynamicModule {
+  static forRoot({ aggregateTypes, projections, eventTypeFilter, apiSections }: HttpEdgeOptions): DynamicModule {
     return {
       module: HttpEdgeModule,
       imports: [RateLimitsModule, ReadYourWritesModule.forRoot(projections)],
@@ -42,6 +45,7 @@ export class HttpEdgeModule {
       providers: [
         { provide: AGGREGATE_TYPES, useValue: aggregateTypes },
         { provide: EVENT_TYPE_FILTER, useValue: eventTypeFilter },
+        { provide: API_SECTIONS, useValue: referenceSections(apiSections) },
         { provide: ProjectionLag, useFactory: (cells: CellRegistry) => new ProjectionLag(cells, projections), inject: [CellRegistry] },
         { provide: ParkedCommandsGauge, useFactory: (cells: CellRegistry) => new ParkedCommandsGauge(cells), inject: [CellRegistry] },
         AuthGuard,

@@ -23,6 +23,7 @@ export * from './openapi/api-list-response.decorator';
 export * from './openapi/api-problem-responses.decorator';
 export * from './openapi/api-schema-rules.decorator';
 export * from './openapi/api-tags';
+export * from './openapi/edge-api-sections';
 export * from './openapi/document-walk';
 export * from './openapi/field-schemas';
 export * from './openapi/known-fields';

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { assertNever, formatAmount, keyedObject } from '@tally/kernel';
-import type { ResourceView } from '@tally/runtime';
+import { publicTypesOf, type ResourceView } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { DiscountLevel } from './domain/discounts';
 import type { BillingReason, CreditNoteReason, InvoiceEvent, InvoiceLineData, InvoiceStatus, InvoiceTotalsData, TaxBreakdownData } from './domain/invoice.events';
@@ -204,6 +204,7 @@ export const invoiceView: ResourceView<InvoiceResource, InvoiceEvent> = {
     }
   },
 
+  publicTypes: publicTypesOf(PUBLIC_TYPES),
   publicType(event) {
     return PUBLIC_TYPES[event.type];
   },

@@ -3,10 +3,12 @@ import { INVOICE_ID_PREFIX, INVOICE_NUMBER_SEQUENCE_PREFIX } from './invoice.agg
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
 import { invoiceResource } from './invoice.resource';
 import { InvoicingModule } from './invoicing.module';
+import { INVOICES_SECTION } from './invoicing.api-sections';
 
 /** Invoices (drafts, finalisation with gap-free numbers, payments applied, credit notes), their lines, discounts and totals, and the invoice preview. */
 export const invoicingContext: ContextManifest = {
   name: 'invoicing',
+  apiSections: [INVOICES_SECTION],
   module: InvoicingModule,
   projections: [invoiceResource.projection],
   reactions: [InvoiceNumberingReaction],

@@ -78,6 +78,7 @@ export const paymentMethodView: ResourceView<PaymentMethodResource, PaymentMetho
     }
   },
 
+  publicTypes: ['payment_method.verified', 'payment_method.expiring', 'payment_method.expired'],
   publicType(event) {
     switch (event.type) {
       case 'PaymentMethodVerified':

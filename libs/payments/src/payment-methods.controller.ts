@@ -10,13 +10,14 @@ import { PaymentMethodResponse } from './dto/payment-method.response';
 import { PaymentMethods, type PaymentMethodWritten } from './payment-methods';
 import { paymentMethodResource } from './payment-method.resource';
 import type { PaymentMethodResource } from './payment-method.view';
+import { PAYMENT_METHODS_SECTION } from './payments.api-sections';
 
 const ETAG = { ETag: { description: 'The payment method’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"1"' } } };
 const STATE_PROBLEMS = { 404: ['payment_method.not_found'], 409: ['payment_method.detached', 'request.concurrent_update'] };
 
 @Controller('v1')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('payment methods')
+@ApiTag(PAYMENT_METHODS_SECTION)
 export class PaymentMethodsController {
   constructor(
     private readonly methods: PaymentMethods,

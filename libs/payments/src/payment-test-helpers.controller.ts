@@ -10,6 +10,7 @@ import type { PaymentCommand } from './domain/payment.decider';
 import { paymentAggregate } from './payment.aggregate';
 import { PaymentFollowUps } from './payment-follow-ups';
 import type { PaymentResource } from './payment.view';
+import { PAYMENTS_SECTION } from './payments.api-sections';
 
 class OpenDisputeDto {
   @ApiPropertyOptional({ type: String, maxLength: 100, example: 'fraudulent', description: 'The network’s reason (default `fraudulent`)' })
@@ -21,7 +22,7 @@ const PROBLEMS = { 400: ['test_helpers.livemode'], 404: ['payment.not_found'], 4
 /** Stripe's test helpers for payments: what a customer or a bank would do, on demand, in the sandbox only. */
 @Controller('v1/test-helpers/payments')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('payments')
+@ApiTag(PAYMENTS_SECTION)
 export class PaymentTestHelpersController {
   constructor(
     private readonly followUps: PaymentFollowUps,

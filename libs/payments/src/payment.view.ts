@@ -1,5 +1,5 @@
 import { assertNever } from '@tally/kernel';
-import type { ResourceView } from '@tally/runtime';
+import { publicTypesOf, type ResourceView } from '@tally/runtime';
 import type { PaymentError, PaymentEvent, PaymentNextAction, PaymentReason, PaymentStatus } from './domain/payment.events';
 
 export interface PaymentResource {
@@ -123,5 +123,6 @@ export const paymentView: ResourceView<PaymentResource, PaymentEvent> = {
     }
   },
 
+  publicTypes: publicTypesOf(PUBLIC_TYPES),
   publicType: (event) => PUBLIC_TYPES[event.type],
 };

@@ -10,10 +10,12 @@ import { PaymentFlowReaction } from './payment-flow.reaction';
 import { paymentResource } from './payment.resource';
 import { setupIntentResource } from './setup-intents/setup-intent.resource';
 import { PaymentsModule } from './payments.module';
+import { PAYMENT_METHODS_SECTION, PAYMENTS_SECTION } from './payments.api-sections';
 
 /** Payment methods (attached by provider token, verified, expiring), payments of invoices through the payment provider port, and the money flow between them. */
 export const paymentsContext: ContextManifest = {
   name: 'payments',
+  apiSections: [PAYMENT_METHODS_SECTION, PAYMENTS_SECTION],
   module: PaymentsModule,
   projections: [paymentMethodProjection, setupIntentResource.projection, paymentResource.projection],
   processes: [DunningProcess, UnappliedPaymentRefundProcess],

@@ -12,12 +12,13 @@ import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 import { GetPaymentActionUrlQuery } from './payment.queries';
 import { paymentResource } from './payment.resource';
 import type { PaymentResource } from './payment.view';
+import { PAYMENTS_SECTION } from './payments.api-sections';
 
 const ETAG = { ETag: { description: 'The payment’s revision', schema: { type: 'string', example: 'W/"2"' } } };
 
 @Controller('v1')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('payments')
+@ApiTag(PAYMENTS_SECTION)
 @ApiExtraModels(RedirectActionResponse, ProviderSdkActionResponse)
 export class PaymentsController {
   constructor(
@@ -69,7 +70,7 @@ export class PaymentsController {
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const PaymentReadsController = resourceController(paymentResource, {
-  path: 'v1/payments', tag: 'payments', noun: 'payment', type: PaymentResponse, etag: ETAG, operations: 'PaymentsController',
+  path: 'v1/payments', tag: PAYMENTS_SECTION, noun: 'payment', type: PaymentResponse, etag: ETAG, operations: 'PaymentsController',
   list: { summary: 'List payments', description: 'Newest first by default; filter by status, invoice, customer and creation time.' },
   retrieve: { summary: 'Retrieve a payment', description: 'With `next_action` while it waits for the customer and `last_error` once it failed; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['payment.not_found'] } },
 });

@@ -11,6 +11,7 @@ export { eventMetadata } from './commands/event-metadata';
 export * from './commands/history-event';
 export * from './contexts/aggregate-types';
 export * from './contexts/context-manifest';
+export * from './contexts/public-event-types.module';
 export * from './processes/aggregate-timers.projection';
 export * from './processes/parked-commands';
 export * from './processes/parked-commands-gauge';

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CellsModule, type TallyConfig } from '@tally/cells';
 import type { ComposedContexts } from './contexts/context-manifest';
+import { PublicEventTypesModule } from './contexts/public-event-types.module';
 import { RuntimeModule } from './runtime.module';
 import type { WorkerPart } from './worker';
 import { WorkerModule } from './worker.module';
@@ -15,6 +16,7 @@ export class WorkerAppModule {
         // The followers' batches, which write the most, copy the WAL back: the services' requests never wait for that.
         CellsModule.forRoot({ config, pii: contexts.pii, upcasters: contexts.upcasters, walCheckpoints: part === 'services' ? 'as-a-backstop' : 'regularly' }),
         RuntimeModule,
+        PublicEventTypesModule.forRoot(contexts),
         WorkerModule.forRoot(contexts, { part }),
       ],
     };

@@ -1,6 +1,6 @@
 import { keyedObject } from '@tally/kernel';
 import { DAY_MS } from './domain/subscription.decider';
-import type { ResourceView } from '@tally/runtime';
+import { publicTypesOf, type ResourceView } from '@tally/runtime';
 import type { Commitment, PauseBehavior, ProrationItem, SubscriptionEvent, SubscriptionStatus } from './domain/subscription.events';
 
 export interface SubscriptionResource {
@@ -175,6 +175,7 @@ export const subscriptionView: ResourceView<SubscriptionResource, SubscriptionEv
     }
   },
 
+  publicTypes: publicTypesOf(PUBLIC_TYPES),
   publicType: (event) => {
     // Consumers grant access on `subscription.activated`: a subscription created active announces it once its first invoice is paid.
     if (event.type === 'SubscriptionActivated' && event.data.first_payment_pending) return undefined;

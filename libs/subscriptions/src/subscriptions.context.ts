@@ -9,10 +9,12 @@ import { subscriptionUpcasters } from './domain/subscription.upcasters';
 import { subscriptionAggregate } from './subscription.aggregate';
 import { subscriptionResource } from './subscription.resource';
 import { SubscriptionsModule } from './subscriptions.module';
+import { SUBSCRIPTIONS_SECTION } from './subscriptions.api-sections';
 
 /** Subscriptions: their state table, their cycle on their customer's clock, and the invoices each period closes with. */
 export const subscriptionsContext: ContextManifest = {
   name: 'subscriptions',
+  apiSections: [SUBSCRIPTIONS_SECTION],
   module: SubscriptionsModule,
   projections: [subscriptionResource.projection],
   processes: [CustomerSubscriptionsProcess],

@@ -17,13 +17,14 @@ import { SubscriptionCreation } from './subscription-creation';
 import { written, type SubscriptionWritten } from './subscription-written';
 import { subscriptionResource } from './subscription.resource';
 import type { SubscriptionResource } from './subscription.view';
+import { SUBSCRIPTIONS_SECTION } from './subscriptions.api-sections';
 
 const ETAG = { ETag: { description: 'The subscription’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 const WRITE_PROBLEMS = { 404: ['subscription.not_found'], 409: ['request.concurrent_update', 'subscription.already_canceled'] };
 
 @Controller('v1/subscriptions')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('subscriptions')
+@ApiTag(SUBSCRIPTIONS_SECTION)
 export class SubscriptionsController {
   constructor(
     private readonly creation: SubscriptionCreation,
@@ -182,7 +183,7 @@ const withEtag = (response: Response, written: SubscriptionWritten): Subscriptio
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const SubscriptionReadsController = resourceController(subscriptionResource, {
-  path: 'v1/subscriptions', tag: 'subscriptions', noun: 'subscription', type: SubscriptionResponse, etag: ETAG, operations: 'SubscriptionsController',
+  path: 'v1/subscriptions', tag: SUBSCRIPTIONS_SECTION, noun: 'subscription', type: SubscriptionResponse, etag: ETAG, operations: 'SubscriptionsController',
   list: { summary: 'List subscriptions', description: 'Newest first by default; filter by status (a comma list), customer and plan.' },
   retrieve: { summary: 'Retrieve a subscription', description: 'The subscription as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['subscription.not_found'] } },
 });

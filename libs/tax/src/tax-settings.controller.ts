@@ -8,13 +8,14 @@ import { TaxSettingsResponse, UpdateTaxSettingsDto } from './dto/tax-settings.dt
 import { taxSettingsAggregate, taxSettingsIdOf } from './tax-settings.aggregate';
 import { pendingTaxSettings, type TaxSettingsResource } from './tax-settings.view';
 import { taxSettingsResource } from './tax-settings.resource';
+import { TAX_SECTION } from './tax.api-sections';
 
 const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any were set)', schema: { type: 'string' } } };
 
 /** Stripe's tax settings: the seller's origin, per tenant and environment. */
 @Controller('v1/tax/settings')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('tax')
+@ApiTag(TAX_SECTION)
 export class TaxSettingsController {
   constructor(
     private readonly commands: Commands,

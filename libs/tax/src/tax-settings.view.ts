@@ -25,5 +25,6 @@ export const taxSettingsView: ResourceView<TaxSettingsResource, TaxSettingsEvent
     return { id: settings_id, object: 'tax.settings', origin: { ...origin }, status: 'active', livemode: event.metadata.environment === 'live', updated_at: event.metadata.occurred_at };
   },
 
+  publicTypes: ['tax.settings.updated'],
   publicType: () => 'tax.settings.updated',
 };

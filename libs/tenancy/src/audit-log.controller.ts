@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, LIST_PROBLEMS } from '@tally/http';
+import { ADMIN_SECTION, API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, LIST_PROBLEMS } from '@tally/http';
 import { CellRegistry, type RequestContext } from '@tally/cells';
 import { parseListQuery, toPage, type ListPage, type ListSpec } from '@tally/runtime';
 import { AUDIT_ACTIONS, AUDIT_LOG, AUDIT_SUBJECT_TYPES, type AuditEntry } from './audit-log.projection';
@@ -19,7 +19,7 @@ const AUDIT_LIST: ListSpec = {
 /** The tenant's audit log: operator actions on the tenant and its keys, in both environments. */
 @Controller('v1/admin/audit-log')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('admin')
+@ApiTag(ADMIN_SECTION)
 export class AuditLogController {
   constructor(private readonly cells: CellRegistry) {}
 

@@ -11,13 +11,14 @@ import { tenantAggregate } from './tenant.aggregate';
 import { TenantAdministration, tenantContext, type IssuedKey, type OperatorRequest } from './tenant-administration';
 import { TenantLookup } from './tenant-lookup';
 import type { ApiKeyResource, TenantResource } from './tenant.view';
+import { OPERATOR_SECTION } from './tenancy.api-sections';
 
 const TENANT_LIST: ListSpec = { sortable: ['created_at', 'name'], filters: { region: { ops: ['eq', 'in'], values: REGIONS }, name: { ops: ['eq', 'starts'] } } };
 
 /** The operator's API (`Authorization: Bearer <TALLY_OPERATOR_KEY>`): tenants, their region, version pin, limits and keys. */
 @Controller('v1/operator/tenants')
 @ApiAuthenticated(OPERATOR_KEY_AUTH)
-@ApiTag('operator')
+@ApiTag(OPERATOR_SECTION)
 export class OperatorController {
   private readonly administration: TenantAdministration;
 

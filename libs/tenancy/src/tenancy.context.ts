@@ -2,10 +2,12 @@ import type { ContextManifest } from '@tally/runtime';
 import { auditLogProjection } from './audit-log.projection';
 import { TenancyModule } from './tenancy.module';
 import { tenantDirectoryProjection } from './tenant-directory.projection';
+import { OPERATOR_SECTION } from './tenancy.api-sections';
 
 /** Tenants and their API keys, the global key directory, and the audit log of operator actions. */
 export const tenancyContext: ContextManifest = {
   name: 'tenancy',
+  apiSections: [OPERATOR_SECTION],
   module: TenancyModule,
   projections: [tenantDirectoryProjection, auditLogProjection],
   aggregateTypes: [

@@ -31,6 +31,7 @@ export interface TenantResource {
 export const tenantView: ResourceView<TenantResource, TenantEvent> = {
   aggregateType: 'tenant',
   collection: 'tenants',
+  publicTypes: [],
   publicType: () => undefined,
 
   apply(tenant, event) {

@@ -7,13 +7,14 @@ import { UsageBatchResponse, UsageEventResponse } from './dto/usage.dto';
 import { batchEvents, USAGE_PROBLEMS } from './usage.controller';
 import { acceptedBatch, acceptedEvent } from './usage-event.resource';
 import { UsageTracking } from './usage-tracking';
+import { USAGE_SECTION } from './usage.api-sections';
 
 const TRACK_PROBLEMS = { ...USAGE_PROBLEMS, 409: [...USAGE_PROBLEMS[409], 'track.no_subscription', 'track.ambiguous_subscription'] };
 
 /** The integration guide's usage operations: by customer and feature rather than by subscription and meter. */
 @Controller('v1/track')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('usage')
+@ApiTag(USAGE_SECTION)
 export class TrackController {
   constructor(private readonly tracking: UsageTracking) {}
 

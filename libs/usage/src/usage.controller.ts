@@ -7,6 +7,7 @@ import { UsageBatchDto, UsageBatchResponse, UsageEventDto, UsageEventResponse } 
 import { eventField } from './domain/usage-batch.decide';
 import { parseUsageEvents, UsageIngest } from './usage-ingest';
 import { acceptedBatch, acceptedEvent } from './usage-event.resource';
+import { USAGE_SECTION } from './usage.api-sections';
 
 export const MAX_BATCH_EVENTS = 1000;
 
@@ -33,7 +34,7 @@ export const USAGE_PROBLEMS = {
 
 @Controller('v1/usage')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('usage')
+@ApiTag(USAGE_SECTION)
 export class UsageController {
   constructor(private readonly ingest: UsageIngest) {}
 

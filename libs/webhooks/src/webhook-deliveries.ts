@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, parseInstant, type IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, PUBLIC_EVENTS, ScopedReads, type PublicEventDoc } from '@tally/runtime';
-import { PUBLIC_EVENT_TYPES } from './domain/event-types';
+import type { EventCatalogue } from './domain/event-types';
+import { EVENT_CATALOGUE } from './event-catalogue.provider';
 import { WEBHOOK_DELIVERIES, type DeliveryDoc } from './outbox/outbox-documents';
 import { appendToDeliveryLog } from './webhook-delivery-log';
 import { endpointOf, presentDelivery, type WebhookDelivery } from './webhook.queries';
@@ -35,6 +36,7 @@ export class WebhookDeliveries {
     private readonly reads: ScopedReads,
     private readonly clocks: Clocks,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(EVENT_CATALOGUE) private readonly catalogue: EventCatalogue,
   ) {}
 
   /** One more attempt, queued behind the deliveries of its aggregate that are still to go (at once, when it is their first). */
@@ -54,7 +56,7 @@ export class WebhookDeliveries {
    */
   async replay(context: RequestContext, endpointId: string, window: ReplayWindow): Promise<WebhookReplay> {
     await endpointOf(this.reads, context, endpointId);
-    const deliveries = await this.deliveriesIn(context, endpointId, checkedWindow(window));
+    const deliveries = await this.deliveriesIn(context, endpointId, checkedWindow(window, this.catalogue));
     const replayId = this.ids.next('whrp');
     if (deliveries.length > 0) {
       const ordered = deliveries.sort((a, b) => (a.created_at === b.created_at ? a.sequence - b.sequence : a.created_at < b.created_at ? -1 : 1)).map((delivery) => delivery.id);
@@ -91,14 +93,14 @@ export class WebhookDeliveries {
   }
 }
 
-/** The window as stored times compare: ISO 8601 UTC, `from` before `to`, at most 7 days, known types. */
-function checkedWindow(window: ReplayWindow): ReplayWindow {
+/** The window as stored times compare: ISO 8601 UTC, `from` before `to`, at most 7 days, types of the catalogue. */
+function checkedWindow(window: ReplayWindow, catalogue: EventCatalogue): ReplayWindow {
   const from = parseInstant(window.from)!;
   const to = parseInstant(window.to)!;
   const refuse = (field: string, message: string) => DomainError.invalid('webhook_endpoint.invalid_replay_window', `The replay window is not valid: ${message}`, [{ field, code: 'webhook_endpoint.invalid_replay_window', message }]);
   if (to.getTime() <= from.getTime()) throw refuse('to', 'after from');
   if (to.getTime() - from.getTime() > MAX_REPLAY_WINDOW_MS) throw refuse('to', 'at most 7 days after from');
-  const unknown = window.types?.findIndex((type) => !PUBLIC_EVENT_TYPES.has(type)) ?? -1;
+  const unknown = window.types?.findIndex((type) => !catalogue.types.has(type)) ?? -1;
   if (unknown >= 0) throw DomainError.invalid('webhook_endpoint.unknown_event_type', `${window.types![unknown]} is not an event type`, [{ field: `types[${unknown}]`, code: 'webhook_endpoint.unknown_event_type', message: 'an event type' }]);
   return { ...window, from: from.toISOString(), to: to.toISOString() };
 }

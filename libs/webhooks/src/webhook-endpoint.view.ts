@@ -61,5 +61,6 @@ export const webhookEndpointView: ResourceView<WebhookEndpointResource, WebhookE
     }
   },
 
+  publicTypes: ['webhook_endpoint.delivery_failed'],
   publicType: (event) => (event.type === 'WebhookDeliveryFailed' ? 'webhook_endpoint.delivery_failed' : undefined),
 };

@@ -15,12 +15,15 @@ import {
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
 } from './dto/webhook-endpoint.dto';
+import type { EventCatalogue } from './domain/event-types';
+import { EVENT_CATALOGUE } from './event-catalogue.provider';
 import { WebhookDeliveries, type WebhookReplay } from './webhook-deliveries';
 import { webhookEndpointAggregate } from './webhook-endpoint.aggregate';
 import { newSecret, type WebhookEndpointWithSecret } from './webhook-secret';
 import type { WebhookEndpointResource } from './webhook-endpoint.view';
 import { webhookEndpointResource } from './webhook-endpoint.resource';
-import { ListWebhookDeliveriesQuery, WEBHOOK_DELIVERY_LIST, type WebhookDelivery } from './webhook.queries';
+import { ListWebhookDeliveriesQuery, webhookDeliveryList, type WebhookDelivery } from './webhook.queries';
+import { WEBHOOKS_SECTION } from './webhooks.api-sections';
 
 const NOT_FOUND = { 404: ['webhook_endpoint.not_found'] };
 const INVALID_ENDPOINT = { 400: ['webhook_endpoint.invalid_url', 'webhook_endpoint.invalid_events', 'webhook_endpoint.unknown_event_type'] };
@@ -28,13 +31,14 @@ const INVALID_ENDPOINT = { 400: ['webhook_endpoint.invalid_url', 'webhook_endpoi
 /** Webhook endpoints: where the public events are POSTed, signed, in commit order per resource. */
 @Controller('v1/admin/webhook-endpoints')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('webhooks')
+@ApiTag(WEBHOOKS_SECTION)
 export class WebhookEndpointsController {
   constructor(
     private readonly commands: Commands,
     private readonly queries: QueryBus,
     private readonly redeliveries: WebhookDeliveries,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(EVENT_CATALOGUE) private readonly catalogue: EventCatalogue,
   ) {}
 
   @Post()
@@ -57,6 +61,7 @@ export class WebhookEndpointsController {
       api_version: body.api_version ?? apiVersionOf(request),
       secret,
       livemode: context.environment === 'live',
+      catalogue: this.catalogue,
     };
     const { resource } = await this.commands.send(webhookEndpointAggregate, id, { type: 'CreateWebhookEndpoint', data }, context, { newStream: true });
     return { ...resource!, secret };
@@ -67,7 +72,7 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiProblemResponses(API_KEY_PROBLEMS, NOT_FOUND, INVALID_ENDPOINT, { 409: ['request.concurrent_update'] })
   async update(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResource> {
-    const data = { webhook_endpoint_id: id, url: body.url, events: body.events, description: body.description, status: body.status, livemode: context.environment === 'live' };
+    const data = { webhook_endpoint_id: id, url: body.url, events: body.events, description: body.description, status: body.status, livemode: context.environment === 'live', catalogue: this.catalogue };
     return (await this.commands.send(webhookEndpointAggregate, id, { type: 'UpdateWebhookEndpoint', data }, context)).resource!;
   }
 
@@ -105,7 +110,7 @@ export class WebhookEndpointsController {
     summary: 'List a webhook endpoint’s deliveries',
     description: 'Newest first by default; filter by `status` (pending, succeeded, failed), `event_type` and `created_at`. Each record shows the body POSTed, every attempt, and the last answer. Records are kept 90 days.',
   })
-  @ApiListResponse(WebhookDeliveryResponse, WEBHOOK_DELIVERY_LIST)
+  @ApiListResponse(WebhookDeliveryResponse, webhookDeliveryList())
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, NOT_FOUND)
   deliveries(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<ListPage<WebhookDelivery>> {
     return this.queries.execute(new ListWebhookDeliveriesQuery(context, id, params));
@@ -142,7 +147,7 @@ export class WebhookEndpointsController {
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const WebhookEndpointReadsController = resourceController(webhookEndpointResource, {
-  path: 'v1/admin/webhook-endpoints', tag: 'webhooks', noun: 'webhook endpoint', type: WebhookEndpointResponse, operations: 'WebhookEndpointsController',
+  path: 'v1/admin/webhook-endpoints', tag: WEBHOOKS_SECTION, noun: 'webhook endpoint', type: WebhookEndpointResponse, operations: 'WebhookEndpointsController',
   list: { summary: 'List webhook endpoints', description: 'Newest first by default; filter by `status`. Secrets are never shown again.' },
   retrieve: { summary: 'Retrieve a webhook endpoint', description: 'Without its secret; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: NOT_FOUND },
 });

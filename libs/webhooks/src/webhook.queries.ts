@@ -1,7 +1,9 @@
+import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { RequestContext } from '@tally/cells';
 import { parseListQuery, PUBLIC_EVENTS, ScopedReads, toPage, type ListPage, type ListSpec, type PublicEventDoc } from '@tally/runtime';
-import { PUBLIC_EVENT_TYPES } from './domain/event-types';
+import type { EventCatalogue } from './domain/event-types';
+import { EVENT_CATALOGUE } from './event-catalogue.provider';
 import { webhookEndpointNotFound } from './domain/webhook-endpoint.decider';
 import { WEBHOOK_DELIVERY_STATUSES } from './dto/webhook-delivery.dto';
 import { deliveryBody } from './delivery-body';
@@ -9,14 +11,18 @@ import { WEBHOOK_DELIVERIES, type DeliveryDoc } from './outbox/outbox-documents'
 import { webhookEndpointResource } from './webhook-endpoint.resource';
 import type { WebhookEndpointResource } from './webhook-endpoint.view';
 
-export const WEBHOOK_DELIVERY_LIST: ListSpec = {
+/**
+ * A webhook endpoint's deliveries as a list: `event_type` takes the types of the catalogue. The
+ * reference, whose decorators run before the app composes the catalogue, shows it as a string.
+ */
+export const webhookDeliveryList = (catalogue?: EventCatalogue): ListSpec => ({
   sortable: ['created_at'],
   filters: {
     status: { ops: ['eq'], values: WEBHOOK_DELIVERY_STATUSES },
-    event_type: { ops: ['eq', 'in'], values: [...PUBLIC_EVENT_TYPES] },
+    event_type: { ops: ['eq', 'in'], values: catalogue && [...catalogue.types] },
     created_at: { ops: ['gte', 'gt', 'lte', 'lt'], type: 'timestamp' },
   },
-};
+});
 
 /** A delivery as the API shows it: the record, with the body it POSTs. */
 export type WebhookDelivery = Omit<DeliveryDoc, 'tenant_id' | 'environment' | 'next_in_lane' | 'manual_retry' | 'first_attempted_at' | 'sequence'> & { request: { body: string } | null };
@@ -33,12 +39,19 @@ export class ListWebhookDeliveriesQuery extends Query<ListPage<WebhookDelivery>>
 
 @QueryHandler(ListWebhookDeliveriesQuery)
 export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveriesQuery, ListPage<WebhookDelivery>> {
-  constructor(private readonly reads: ScopedReads) {}
+  private readonly list: ListSpec;
+
+  constructor(
+    private readonly reads: ScopedReads,
+    @Inject(EVENT_CATALOGUE) catalogue: EventCatalogue,
+  ) {
+    this.list = webhookDeliveryList(catalogue);
+  }
 
   async execute({ context, endpointId, params }: ListWebhookDeliveriesQuery): Promise<ListPage<WebhookDelivery>> {
     const endpoint = await endpointOf(this.reads, context, endpointId);
     const cursors = this.reads.cursorsFor(context, `${WEBHOOK_DELIVERIES}:${endpointId}`);
-    const query = parseListQuery(params, WEBHOOK_DELIVERY_LIST, cursors);
+    const query = parseListQuery(params, this.list, cursors);
     const found = await this.reads.list<DeliveryDoc>(context, WEBHOOK_DELIVERIES, { ...query, where: [{ field: 'webhook_endpoint_id', op: 'eq', value: endpointId }, ...(query.where ?? [])] });
     const events = await this.reads.many<PublicEventDoc>(context, PUBLIC_EVENTS, [...new Set(found.items.map((delivery) => delivery.event_id))]);
     return toPage(found, query, (delivery) => presentDelivery(delivery, events.get(delivery.event_id), context.tenantId, endpoint.api_version), cursors);

@@ -12,6 +12,7 @@ import { ApiTag } from '../openapi/api-tags';
 import { secretsRedacted } from './secrets-redacted';
 import type { StoredEventView } from './stored-event-view';
 import { StoredEventResponse } from './stored-event.response';
+import { ADMIN_SECTION } from '../openapi/edge-api-sections';
 
 /**
  * For auditors: every stored event of one aggregate, in order, with its metadata. Personal
@@ -20,7 +21,7 @@ import { StoredEventResponse } from './stored-event.response';
  */
 @Controller('v1/admin/aggregates')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('admin')
+@ApiTag(ADMIN_SECTION)
 export class HistoryController {
   constructor(
     private readonly cells: CellRegistry,

@@ -10,6 +10,7 @@ import { API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS } from '../openapi
 import { ApiListResponse } from '../openapi/api-list-response.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
 import { ApiTag } from '../openapi/api-tags';
+import { ADMIN_SECTION } from '../openapi/edge-api-sections';
 
 type ParkedCommand = { [field: string]: unknown } & Pick<ParkedCommandDoc, 'id' | 'object' | 'process' | 'process_id' | 'type' | 'attempts' | 'last_error' | 'created_at'>;
 
@@ -31,7 +32,7 @@ const PARKED_LIST: ListSpec = {
 
 /** Commands of the tenant's flows that failed every dispatch attempt, or were refused where a refusal must not be dropped, for operators to look into. */
 @Controller('v1/admin/parked-commands')
-@ApiTag('admin')
+@ApiTag(ADMIN_SECTION)
 @ApiAuthenticated(API_KEY_AUTH)
 export class ParkedCommandsController {
   constructor(

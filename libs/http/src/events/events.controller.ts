@@ -11,6 +11,7 @@ import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator'
 import { ApiTag } from '../openapi/api-tags';
 import { EventResponse } from './event.response';
 import { EVENT_TYPE_FILTER, eventTypeConditions, type EventTypeFilter } from './event-type-filter';
+import { EVENTS_SECTION } from '../openapi/edge-api-sections';
 
 const EVENT_LIST: ListSpec = {
   sortable: ['created_at'],
@@ -26,7 +27,7 @@ type PublicEvent = Omit<PublicEventDoc, 'environment'>;
 /** The public event log: what webhooks deliver, readable and filterable. */
 @Controller('v1/events')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('events')
+@ApiTag(EVENTS_SECTION)
 export class EventsController {
   constructor(
     private readonly reads: ScopedReads,

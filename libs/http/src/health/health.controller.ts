@@ -5,11 +5,12 @@ import { ApiWithoutKey } from '../openapi/api-authenticated.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
 import { ApiTag } from '../openapi/api-tags';
 import { LivenessResponse, ReadinessResponse } from './health.response';
+import { HEALTH_SECTION } from '../openapi/edge-api-sections';
 
 /** Liveness (the process answers) and readiness (every cell's event store and read store answer). */
 @Controller('health')
 @ApiWithoutKey()
-@ApiTag('health')
+@ApiTag(HEALTH_SECTION)
 export class HealthController {
   constructor(private readonly cells: CellRegistry) {}
 

@@ -5,7 +5,8 @@ import type { LicenseObject, PathItemObject } from '@nestjs/swagger/dist/interfa
 import { CURRENT_API_VERSION } from '../versions/api-versions';
 import { API_KEY_AUTH, OPERATOR_KEY_AUTH } from './api-authenticated.decorator';
 import { apiServers } from './api-servers';
-import { API_TAGS } from './api-tags';
+import type { ApiSection } from '@tally/runtime';
+import { API_SECTIONS } from './api-tags';
 import { operationsOf } from './document-walk';
 import { toOpenApi31 } from './openapi-31';
 import { serveOpenApiJson } from './openapi-json';
@@ -30,17 +31,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(CURRENT_API_VERSION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_… or sk_test_…', description: 'An API key; it names its environment (live or sandbox)' }, API_KEY_AUTH)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'TALLY_OPERATOR_KEY', description: 'The operator key, for `/v1/operator` routes' }, OPERATOR_KEY_AUTH);
-  for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
+  const sections = app.get<readonly ApiSection[]>(API_SECTIONS);
+  for (const section of sections) builder.addTag(section.name, section.description);
   // A JSON copy: the rules below change schema objects that decorators may share with response schemas.
   const document = JSON.parse(JSON.stringify(SwaggerModule.createDocument(app, builder.build(), { autoTagControllers: false }))) as OpenAPIObject;
   applyRequestBodyRules(document);
   toOpenApi31(document);
-  return { ...document, info: { ...document.info, license: API_LICENSE }, servers: apiServers(app.get(PublicUrl)), paths: pathsInTagOrder(document) };
+  return { ...document, info: { ...document.info, license: API_LICENSE }, servers: apiServers(app.get(PublicUrl)), paths: pathsInSectionOrder(document, sections) };
 }
 
-/** The paths grouped by section, in the order of API_TAGS, for readers of the document that ignore `tags`. */
-function pathsInTagOrder(document: OpenAPIObject): OpenAPIObject['paths'] {
-  const order: readonly string[] = API_TAGS.map((tag) => tag.name);
+/** The paths grouped by section, in the sections' order, for readers of the document that ignore `tags`. */
+function pathsInSectionOrder(document: OpenAPIObject, sections: readonly ApiSection[]): OpenAPIObject['paths'] {
+  const order = sections.map((section) => section.name);
   const rank = (item: PathItemObject): number => Math.min(...operationsOf({ paths: { '': item } }).map(([, operation]) => order.indexOf(operation.tags?.[0] ?? '')));
   return Object.fromEntries(Object.entries(document.paths).sort(([, a], [, b]) => rank(a) - rank(b)));
 }

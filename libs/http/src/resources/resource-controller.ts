@@ -4,14 +4,14 @@ import type { HeadersObject } from '@nestjs/swagger/dist/interfaces/open-api-spe
 import type { Response } from 'express';
 import type { Command, Event } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
-import { ResourceReads, type ListPage, type Resource, type ResourceDoc } from '@tally/runtime';
+import { ResourceReads, type ApiSection, type ListPage, type Resource, type ResourceDoc } from '@tally/runtime';
 import { Ctx } from '../auth/context.decorator';
 import { withRevision } from '../etag';
 import { API_KEY_AUTH, ApiAuthenticated } from '../openapi/api-authenticated.decorator';
 import { ApiListResponse } from '../openapi/api-list-response.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator';
 import { ApiRetrieve } from '../openapi/api-retrieve.decorator';
-import { ApiTag, type ApiTagName } from '../openapi/api-tags';
+import { ApiTag } from '../openapi/api-tags';
 import { API_KEY_PROBLEMS, LIST_PROBLEMS, mergeProblemCodes, type ProblemCodes } from '../openapi/problem-codes';
 
 /** How a resource's list and retrieve are reached and documented. */
@@ -20,7 +20,8 @@ export interface ResourceRoutes {
   path: string;
   /** The path parameter naming one (`id` unless the resource is named otherwise too: a plan by its code). */
   param?: string;
-  tag: ApiTagName;
+  /** The section of the reference the routes are filed under, as the context declares it. */
+  tag: ApiSection;
   /** What the resource is called in prose: `customer`, `usage alert`. */
   noun: string;
   /** The response's documented shape. */

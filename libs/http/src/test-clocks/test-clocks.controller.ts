@@ -10,10 +10,11 @@ import { ApiProblemResponses } from '../openapi/api-problem-responses.decorator'
 import { resourceController } from '../resources/resource-controller';
 import { ApiTag } from '../openapi/api-tags';
 import { AdvanceTestClockDto, CreateTestClockDto, DeletedTestClockResponse, TestClockResponse } from './test-clock.dto';
+import { TEST_CLOCKS_SECTION } from '../openapi/edge-api-sections';
 
 /** Sandbox test clocks (Stripe's): customers created on one live on its time, and advancing it runs their timers. */
 @Controller('v1/test-clocks')
-@ApiTag('test clocks')
+@ApiTag(TEST_CLOCKS_SECTION)
 @ApiAuthenticated(API_KEY_AUTH)
 export class TestClocksController {
   constructor(private readonly clocks: TestClocks) {}
@@ -54,7 +55,7 @@ export class TestClocksController {
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const TestClockReadsController = resourceController(testClockResource, {
-  path: 'v1/test-clocks', tag: 'test clocks', noun: 'test clock', type: TestClockResponse, operations: 'TestClocksController',
+  path: 'v1/test-clocks', tag: TEST_CLOCKS_SECTION, noun: 'test clock', type: TestClockResponse, operations: 'TestClocksController',
   list: { summary: 'List test clocks', description: 'The sandbox’s test clocks, newest first.' },
   retrieve: { summary: 'Retrieve a test clock', description: 'Poll it after an advance until its status is `ready`. With `as_of`, as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['test_clock.not_found'] } },
   guard: { check: assertSandbox, problems: { 400: ['test_clock.livemode'] } },

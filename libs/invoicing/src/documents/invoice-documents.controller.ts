@@ -8,6 +8,7 @@ import type { RequestContext } from '@tally/cells';
 import { InvoicePdfLinkResponse, RecognitionScheduleResponse } from './invoice-documents.response';
 import { GetInvoicePdfLinkQuery, GetRecognitionScheduleQuery, RenderInvoicePdfQuery, type RecognitionRowsPage, type RecognitionScheduleResource } from './invoice-documents.queries';
 import { INVOICE_PDF_PATH } from './pdf-links';
+import { INVOICES_SECTION } from '../invoicing.api-sections';
 
 /** What `GET /v1/invoices/{id}/pdf` answers by `Accept`: the PDF (by its link) first, so that a wildcard and no Accept get it. */
 const PDF_LINK_MEDIA_TYPES = ['application/pdf', 'application/json'];
@@ -27,7 +28,7 @@ function rowsPageOf(params: Record<string, unknown>): RecognitionRowsPage {
 /** The documents of an invoice: a link to its PDF, and its revenue recognition schedule. */
 @Controller('v1/invoices')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('invoices')
+@ApiTag(INVOICES_SECTION)
 export class InvoiceDocumentsController {
   constructor(private readonly queries: QueryBus) {}
 
@@ -79,7 +80,7 @@ const LINK_PARAMETER = { required: true, description: 'As the signed link has it
 /** Where signed links serve invoice PDFs: outside `/v1`, so without an API key; the link's signature is the credential. */
 @Controller(INVOICE_PDF_PATH.slice(1))
 @ApiWithoutKey()
-@ApiTag('invoices')
+@ApiTag(INVOICES_SECTION)
 export class InvoicePdfFilesController {
   constructor(private readonly queries: QueryBus) {}
 

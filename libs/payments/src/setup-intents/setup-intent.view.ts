@@ -63,5 +63,6 @@ export const setupIntentView: ResourceView<SetupIntentResource, SetupIntentEvent
     }
   },
 
+  publicTypes: [],
   publicType: () => undefined,
 };

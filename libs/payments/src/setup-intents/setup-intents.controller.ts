@@ -9,13 +9,14 @@ import { setupIntentAggregate } from './setup-intent.aggregate';
 import { setupIntentResource } from './setup-intent.resource';
 import type { SetupIntentResource } from './setup-intent.view';
 import { SetupIntents } from './setup-intents';
+import { PAYMENT_METHODS_SECTION } from '../payments.api-sections';
 
 const STATE_PROBLEMS = { 404: ['setup_intent.not_found'], 409: ['setup_intent.unexpected_state', 'request.concurrent_update'] };
 
 /** Stripe's SetupIntent: capture a customer's method client-side, without charging it. */
 @Controller('v1/setup-intents')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('payment methods')
+@ApiTag(PAYMENT_METHODS_SECTION)
 export class SetupIntentsController {
   constructor(
     private readonly commands: Commands,

@@ -40,5 +40,6 @@ export const testClockView: ResourceView<TestClockResource, TestClockEvent> = {
   },
 
   // Not in the spec's event list; an advance's end shows as status `ready`.
+  publicTypes: [],
   publicType: () => undefined,
 };

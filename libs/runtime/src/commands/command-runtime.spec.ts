@@ -29,6 +29,7 @@ const counterView: ResourceView<CounterResource> = {
     created_at: resource?.created_at ?? event.metadata.occurred_at,
     updated_at: event.metadata.occurred_at,
   }),
+  publicTypes: [],
   publicType: () => undefined,
 };
 

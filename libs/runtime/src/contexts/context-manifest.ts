@@ -11,12 +11,23 @@ import type { Projection } from '../projections/projection';
 import type { PublicEventSource } from '../public-events/resource-view';
 import type { CellService } from '../runners/cell-service';
 
+/** A section of the API reference: the routes filed under `name`, shown in ascending `order` of the sections. */
+export interface ApiSection {
+  name: string;
+  description: string;
+  order: number;
+}
+
 /**
  * Everything the apps need of one bounded context, exported by the context as one value: adding
  * a context to Tally is one line in each app's list of contexts.
  */
 export interface ContextManifest {
   name: string;
+  /** The sections of the API reference its controllers file their routes under (`ApiTag(section)`). */
+  apiSections: readonly ApiSection[];
+  /** Public event types it publishes beyond those of its projections' views (`publicTypes`). */
+  publicEventTypes?: readonly string[];
   /** Controllers, command and query handlers, and the process managers as providers. */
   module: Type;
   projections?: readonly Projection[];
@@ -48,6 +59,16 @@ export interface ComposedContexts {
   pii: readonly PiiFieldSpec[];
   upcasters: readonly Upcaster[];
   aggregateTypes: readonly AggregateType[];
+  /** Every context's sections of the API reference, in their order. */
+  apiSections: readonly ApiSection[];
+  /** The catalogue of public event types: what webhook endpoints and the event log's filter take. */
+  publicEventTypes: readonly string[];
+}
+
+/** The public event types a context declares: its projections' views' types, then its extras. */
+export function publicEventTypesOf(context: ContextManifest): readonly string[] {
+  const viewTypes = (context.projections ?? []).flatMap((projection) => projection.publishes?.publicTypes ?? []);
+  return [...new Set([...viewTypes, ...(context.publicEventTypes ?? [])])];
 }
 
 export function composeContexts(contexts: readonly ContextManifest[]): ComposedContexts {
@@ -64,5 +85,7 @@ export function composeContexts(contexts: readonly ContextManifest[]): ComposedC
     pii: [...processPii, ...contexts.flatMap((context) => context.pii ?? [])],
     upcasters: contexts.flatMap((context) => context.upcasters ?? []),
     aggregateTypes: [...contexts.flatMap((context) => context.aggregateTypes ?? []), { idPrefix: TEST_CLOCK_ID_PREFIX, type: 'test_clock' }],
+    apiSections: contexts.flatMap((context) => context.apiSections).sort((a, b) => a.order - b.order),
+    publicEventTypes: contexts.flatMap(publicEventTypesOf),
   };
 }

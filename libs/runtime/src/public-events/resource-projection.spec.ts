@@ -23,6 +23,7 @@ const notes: ResourceView<Note> = {
     if (!note || event.type === 'NoteDeleted') return undefined;
     return event.type === 'NoteEdited' ? { ...note, text: data.text ?? '' } : note;
   },
+  publicTypes: ['note.created', 'note.updated', 'note.deleted'],
   publicType: (event) => ({ NoteCreated: 'note.created', NoteEdited: 'note.updated', NoteDeleted: 'note.deleted' })[event.type],
 };
 const projection = resourceProjection(notes, []);

@@ -17,6 +17,12 @@ export interface ResourceView<R extends ResourceDoc, E extends AnyEvent = AnyEve
 /** Which events of an aggregate type's streams are public, and as which type: what the webhook outbox follows. */
 export interface PublicEventSource<E extends AnyEvent = AnyEvent> {
   aggregateType: string;
+  /** Every type `publicType` can answer: what this source adds to the catalogue that webhook endpoints subscribe to. */
+  publicTypes: readonly string[];
   // Method syntax: a source typed by its aggregate's events serves where any stored event is read.
   publicType(event: E & HistoryEvent): string | undefined;
 }
+
+/** The public types of a mapping from event type to public type (undefined: internal), for a view's `publicTypes`. */
+export const publicTypesOf = (mapping: Readonly<Record<string, string | undefined>>): readonly string[] =>
+  [...new Set(Object.values(mapping).filter((type): type is string => type !== undefined))];

@@ -26,6 +26,7 @@ const tallyView: ResourceView<TallyResource, Tallied> = {
     created_at: tally?.created_at ?? event.metadata.occurred_at,
     updated_at: event.metadata.occurred_at,
   }),
+  publicTypes: ['tally.updated'],
   publicType: (event) => (event.data.by > 0 ? 'tally.updated' : undefined),
 };
 const tallyDecider: Decider<null, Tally, Tallied> = { initialState: () => null, evolve: () => null, decide: (command) => [{ type: 'Tallied', data: command.data }] };

@@ -54,5 +54,6 @@ export const usageAlertView: ResourceView<UsageAlertResource, UsageAlertEvent> =
     }
   },
 
+  publicTypes: ['subscription.usage_threshold_crossed'],
   publicType: (event) => (event.type === 'UsageAlertTriggered' ? 'subscription.usage_threshold_crossed' : undefined),
 };

@@ -8,11 +8,12 @@ import { usageAlertAggregate } from './usage-alert.aggregate';
 import { usageAlertResource } from './usage-alert.resource';
 import type { UsageAlertResource } from './usage-alert.view';
 import { UsageAlerts } from './usage-alerts';
+import { USAGE_SECTION } from '../usage.api-sections';
 
 /** Usage alerts, as Stripe's billing alerts: a threshold on a subscription's meter that fires once a period. */
 @Controller('v1/usage-alerts')
 @ApiAuthenticated(API_KEY_AUTH)
-@ApiTag('usage')
+@ApiTag(USAGE_SECTION)
 export class UsageAlertsController {
   constructor(
     private readonly commands: Commands,
@@ -51,7 +52,7 @@ export class UsageAlertsController {
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const UsageAlertReadsController = resourceController(usageAlertResource, {
-  path: 'v1/usage-alerts', tag: 'usage', noun: 'usage alert', type: UsageAlertResponse, operations: 'UsageAlertsController',
+  path: 'v1/usage-alerts', tag: USAGE_SECTION, noun: 'usage alert', type: UsageAlertResponse, operations: 'UsageAlertsController',
   list: { summary: 'List usage alerts', description: 'Newest first by default; filter by `subscription_id` and `status`.' },
   retrieve: { summary: 'Retrieve a usage alert', description: 'With `last_triggered`, once it fired; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['usage_alert.not_found'] } },
 });

@@ -1,11 +1,13 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
+import { eventCatalogue } from './event-types';
 import { webhookEndpointDecider, type CreateWebhookEndpoint } from './webhook-endpoint.decider';
 import type { WebhookEndpointCreated, WebhookEndpointEvent } from './webhook-endpoint.events';
 
 const spec = DeciderSpecification.for(webhookEndpointDecider);
 const id = 'we_01JENDPOINT0000000000000';
+const catalogue = eventCatalogue(['invoice.paid', 'invoice.finalized', 'subscription.created', 'tax.settings.updated']);
 const endpoint = { webhook_endpoint_id: id, url: 'https://example.com/hooks', events: ['invoice.paid', 'subscription.*'], description: null, api_version: '2026-04-01', secret: 'whsec_a' };
-const create = (overrides: Partial<CreateWebhookEndpoint['data']> = {}): CreateWebhookEndpoint => ({ type: 'CreateWebhookEndpoint', data: { ...endpoint, livemode: true, ...overrides } });
+const create = (overrides: Partial<CreateWebhookEndpoint['data']> = {}): CreateWebhookEndpoint => ({ type: 'CreateWebhookEndpoint', data: { ...endpoint, livemode: true, catalogue, ...overrides } });
 const created: WebhookEndpointCreated = { type: 'WebhookEndpointCreated', data: endpoint };
 const deleted: WebhookEndpointEvent = { type: 'WebhookEndpointDeleted', data: { webhook_endpoint_id: id } };
 const failure = { webhook_endpoint_id: id, delivery_id: 'del_1', event_id: 'evt_1', event_type: 'invoice.paid', attempts: 7, failed_at: '2026-05-02T10:00:00.000Z' };
@@ -27,6 +29,11 @@ describe('webhook endpoint decider', () => {
       expect(() => webhookEndpointDecider.decide(create({ events: ['invoice.paid', 'nope.*'] }), { status: 'none' })).toThrow(expect.objectContaining({ fields: [expect.objectContaining({ field: 'events[1]' })] }));
     });
 
+    it('takes the types of the catalogue its command carries, and no other', () => {
+      spec.given([]).when(create({ events: ['customer.created'] })).thenFails('webhook_endpoint.unknown_event_type');
+      spec.given([]).when(create({ events: ['customer.created'], catalogue: eventCatalogue(['customer.created']) })).then([{ ...created, data: { ...endpoint, events: ['customer.created'] } }]);
+    });
+
     it('refuses an empty event list', () => spec.given([]).when(create({ events: [] })).thenFails('webhook_endpoint.invalid_events'));
 
     it('takes https only in live mode', () => {
@@ -46,7 +53,7 @@ describe('webhook endpoint decider', () => {
   });
 
   describe('UpdateWebhookEndpoint', () => {
-    const update = (patch: object) => ({ type: 'UpdateWebhookEndpoint' as const, data: { webhook_endpoint_id: id, livemode: true, ...patch } });
+    const update = (patch: object) => ({ type: 'UpdateWebhookEndpoint' as const, data: { webhook_endpoint_id: id, livemode: true, catalogue, ...patch } });
 
     it('records only what changes', () =>
       spec

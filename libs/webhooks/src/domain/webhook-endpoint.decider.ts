@@ -1,15 +1,16 @@
 import { DomainError, type Command, type Decider, type FieldError } from '@tally/kernel';
 import { endpointUrlProblem } from './endpoint-url';
-import { isEventFilter } from './event-types';
+import { isEventFilter, type EventCatalogue } from './event-types';
 import type { WebhookEndpointCreated, WebhookEndpointEvent, WebhookEndpointStatus, WebhookEndpointUpdated } from './webhook-endpoint.events';
 
 export type WebhookEndpointState =
   | { status: 'none' }
   | { status: WebhookEndpointStatus | 'deleted'; id: string; url: string; events: readonly string[]; description: string | null; failedDeliveries: readonly string[] };
 
-/** `livemode` decides which URLs are accepted (see endpointUrlProblem). */
-export type CreateWebhookEndpoint = Command<'CreateWebhookEndpoint', WebhookEndpointCreated['data'] & { livemode: boolean }>;
-export type UpdateWebhookEndpoint = Command<'UpdateWebhookEndpoint', Omit<WebhookEndpointUpdated['data'], 'events'> & { events?: readonly string[]; livemode: boolean }>;
+/** `livemode` decides which URLs are accepted (see endpointUrlProblem); `catalogue`, which event types the filter may name. */
+type EndpointChecks = { livemode: boolean; catalogue: EventCatalogue };
+export type CreateWebhookEndpoint = Command<'CreateWebhookEndpoint', WebhookEndpointCreated['data'] & EndpointChecks>;
+export type UpdateWebhookEndpoint = Command<'UpdateWebhookEndpoint', Omit<WebhookEndpointUpdated['data'], 'events'> & { events?: readonly string[] } & EndpointChecks>;
 export type RotateWebhookEndpointSecret = Command<'RotateWebhookEndpointSecret', { webhook_endpoint_id: string; secret: string; previous_secret_expires_at: string }>;
 export type DeleteWebhookEndpoint = Command<'DeleteWebhookEndpoint', { webhook_endpoint_id: string }>;
 export type RecordWebhookDeliveryFailure = Command<'RecordWebhookDeliveryFailure', Extract<WebhookEndpointEvent, { type: 'WebhookDeliveryFailed' }>['data']>;
@@ -27,17 +28,17 @@ export const webhookEndpointDecider: Decider<WebhookEndpointState, WebhookEndpoi
 
   decide(command, state) {
     if (command.type === 'CreateWebhookEndpoint') {
-      const { livemode, ...data } = command.data;
-      refuseProblems([endpointUrlProblem(data.url, livemode), ...filterProblems(data.events)]);
+      const { livemode, catalogue, ...data } = command.data;
+      refuseProblems([endpointUrlProblem(data.url, livemode), ...filterProblems(data.events, catalogue)]);
       return state.status === 'none' ? [{ type: 'WebhookEndpointCreated', data }] : [];
     }
     if (state.status === 'none' || (state.status === 'deleted' && command.type !== 'RecordWebhookDeliveryFailure')) throw webhookEndpointNotFound(command.data.webhook_endpoint_id);
     switch (command.type) {
       case 'UpdateWebhookEndpoint': {
-        const { livemode, webhook_endpoint_id, ...patch } = command.data;
+        const { livemode, catalogue, webhook_endpoint_id, ...patch } = command.data;
         refuseProblems([
           patch.url === undefined ? undefined : endpointUrlProblem(patch.url, livemode),
-          ...(patch.events === undefined ? [] : filterProblems(patch.events)),
+          ...(patch.events === undefined ? [] : filterProblems(patch.events, catalogue)),
         ]);
         const changed = changes(state, patch);
         return Object.keys(changed).length === 0 ? [] : [{ type: 'WebhookEndpointUpdated', data: { webhook_endpoint_id, ...changed } }];
@@ -84,12 +85,12 @@ function changes(state: Extract<WebhookEndpointState, { id: string }>, patch: Pa
   return changed;
 }
 
-function filterProblems(events: readonly string[]): FieldError[] {
+function filterProblems(events: readonly string[], catalogue: EventCatalogue): FieldError[] {
   if (events.length === 0 || events.length > MAX_FILTER_ENTRIES) {
     return [{ field: 'events', code: 'webhook_endpoint.invalid_events', message: `1 to ${MAX_FILTER_ENTRIES} event types or patterns` }];
   }
   return events.flatMap((entry, index) =>
-    isEventFilter(entry) ? [] : [{ field: `events[${index}]`, code: 'webhook_endpoint.unknown_event_type', message: `${entry} is not an event type, a category.* pattern or *` }],
+    isEventFilter(entry, catalogue) ? [] : [{ field: `events[${index}]`, code: 'webhook_endpoint.unknown_event_type', message: `${entry} is not an event type, a category.* pattern or *` }],
   );
 }
 

@@ -10,7 +10,7 @@ import { deliveryId, WEBHOOK_OUTBOX, webhookOutboxProjection } from '../webhook-
 
 /** The events the outbox's specs feed it, as a store records them: positions and revisions in order. */
 
-const customers: PublicEventSource = { aggregateType: 'customer', publicType: (event) => (event.type === 'CustomerCreated' ? 'customer.created' : event.type === 'CustomerNoted' ? undefined : 'customer.updated') };
+const customers: PublicEventSource = { aggregateType: 'customer', publicTypes: ['customer.created', 'customer.updated'], publicType: (event) => (event.type === 'CustomerCreated' ? 'customer.created' : event.type === 'CustomerNoted' ? undefined : 'customer.updated') };
 export const outbox = webhookOutboxProjection([customers, webhookEndpointView]);
 export const WE = 'we_1';
 export const OTHER = 'we_2';

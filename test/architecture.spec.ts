@@ -138,6 +138,13 @@ describe('architecture', () => {
     expect([...CONTEXTS].sort()).toEqual(contextLibraries.sort());
   });
 
+  it('lists every library, and every app, as a project of the monorepo (nest-cli.json)', () => {
+    const { projects } = JSON.parse(readFileSync(join(ROOT, 'nest-cli.json'), 'utf8')) as { projects: Record<string, { type: string; root: string }> };
+    const listed = (type: string) => Object.entries(projects).filter(([, project]) => project.type === type);
+    expect(listed('library').map(([name, project]) => [name, project.root]).sort()).toEqual(libs.map((lib) => [lib, `libs/${lib}`]).sort());
+    expect(listed('application').map(([name]) => name).sort()).toEqual(readdirSync(join(ROOT, 'apps')).filter((name) => statSync(join(ROOT, 'apps', name)).isDirectory()).sort());
+  });
+
   /** Values two declarations share: each a registration mistake, since the reference and the event catalogue show one of each. */
   const repeated = <T>(values: readonly T[]): T[] => values.filter((value, index) => values.indexOf(value) !== index);
 

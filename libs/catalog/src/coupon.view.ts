@@ -1,5 +1,4 @@
-import { assertNever } from '@tally/kernel';
-import type { ResourceView } from '@tally/runtime';
+import { defineView } from '@tally/runtime';
 import type { CouponEvent, CouponTerms } from './domain/coupon.events';
 
 export interface CouponResource extends CouponTerms {
@@ -25,59 +24,33 @@ export function couponAt(coupon: CouponResource, at: string): CouponResource {
 }
 
 /** The coupon as the API shows it; a deleted coupon leaves the read model (its public event keeps its last state). */
-export const couponView: ResourceView<CouponResource, CouponEvent> = {
+export const couponView = defineView<CouponResource, CouponEvent, 'CouponCreated'>({
   aggregateType: 'coupon',
   collection: 'coupons',
-
-  apply(coupon, event) {
-    const at = event.metadata.occurred_at;
-    if (event.type === 'CouponCreated') {
-      const { coupon_id, code, name, percent_off, amount_off, currency, duration, duration_in_periods, max_redemptions, redeem_by, applies_to, metadata } = event.data;
-      const created: CouponResource = {
-        id: coupon_id,
-        object: 'coupon',
-        code,
-        name,
-        percent_off,
-        amount_off,
-        currency,
-        duration,
-        duration_in_periods,
-        max_redemptions,
-        redeem_by,
-        applies_to,
-        times_redeemed: 0,
-        valid: true,
-        metadata: { ...metadata },
-        livemode: event.metadata.environment === 'live',
-        created_at: at,
-        updated_at: at,
-      };
-      return couponAt(created, at);
-    }
-    if (!coupon) return undefined;
-    switch (event.type) {
-      case 'CouponUpdated': {
-        const { coupon_id: _id, ...changes } = event.data;
-        return couponAt({ ...coupon, ...changes, metadata: { ...(changes.metadata ?? coupon.metadata) }, updated_at: at }, at);
-      }
-      case 'CouponRedeemed':
-        return couponAt({ ...coupon, times_redeemed: coupon.times_redeemed + 1, updated_at: at }, at);
-      case 'CouponDeleted':
-        return undefined;
-      default:
-        return assertNever(event);
-    }
+  object: 'coupon',
+  created: {
+    type: 'CouponCreated',
+    fields: ({ code, name, percent_off, amount_off, currency, duration, duration_in_periods, max_redemptions, redeem_by, applies_to, metadata }) => ({
+      code,
+      name,
+      percent_off,
+      amount_off,
+      currency,
+      duration,
+      duration_in_periods,
+      max_redemptions,
+      redeem_by,
+      applies_to,
+      times_redeemed: 0,
+      valid: true,
+      metadata,
+    }),
   },
-
-  publicType(event) {
-    switch (event.type) {
-      case 'CouponCreated':
-        return 'coupon.created';
-      case 'CouponDeleted':
-        return 'coupon.deleted';
-      default:
-        return 'coupon.updated';
-    }
+  changes: {
+    CouponUpdated: (coupon, { coupon_id: _id, ...changes }) => ({ ...changes, metadata: changes.metadata ?? coupon.metadata }),
+    CouponRedeemed: (coupon) => ({ times_redeemed: coupon.times_redeemed + 1 }),
+    CouponDeleted: 'deleted',
   },
-};
+  publicTypes: { CouponCreated: 'coupon.created', CouponUpdated: 'coupon.updated', CouponRedeemed: 'coupon.updated', CouponDeleted: 'coupon.deleted' },
+  derive: couponAt,
+});

@@ -1,0 +1,88 @@
+import { keyedObject } from '@tally/kernel';
+import type { AnyEvent, HistoryEvent } from '../commands/history-event';
+import type { ResourceDoc, ResourceView } from '../public-events/resource-view';
+
+/** What every resource carries and no view writes itself: the view stamps it. */
+export interface ResourceStamps {
+  id: string;
+  object: string;
+  livemode: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A resource's own fields: those it declares (not the read-store document's index signature), without the stamps. */
+export type OwnFields<R> = { [K in keyof R as string extends K ? never : number extends K ? never : K extends keyof ResourceStamps ? never : K]: R[K] };
+
+/** One event of the union `E`, as stored. */
+export type StoredEvent<E extends AnyEvent, T extends E['type']> = Extract<E, { type: T }> & HistoryEvent;
+
+/**
+ * What one event does to the resource: the fields it changes (`updated_at` follows), `deleted`
+ * (the resource leaves the read model; its public event shows it as it was), or `unchanged`
+ * (not even `updated_at` moves: an event only its aggregate or a process cares about).
+ */
+export type ResourceChange<R, Ev extends AnyEvent> = ((resource: R, data: Ev['data'], event: Ev & HistoryEvent) => Partial<OwnFields<R>>) | 'deleted' | 'unchanged';
+
+/** The public event type an event is published as (undefined: internal), or how its data decides it. */
+export type PublicTypeOf<Ev extends AnyEvent> = string | undefined | ((event: Ev & HistoryEvent) => string | undefined);
+
+export interface ViewDefinition<R extends ResourceDoc & ResourceStamps, E extends AnyEvent, C extends E['type']> {
+  aggregateType: string;
+  /** The read model's collection. */
+  collection: string;
+  object: R['object'];
+  /** The event that brings the resource into being, and the resource's own fields it gives. */
+  created: { type: C; fields(data: StoredEvent<E, C>['data'], event: StoredEvent<E, C>): OwnFields<R> };
+  /** Every other event of the aggregate, and what it does to the resource. */
+  changes: { [T in Exclude<E['type'], C>]: ResourceChange<R, Extract<E, { type: T }>> };
+  publicTypes: { [T in E['type']]: PublicTypeOf<Extract<E, { type: T }>> };
+  /** Fields that follow from the others, made again after the creation and every change (a coupon's `valid`). */
+  derive?(resource: R, at: string): R;
+}
+
+/**
+ * A resource's view, declared: its creation, each event's change and its public event types.
+ * The id (the stream's aggregate id), `object`, `livemode`, `created_at` and `updated_at` are
+ * stamped here once, and user metadata is kept in a prototype-less object, never a plain one.
+ */
+export function defineView<R extends ResourceDoc & ResourceStamps, E extends AnyEvent, C extends E['type']>(definition: ViewDefinition<R, E, C>): ResourceView<R, E> {
+  const { aggregateType, collection, object, created, changes, publicTypes, derive } = definition;
+  const finish = (resource: R, at: string): R => {
+    const own = withKeyedMetadata(resource);
+    return derive ? derive(own, at) : own;
+  };
+  const changeOf = (type: E['type']): ResourceChange<R, E> | undefined =>
+    type === created.type ? undefined : (changes as Record<string, ResourceChange<R, E>>)[type];
+
+  return {
+    aggregateType,
+    collection,
+
+    apply(resource, event) {
+      const at = event.metadata.occurred_at;
+      const change = changeOf(event.type);
+      if (!change) {
+        const creation = event as StoredEvent<E, C>;
+        const id = event.stream.slice(aggregateType.length + 1);
+        const fields = created.fields(creation.data, creation);
+        return finish({ id, object, ...fields, livemode: event.metadata.environment === 'live', created_at: at, updated_at: at } as R, at);
+      }
+      if (!resource || change === 'deleted') return undefined;
+      if (change === 'unchanged') return resource;
+      return finish({ ...resource, ...change(resource, event.data, event), updated_at: at }, at);
+    },
+
+    publicType(event) {
+      const type = (publicTypes as Record<string, PublicTypeOf<E>>)[event.type];
+      return typeof type === 'function' ? type(event) : type;
+    },
+  };
+}
+
+/** The resource with its metadata, if it has any, copied into an object without a prototype. */
+function withKeyedMetadata<R extends ResourceDoc>(resource: R): R {
+  const { metadata } = resource;
+  if (typeof metadata !== 'object' || metadata === null) return resource;
+  return { ...resource, metadata: keyedObject(Object.entries(metadata)) };
+}

@@ -1,9 +1,7 @@
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { CouponEvent, CouponTerms } from './domain/coupon.events';
 
-export interface CouponResource extends CouponTerms {
-  [field: string]: unknown;
-  id: string;
+export interface CouponResource extends StampedResource, CouponTerms {
   object: 'coupon';
   code: string;
   name: string | null;
@@ -11,9 +9,6 @@ export interface CouponResource extends CouponTerms {
   /** Whether it can still be redeemed, at the moment this representation was made. */
   valid: boolean;
   metadata: Record<string, string>;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The coupon as of `at`: `valid` until its redeem_by passes or its redemptions run out. */

@@ -1,13 +1,11 @@
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import { withPolicyDefaults } from './domain/plan-fields';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { PlanStatus } from './domain/plan.decider';
 import type { DunningPolicy, PlanEvent, PlanInterval, PriceVersion } from './domain/plan.events';
 import { componentsInForce, withPriceVersionDefaults, type ComponentInForce } from './domain/price-book';
 
-export interface PlanResource {
-  [field: string]: unknown;
-  id: string;
+export interface PlanResource extends StampedResource {
   object: 'plan';
   code: string;
   product_code: string;
@@ -23,9 +21,6 @@ export interface PlanResource {
   dunning_policy: DunningPolicy | null;
   metadata: Record<string, string>;
   status: PlanStatus;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /**

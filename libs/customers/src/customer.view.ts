@@ -1,4 +1,4 @@
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { Address, CustomerEvent } from './domain/customer.events';
 import type { TaxIdStatus } from './domain/customer.decider';
 
@@ -13,9 +13,7 @@ export type TaxIdResource = {
   created_at: string;
 };
 
-export interface CustomerResource {
-  [field: string]: unknown;
-  id: string;
+export interface CustomerResource extends StampedResource {
   object: 'customer';
   email: string | null;
   name: string | null;
@@ -26,9 +24,6 @@ export interface CustomerResource {
   tax_id_invalid: boolean;
   /** The sandbox test clock the customer lives on, whose time is "now" for everything of the customer. */
   test_clock: string | null;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The customer as the API shows it, folded from its events. */

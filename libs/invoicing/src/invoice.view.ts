@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { formatAmount, keyedObject } from '@tally/kernel';
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { DiscountLevel } from './domain/discounts';
 import type { BillingReason, CreditNoteReason, InvoiceEvent, InvoiceLineData, InvoiceStatus, InvoiceTotalsData, TaxBreakdownData } from './domain/invoice.events';
@@ -26,9 +26,7 @@ export type CreditNoteResource = {
   created_at: string;
 };
 
-export interface InvoiceResource {
-  [field: string]: unknown;
-  id: string;
+export interface InvoiceResource extends StampedResource {
   object: 'invoice';
   /** Assigned at finalisation from the tenant's gap-free sequence. */
   number: string | null;
@@ -66,9 +64,6 @@ export interface InvoiceResource {
   /** Filled when the invoice is answered (a signed, short-lived link); null in the read model. */
   pdf_url: string | null;
   metadata: Record<string, string>;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The invoice as the API shows it, folded from its events; money as decimal strings in the currency's minor units. */

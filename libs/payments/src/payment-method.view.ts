@@ -1,12 +1,10 @@
 import type { Address } from '@tally/kernel';
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { BankAccountDetails, CardDetails, PaymentMethodEvent, PaymentMethodType, WalletDetails } from './domain/payment-method.events';
 
 export type PaymentMethodStatus = 'active' | 'expired' | 'detached';
 
-export interface PaymentMethodResource {
-  [field: string]: unknown;
-  id: string;
+export interface PaymentMethodResource extends StampedResource {
   object: 'payment_method';
   /** Null once detached. */
   customer_id: string | null;
@@ -20,9 +18,6 @@ export interface PaymentMethodResource {
   wallet: WalletDetails | null;
   billing_address: Address | null;
   metadata: Record<string, string>;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The payment method as the API shows it, folded from its events. */

@@ -1,9 +1,7 @@
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { PaymentError, PaymentEvent, PaymentNextAction, PaymentReason, PaymentStatus } from './domain/payment.events';
 
-export interface PaymentResource {
-  [field: string]: unknown;
-  id: string;
+export interface PaymentResource extends StampedResource {
   object: 'payment';
   invoice_id: string;
   customer_id: string;
@@ -29,9 +27,6 @@ export interface PaymentResource {
   dispute: { status: 'open' | 'won' | 'lost'; amount: string; reason: string; opened_at: string; decided_at: string | null } | null;
   refunds: string[];
   metadata: Record<string, string>;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The payment as the API shows it, folded from its events. */

@@ -1,11 +1,9 @@
 import { keyedObject } from '@tally/kernel';
 import { DAY_MS } from './domain/subscription.decider';
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { Commitment, PauseBehavior, ProrationItem, SubscriptionEvent, SubscriptionStatus } from './domain/subscription.events';
 
-export interface SubscriptionResource {
-  [field: string]: unknown;
-  id: string;
+export interface SubscriptionResource extends StampedResource {
   object: 'subscription';
   customer_id: string;
   plan_code: string;
@@ -37,9 +35,6 @@ export interface SubscriptionResource {
   pending_prorations: ProrationItem[];
   /** The sandbox test clock the subscription lives on (its customer's). */
   test_clock: string | null;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The subscription as the API shows it, folded from its events. */

@@ -1,11 +1,9 @@
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { WebhookEndpointEvent, WebhookEndpointStatus } from './domain/webhook-endpoint.events';
 
 export const WEBHOOK_ENDPOINT_AGGREGATE = 'webhook_endpoint';
 
-export interface WebhookEndpointResource {
-  [field: string]: unknown;
-  id: string;
+export interface WebhookEndpointResource extends StampedResource {
   object: 'webhook_endpoint';
   url: string;
   events: readonly string[];
@@ -15,9 +13,6 @@ export interface WebhookEndpointResource {
   /** The last delivery that gave up, if any. */
   last_failed_delivery: { id: string; event_id: string; event_type: string; attempts: number; failed_at: string } | null;
   secret_rotated_at: string | null;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** A webhook endpoint as the API shows it, never with its secret; a delivery that gave up is published as `webhook_endpoint.delivery_failed`. */

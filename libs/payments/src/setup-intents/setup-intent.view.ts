@@ -1,11 +1,9 @@
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { PaymentMethodType } from '../domain/payment-method.events';
 import type { SetupIntentStatus } from '../domain/setup-intent.decider';
 import type { SetupIntentEvent, SetupIntentUsage } from '../domain/setup-intent.events';
 
-export interface SetupIntentResource {
-  [field: string]: unknown;
-  id: string;
+export interface SetupIntentResource extends StampedResource {
   object: 'setup_intent';
   customer_id: string;
   status: SetupIntentStatus;
@@ -19,9 +17,6 @@ export interface SetupIntentResource {
   cancellation_reason: string | null;
   description: string | null;
   metadata: Record<string, string>;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The setup intent as the API shows it; it publishes no events (the spec names none; the method's attach is the customer's event). */

@@ -1,19 +1,13 @@
-import { defineView } from '../resources/define-view';
+import { defineView, type StampedResource } from '../resources/define-view';
 import { TEST_CLOCK_AGGREGATE } from './clocks';
 import type { TestClockEvent } from './domain/test-clock.events';
 
-export interface TestClockResource {
-  [field: string]: unknown;
-  id: string;
+export interface TestClockResource extends StampedResource {
   object: 'test_clock';
   name: string | null;
   /** The clock's time; while advancing, the time it is advancing to (as Stripe shows it). */
   frozen_time: string;
   status: 'ready' | 'advancing';
-  /** Always false: test clocks are the sandbox's. */
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** A test clock as the API shows it (Stripe's shape). A deleted clock is gone. */

@@ -11,6 +11,11 @@ export interface ResourceStamps {
   updated_at: string;
 }
 
+/** A resource as its view stamps it; the index signature makes it a read-store document. */
+export interface StampedResource extends ResourceStamps {
+  [field: string]: unknown;
+}
+
 /** A resource's own fields: those it declares (not the read-store document's index signature), without the stamps. */
 export type OwnFields<R> = { [K in keyof R as string extends K ? never : number extends K ? never : K extends keyof ResourceStamps ? never : K]: R[K] };
 
@@ -27,7 +32,7 @@ export type ResourceChange<R, Ev extends AnyEvent> = ((resource: R, data: Ev['da
 /** The public event type an event is published as (undefined: internal), or how its data decides it. */
 export type PublicTypeOf<Ev extends AnyEvent> = string | undefined | ((event: Ev & HistoryEvent) => string | undefined);
 
-export interface ViewDefinition<R extends ResourceDoc & ResourceStamps, E extends AnyEvent, C extends E['type']> {
+export interface ViewDefinition<R extends StampedResource, E extends AnyEvent, C extends E['type']> {
   aggregateType: string;
   /** The read model's collection. */
   collection: string;
@@ -46,7 +51,7 @@ export interface ViewDefinition<R extends ResourceDoc & ResourceStamps, E extend
  * The id (the stream's aggregate id), `object`, `livemode`, `created_at` and `updated_at` are
  * stamped here once, and user metadata is kept in a prototype-less object, never a plain one.
  */
-export function defineView<R extends ResourceDoc & ResourceStamps, E extends AnyEvent, C extends E['type']>(definition: ViewDefinition<R, E, C>): ResourceView<R, E> {
+export function defineView<R extends StampedResource, E extends AnyEvent, C extends E['type']>(definition: ViewDefinition<R, E, C>): ResourceView<R, E> {
   const { aggregateType, collection, object, created, changes, publicTypes, derive } = definition;
   const finish = (resource: R, at: string): R => {
     const own = withKeyedMetadata(resource);

@@ -1,12 +1,10 @@
-import { defineView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { UsageAlertEvent } from '../domain/usage-alert.events';
 
 export const USAGE_ALERT_STATUSES = ['active', 'archived'] as const;
 export type UsageAlertStatus = (typeof USAGE_ALERT_STATUSES)[number];
 
-export interface UsageAlertResource {
-  [field: string]: unknown;
-  id: string;
+export interface UsageAlertResource extends StampedResource {
   object: 'usage_alert';
   subscription_id: string;
   meter: string;
@@ -15,9 +13,6 @@ export interface UsageAlertResource {
   status: UsageAlertStatus;
   /** The last time it fired: in which period, at what aggregate. */
   last_triggered: { period_start: string; quantity: string; triggered_at: string } | null;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** A usage alert as the API shows it; its firing is published as `subscription.usage_threshold_crossed`. */

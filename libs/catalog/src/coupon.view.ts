@@ -20,8 +20,6 @@ export function couponAt(coupon: CouponResource, at: string): CouponResource {
 
 /** The coupon as the API shows it; a deleted coupon leaves the read model (its public event keeps its last state). */
 export const couponView = defineView<CouponResource, CouponEvent, 'CouponCreated'>({
-  aggregateType: 'coupon',
-  collection: 'coupons',
   object: 'coupon',
   created: {
     type: 'CouponCreated',

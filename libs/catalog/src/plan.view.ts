@@ -35,8 +35,6 @@ export function planAt(plan: PlanResource, at: string): PlanResource {
 
 /** The plan as the API shows it, folded from its events; components as of each event. */
 export const planView = defineView<PlanResource, PlanEvent, 'PlanCreated'>({
-  aggregateType: 'plan',
-  collection: 'plans',
   object: 'plan',
   created: {
     type: 'PlanCreated',

@@ -28,8 +28,6 @@ export interface CustomerResource extends StampedResource {
 
 /** The customer as the API shows it, folded from its events. */
 export const customerView = defineView<CustomerResource, CustomerEvent, 'CustomerCreated'>({
-  aggregateType: 'customer',
-  collection: 'customers',
   object: 'customer',
   created: {
     type: 'CustomerCreated',

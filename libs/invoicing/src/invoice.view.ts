@@ -68,8 +68,6 @@ export interface InvoiceResource extends StampedResource {
 
 /** The invoice as the API shows it, folded from its events; money as decimal strings in the currency's minor units. */
 export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCreated'>({
-  aggregateType: 'invoice',
-  collection: 'invoices',
   object: 'invoice',
   created: {
     type: 'InvoiceCreated',

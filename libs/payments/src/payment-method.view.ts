@@ -22,8 +22,6 @@ export interface PaymentMethodResource extends StampedResource {
 
 /** The payment method as the API shows it, folded from its events. */
 export const paymentMethodView = defineView<PaymentMethodResource, PaymentMethodEvent, 'PaymentMethodAttached'>({
-  aggregateType: 'payment_method',
-  collection: 'payment_methods',
   object: 'payment_method',
   created: {
     type: 'PaymentMethodAttached',

@@ -31,8 +31,6 @@ export interface PaymentResource extends StampedResource {
 
 /** The payment as the API shows it, folded from its events. */
 export const paymentView = defineView<PaymentResource, PaymentEvent, 'PaymentCreated'>({
-  aggregateType: 'payment',
-  collection: 'payments',
   object: 'payment',
   created: {
     type: 'PaymentCreated',

@@ -39,8 +39,6 @@ export interface SubscriptionResource extends StampedResource {
 
 /** The subscription as the API shows it, folded from its events. */
 export const subscriptionView = defineView<SubscriptionResource, SubscriptionEvent, 'SubscriptionCreated'>({
-  aggregateType: 'subscription',
-  collection: 'subscriptions',
   object: 'subscription',
   created: {
     type: 'SubscriptionCreated',

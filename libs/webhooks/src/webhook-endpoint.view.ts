@@ -17,8 +17,6 @@ export interface WebhookEndpointResource extends StampedResource {
 
 /** A webhook endpoint as the API shows it, never with its secret; a delivery that gave up is published as `webhook_endpoint.delivery_failed`. */
 export const webhookEndpointView = defineView<WebhookEndpointResource, WebhookEndpointEvent, 'WebhookEndpointCreated'>({
-  aggregateType: WEBHOOK_ENDPOINT_AGGREGATE,
-  collection: 'webhook_endpoints',
   object: 'webhook_endpoint',
   created: {
     type: 'WebhookEndpointCreated',

@@ -21,8 +21,6 @@ export interface SetupIntentResource extends StampedResource {
 
 /** The setup intent as the API shows it; it publishes no events (the spec names none; the method's attach is the customer's event). */
 export const setupIntentView = defineView<SetupIntentResource, SetupIntentEvent, 'SetupIntentCreated'>({
-  aggregateType: 'setup_intent',
-  collection: 'setup_intents',
   object: 'setup_intent',
   created: {
     type: 'SetupIntentCreated',

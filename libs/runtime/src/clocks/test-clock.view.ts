@@ -1,5 +1,4 @@
 import { defineView, type StampedResource } from '../resources/define-view';
-import { TEST_CLOCK_AGGREGATE } from './clocks';
 import type { TestClockEvent } from './domain/test-clock.events';
 
 export interface TestClockResource extends StampedResource {
@@ -12,8 +11,6 @@ export interface TestClockResource extends StampedResource {
 
 /** A test clock as the API shows it (Stripe's shape). A deleted clock is gone. */
 export const testClockView = defineView<TestClockResource, TestClockEvent, 'TestClockCreated'>({
-  aggregateType: TEST_CLOCK_AGGREGATE,
-  collection: 'test_clocks',
   object: 'test_clock',
   created: { type: 'TestClockCreated', fields: ({ name, now }) => ({ name, frozen_time: now, status: 'ready' }) },
   changes: {

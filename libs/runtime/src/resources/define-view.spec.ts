@@ -21,8 +21,6 @@ interface WidgetResource {
 }
 
 const widgetView = defineView<WidgetResource, WidgetEvent, 'WidgetCreated'>({
-  aggregateType: 'widget',
-  collection: 'widgets',
   object: 'widget',
   created: { type: 'WidgetCreated', fields: ({ name, metadata }) => ({ name, renames: 0, metadata }) },
   changes: {
@@ -54,6 +52,10 @@ const created = (environment: 'live' | 'sandbox' = 'sandbox') =>
   widgetView.apply(undefined, stored({ type: 'WidgetCreated', data: { widget_id: 'wid_1', name: 'first', metadata: { plan: 'gold' } } }, T0, environment));
 
 describe('a view declared with defineView', () => {
+  it('is of the aggregate its object names, read in the plural collection, unless said otherwise', () => {
+    expect([widgetView.aggregateType, widgetView.collection]).toEqual(['widget', 'widgets']);
+  });
+
   it('stamps the creation with the stream’s id, the object, livemode and both dates', () => {
     expect(created()).toEqual({ id: 'wid_1', object: 'widget', name: 'first', renames: 0, metadata: { plan: 'gold' }, livemode: false, created_at: T0, updated_at: T0 });
     expect(created('live')?.livemode).toBe(true);
@@ -86,10 +88,10 @@ describe('a view declared with defineView', () => {
     ]);
   });
 
-  it('copies metadata read back from a store as a plain object into one without a prototype on the next change', () => {
-    const fromStore = JSON.parse(JSON.stringify(created())) as WidgetResource;
-    const renamed = widgetView.apply(fromStore, stored({ type: 'WidgetRenamed', data: { widget_id: 'wid_1', name: 'second' } }, T1));
-    expect(Object.getPrototypeOf(renamed?.metadata)).toBeNull();
+  it('keeps the metadata object it had when a change gives the same entries, so that it is not among what the change changed', () => {
+    const widget = created();
+    const relabelled = widgetView.apply(widget, stored({ type: 'WidgetLabelled', data: { widget_id: 'wid_1', metadata: { plan: 'gold' } } }, T1));
+    expect(relabelled?.metadata).toBe(widget?.metadata);
   });
 
   it('publishes each event as its declared type, or as its data decides', () => {

@@ -1,6 +1,6 @@
-import { keyedObject } from '@tally/kernel';
+import { keyedObject, sameMetadata } from '@tally/kernel';
 import type { AnyEvent, HistoryEvent } from '../commands/history-event';
-import type { ResourceDoc, ResourceView } from '../public-events/resource-view';
+import type { ResourceView } from '../public-events/resource-view';
 
 /** What every resource carries and no view writes itself: the view stamps it. */
 export interface ResourceStamps {
@@ -33,10 +33,10 @@ export type ResourceChange<R, Ev extends AnyEvent> = ((resource: R, data: Ev['da
 export type PublicTypeOf<Ev extends AnyEvent> = string | undefined | ((event: Ev & HistoryEvent) => string | undefined);
 
 export interface ViewDefinition<R extends StampedResource, E extends AnyEvent, C extends E['type']> {
-  aggregateType: string;
-  /** The read model's collection. */
-  collection: string;
+  /** The resource's `object`: also its aggregate's type and, plural, its read model's collection, unless those are said. */
   object: R['object'];
+  aggregateType?: string;
+  collection?: string;
   /** The event that brings the resource into being, and the resource's own fields it gives. */
   created: { type: C; fields(data: StoredEvent<E, C>['data'], event: StoredEvent<E, C>): OwnFields<R> };
   /** Every other event of the aggregate, and what it does to the resource. */
@@ -52,11 +52,8 @@ export interface ViewDefinition<R extends StampedResource, E extends AnyEvent, C
  * stamped here once, and user metadata is kept in a prototype-less object, never a plain one.
  */
 export function defineView<R extends StampedResource, E extends AnyEvent, C extends E['type']>(definition: ViewDefinition<R, E, C>): ResourceView<R, E> {
-  const { aggregateType, collection, object, created, changes, publicTypes, derive } = definition;
-  const finish = (resource: R, at: string): R => {
-    const own = withKeyedMetadata(resource);
-    return derive ? derive(own, at) : own;
-  };
+  const { object, aggregateType = object, collection = `${object}s`, created, changes, publicTypes, derive } = definition;
+  const finish = (resource: R, at: string): R => (derive ? derive(resource, at) : resource);
   const changeOf = (type: E['type']): ResourceChange<R, E> | undefined =>
     type === created.type ? undefined : (changes as Record<string, ResourceChange<R, E>>)[type];
 
@@ -71,11 +68,13 @@ export function defineView<R extends StampedResource, E extends AnyEvent, C exte
         const creation = event as StoredEvent<E, C>;
         const id = event.stream.slice(aggregateType.length + 1);
         const fields = created.fields(creation.data, creation);
-        return finish({ id, object, ...fields, livemode: event.metadata.environment === 'live', created_at: at, updated_at: at } as R, at);
+        const metadata = keyedMetadata(metadataIn(fields));
+        return finish({ id, object, ...fields, ...metadata, livemode: event.metadata.environment === 'live', created_at: at, updated_at: at } as R, at);
       }
       if (!resource || change === 'deleted') return undefined;
       if (change === 'unchanged') return resource;
-      return finish({ ...resource, ...change(resource, event.data, event), updated_at: at }, at);
+      const changed = change(resource, event.data, event);
+      return finish({ ...resource, ...changed, ...keyedMetadata(metadataIn(changed), resource.metadata), updated_at: at }, at);
     },
 
     publicType(event) {
@@ -85,9 +84,17 @@ export function defineView<R extends StampedResource, E extends AnyEvent, C exte
   };
 }
 
-/** The resource with its metadata, if it has any, copied into an object without a prototype. */
-function withKeyedMetadata<R extends ResourceDoc>(resource: R): R {
-  const { metadata } = resource;
-  if (typeof metadata !== 'object' || metadata === null) return resource;
-  return { ...resource, metadata: keyedObject(Object.entries(metadata)) };
+/**
+ * The `metadata` field for user metadata given (none: no field), in an object without a prototype;
+ * the one the resource had when the entries are the same, so that an update of other fields does
+ * not show metadata among what it changed.
+ */
+function keyedMetadata(given: unknown, before?: unknown): { metadata?: Record<string, string> } {
+  if (!isMetadata(given)) return {};
+  if (isMetadata(before) && sameMetadata(before, given)) return { metadata: before };
+  return { metadata: keyedObject(Object.entries(given)) };
 }
+
+const metadataIn = (fields: object): unknown => ('metadata' in fields ? fields.metadata : undefined);
+
+const isMetadata = (value: unknown): value is Record<string, string> => typeof value === 'object' && value !== null && !Array.isArray(value);

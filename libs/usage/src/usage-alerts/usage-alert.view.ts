@@ -17,8 +17,6 @@ export interface UsageAlertResource extends StampedResource {
 
 /** A usage alert as the API shows it; its firing is published as `subscription.usage_threshold_crossed`. */
 export const usageAlertView = defineView<UsageAlertResource, UsageAlertEvent, 'UsageAlertCreated'>({
-  aggregateType: 'usage_alert',
-  collection: 'usage_alerts',
   object: 'usage_alert',
   created: {
     type: 'UsageAlertCreated',

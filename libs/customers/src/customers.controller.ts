@@ -1,5 +1,4 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision, resourceController } from '@tally/http';
@@ -12,7 +11,7 @@ import { customerAggregate } from './customer.aggregate';
 import { CustomerResponse, DeletedTaxIdResponse, TaxIdResponse } from './dto/customer.response';
 import { customerResource } from './customer.resource';
 import type { CustomerResource, TaxIdResource } from './customer.view';
-import { ListTaxIdsQuery, TAX_ID_LIST } from './tax-id.queries';
+import { TAX_ID_LIST, TaxIdList } from './tax-id-list';
 
 const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
 
@@ -22,7 +21,7 @@ const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`',
 export class CustomersController {
   constructor(
     private readonly commands: Commands,
-    private readonly queries: QueryBus,
+    private readonly taxIds: TaxIdList,
     private readonly testClocks: TestClocks,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
@@ -101,7 +100,7 @@ export class CustomersController {
   @ApiListResponse(TaxIdResponse, TAX_ID_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
   listTaxIds(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<ListPage<TaxIdResource>> {
-    return this.queries.execute(new ListTaxIdsQuery(context, id, params));
+    return this.taxIds.page(context, id, params);
   }
 
   @Delete(':id/tax-ids/:tax_id_id')

@@ -10,7 +10,7 @@ import { PaymentTestHelpersController } from './payment-test-helpers.controller'
 import { InvoicePayer } from './invoice-payer';
 import { PaymentFollowUps } from './payment-follow-ups';
 import { OpenPaymentCancellation } from './open-payment-cancellation';
-import { paymentQueryHandlers } from './payment.queries';
+import { PaymentActionUrls } from './payment-action-urls';
 import { PaymentCharger } from './payment-charger';
 import { PaymentActionLinks } from './payment-action-links';
 import { PaymentFlowReaction } from './payment-flow.reaction';
@@ -37,7 +37,7 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     InvoicePayer,
     PaymentFollowUps,
     OpenPaymentCancellation,
-    ...paymentQueryHandlers,
+    PaymentActionUrls,
     PaymentCharger,
     PaymentOutcomeOnInvoice,
     PaymentActionLinks,

@@ -2,11 +2,10 @@ import { Module } from '@nestjs/common';
 import { WebhookDispatch } from './delivery/webhook-dispatcher.service';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { WebhookEndpointReadsController, WebhookEndpointsController } from './webhook-endpoints.controller';
-import { webhookQueryHandlers } from './webhook.queries';
 
 @Module({
   controllers: [WebhookEndpointReadsController, WebhookEndpointsController],
-  providers: [WebhookDeliveries, ...webhookQueryHandlers, WebhookDispatch],
+  providers: [WebhookDeliveries, WebhookDispatch],
   exports: [WebhookDispatch],
 })
 export class WebhooksModule {}

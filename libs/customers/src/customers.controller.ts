@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision, resourceController } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, ApiUpdate, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, resourceController, withRevision } from '@tally/http';
 import type { IdGenerator } from '@tally/kernel';
 import { Commands, TestClocks, type ListPage } from '@tally/runtime';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
@@ -48,13 +48,10 @@ export class CustomersController {
     summary: 'Update a customer',
     description: 'Fields left out keep their value and null clears one. A billing address is merged field by field; metadata is merged key by key, and an empty string removes a key. With `If-Match` the update applies only if nobody changed the customer since.',
   })
-  @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
-  @ApiIfMatch('customer')
-  @ApiProblemResponses(API_KEY_PROBLEMS, {
-    400: ['request.invalid_metadata', 'request.invalid_if_match'],
+  @ApiUpdate('customer', { type: CustomerResponse, headers: ETAG }, {
+    400: ['request.invalid_metadata'],
     404: ['customer.not_found'],
     409: ['request.concurrent_update'],
-    412: ['request.precondition_failed'],
     422: ['customer.payment_method_not_attached'],
   })
   async update(

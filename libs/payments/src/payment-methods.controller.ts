@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Headers, HttpCode, Param, Patch, Post, Res } 
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { customerResource, toAddress } from '@tally/customers';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, parseIfMatch, resourceController, withRevision } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, ApiUpdate, Ctx, IDEMPOTENT_PROBLEMS, parseIfMatch, resourceController, withRevision } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { AttachPaymentMethodDto, ConfirmMicroDepositsDto, UpdatePaymentMethodDto } from './dto/payment-method.dto';
 import { PaymentMethodResponse } from './dto/payment-method.response';
@@ -44,9 +44,7 @@ export class PaymentMethodsController {
     summary: 'Update a payment method',
     description: 'The billing address is merged field by field and metadata key by key. `is_default: true` makes it the customer’s default and demotes the previous one; the customer’s `default_payment_method_id` follows.',
   })
-  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
-  @ApiIfMatch('payment method')
-  @ApiProblemResponses(API_KEY_PROBLEMS, { ...STATE_PROBLEMS, 400: ['request.invalid_metadata', 'request.invalid_if_match'], 412: ['request.precondition_failed'] })
+  @ApiUpdate('payment method', { type: PaymentMethodResponse, headers: ETAG }, STATE_PROBLEMS, { 400: ['request.invalid_metadata'] })
   async update(
     @Ctx() context: RequestContext,
     @Param('id') id: string,

@@ -90,14 +90,14 @@ export function resourceController<S, C extends Command, E extends Event, R exte
 
   const param = routes.param ?? 'id';
   if (routes.list) {
-    route(ResourceController, 'list', [Ctx(), parent && Param(parent.param), Query()], [
+    route(ResourceController, 'list', [[Ctx(), Object], parent && [Param(parent.param), String], [Query(), Object]], [
       Get(parent?.path ?? routes.path),
       ApiOperation({ summary: routes.list.summary, description: routes.list.description, operationId: `${routes.operations}_list` }),
       ApiListResponse(routes.type, resource.list),
       ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, problems, parent?.problems ?? {}),
     ]);
   }
-  route(ResourceController, 'retrieve', [Ctx(), single ? undefined : Param(param), Query('as_of'), Res({ passthrough: true })], [
+  route(ResourceController, 'retrieve', [[Ctx(), Object], single ? undefined : [Param(param), String], [Query('as_of'), Object], [Res({ passthrough: true }), Object]], [
     Get(single ? routes.path : `${routes.path}/:${param}`),
     ApiRetrieve({ noun: routes.noun, ...routes.retrieve, type: routes.type, headers: etag, problems: retrieveProblems, operationId: `${routes.operations}_retrieve` }),
   ]);
@@ -105,9 +105,13 @@ export function resourceController<S, C extends Command, E extends Event, R exte
   return ResourceController;
 }
 
+/** A route's parameter: how it is taken, and its type as the compiler would record it for a decorated method (the OpenAPI document reads it). */
+type RouteParameter = readonly [ParameterDecorator, StringConstructor | ObjectConstructor];
+
 /** Makes a method a route: its parameters (by position; undefined: not taken) and its route and documentation. */
-function route(controller: Type, method: string, parameters: readonly (ParameterDecorator | undefined)[], decorators: readonly MethodDecorator[]): void {
+function route(controller: Type, method: string, parameters: readonly (RouteParameter | undefined)[], decorators: readonly MethodDecorator[]): void {
   const target = controller.prototype as object;
-  parameters.forEach((decorate, index) => decorate?.(target, method, index));
+  parameters.forEach((parameter, index) => parameter?.[0](target, method, index));
+  Reflect.defineMetadata('design:paramtypes', parameters.map((parameter) => parameter?.[1] ?? Object), target, method);
   applyDecorators(...decorators)(target, method, Object.getOwnPropertyDescriptor(target, method)!);
 }

@@ -296,8 +296,6 @@ async function serveTally(aggregates: number, sourceName: SourceName): Promise<v
   });
 }
 
-type Child = BenchChild<Ready, Request>;
-
 
 // ——— the receivers, in this process ———
 

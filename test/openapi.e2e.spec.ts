@@ -60,6 +60,16 @@ describe('the OpenAPI document and the API reference', () => {
     expect(operationsOf(document).map(([route]) => route).sort()).toEqual([...new Set(served)].sort());
   });
 
+  it('documents each parameter of a route’s path, as a required string', () => {
+    const undocumented = operationsOf(document).flatMap(([route, operation]) =>
+      [...route.matchAll(/\{([^}]+)\}/g)]
+        .map(([, name]) => name)
+        .filter((name) => !operation.parameters?.some((p) => 'in' in p && p.in === 'path' && p.name === name && p.required && (p.schema as JsonSchema | undefined)?.type === 'string'))
+        .map((name) => `${route} {${name}}`),
+    );
+    expect(undocumented).toEqual([]);
+  });
+
   it('gives every operation a JSON success body (a PDF for invoice PDF links) and its errors as problem+json, with the edge’s, the key’s and the idempotency key’s problems', () => {
     for (const [route, operation] of operationsOf(document)) {
       const statuses = Object.keys(operation.responses).map(Number);

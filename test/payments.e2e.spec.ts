@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { PUBLIC_URL, TallyUnderTest, type TestTenant } from './support/tally';
 
 type Payment = { id: string; status: string; next_action: { type: string; url?: string } | null; last_error: Record<string, unknown> | null } & Record<string, unknown>;

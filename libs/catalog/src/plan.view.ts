@@ -1,14 +1,11 @@
-import { assertNever } from '@tally/kernel';
+import { defineView, type StampedResource } from '@tally/runtime';
 import { withPolicyDefaults } from './domain/plan-fields';
-import type { ResourceView } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { PlanStatus } from './domain/plan.decider';
 import type { DunningPolicy, PlanEvent, PlanInterval, PriceVersion } from './domain/plan.events';
 import { componentsInForce, withPriceVersionDefaults, type ComponentInForce } from './domain/price-book';
 
-export interface PlanResource {
-  [field: string]: unknown;
-  id: string;
+export interface PlanResource extends StampedResource {
   object: 'plan';
   code: string;
   product_code: string;
@@ -24,9 +21,6 @@ export interface PlanResource {
   dunning_policy: DunningPolicy | null;
   metadata: Record<string, string>;
   status: PlanStatus;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /**
@@ -40,40 +34,11 @@ export function planAt(plan: PlanResource, at: string): PlanResource {
 }
 
 /** The plan as the API shows it, folded from its events; components as of each event. */
-export const planView: ResourceView<PlanResource, PlanEvent> = {
-  aggregateType: 'plan',
-  collection: 'plans',
-
-  apply(plan, event) {
-    if (event.type === 'PlanReferenced') return plan;
-    const at = event.metadata.occurred_at;
-    const next = fold(plan, event, { at, livemode: event.metadata.environment === 'live' });
-    return next && planAt({ ...next, updated_at: at }, at);
-  },
-
-  publicTypes: ['plan.created', 'plan.updated', 'plan.archived', 'plan.deleted'],
-  publicType(event) {
-    switch (event.type) {
-      case 'PlanCreated':
-        return 'plan.created';
-      case 'PlanArchived':
-        return 'plan.archived';
-      case 'PlanDeleted':
-        return 'plan.deleted';
-      case 'PlanReferenced':
-        return undefined;
-      default:
-        return 'plan.updated';
-    }
-  },
-};
-
-function fold(plan: PlanResource | undefined, event: PlanEvent, { at, livemode }: { at: string; livemode: boolean }): PlanResource | undefined {
-  if (event.type === 'PlanCreated') {
-    const { plan_id, code, product_code, currency, interval, interval_count, trial_days, tax_behavior, dunning_policy, metadata, price_versions } = event.data;
-    return {
-      id: plan_id,
-      object: 'plan',
+export const planView = defineView<PlanResource, PlanEvent, 'PlanCreated'>({
+  object: 'plan',
+  created: {
+    type: 'PlanCreated',
+    fields: ({ code, product_code, currency, interval, interval_count, trial_days, tax_behavior, dunning_policy, metadata, price_versions }) => ({
       code,
       product_code,
       currency,
@@ -84,35 +49,30 @@ function fold(plan: PlanResource | undefined, event: PlanEvent, { at, livemode }
       components: [],
       price_versions: price_versions.map(withPriceVersionDefaults),
       dunning_policy: withPolicyDefaults(dunning_policy),
-      metadata: { ...metadata },
+      metadata,
       status: 'active',
-      livemode,
-      created_at: at,
-      updated_at: at,
-    };
-  }
-  if (!plan) return undefined;
-  switch (event.type) {
-    case 'PlanUpdated': {
-      const { plan_id: _id, ...changes } = event.data;
-      return {
-        ...plan,
-        ...changes,
-        ...(changes.dunning_policy !== undefined && { dunning_policy: withPolicyDefaults(changes.dunning_policy) }),
-        metadata: { ...(changes.metadata ?? plan.metadata) },
-      };
-    }
-    case 'PlanArchived':
-      return { ...plan, status: 'archived' };
-    case 'PlanReactivated':
-      return { ...plan, status: 'active' };
-    case 'PlanDeleted':
-      return { ...plan, status: 'deleted' };
-    case 'PlanReferenced':
-      return plan;
-    case 'PlanPriceVersionAdded':
-      return { ...plan, price_versions: [...plan.price_versions, withPriceVersionDefaults(event.data.price_version)] };
-    default:
-      return assertNever(event);
-  }
-}
+    }),
+  },
+  changes: {
+    PlanUpdated: (plan, { plan_id: _id, ...changes }) => ({
+      ...changes,
+      ...(changes.dunning_policy !== undefined && { dunning_policy: withPolicyDefaults(changes.dunning_policy) }),
+      metadata: changes.metadata ?? plan.metadata,
+    }),
+    PlanArchived: () => ({ status: 'archived' }),
+    PlanReactivated: () => ({ status: 'active' }),
+    PlanDeleted: () => ({ status: 'deleted' }),
+    PlanReferenced: 'unchanged',
+    PlanPriceVersionAdded: (plan, { price_version }) => ({ price_versions: [...plan.price_versions, withPriceVersionDefaults(price_version)] }),
+  },
+  publicTypes: {
+    PlanCreated: 'plan.created',
+    PlanUpdated: 'plan.updated',
+    PlanArchived: 'plan.archived',
+    PlanReactivated: 'plan.updated',
+    PlanDeleted: 'plan.deleted',
+    PlanReferenced: undefined,
+    PlanPriceVersionAdded: 'plan.updated',
+  },
+  derive: planAt,
+});

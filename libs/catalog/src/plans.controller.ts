@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Headers, HttpCode, Inject, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, parseIfMatch, withRevision, resourceController } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, ApiUpdate, Ctx, IDEMPOTENT_PROBLEMS, parseIfMatch, resourceController, withRevision } from '@tally/http';
 import { toUtcTimestamp, type Clock, type CommandIntent } from '@tally/kernel';
 import { Commands } from '@tally/runtime';
 import { CLOCK, type RequestContext } from '@tally/cells';
@@ -55,12 +55,9 @@ export class PlansController {
       'Changes the trial, tax behaviour, dunning policy, metadata or status (active ⇄ archived, or deleted while no subscription ever used the plan). ' +
       'The fixed fields may be repeated with their current value; components change through their own routes.',
   })
-  @ApiOkResponse({ type: PlanResponse, headers: ETAG })
-  @ApiIfMatch('plan')
-  @ApiProblemResponses(API_KEY_PROBLEMS, PLAN_NOT_FOUND, {
-    400: ['plan.immutable_field', 'plan.components_read_only', 'plan.invalid_dunning_policy', 'request.invalid_metadata', 'request.invalid_if_match'],
+  @ApiUpdate('plan', { type: PlanResponse, headers: ETAG }, PLAN_NOT_FOUND, {
+    400: ['plan.immutable_field', 'plan.components_read_only', 'plan.invalid_dunning_policy', 'request.invalid_metadata'],
     409: ['plan.deleted', 'plan.in_use', 'request.concurrent_update'],
-    412: ['request.precondition_failed'],
   })
   async update(
     @Ctx() context: RequestContext,

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision, resourceController } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, ApiTag, ApiUpdate, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, resourceController, withRevision } from '@tally/http';
 import type { IdGenerator } from '@tally/kernel';
 import { Commands, TestClocks, type ListPage } from '@tally/runtime';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
@@ -12,7 +11,7 @@ import { customerAggregate } from './customer.aggregate';
 import { CustomerResponse, DeletedTaxIdResponse, TaxIdResponse } from './dto/customer.response';
 import { customerResource } from './customer.resource';
 import type { CustomerResource, TaxIdResource } from './customer.view';
-import { ListTaxIdsQuery, TAX_ID_LIST } from './tax-id.queries';
+import { TAX_ID_LIST, TaxIdList } from './tax-id-list';
 import { CUSTOMERS_SECTION } from './customers.api-sections';
 
 const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
@@ -23,7 +22,7 @@ const ETAG = { ETag: { description: 'The customer’s revision, for `If-Match`',
 export class CustomersController {
   constructor(
     private readonly commands: Commands,
-    private readonly queries: QueryBus,
+    private readonly taxIds: TaxIdList,
     private readonly testClocks: TestClocks,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
@@ -50,13 +49,10 @@ export class CustomersController {
     summary: 'Update a customer',
     description: 'Fields left out keep their value and null clears one. A billing address is merged field by field; metadata is merged key by key, and an empty string removes a key. With `If-Match` the update applies only if nobody changed the customer since.',
   })
-  @ApiOkResponse({ type: CustomerResponse, headers: ETAG })
-  @ApiIfMatch('customer')
-  @ApiProblemResponses(API_KEY_PROBLEMS, {
-    400: ['request.invalid_metadata', 'request.invalid_if_match'],
+  @ApiUpdate('customer', { type: CustomerResponse, headers: ETAG }, {
+    400: ['request.invalid_metadata'],
     404: ['customer.not_found'],
     409: ['request.concurrent_update'],
-    412: ['request.precondition_failed'],
     422: ['customer.payment_method_not_attached'],
   })
   async update(
@@ -102,7 +98,7 @@ export class CustomersController {
   @ApiListResponse(TaxIdResponse, TAX_ID_LIST)
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
   listTaxIds(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<ListPage<TaxIdResource>> {
-    return this.queries.execute(new ListTaxIdsQuery(context, id, params));
+    return this.taxIds.page(context, id, params);
   }
 
   @Delete(':id/tax-ids/:tax_id_id')

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomerReadsController, CustomersController } from './customers.controller';
-import { ListTaxIdsHandler } from './tax-id.queries';
+import { TaxIdList } from './tax-id-list';
 import { TaxIdValidation } from './tax-id-validation';
 import { TaxIdValidationProcess } from './tax-id-validation.process';
 import { TestClockCustomersProcess } from './test-clock-customers.process';
@@ -13,7 +13,7 @@ import { RuleBasedTaxIdValidator, TAX_ID_VALIDATOR } from './tax-id-validator.po
 @Module({
   controllers: [CustomerReadsController, CustomersController],
   providers: [
-    ListTaxIdsHandler,
+    TaxIdList,
     TaxIdValidation,
     TaxIdValidationProcess,
     TestClockCustomersProcess,

@@ -8,7 +8,7 @@ export * from './customer.aggregate';
 export * from './customer.pii';
 export * from './customer.view';
 export * from './customer.resource';
-export * from './tax-id.queries';
+export * from './tax-id-list';
 export * from './tax-id-validation.process';
 export * from './test-clock-customers.process';
 export * from './customers.module';

@@ -19,6 +19,7 @@ export * from './openapi/api-retrieve.decorator';
 export * from './openapi/api-authenticated.decorator';
 export * from './openapi/api-idempotent.decorator';
 export * from './openapi/api-if-match.decorator';
+export * from './openapi/api-update.decorator';
 export * from './openapi/api-list-response.decorator';
 export * from './openapi/api-problem-responses.decorator';
 export * from './openapi/api-schema-rules.decorator';

@@ -1,6 +1,6 @@
 import Big from 'big.js';
-import { assertNever, formatAmount, keyedObject } from '@tally/kernel';
-import { publicTypesOf, type ResourceView } from '@tally/runtime';
+import { formatAmount, keyedObject } from '@tally/kernel';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { DiscountLevel } from './domain/discounts';
 import type { BillingReason, CreditNoteReason, InvoiceEvent, InvoiceLineData, InvoiceStatus, InvoiceTotalsData, TaxBreakdownData } from './domain/invoice.events';
@@ -26,9 +26,7 @@ export type CreditNoteResource = {
   created_at: string;
 };
 
-export interface InvoiceResource {
-  [field: string]: unknown;
-  id: string;
+export interface InvoiceResource extends StampedResource {
   object: 'invoice';
   /** Assigned at finalisation from the tenant's gap-free sequence. */
   number: string | null;
@@ -66,149 +64,104 @@ export interface InvoiceResource {
   /** Filled when the invoice is answered (a signed, short-lived link); null in the read model. */
   pdf_url: string | null;
   metadata: Record<string, string>;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
-/** undefined: internal, no public event. */
-const PUBLIC_TYPES: Record<InvoiceEvent['type'], string | undefined> = {
-  InvoiceCreated: 'invoice.created',
-  InvoiceDraftUpdated: 'invoice.updated',
-  InvoiceLineAdded: 'invoice.updated',
-  InvoiceLineRemoved: 'invoice.updated',
-  InvoiceTaxComputed: 'invoice.updated',
-  InvoiceFinalized: 'invoice.finalized',
-  InvoicePaymentApplied: 'invoice.updated',
-  InvoicePaymentStarted: 'invoice.updated',
-  InvoicePaymentFailed: 'invoice.payment_failed',
-  InvoicePaymentCanceled: 'invoice.updated',
-  // The invoice does not change; the payment's refund (`payment.refunded`) announces it.
-  InvoicePaymentNotApplied: undefined,
-  InvoicePaid: 'invoice.paid',
-  InvoiceVoided: 'invoice.voided',
-  InvoiceMarkedUncollectible: 'invoice.marked_uncollectible',
-  // What dunning's end brings is announced by its effect (the write-off, the subscription's cancel).
-  InvoiceRetriesExhausted: undefined,
-  CreditNoteIssued: 'credit_note.created',
-};
-
 /** The invoice as the API shows it, folded from its events; money as decimal strings in the currency's minor units. */
-export const invoiceView: ResourceView<InvoiceResource, InvoiceEvent> = {
-  aggregateType: 'invoice',
-  collection: 'invoices',
-
-  apply(invoice, event) {
-    const at = event.metadata.occurred_at;
-    if (event.type === 'InvoiceCreated') {
-      const data = event.data;
-      return withDraftTotals({
-        id: data.invoice_id,
-        object: 'invoice',
-        number: null,
-        customer_id: data.customer_id,
-        subscription_id: data.subscription_id,
-        billing_reason: data.billing_reason,
-        currency: data.currency,
-        presentment_currency: data.currency,
-        settlement_currency: data.currency,
-        fx_rate: null,
-        fx_rate_source: null,
-        fx_rate_locked_at: null,
-        status: 'draft',
-        auto_charge: data.auto_charge,
-        description: data.description,
-        tax_behavior: data.tax_behavior,
-        period_start: data.period_start,
-        period_end: data.period_end,
-        issued_at: null,
-        due_at: data.due_at,
-        days_until_due: data.days_until_due,
-        lines: data.lines.map((line) => lineResource(line, data.currency)),
-        subtotal: '',
-        discount: '',
-        tax: '',
-        total: '',
-        amount_paid: formatAmount(new Big(0), data.currency),
-        amount_due: '',
-        tax_breakdown: [],
-        discounts: [],
-        payments: [],
-        credit_notes: [],
-        pdf_url: null,
-        metadata: keyedObject(Object.entries(data.metadata)),
-        livemode: event.metadata.environment === 'live',
-        created_at: at,
-        updated_at: at,
-      });
-    }
-    if (!invoice) return undefined;
-    const money = (amount: Big.BigSource) => formatAmount(new Big(amount), invoice.currency);
-    switch (event.type) {
-      case 'InvoiceDraftUpdated': {
-        const { invoice_id: _id, metadata, ...changes } = event.data;
-        return { ...invoice, ...changes, ...(metadata !== undefined && { metadata: keyedObject(Object.entries(metadata)) }), updated_at: at };
-      }
-      case 'InvoiceLineAdded':
-        return withDraftTotals({ ...invoice, lines: [...invoice.lines, lineResource(event.data.line, invoice.currency)], updated_at: at });
-      case 'InvoiceLineRemoved':
-        return withDraftTotals({ ...invoice, lines: invoice.lines.filter((line) => line.id !== event.data.line_id), updated_at: at });
-      case 'InvoiceTaxComputed':
-        return { ...withTotals(invoice, event.data.totals), updated_at: at };
-      case 'InvoiceFinalized': {
-        const { number, issued_at, due_at, totals } = event.data;
-        return { ...withTotals(invoice, totals), status: 'open', number, issued_at, due_at, days_until_due: null, updated_at: at };
-      }
-      case 'InvoicePaymentApplied': {
-        const { payment_id, amount } = event.data;
-        return {
-          ...invoice,
-          status: 'partially_paid',
-          amount_paid: money(new Big(invoice.amount_paid).plus(amount)),
-          amount_due: money(new Big(invoice.amount_due).minus(amount)),
-          payments: withPayment(invoice.payments, payment_id),
-          updated_at: at,
-        };
-      }
-      case 'InvoicePaymentStarted':
-        return { ...invoice, payments: withPayment(invoice.payments, event.data.payment_id), updated_at: at };
-      case 'InvoicePaymentFailed':
-      case 'InvoicePaymentCanceled':
-        return { ...invoice, updated_at: at };
-      case 'InvoicePaymentNotApplied':
-      case 'InvoiceRetriesExhausted':
-        return invoice;
-      case 'InvoicePaid':
-        return { ...invoice, status: 'paid', amount_due: money(0), updated_at: at };
-      case 'InvoiceVoided':
-        return { ...invoice, status: 'void', amount_due: money(0), updated_at: at };
-      case 'InvoiceMarkedUncollectible':
-        return { ...invoice, status: 'uncollectible', updated_at: at };
-      case 'CreditNoteIssued': {
-        const { credit_note_id, number, amount, reason, memo, lines, pre_payment, created_at } = event.data;
-        const note: CreditNoteResource = {
-          id: credit_note_id,
-          object: 'credit_note',
-          number,
-          amount: money(amount),
-          reason,
-          memo,
-          lines: lines.map((line) => ({ line_id: line.line_id, amount: money(line.amount) })),
-          created_at,
-        };
-        const amountDue = pre_payment ? money(new Big(invoice.amount_due).minus(amount)) : invoice.amount_due;
-        return { ...invoice, credit_notes: [...invoice.credit_notes, note], amount_due: amountDue, updated_at: at };
-      }
-      default:
-        return assertNever(event);
-    }
+export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCreated'>({
+  object: 'invoice',
+  created: {
+    type: 'InvoiceCreated',
+    fields: (data) => ({
+      number: null,
+      customer_id: data.customer_id,
+      subscription_id: data.subscription_id,
+      billing_reason: data.billing_reason,
+      currency: data.currency,
+      presentment_currency: data.currency,
+      settlement_currency: data.currency,
+      fx_rate: null,
+      fx_rate_source: null,
+      fx_rate_locked_at: null,
+      status: 'draft',
+      auto_charge: data.auto_charge,
+      description: data.description,
+      tax_behavior: data.tax_behavior,
+      period_start: data.period_start,
+      period_end: data.period_end,
+      issued_at: null,
+      due_at: data.due_at,
+      days_until_due: data.days_until_due,
+      ...draftTotals(
+        data.lines.map((line) => lineResource(line, data.currency)),
+        data.currency,
+      ),
+      amount_paid: formatAmount(new Big(0), data.currency),
+      payments: [],
+      credit_notes: [],
+      pdf_url: null,
+      metadata: data.metadata,
+    }),
   },
-
-  publicTypes: publicTypesOf(PUBLIC_TYPES),
-  publicType(event) {
-    return PUBLIC_TYPES[event.type];
+  changes: {
+    InvoiceDraftUpdated: (_invoice, { invoice_id: _id, metadata, ...changes }) => ({ ...changes, ...(metadata !== undefined && { metadata }) }),
+    InvoiceLineAdded: (invoice, { line }) => draftTotals([...invoice.lines, lineResource(line, invoice.currency)], invoice.currency),
+    InvoiceLineRemoved: (invoice, { line_id }) =>
+      draftTotals(
+        invoice.lines.filter((line) => line.id !== line_id),
+        invoice.currency,
+      ),
+    InvoiceTaxComputed: (invoice, { totals }) => withTotals(invoice, totals),
+    InvoiceFinalized: (invoice, { number, issued_at, due_at, totals }) => ({ ...withTotals(invoice, totals), status: 'open', number, issued_at, due_at, days_until_due: null }),
+    InvoicePaymentApplied: (invoice, { payment_id, amount }) => ({
+      status: 'partially_paid',
+      amount_paid: formatAmount(new Big(invoice.amount_paid).plus(amount), invoice.currency),
+      amount_due: formatAmount(new Big(invoice.amount_due).minus(amount), invoice.currency),
+      payments: withPayment(invoice.payments, payment_id),
+    }),
+    InvoicePaymentStarted: (invoice, { payment_id }) => ({ payments: withPayment(invoice.payments, payment_id) }),
+    InvoicePaymentFailed: () => ({}),
+    InvoicePaymentCanceled: () => ({}),
+    InvoicePaymentNotApplied: 'unchanged',
+    InvoiceRetriesExhausted: 'unchanged',
+    InvoicePaid: (invoice) => ({ status: 'paid', amount_due: formatAmount(new Big(0), invoice.currency) }),
+    InvoiceVoided: (invoice) => ({ status: 'void', amount_due: formatAmount(new Big(0), invoice.currency) }),
+    InvoiceMarkedUncollectible: () => ({ status: 'uncollectible' }),
+    CreditNoteIssued: (invoice, { credit_note_id, number, amount, reason, memo, lines, pre_payment, created_at }) => {
+      const money = (value: Big.BigSource) => formatAmount(new Big(value), invoice.currency);
+      const note: CreditNoteResource = {
+        id: credit_note_id,
+        object: 'credit_note',
+        number,
+        amount: money(amount),
+        reason,
+        memo,
+        lines: lines.map((line) => ({ line_id: line.line_id, amount: money(line.amount) })),
+        created_at,
+      };
+      return { credit_notes: [...invoice.credit_notes, note], amount_due: pre_payment ? money(new Big(invoice.amount_due).minus(amount)) : invoice.amount_due };
+    },
   },
-};
+  publicTypes: {
+    InvoiceCreated: 'invoice.created',
+    InvoiceDraftUpdated: 'invoice.updated',
+    InvoiceLineAdded: 'invoice.updated',
+    InvoiceLineRemoved: 'invoice.updated',
+    InvoiceTaxComputed: 'invoice.updated',
+    InvoiceFinalized: 'invoice.finalized',
+    InvoicePaymentApplied: 'invoice.updated',
+    InvoicePaymentStarted: 'invoice.updated',
+    InvoicePaymentFailed: 'invoice.payment_failed',
+    InvoicePaymentCanceled: 'invoice.updated',
+    // The invoice does not change; the payment's refund (`payment.refunded`) announces it.
+    InvoicePaymentNotApplied: undefined,
+    InvoicePaid: 'invoice.paid',
+    InvoiceVoided: 'invoice.voided',
+    InvoiceMarkedUncollectible: 'invoice.marked_uncollectible',
+    // What dunning's end brings is announced by its effect (the write-off, the subscription's cancel).
+    InvoiceRetriesExhausted: undefined,
+    CreditNoteIssued: 'credit_note.created',
+  },
+});
 
 function lineResource(line: InvoiceLineData, currency: string): InvoiceLineResource {
   return {
@@ -230,16 +183,15 @@ function lineResource(line: InvoiceLineData, currency: string): InvoiceLineResou
   };
 }
 
-/** A draft before its tax is computed: the lines' sum, no discount, no tax. */
-function withDraftTotals(invoice: InvoiceResource): InvoiceResource {
-  const zero = formatAmount(new Big(0), invoice.currency);
+/** A draft's totals before its tax is computed: the lines' sum, no discount, no tax. */
+function draftTotals(lines: InvoiceLineResource[], currency: string): Pick<InvoiceResource, 'lines' | 'subtotal' | 'discount' | 'tax' | 'total' | 'amount_due' | 'tax_breakdown' | 'discounts'> {
+  const zero = formatAmount(new Big(0), currency);
   const subtotal = formatAmount(
-    invoice.lines.reduce((sum, line) => sum.plus(line.amount), new Big(0)),
-    invoice.currency,
+    lines.reduce((sum, line) => sum.plus(line.amount), new Big(0)),
+    currency,
   );
   return {
-    ...invoice,
-    lines: invoice.lines.map((line) => ({ ...line, discount_amount: zero, tax_amount: zero, tax_rate: '0' })),
+    lines: lines.map((line) => ({ ...line, discount_amount: zero, tax_amount: zero, tax_rate: '0' })),
     subtotal,
     discount: zero,
     tax: zero,

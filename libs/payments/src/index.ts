@@ -24,7 +24,7 @@ export * from './payment-action-links';
 export * from './invoice-payer';
 export * from './payment-follow-ups';
 export * from './open-payment-cancellation';
-export * from './payment.queries';
+export * from './payment-action-urls';
 export * from './payment.resource';
 export * from './payment-flow.reaction';
 export * from './domain/dunning';

@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Headers, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { customerResource, toAddress } from '@tally/customers';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiListResponse, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, parseIfMatch, withRevision } from '@tally/http';
-import { ResourceReads, type ListPage } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, ApiUpdate, Ctx, IDEMPOTENT_PROBLEMS, parseIfMatch, resourceController, withRevision } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { AttachPaymentMethodDto, ConfirmMicroDepositsDto, UpdatePaymentMethodDto } from './dto/payment-method.dto';
 import { PaymentMethodResponse } from './dto/payment-method.response';
@@ -19,10 +18,7 @@ const STATE_PROBLEMS = { 404: ['payment_method.not_found'], 409: ['payment_metho
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag(PAYMENT_METHODS_SECTION)
 export class PaymentMethodsController {
-  constructor(
-    private readonly methods: PaymentMethods,
-    private readonly resources: ResourceReads,
-  ) {}
+  constructor(private readonly methods: PaymentMethods) {}
 
   @Post('customers/:id/payment-methods')
   @ApiOperation({
@@ -44,36 +40,12 @@ export class PaymentMethodsController {
     return withEtag(response, await this.methods.attach(context, customerId, input));
   }
 
-  @Get('customers/:id/payment-methods')
-  @ApiOperation({ summary: 'List a customer’s payment methods', description: 'The methods attached to the customer, newest first by default; detached ones are not listed.' })
-  @ApiListResponse(PaymentMethodResponse, paymentMethodResource.list)
-  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, { 404: ['customer.not_found'] })
-  async list(@Ctx() context: RequestContext, @Param('id') customerId: string, @Query() params: Record<string, unknown>): Promise<ListPage<PaymentMethodResource>> {
-    await this.resources.retrieve(customerResource, context, customerId);
-    return this.resources.list(paymentMethodResource, context, params, { customer_id: customerId });
-  }
-
-  @Get('payment-methods/:id')
-  @ApiRetrieve({
-    noun: 'payment method',
-    summary: 'Retrieve a payment method',
-    description: 'An attached, expired or detached payment method, with `is_default` as its customer has it; with `as_of` as both were at that moment, rebuilt from their events (404 before it existed).',
-    type: PaymentMethodResponse,
-    headers: ETAG,
-    problems: { 404: ['payment_method.not_found'] },
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<PaymentMethodResource> {
-    return withRevision(response, await this.resources.retrieve(paymentMethodResource, context, id, asOf)).resource;
-  }
-
   @Patch('payment-methods/:id')
   @ApiOperation({
     summary: 'Update a payment method',
     description: 'The billing address is merged field by field and metadata key by key. `is_default: true` makes it the customer’s default and demotes the previous one; the customer’s `default_payment_method_id` follows.',
   })
-  @ApiOkResponse({ type: PaymentMethodResponse, headers: ETAG })
-  @ApiIfMatch('payment method')
-  @ApiProblemResponses(API_KEY_PROBLEMS, { ...STATE_PROBLEMS, 400: ['request.invalid_metadata', 'request.invalid_if_match'], 412: ['request.precondition_failed'] })
+  @ApiUpdate('payment method', { type: PaymentMethodResponse, headers: ETAG }, STATE_PROBLEMS, { 400: ['request.invalid_metadata'] })
   async update(
     @Ctx() context: RequestContext,
     @Param('id') id: string,
@@ -128,5 +100,20 @@ export class PaymentMethodsController {
     return withEtag(response, await this.methods.verify(context, id, body.amounts));
   }
 }
+
+/** A customer's list (unknown customer: 404) and the retrieve (with `as_of`), from the resource's definition. */
+export const PaymentMethodReadsController = resourceController(paymentMethodResource, {
+  path: 'v1/payment-methods', tag: PAYMENT_METHODS_SECTION, noun: 'payment method', type: PaymentMethodResponse, etag: ETAG, operations: 'PaymentMethodsController',
+  list: {
+    summary: 'List a customer’s payment methods',
+    description: 'The methods attached to the customer, newest first by default; detached ones are not listed.',
+    of: { path: 'v1/customers/:id/payment-methods', param: 'id', parent: customerResource, field: 'customer_id', problems: { 404: ['customer.not_found'] } },
+  },
+  retrieve: {
+    summary: 'Retrieve a payment method',
+    description: 'An attached, expired or detached payment method, with `is_default` as its customer has it; with `as_of` as both were at that moment, rebuilt from their events (404 before it existed).',
+    problems: { 404: ['payment_method.not_found'] },
+  },
+});
 
 const withEtag = (response: Response, written: PaymentMethodWritten): PaymentMethodResource => withRevision(response, written).method;

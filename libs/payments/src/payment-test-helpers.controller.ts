@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { DomainError } from '@tally/kernel';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, type ProblemCodes } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
 import { Commands } from '@tally/runtime';
 import { PaymentResponse } from './dto/payment.response';
@@ -19,6 +19,11 @@ class OpenDisputeDto {
 
 const PROBLEMS = { 400: ['test_helpers.livemode'], 404: ['payment.not_found'], 409: ['request.concurrent_update'] };
 
+/** A test helper's answer, the payment, and its refusals: every helper's and those of its step. */
+const ApiTestHelper = (problems: ProblemCodes): MethodDecorator =>
+  // In the order they would be written above the method, which applies the last first.
+  applyDecorators(ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, PROBLEMS, problems), ApiIdempotent(), ApiOkResponse({ type: PaymentResponse }), HttpCode(200));
+
 /** Stripe's test helpers for payments: what a customer or a bank would do, on demand, in the sandbox only. */
 @Controller('v1/test-helpers/payments')
 @ApiAuthenticated(API_KEY_AUTH)
@@ -31,30 +36,21 @@ export class PaymentTestHelpersController {
 
   @Post(':id/complete-action')
   @ApiOperation({ summary: 'Complete a payment’s 3DS action (sandbox)', description: 'As if the customer authenticated on the hosted page: the payment moves on (`payment.action_completed`) and succeeds.' })
-  @HttpCode(200)
-  @ApiOkResponse({ type: PaymentResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.no_action'] })
+  @ApiTestHelper({ 409: ['payment.no_action'] })
   complete(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
     return this.followUps.completeAction(sandboxOnly(context), id, 'succeeded');
   }
 
   @Post(':id/fail-action')
   @ApiOperation({ summary: 'Fail a payment’s 3DS action (sandbox)', description: 'As if the customer failed to authenticate: the payment fails with `authentication_failed`.' })
-  @HttpCode(200)
-  @ApiOkResponse({ type: PaymentResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.no_action'] })
+  @ApiTestHelper({ 409: ['payment.no_action'] })
   fail(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
     return this.followUps.completeAction(sandboxOnly(context), id, 'failed');
   }
 
   @Post(':id/dispute')
   @ApiOperation({ summary: 'Open a dispute on a payment (sandbox)', description: 'As if the customer’s bank charged the payment back: `payment.charged_back`; decide it with `/dispute/won` or `/dispute/lost`.' })
-  @HttpCode(200)
-  @ApiOkResponse({ type: PaymentResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.not_disputable', 'payment.already_disputed'] })
+  @ApiTestHelper({ 409: ['payment.not_disputable', 'payment.already_disputed'] })
   dispute(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: OpenDisputeDto): Promise<PaymentResource> {
     return this.disputed(sandboxOnly(context), id, (at) => ({ type: 'OpenDispute', data: { payment_id: id, reason: body.reason ?? 'fraudulent', at } }));
   }
@@ -62,10 +58,7 @@ export class PaymentTestHelpersController {
   @Post(':id/dispute/:outcome')
   @ApiOperation({ summary: 'Decide a payment’s dispute (sandbox)', description: '`won`: the money returns and the payment is `succeeded` again (`payment.dispute_won`); `lost`: it stays `charged_back` (`payment.dispute_lost`).' })
   @ApiParam({ name: 'outcome', enum: ['won', 'lost'] })
-  @HttpCode(200)
-  @ApiOkResponse({ type: PaymentResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 404: ['payment.not_found', 'route.not_found'], 409: [...PROBLEMS[409], 'payment.no_open_dispute'] })
+  @ApiTestHelper({ 404: ['route.not_found'], 409: ['payment.no_open_dispute'] })
   decide(@Ctx() context: RequestContext, @Param('id') id: string, @Param('outcome') outcome: string): Promise<PaymentResource> {
     if (outcome !== 'won' && outcome !== 'lost') throw DomainError.notFound('route.not_found', 'A dispute is decided won or lost');
     return this.disputed(sandboxOnly(context), id, (at) => ({ type: 'DecideDispute', data: { payment_id: id, outcome, at } }));
@@ -78,10 +71,7 @@ export class PaymentTestHelpersController {
 
   @Post(':id/settle')
   @ApiOperation({ summary: 'Settle a processing bank payment (sandbox)', description: 'As if the bank debit cleared: the payment succeeds and settles.' })
-  @HttpCode(200)
-  @ApiOkResponse({ type: PaymentResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { ...PROBLEMS, 409: [...PROBLEMS[409], 'payment.not_processing'] })
+  @ApiTestHelper({ 409: ['payment.not_processing'] })
   settle(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentResource> {
     return this.followUps.settle(sandboxOnly(context), id);
   }

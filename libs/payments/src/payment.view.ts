@@ -1,10 +1,7 @@
-import { assertNever } from '@tally/kernel';
-import { publicTypesOf, type ResourceView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { PaymentError, PaymentEvent, PaymentNextAction, PaymentReason, PaymentStatus } from './domain/payment.events';
 
-export interface PaymentResource {
-  [field: string]: unknown;
-  id: string;
+export interface PaymentResource extends StampedResource {
   object: 'payment';
   invoice_id: string;
   customer_id: string;
@@ -30,99 +27,62 @@ export interface PaymentResource {
   dispute: { status: 'open' | 'won' | 'lost'; amount: string; reason: string; opened_at: string; decided_at: string | null } | null;
   refunds: string[];
   metadata: Record<string, string>;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
-const PUBLIC_TYPES: Record<PaymentEvent['type'], string> = {
-  PaymentCreated: 'payment.created',
-  PaymentProcessing: 'payment.processing',
-  PaymentRequiresAction: 'payment.requires_action',
-  PaymentActionCompleted: 'payment.action_completed',
-  PaymentSucceeded: 'payment.succeeded',
-  PaymentSettled: 'payment.settled',
-  PaymentFailed: 'payment.failed',
-  PaymentCanceled: 'payment.canceled',
-  PaymentChargedBack: 'payment.charged_back',
-  PaymentDisputeWon: 'payment.dispute_won',
-  PaymentDisputeLost: 'payment.dispute_lost',
-  PaymentRefunded: 'payment.refunded',
-};
-
 /** The payment as the API shows it, folded from its events. */
-export const paymentView: ResourceView<PaymentResource, PaymentEvent> = {
-  aggregateType: 'payment',
-  collection: 'payments',
-
-  apply(payment, event) {
-    const at = event.metadata.occurred_at;
-    if (event.type === 'PaymentCreated') {
-      const { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider, amount, currency, reason, return_url } = event.data;
-      return {
-        id: payment_id,
-        object: 'payment',
-        invoice_id,
-        customer_id,
-        subscription_id,
-        payment_method_id,
-        provider,
-        provider_id: null,
-        status: 'pending',
-        reason,
-        amount,
-        currency,
-        amount_settled: null,
-        settlement_currency: null,
-        fx_rate: null,
-        captured_at: null,
-        settled_at: null,
-        next_action: null,
-        return_url: return_url ?? null,
-        last_error: null,
-        dispute: null,
-        refunds: [],
-        metadata: {},
-        livemode: event.metadata.environment === 'live',
-        created_at: at,
-        updated_at: at,
-      };
-    }
-    if (!payment) return undefined;
-    switch (event.type) {
-      case 'PaymentProcessing':
-        return { ...payment, status: 'processing', provider_id: event.data.provider_id, updated_at: at };
-      case 'PaymentRequiresAction':
-        return { ...payment, status: 'requires_action', provider_id: event.data.provider_id, next_action: event.data.next_action, updated_at: at };
-      case 'PaymentActionCompleted':
-        return { ...payment, status: 'processing', next_action: null, updated_at: at };
-      case 'PaymentSucceeded':
-        return { ...payment, status: 'succeeded', provider_id: event.data.provider_id, captured_at: event.data.captured_at, next_action: null, updated_at: at };
-      case 'PaymentSettled': {
-        const { amount_settled, settlement_currency, fx_rate, settled_at } = event.data;
-        return { ...payment, amount_settled, settlement_currency, fx_rate, settled_at, updated_at: at };
-      }
-      case 'PaymentFailed':
-        return { ...payment, status: 'failed', provider_id: event.data.provider_id ?? payment.provider_id, last_error: event.data.last_error, next_action: null, updated_at: at };
-      case 'PaymentCanceled':
-        return { ...payment, status: 'canceled', next_action: null, updated_at: at };
-      case 'PaymentChargedBack': {
-        const { amount, reason, opened_at } = event.data;
-        return { ...payment, status: 'charged_back', dispute: { status: 'open', amount, reason, opened_at, decided_at: null }, updated_at: at };
-      }
-      case 'PaymentDisputeWon':
-      case 'PaymentDisputeLost': {
-        const won = event.type === 'PaymentDisputeWon';
-        const dispute = payment.dispute && { ...payment.dispute, status: won ? ('won' as const) : ('lost' as const), decided_at: event.data.decided_at };
-        return { ...payment, status: won ? 'succeeded' : 'charged_back', dispute, updated_at: at };
-      }
-      case 'PaymentRefunded':
-        return { ...payment, status: 'refunded', refunds: [...payment.refunds, event.data.refund_id], updated_at: at };
-      default:
-        return assertNever(event);
-    }
+export const paymentView = defineView<PaymentResource, PaymentEvent, 'PaymentCreated'>({
+  object: 'payment',
+  created: {
+    type: 'PaymentCreated',
+    fields: ({ invoice_id, customer_id, subscription_id, payment_method_id, provider, amount, currency, reason, return_url }) => ({
+      invoice_id,
+      customer_id,
+      subscription_id,
+      payment_method_id,
+      provider,
+      provider_id: null,
+      status: 'pending',
+      reason,
+      amount,
+      currency,
+      amount_settled: null,
+      settlement_currency: null,
+      fx_rate: null,
+      captured_at: null,
+      settled_at: null,
+      next_action: null,
+      return_url: return_url ?? null,
+      last_error: null,
+      dispute: null,
+      refunds: [],
+      metadata: {},
+    }),
   },
-
-  publicTypes: publicTypesOf(PUBLIC_TYPES),
-  publicType: (event) => PUBLIC_TYPES[event.type],
-};
+  changes: {
+    PaymentProcessing: (_payment, { provider_id }) => ({ status: 'processing', provider_id }),
+    PaymentRequiresAction: (_payment, { provider_id, next_action }) => ({ status: 'requires_action', provider_id, next_action }),
+    PaymentActionCompleted: () => ({ status: 'processing', next_action: null }),
+    PaymentSucceeded: (_payment, { provider_id, captured_at }) => ({ status: 'succeeded', provider_id, captured_at, next_action: null }),
+    PaymentSettled: (_payment, { amount_settled, settlement_currency, fx_rate, settled_at }) => ({ amount_settled, settlement_currency, fx_rate, settled_at }),
+    PaymentFailed: (payment, { provider_id, last_error }) => ({ status: 'failed', provider_id: provider_id ?? payment.provider_id, last_error, next_action: null }),
+    PaymentCanceled: () => ({ status: 'canceled', next_action: null }),
+    PaymentChargedBack: (_payment, { amount, reason, opened_at }) => ({ status: 'charged_back', dispute: { status: 'open', amount, reason, opened_at, decided_at: null } }),
+    PaymentDisputeWon: (payment, { decided_at }) => ({ status: 'succeeded', dispute: payment.dispute && { ...payment.dispute, status: 'won', decided_at } }),
+    PaymentDisputeLost: (payment, { decided_at }) => ({ status: 'charged_back', dispute: payment.dispute && { ...payment.dispute, status: 'lost', decided_at } }),
+    PaymentRefunded: (payment, { refund_id }) => ({ status: 'refunded', refunds: [...payment.refunds, refund_id] }),
+  },
+  publicTypes: {
+    PaymentCreated: 'payment.created',
+    PaymentProcessing: 'payment.processing',
+    PaymentRequiresAction: 'payment.requires_action',
+    PaymentActionCompleted: 'payment.action_completed',
+    PaymentSucceeded: 'payment.succeeded',
+    PaymentSettled: 'payment.settled',
+    PaymentFailed: 'payment.failed',
+    PaymentCanceled: 'payment.canceled',
+    PaymentChargedBack: 'payment.charged_back',
+    PaymentDisputeWon: 'payment.dispute_won',
+    PaymentDisputeLost: 'payment.dispute_lost',
+    PaymentRefunded: 'payment.refunded',
+  },
+});

@@ -1,5 +1,4 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController } from '@tally/http';
 import { Commands } from '@tally/runtime';
@@ -9,7 +8,7 @@ import { PaymentActionUrlResponse, PaymentResponse, ProviderSdkActionResponse, R
 import { InvoicePayer } from './invoice-payer';
 import { paymentAggregate } from './payment.aggregate';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
-import { GetPaymentActionUrlQuery } from './payment.queries';
+import { PaymentActionUrls } from './payment-action-urls';
 import { paymentResource } from './payment.resource';
 import type { PaymentResource } from './payment.view';
 import { PAYMENTS_SECTION } from './payments.api-sections';
@@ -25,7 +24,7 @@ export class PaymentsController {
     private readonly payer: InvoicePayer,
     private readonly commands: Commands,
     private readonly outcomes: PaymentOutcomeOnInvoice,
-    private readonly queries: QueryBus,
+    private readonly actionUrls: PaymentActionUrls,
   ) {}
 
   @Post('invoices/:id/pay')
@@ -64,7 +63,7 @@ export class PaymentsController {
   @ApiOkResponse({ type: PaymentActionUrlResponse })
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['payment.not_found'], 409: ['payment.no_action'] })
   actionUrl(@Ctx() context: RequestContext, @Param('id') id: string): Promise<PaymentActionUrlResponse> {
-    return this.queries.execute(new GetPaymentActionUrlQuery(context, id));
+    return this.actionUrls.of(context, id);
   }
 }
 

@@ -4,13 +4,13 @@ import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { CustomersModule } from '@tally/customers';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { PaymentMethods } from './payment-methods';
-import { PaymentMethodsController } from './payment-methods.controller';
+import { PaymentMethodReadsController, PaymentMethodsController } from './payment-methods.controller';
 import { PaymentReadsController, PaymentsController } from './payments.controller';
 import { PaymentTestHelpersController } from './payment-test-helpers.controller';
 import { InvoicePayer } from './invoice-payer';
 import { PaymentFollowUps } from './payment-follow-ups';
 import { OpenPaymentCancellation } from './open-payment-cancellation';
-import { paymentQueryHandlers } from './payment.queries';
+import { PaymentActionUrls } from './payment-action-urls';
 import { PaymentCharger } from './payment-charger';
 import { PaymentActionLinks } from './payment-action-links';
 import { PaymentFlowReaction } from './payment-flow.reaction';
@@ -18,7 +18,7 @@ import { PaymentActionPageController } from './action-page/action-page.controlle
 import { ActionPageHandler } from './action-page/action-page.query';
 import { InvoiceDunning } from './dunning.handlers';
 import { SetupIntents } from './setup-intents/setup-intents';
-import { SetupIntentsController } from './setup-intents/setup-intents.controller';
+import { SetupIntentReadsController, SetupIntentsController } from './setup-intents/setup-intents.controller';
 import { DunningProcess } from './dunning.process';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 import { UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
@@ -32,12 +32,12 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
   imports: [CustomersModule],
-  controllers: [PaymentMethodsController, SetupIntentsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
+  controllers: [PaymentMethodsController, PaymentMethodReadsController, SetupIntentsController, SetupIntentReadsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
     InvoicePayer,
     PaymentFollowUps,
     OpenPaymentCancellation,
-    ...paymentQueryHandlers,
+    PaymentActionUrls,
     PaymentCharger,
     PaymentOutcomeOnInvoice,
     PaymentActionLinks,

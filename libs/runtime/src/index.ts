@@ -31,6 +31,7 @@ export * from './public-events/resource-view';
 export * from './queries/list-query';
 export * from './queries/read-your-writes';
 export * from './queries/scoped-reads';
+export * from './resources/define-view';
 export * from './resources/resource';
 export * from './resources/resource-reads';
 export * from './runners/cell-service';

@@ -1,11 +1,9 @@
 import { keyedObject } from '@tally/kernel';
 import { DAY_MS } from './domain/subscription.decider';
-import { publicTypesOf, type ResourceView } from '@tally/runtime';
+import { defineView, type StampedResource } from '@tally/runtime';
 import type { Commitment, PauseBehavior, ProrationItem, SubscriptionEvent, SubscriptionStatus } from './domain/subscription.events';
 
-export interface SubscriptionResource {
-  [field: string]: unknown;
-  id: string;
+export interface SubscriptionResource extends StampedResource {
   object: 'subscription';
   customer_id: string;
   plan_code: string;
@@ -37,55 +35,20 @@ export interface SubscriptionResource {
   pending_prorations: ProrationItem[];
   /** The sandbox test clock the subscription lives on (its customer's). */
   test_clock: string | null;
-  livemode: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
-const PUBLIC_TYPES: Record<SubscriptionEvent['type'], string | undefined> = {
-  SubscriptionCreated: 'subscription.created',
-  // At creation it waits for the first invoice's payment (see publicType).
-  SubscriptionActivated: 'subscription.activated',
-  SubscriptionFirstInvoicePaid: 'subscription.activated',
-  SubscriptionRecovered: 'subscription.activated',
-  SubscriptionRenewed: undefined,
-  SubscriptionTrialWillEnd: 'subscription.trial_will_end',
-  SubscriptionUpdated: 'subscription.updated',
-  SubscriptionPlanChanged: 'subscription.updated',
-  SubscriptionPlanChangeScheduled: 'subscription.updated',
-  SubscriptionQuantityChanged: 'subscription.updated',
-  SubscriptionQuantityScheduled: 'subscription.quantity_scheduled',
-  SubscriptionCommitmentEnding: 'subscription.commitment_ending',
-  // The spec names no event for `ended`: the status change is an update, as Stripe's end of a schedule is.
-  SubscriptionEnded: 'subscription.updated',
-  SubscriptionPaused: 'subscription.paused',
-  SubscriptionResumed: 'subscription.resumed',
-  SubscriptionCancellationScheduled: 'subscription.updated',
-  SubscriptionCanceled: 'subscription.canceled',
-  SubscriptionPastDue: 'subscription.past_due',
-  // Internal: `subscription.created` announced the wait; its invoice announces itself.
-  SubscriptionAwaitingPayment: undefined,
-  // The spec names no event for `incomplete_expired`: the status change is an update.
-  SubscriptionIncompleteExpired: 'subscription.updated',
-};
-
 /** The subscription as the API shows it, folded from its events. */
-export const subscriptionView: ResourceView<SubscriptionResource, SubscriptionEvent> = {
-  aggregateType: 'subscription',
-  collection: 'subscriptions',
-
-  apply(subscription, event) {
-    const at = event.metadata.occurred_at;
-    if (event.type === 'SubscriptionCreated') {
-      const { subscription_id, period_start, period_end, cadence: _cadence, prorate_first_period: _prorate, commitment, ...fields } = event.data;
+export const subscriptionView = defineView<SubscriptionResource, SubscriptionEvent, 'SubscriptionCreated'>({
+  object: 'subscription',
+  created: {
+    type: 'SubscriptionCreated',
+    fields: (data, event) => {
+      const { subscription_id: _id, period_start, period_end, cadence: _cadence, prorate_first_period: _prorate, commitment, ...fields } = data;
       return {
-        id: subscription_id,
-        object: 'subscription',
         ...fields,
         quantities: keyedObject(Object.entries(fields.quantities)),
         coupons: [...fields.coupons],
-        metadata: keyedObject(Object.entries(fields.metadata)),
-        trial_days: trialDays(event.data),
+        trial_days: trialDays(data),
         current_period_start: period_start,
         current_period_end: period_end,
         paused_until: null,
@@ -99,89 +62,87 @@ export const subscriptionView: ResourceView<SubscriptionResource, SubscriptionEv
         pending_update: null,
         pending_prorations: [],
         test_clock: event.metadata.clock_id ?? null,
-        livemode: event.metadata.environment === 'live',
-        created_at: at,
-        updated_at: at,
       };
-    }
-    if (!subscription) return undefined;
-    const updated = { ...subscription, updated_at: at };
-    switch (event.type) {
-      case 'SubscriptionActivated':
-      case 'SubscriptionRenewed': {
-        const { period_start, period_end, terms, commitment_end } = event.data;
-        return {
-          ...updated,
-          status: event.type === 'SubscriptionActivated' ? 'active' : updated.status,
-          current_period_start: period_start,
-          current_period_end: period_end,
-          plan_code: terms.plan_code,
-          quantities: keyedObject(Object.entries(terms.quantities)),
-          commitment_end_at: commitment_end,
-          pending_update: null,
-          pending_prorations: [],
-        };
-      }
-      case 'SubscriptionTrialWillEnd':
-      case 'SubscriptionCommitmentEnding':
-      case 'SubscriptionFirstInvoicePaid':
-        return subscription;
-      case 'SubscriptionUpdated': {
-        const { metadata, default_payment_method_id } = event.data;
-        return {
-          ...updated,
-          ...(metadata !== undefined && { metadata: keyedObject(Object.entries(metadata)) }),
-          ...(default_payment_method_id !== undefined && { default_payment_method_id }),
-        };
-      }
-      case 'SubscriptionPlanChanged':
-        return {
-          ...updated,
-          plan_code: event.data.plan_code,
-          pending_update: withoutScheduled(updated.pending_update, { plan: true }),
-          pending_prorations: event.data.invoice_now ? updated.pending_prorations : [...updated.pending_prorations, ...event.data.prorations],
-        };
-      case 'SubscriptionPlanChangeScheduled':
-        return { ...updated, pending_update: { ...pendingUpdate(updated), plan_code: event.data.plan_code } };
-      case 'SubscriptionQuantityChanged':
-        return {
-          ...updated,
-          quantities: keyedObject([...Object.entries(updated.quantities), [event.data.meter, event.data.quantity]]),
-          pending_update: withoutScheduled(updated.pending_update, { meter: event.data.meter }),
-          pending_prorations: [...updated.pending_prorations, ...event.data.prorations],
-        };
-      case 'SubscriptionQuantityScheduled': {
-        const pending = pendingUpdate(updated);
-        return { ...updated, pending_update: { ...pending, quantities: keyedObject([...Object.entries(pending.quantities), [event.data.meter, event.data.quantity]]) } };
-      }
-      case 'SubscriptionEnded':
-        return { ...updated, status: 'ended', ended_at: event.data.ended_at, pending_prorations: [] };
-      case 'SubscriptionPaused':
-        return { ...updated, status: 'paused', paused_until: event.data.until, pause_behavior: event.data.behavior };
-      case 'SubscriptionResumed':
-        return { ...updated, status: 'active', paused_until: null, pause_behavior: null };
-      case 'SubscriptionCancellationScheduled':
-        return { ...updated, cancel_at: event.data.cancel_at, cancellation_reason: event.data.reason };
-      case 'SubscriptionCanceled':
-        return { ...updated, status: 'canceled', canceled_at: event.data.canceled_at, cancellation_reason: event.data.reason ?? updated.cancellation_reason, pending_prorations: [] };
-      case 'SubscriptionPastDue':
-        return { ...updated, status: 'past_due' };
-      case 'SubscriptionRecovered':
-        return { ...updated, status: 'active' };
-      case 'SubscriptionAwaitingPayment':
-        return subscription;
-      case 'SubscriptionIncompleteExpired':
-        return { ...updated, status: 'incomplete_expired' };
-    }
+    },
   },
-
-  publicTypes: publicTypesOf(PUBLIC_TYPES),
-  publicType: (event) => {
+  changes: {
+    SubscriptionActivated: (_subscription, period) => ({ ...newPeriod(period), status: 'active' }),
+    SubscriptionRenewed: (_subscription, period) => newPeriod(period),
+    SubscriptionTrialWillEnd: 'unchanged',
+    SubscriptionCommitmentEnding: 'unchanged',
+    SubscriptionFirstInvoicePaid: 'unchanged',
+    SubscriptionUpdated: (_subscription, { metadata, default_payment_method_id }) => ({
+      ...(metadata !== undefined && { metadata }),
+      ...(default_payment_method_id !== undefined && { default_payment_method_id }),
+    }),
+    SubscriptionPlanChanged: (subscription, { plan_code, invoice_now, prorations }) => ({
+      plan_code,
+      pending_update: withoutScheduled(subscription.pending_update, { plan: true }),
+      pending_prorations: invoice_now ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations],
+    }),
+    SubscriptionPlanChangeScheduled: (subscription, { plan_code }) => ({ pending_update: { ...pendingUpdate(subscription), plan_code } }),
+    SubscriptionQuantityChanged: (subscription, { meter, quantity, prorations }) => ({
+      quantities: keyedObject([...Object.entries(subscription.quantities), [meter, quantity]]),
+      pending_update: withoutScheduled(subscription.pending_update, { meter }),
+      pending_prorations: [...subscription.pending_prorations, ...prorations],
+    }),
+    SubscriptionQuantityScheduled: (subscription, { meter, quantity }) => {
+      const pending = pendingUpdate(subscription);
+      return { pending_update: { ...pending, quantities: keyedObject([...Object.entries(pending.quantities), [meter, quantity]]) } };
+    },
+    SubscriptionEnded: (_subscription, { ended_at }) => ({ status: 'ended', ended_at, pending_prorations: [] }),
+    SubscriptionPaused: (_subscription, { until, behavior }) => ({ status: 'paused', paused_until: until, pause_behavior: behavior }),
+    SubscriptionResumed: () => ({ status: 'active', paused_until: null, pause_behavior: null }),
+    SubscriptionCancellationScheduled: (_subscription, { cancel_at, reason }) => ({ cancel_at, cancellation_reason: reason }),
+    SubscriptionCanceled: (subscription, { canceled_at, reason }) => ({
+      status: 'canceled',
+      canceled_at,
+      cancellation_reason: reason ?? subscription.cancellation_reason,
+      pending_prorations: [],
+    }),
+    SubscriptionPastDue: () => ({ status: 'past_due' }),
+    SubscriptionRecovered: () => ({ status: 'active' }),
+    SubscriptionAwaitingPayment: 'unchanged',
+    SubscriptionIncompleteExpired: () => ({ status: 'incomplete_expired' }),
+  },
+  publicTypes: {
+    SubscriptionCreated: 'subscription.created',
     // Consumers grant access on `subscription.activated`: a subscription created active announces it once its first invoice is paid.
-    if (event.type === 'SubscriptionActivated' && event.data.first_payment_pending) return undefined;
-    return PUBLIC_TYPES[event.type];
+    SubscriptionActivated: { type: 'subscription.activated', when: (event) => !event.data.first_payment_pending },
+    SubscriptionFirstInvoicePaid: 'subscription.activated',
+    SubscriptionRecovered: 'subscription.activated',
+    SubscriptionRenewed: undefined,
+    SubscriptionTrialWillEnd: 'subscription.trial_will_end',
+    SubscriptionUpdated: 'subscription.updated',
+    SubscriptionPlanChanged: 'subscription.updated',
+    SubscriptionPlanChangeScheduled: 'subscription.updated',
+    SubscriptionQuantityChanged: 'subscription.updated',
+    SubscriptionQuantityScheduled: 'subscription.quantity_scheduled',
+    SubscriptionCommitmentEnding: 'subscription.commitment_ending',
+    // The spec names no event for `ended`: the status change is an update, as Stripe's end of a schedule is.
+    SubscriptionEnded: 'subscription.updated',
+    SubscriptionPaused: 'subscription.paused',
+    SubscriptionResumed: 'subscription.resumed',
+    SubscriptionCancellationScheduled: 'subscription.updated',
+    SubscriptionCanceled: 'subscription.canceled',
+    SubscriptionPastDue: 'subscription.past_due',
+    // Internal: `subscription.created` announced the wait; its invoice announces itself.
+    SubscriptionAwaitingPayment: undefined,
+    // The spec names no event for `incomplete_expired`: the status change is an update.
+    SubscriptionIncompleteExpired: 'subscription.updated',
   },
-};
+});
+
+/** A period begun (by the activation or a renewal): its dates and the terms it runs on; what was pending for it is done. */
+const newPeriod = ({ period_start, period_end, terms, commitment_end }: { period_start: string; period_end: string; terms: { plan_code: string; quantities: Record<string, number> }; commitment_end: string | null }): Partial<SubscriptionResource> => ({
+  current_period_start: period_start,
+  current_period_end: period_end,
+  plan_code: terms.plan_code,
+  quantities: keyedObject(Object.entries(terms.quantities)),
+  commitment_end_at: commitment_end,
+  pending_update: null,
+  pending_prorations: [],
+});
 
 /** A trial is the first period and lasts whole days from the creation, so its days are its length. */
 const trialDays = ({ trial_end, period_start }: { trial_end: string | null; period_start: string }): number =>

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Re
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiIfMatch, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, parseIfMatch, withRevision, resourceController } from '@tally/http';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, ApiUpdate, Ctx, IDEMPOTENT_PROBLEMS, INSTANT_SCHEMA, parseIfMatch, resourceController, withRevision } from '@tally/http';
 import { Commands } from '@tally/runtime';
 import { InvoiceResponse, type InvoiceResource } from '@tally/invoicing';
 import type { RequestContext } from '@tally/cells';
@@ -71,13 +71,10 @@ export class SubscriptionsController {
     description:
       'Changes the plan (same currency and interval), the metadata (merged key by key; an empty string removes a key) or the default payment method, all or nothing. A plan change follows `proration_behavior`: `create_prorations` credits the unused time of the old plan and charges the new one for the rest of the period on the next invoice; `none` switches at the next period boundary; `always_invoice` invoices the prorations at once.',
   })
-  @ApiOkResponse({ type: SubscriptionResponse, headers: ETAG })
-  @ApiIfMatch('subscription')
-  @ApiProblemResponses(API_KEY_PROBLEMS, {
-    400: ['request.invalid_metadata', 'request.invalid_if_match'],
+  @ApiUpdate('subscription', { type: SubscriptionResponse, headers: ETAG }, {
+    400: ['request.invalid_metadata'],
     404: ['subscription.not_found', 'plan.not_found'],
     409: ['request.concurrent_update', 'subscription.already_canceled', 'subscription.plan_currency_mismatch', 'subscription.plan_interval_mismatch', 'plan.archived', 'plan.deleted'],
-    412: ['request.precondition_failed'],
     422: ['customer.payment_method_not_attached'],
   })
   async update(

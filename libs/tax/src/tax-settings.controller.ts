@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Patch, Query, Res } from '@nestjs/common';
+import { Body, Controller, Patch, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, withRevision } from '@tally/http';
-import { Commands, ResourceReads } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiProblemResponses, ApiTag, Ctx, resourceController, withRevision } from '@tally/http';
+import { Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { TaxSettingsResponse, UpdateTaxSettingsDto } from './dto/tax-settings.dto';
 import { taxSettingsAggregate, taxSettingsIdOf } from './tax-settings.aggregate';
@@ -17,25 +17,7 @@ const ETAG = { ETag: { description: 'The settings’ revision (W/"-1" before any
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag(TAX_SECTION)
 export class TaxSettingsController {
-  constructor(
-    private readonly commands: Commands,
-    private readonly resources: ResourceReads,
-  ) {}
-
-  @Get()
-  @ApiRetrieve({
-    noun: 'tax settings',
-    summary: 'Retrieve the tax settings',
-    description: 'Where you sell from; `pending`, and no tax calculated, until an origin is set. With `as_of`, as they were at that moment, rebuilt from their events (`pending` before the first origin).',
-    type: TaxSettingsResponse,
-    headers: ETAG,
-    problems: {},
-  })
-  async retrieve(@Ctx() context: RequestContext, @Query('as_of') asOf: unknown, @Res({ passthrough: true }) response: Response): Promise<TaxSettingsResource> {
-    const id = taxSettingsIdOf(context);
-    const found = (await this.resources.find(taxSettingsResource, context, id, asOf)) ?? { resource: pendingTaxSettings(id, context.environment === 'live'), revision: -1 };
-    return withRevision(response, found).resource;
-  }
+  constructor(private readonly commands: Commands) {}
 
   @Patch()
   @ApiOperation({
@@ -50,3 +32,14 @@ export class TaxSettingsController {
     return withRevision(response, await this.commands.send(taxSettingsAggregate, settings_id, { type: 'SetTaxOrigin', data: { settings_id, origin } }, context)).resource!;
   }
 }
+
+/** The retrieve (with `as_of`), from the resource's definition: the settings are one per tenant and environment, `pending` until first set. */
+export const TaxSettingsReadsController = resourceController(taxSettingsResource, {
+  path: 'v1/tax/settings', tag: TAX_SECTION, noun: 'tax settings', type: TaxSettingsResponse, etag: ETAG, operations: 'TaxSettingsController',
+  single: { idOf: taxSettingsIdOf, absent: (context) => pendingTaxSettings(taxSettingsIdOf(context), context.environment === 'live') },
+  retrieve: {
+    summary: 'Retrieve the tax settings',
+    description: 'Where you sell from; `pending`, and no tax calculated, until an origin is set. With `as_of`, as they were at that moment, rebuilt from their events (`pending` before the first origin).',
+    problems: {},
+  },
+});

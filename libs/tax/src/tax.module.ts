@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { RuleBasedTaxEngine, TAX_ENGINE } from './tax-engine.port';
-import { TaxSettingsController } from './tax-settings.controller';
+import { TaxSettingsController, TaxSettingsReadsController } from './tax-settings.controller';
 
 @Module({
-  controllers: [TaxSettingsController],
+  controllers: [TaxSettingsReadsController, TaxSettingsController],
   providers: [{ provide: TAX_ENGINE, useClass: RuleBasedTaxEngine }],
   exports: [TAX_ENGINE],
 })

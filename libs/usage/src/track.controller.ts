@@ -1,6 +1,7 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, IdempotencyKey } from '@tally/http';
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { API_KEY_AUTH, ApiAuthenticated, ApiTag, Ctx, IdempotencyKey } from '@tally/http';
+import { ApiUsageAccepted } from './api-usage-accepted.decorator';
 import type { RequestContext } from '@tally/cells';
 import { TrackBulkDto, TrackEventDto } from './dto/track.dto';
 import { UsageBatchResponse, UsageEventResponse } from './dto/usage.dto';
@@ -19,27 +20,19 @@ export class TrackController {
   constructor(private readonly tracking: UsageTracking) {}
 
   @Post()
-  @HttpCode(202)
   @ApiOperation({
     summary: 'Track usage of a feature',
     description:
       'The integration guide’s form of `POST /v1/usage`: `feature_code` is the meter, `value` the quantity, and the event goes to the customer’s one subscription (not canceled or ended) whose plan meters the feature; 409 when there is none or more than one. The dedupe key is `dedup_key`, else the Idempotency-Key, else a generated time-ordered UUID; `timestamp` defaults to now on the subscription’s clock.',
   })
-  @ApiBody({ type: TrackEventDto })
-  @ApiAcceptedResponse({ type: UsageEventResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, TRACK_PROBLEMS)
+  @ApiUsageAccepted(TrackEventDto, UsageEventResponse, TRACK_PROBLEMS)
   async track(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
     return acceptedEvent(await this.tracking.track(context, [body], () => '', idempotencyKey));
   }
 
   @Post('bulk')
-  @HttpCode(202)
   @ApiOperation({ summary: 'Track usage in bulk', description: 'Up to 1000 tracked events, accepted all together or not at all, as `POST /v1/usage/batch`.' })
-  @ApiBody({ type: TrackBulkDto })
-  @ApiAcceptedResponse({ type: UsageBatchResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, TRACK_PROBLEMS)
+  @ApiUsageAccepted(TrackBulkDto, UsageBatchResponse, TRACK_PROBLEMS)
   async bulk(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>): Promise<UsageBatchResponse> {
     return acceptedBatch(await this.tracking.track(context, batchEvents(body), (index) => `events[${index}]`));
   }

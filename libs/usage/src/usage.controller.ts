@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { DomainError } from '@tally/kernel';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, IdempotencyKey } from '@tally/http';
+import { API_KEY_AUTH, ApiAuthenticated, ApiTag, Ctx, IdempotencyKey } from '@tally/http';
+import { ApiUsageAccepted } from './api-usage-accepted.decorator';
 import type { RequestContext } from '@tally/cells';
 import { UsageBatchDto, UsageBatchResponse, UsageEventDto, UsageEventResponse } from './dto/usage.dto';
 import { eventField } from './domain/usage-batch.decide';
@@ -39,32 +40,24 @@ export class UsageController {
   constructor(private readonly ingest: UsageIngest) {}
 
   @Post()
-  @HttpCode(202)
   @ApiOperation({
     summary: 'Record a usage event',
     description:
       'Accepted (202) once stored; counted within milliseconds, and a usage summary read after the 202 already counts it. Its dedupe key is `external_id`, else the Idempotency-Key, else a generated UUID: a later event with the same subscription, meter and key changes nothing.',
   })
-  @ApiBody({ type: UsageEventDto })
-  @ApiAcceptedResponse({ type: UsageEventResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, USAGE_PROBLEMS)
+  @ApiUsageAccepted(UsageEventDto, UsageEventResponse, USAGE_PROBLEMS)
   async record(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>, @IdempotencyKey() idempotencyKey: string | undefined): Promise<UsageEventResponse> {
     const { drafts, problems } = parseUsageEvents([body], () => '');
     return acceptedEvent(await this.ingest.accept(context, drafts, eventField(() => ''), () => idempotencyKey, problems));
   }
 
   @Post('batch')
-  @HttpCode(202)
   @ApiOperation({
     summary: 'Record a batch of usage events',
     description:
       'Up to 1000 events, accepted all together or not at all: a refusal names every failing event by its index, and stores none. Costs one rate-limit unit per started hundred events.',
   })
-  @ApiBody({ type: UsageBatchDto })
-  @ApiAcceptedResponse({ type: UsageBatchResponse })
-  @ApiIdempotent()
-  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, USAGE_PROBLEMS)
+  @ApiUsageAccepted(UsageBatchDto, UsageBatchResponse, USAGE_PROBLEMS)
   async recordBatch(@Ctx() context: RequestContext, @Body() body: Record<string, unknown>): Promise<UsageBatchResponse> {
     const events = batchEvents(body);
     const at = (index: number) => `events[${index}]`;

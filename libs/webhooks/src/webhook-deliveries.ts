@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, parseInstant, type IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
-import { Clocks, CommandRuntime, PUBLIC_EVENTS, ScopedReads, type PublicEventDoc } from '@tally/runtime';
+import { Clocks, CommandRuntime, parseListQuery, PUBLIC_EVENTS, ResourceReads, ScopedReads, toPage, type ListPage, type ListSpec, type PublicEventDoc } from '@tally/runtime';
 import type { EventCatalogue } from './domain/event-types';
 import { EVENT_CATALOGUE } from './event-catalogue.provider';
 import { WEBHOOK_DELIVERIES, type DeliveryDoc } from './outbox/outbox-documents';
 import { appendToDeliveryLog } from './webhook-delivery-log';
-import { endpointOf, presentDelivery, type WebhookDelivery } from './webhook.queries';
+import { webhookEndpointResource } from './webhook-endpoint.resource';
+import type { WebhookEndpointResource } from './webhook-endpoint.view';
+import { presentDelivery, webhookDeliveryList, type WebhookDelivery } from './webhook.queries';
 
 export interface ReplayWindow {
   from: string;
@@ -28,20 +30,35 @@ const MAX_REPLAY_WINDOW_MS = 7 * 24 * 3600 * 1000;
 export const MAX_REPLAYED = 10_000;
 const PAGE = 1000;
 
-/** A webhook endpoint's deliveries sent again: one of them retried, or a window of them replayed, by appending to the endpoint's delivery log. */
+/** A webhook endpoint's deliveries: listed, or sent again (one of them retried, or a window of them replayed) by appending to the endpoint's delivery log. */
 @Injectable()
 export class WebhookDeliveries {
+  private readonly listSpec: ListSpec;
+
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly reads: ScopedReads,
+    private readonly resources: ResourceReads,
     private readonly clocks: Clocks,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(EVENT_CATALOGUE) private readonly catalogue: EventCatalogue,
-  ) {}
+  ) {
+    this.listSpec = webhookDeliveryList(catalogue);
+  }
+
+  /** One page of the endpoint's deliveries, each with the body it POSTs. */
+  async list(context: RequestContext, endpointId: string, params: Record<string, unknown>): Promise<ListPage<WebhookDelivery>> {
+    const endpoint = await this.endpoint(context, endpointId);
+    const cursors = this.reads.cursorsFor(context, `${WEBHOOK_DELIVERIES}:${endpointId}`);
+    const query = parseListQuery(params, this.listSpec, cursors);
+    const found = await this.reads.list<DeliveryDoc>(context, WEBHOOK_DELIVERIES, { ...query, where: [{ field: 'webhook_endpoint_id', op: 'eq', value: endpointId }, ...(query.where ?? [])] });
+    const events = await this.reads.many<PublicEventDoc>(context, PUBLIC_EVENTS, [...new Set(found.items.map((delivery) => delivery.event_id))]);
+    return toPage(found, query, (delivery) => presentDelivery(delivery, events.get(delivery.event_id), context.tenantId, endpoint.api_version), cursors);
+  }
 
   /** One more attempt, queued behind the deliveries of its aggregate that are still to go (at once, when it is their first). */
   async retry(context: RequestContext, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
-    const endpoint = await endpointOf(this.reads, context, endpointId);
+    const endpoint = await this.endpoint(context, endpointId);
     const found = await this.reads.retrieve<DeliveryDoc>(context, WEBHOOK_DELIVERIES, deliveryId);
     if (!found || found.resource.webhook_endpoint_id !== endpointId) throw DomainError.notFound('webhook_delivery.not_found', `No delivery ${deliveryId} of webhook endpoint ${endpointId}`);
     const cell = this.runtime.cellOf(context);
@@ -55,7 +72,7 @@ export class WebhookDeliveries {
    * earlier replays), in commit order per aggregate; all of them recorded in one append.
    */
   async replay(context: RequestContext, endpointId: string, window: ReplayWindow): Promise<WebhookReplay> {
-    await endpointOf(this.reads, context, endpointId);
+    await this.endpoint(context, endpointId);
     const deliveries = await this.deliveriesIn(context, endpointId, checkedWindow(window, this.catalogue));
     const replayId = this.ids.next('whrp');
     if (deliveries.length > 0) {
@@ -66,6 +83,11 @@ export class WebhookDeliveries {
       await appendToDeliveryLog(cell, endpointId, events.map((event) => ({ event, context })), await this.clocks.now(cell));
     }
     return { id: replayId, object: 'webhook_replay', webhook_endpoint_id: endpointId, deliveries: deliveries.length };
+  }
+
+  /** The endpoint, or its not-found error. */
+  private async endpoint(context: RequestContext, endpointId: string): Promise<WebhookEndpointResource> {
+    return (await this.resources.retrieve(webhookEndpointResource, context, endpointId)).resource;
   }
 
   private async deliveriesIn(context: RequestContext, endpointId: string, window: ReplayWindow): Promise<DeliveryDoc[]> {

@@ -1,5 +1,4 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiListResponse, ApiProblemResponses, apiVersionOf, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, LIST_PROBLEMS, resourceController } from '@tally/http';
@@ -22,7 +21,7 @@ import { webhookEndpointAggregate } from './webhook-endpoint.aggregate';
 import { newSecret, type WebhookEndpointWithSecret } from './webhook-secret';
 import type { WebhookEndpointResource } from './webhook-endpoint.view';
 import { webhookEndpointResource } from './webhook-endpoint.resource';
-import { ListWebhookDeliveriesQuery, webhookDeliveryList, type WebhookDelivery } from './webhook.queries';
+import { webhookDeliveryList, type WebhookDelivery } from './webhook.queries';
 import { WEBHOOKS_SECTION } from './webhooks.api-sections';
 
 const NOT_FOUND = { 404: ['webhook_endpoint.not_found'] };
@@ -35,8 +34,7 @@ const INVALID_ENDPOINT = { 400: ['webhook_endpoint.invalid_url', 'webhook_endpoi
 export class WebhookEndpointsController {
   constructor(
     private readonly commands: Commands,
-    private readonly queries: QueryBus,
-    private readonly redeliveries: WebhookDeliveries,
+    private readonly webhookDeliveries: WebhookDeliveries,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(EVENT_CATALOGUE) private readonly catalogue: EventCatalogue,
   ) {}
@@ -113,7 +111,7 @@ export class WebhookEndpointsController {
   @ApiListResponse(WebhookDeliveryResponse, webhookDeliveryList())
   @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS, NOT_FOUND)
   deliveries(@Ctx() context: RequestContext, @Param('id') id: string, @Query() params: Record<string, unknown>): Promise<ListPage<WebhookDelivery>> {
-    return this.queries.execute(new ListWebhookDeliveriesQuery(context, id, params));
+    return this.webhookDeliveries.list(context, id, params);
   }
 
   @Post(':id/deliveries/:delivery_id/retry')
@@ -126,7 +124,7 @@ export class WebhookEndpointsController {
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['webhook_endpoint.not_found', 'webhook_delivery.not_found'] })
   retry(@Ctx() context: RequestContext, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<WebhookDelivery> {
-    return this.redeliveries.retry(context, id, deliveryId);
+    return this.webhookDeliveries.retry(context, id, deliveryId);
   }
 
   @Post(':id/replay')
@@ -141,7 +139,7 @@ export class WebhookEndpointsController {
     400: ['webhook_endpoint.invalid_replay_window', 'webhook_endpoint.unknown_event_type', 'webhook_endpoint.replay_too_large'],
   })
   replay(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: ReplayWebhookEventsDto): Promise<WebhookReplay> {
-    return this.redeliveries.replay(context, id, { from: body.from, to: body.to, types: body.types, status: body.status });
+    return this.webhookDeliveries.replay(context, id, { from: body.from, to: body.to, types: body.types, status: body.status });
   }
 }
 

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiRetrieve, ApiTag, Ctx, IDEMPOTENT_PROBLEMS } from '@tally/http';
-import { Commands, ResourceReads } from '@tally/runtime';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController } from '@tally/http';
+import { Commands } from '@tally/runtime';
 import type { RequestContext } from '@tally/cells';
 import { CancelSetupIntentDto, ConfirmSetupIntentDto, CreateSetupIntentDto } from './setup-intent.dto';
 import { SetupIntentResponse } from './setup-intent.response';
@@ -20,7 +20,6 @@ const STATE_PROBLEMS = { 404: ['setup_intent.not_found'], 409: ['setup_intent.un
 export class SetupIntentsController {
   constructor(
     private readonly commands: Commands,
-    private readonly resources: ResourceReads,
     private readonly setupIntents: SetupIntents,
   ) {}
 
@@ -43,18 +42,6 @@ export class SetupIntentsController {
       metadata: body.metadata ?? {},
     };
     return this.setupIntents.create(context, input);
-  }
-
-  @Get(':id')
-  @ApiRetrieve({
-    noun: 'setup intent',
-    summary: 'Retrieve a setup intent',
-    description: 'With the attached `payment_method_id` once it succeeded; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
-    type: SetupIntentResponse,
-    problems: { 404: ['setup_intent.not_found'] },
-  })
-  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string, @Query('as_of') asOf: unknown): Promise<SetupIntentResource> {
-    return (await this.resources.retrieve(setupIntentResource, context, id, asOf)).resource;
   }
 
   @Post(':id/confirm')
@@ -85,3 +72,13 @@ export class SetupIntentsController {
     return (await this.commands.send(setupIntentAggregate, id, { type: 'CancelSetupIntent', data }, context)).resource!;
   }
 }
+
+/** The retrieve (with `as_of`), from the resource's definition; setup intents are not listed. */
+export const SetupIntentReadsController = resourceController(setupIntentResource, {
+  path: 'v1/setup-intents', tag: PAYMENT_METHODS_SECTION, noun: 'setup intent', type: SetupIntentResponse, operations: 'SetupIntentsController',
+  retrieve: {
+    summary: 'Retrieve a setup intent',
+    description: 'With the attached `payment_method_id` once it succeeded; with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).',
+    problems: { 404: ['setup_intent.not_found'] },
+  },
+});

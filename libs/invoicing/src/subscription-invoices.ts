@@ -134,7 +134,8 @@ export class SubscriptionInvoiceIssuer {
       throw refusal;
     });
     const number = await this.numbering.reserve(context, id, issue);
-    return written(await this.commands.send(invoiceAggregate, id, issued(issue, number), context));
+    // Read empty above: its first append is checked by its expected revision, so it is not read again.
+    return written(await this.commands.send(invoiceAggregate, id, issued(issue, number), context, { newStream: loaded.revision < 0 }));
   }
 
   /** The issue with its totals, every rule checked, so a refusal comes before a number is taken and leaves none unused. */

@@ -66,3 +66,41 @@ describe('the event budget of an auto-charged renewal', () => {
     expect(appends.flatMap(([, types]) => types)).toHaveLength(9);
   });
 });
+
+/**
+ * The reads of a renewal's invoice: its customer (personal data, never kept folded, so every read
+ * is a query and a decryption) is read once, for both the method to charge and the tax.
+ */
+describe('the reads of a renewal’s invoice', () => {
+  let tally: TallyUnderTest;
+  let api: ReturnType<TallyUnderTest['as']>;
+
+  beforeAll(async () => {
+    let acme: TestTenant;
+    ({ tally, acme, api } = await TallyUnderTest.withTenant());
+    await tally.liftRateLimits(acme.tenantId);
+  });
+  afterAll(() => tally.stop());
+
+  it('reads the customer’s stream once for the invoice’s method and tax', async () => {
+    await api.patch('/v1/tax/settings', { origin: { country: 'PT' } }).expect(200);
+    await api.post('/v1/plans', { code: 'reads', product_code: 'reads', currency: 'EUR', interval: 'month', components: [{ code: 'base', pricing: { model: 'flat', amount: '30.00' } }] }).expect(200);
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: T0 }).expect(200)).body.id as string;
+    const customer = (await api.post('/v1/customers', { email: 'reads@example.com', test_clock: clock, billing_address: { country: 'PT', city: 'Lisboa' } }).expect(200)).body.id as string;
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: customer, plan_code: 'reads' }).expect(200)).body.id as string;
+    await tally.settle();
+
+    const events = tally.cells.cell('eu').events;
+    const read = jest.spyOn(events, 'readStream');
+    try {
+      await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: RENEWAL }).expect(200);
+      await tally.settle();
+      const customerReads = read.mock.calls.filter(([stream]) => stream === `customer-${customer}`);
+      expect(customerReads).toHaveLength(1);
+    } finally {
+      read.mockRestore();
+    }
+    const invoice = (await api.get(`/v1/invoices/${subscriptionInvoiceId(subscription, RENEWAL)}`).expect(200)).body as { status: string; tax: string };
+    expect(invoice).toMatchObject({ status: 'open', tax: '6.90' });
+  });
+});

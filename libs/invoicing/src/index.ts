@@ -5,6 +5,7 @@ export * from './domain/invoice-calculator';
 export * from './domain/invoice.events';
 export * from './domain/invoice.decider';
 export * from './domain/invoice-line-input';
+export { taxCustomerOf } from './domain/preview-inputs';
 export * from './domain/invoice-number-sequence';
 export * from './invoice.aggregate';
 export * from './invoice.view';

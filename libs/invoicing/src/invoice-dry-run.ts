@@ -19,7 +19,7 @@ export class InvoiceDryRun {
   async draft(context: RequestContext, input: SubscriptionInvoiceInput, now: string): Promise<InvoiceResource> {
     const run = new Run(context.environment, now);
     run.apply(subscriptionInvoiceCreation(input, now));
-    const { line_ids, totals } = await this.finalizer.totalsOf(context, run.facts(), now);
+    const { line_ids, totals } = await this.finalizer.totalsOf(context, run.facts(), now, input.tax_customer);
     run.apply({ type: 'RecordInvoiceTax', data: { invoice_id: input.invoice_id, line_ids, totals } });
     return run.resource!;
   }

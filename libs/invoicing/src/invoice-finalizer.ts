@@ -3,6 +3,7 @@ import Big from 'big.js';
 import type { RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
 import { Clocks, CommandRuntime, type CommandOutcome } from '@tally/runtime';
+import type { TaxCustomer } from '@tally/tax';
 import { discountOf } from './domain/discount-terms';
 import type { Discount } from './domain/discounts';
 import type { InvoiceLine } from './domain/invoice-lines';
@@ -61,8 +62,8 @@ export class InvoiceFinalizer {
     return customer.state.status === 'active' ? customer.state.defaultPaymentMethodId : null;
   }
 
-  /** The draft's discounts, tax and totals as they would be now, for the lines it has. */
-  async totalsOf(context: RequestContext, state: InvoiceFacts, now: string): Promise<{ line_ids: string[]; totals: InvoiceTotalsData }> {
+  /** The draft's discounts, tax and totals as they would be now, for the lines it has (`customer`: its customer as already read, else read here). */
+  async totalsOf(context: RequestContext, state: InvoiceFacts, now: string, customer?: TaxCustomer): Promise<{ line_ids: string[]; totals: InvoiceTotalsData }> {
     const lines: InvoiceLine[] = state.lines.map((line) => ({
       code: line.code ?? line.line_id,
       description: line.description,
@@ -76,8 +77,8 @@ export class InvoiceFinalizer {
       period_end: line.period_end ?? '',
     }));
     const discounts: Discount[] = state.discounts.map(discountOf);
-    const customer = await this.taxation.taxCustomer(context, state.customerId);
-    const computed = await this.taxation.totals(context, { currency: state.currency, behavior: state.taxBehavior, date: state.periodStart ?? now, customer, lines, discounts });
+    const taxed = customer ?? (await this.taxation.taxCustomer(context, state.customerId));
+    const computed = await this.taxation.totals(context, { currency: state.currency, behavior: state.taxBehavior, date: state.periodStart ?? now, customer: taxed, lines, discounts });
     const totals = totalsData(state.lines.map((line) => line.line_id), computed);
     return { line_ids: state.lines.map((line) => line.line_id), totals };
   }

@@ -3,7 +3,7 @@ import Big from 'big.js';
 import { derivedId, DomainError, type Metadata } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, Commands } from '@tally/runtime';
-import type { TaxBehavior, TaxCode } from '@tally/tax';
+import type { TaxBehavior, TaxCode, TaxCustomer } from '@tally/tax';
 import type { DunningTerms } from './domain/collection-terms';
 import type { Discount } from './domain/discounts';
 import { invoiceDecider, type CreateInvoice, type InvoiceFacts, type IssueInvoice } from './domain/invoice.decider';
@@ -48,6 +48,8 @@ export interface SubscriptionInvoiceInput {
   payment_method_id: string | null;
   /** The plan's dunning policy, its defaults filled in, or Tally's default. */
   dunning: DunningTerms;
+  /** The customer as the tax rules see it, when the caller read it already (else it is read for the totals). */
+  tax_customer?: TaxCustomer;
   description?: string | null;
   metadata?: Metadata;
 }
@@ -126,20 +128,21 @@ export class SubscriptionInvoiceIssuer {
     if (loaded.state.status !== 'none') return written({ ...loaded, appended: [] });
     const now = (await this.clocks.now(cell, context.clockId)).toISOString();
     const creation = subscriptionInvoiceCreation(input, now);
-    const issue = await this.checkedIssue(context, creation, now).catch(async (refusal: unknown) => {
+    const issue = await this.checkedIssue(context, creation, now, input.tax_customer).catch(async (refusal: unknown) => {
       // It cannot be finalised yet (no tax rate in force): it stays a draft, as Stripe's does, until the issue is retried.
       if (refusal instanceof DomainError) await this.commands.send(invoiceAggregate, id, creation, context);
       throw refusal;
     });
     const number = await this.numbering.reserve(context, id, issue);
-    return written(await this.commands.send(invoiceAggregate, id, issued(issue, number), context));
+    // Read empty above: its first append is checked by its expected revision, so it is not read again.
+    return written(await this.commands.send(invoiceAggregate, id, issued(issue, number), context, { newStream: loaded.revision < 0 }));
   }
 
   /** The issue with its totals, every rule checked, so a refusal comes before a number is taken and leaves none unused. */
-  private async checkedIssue(context: RequestContext, creation: CreateInvoice, now: string): Promise<InvoiceIssue> {
+  private async checkedIssue(context: RequestContext, creation: CreateInvoice, now: string, customer: TaxCustomer | undefined): Promise<InvoiceIssue> {
     const initial = invoiceDecider.initialState();
     const draft = invoiceDecider.decide(creation, initial).reduce(invoiceDecider.evolve, initial) as InvoiceFacts;
-    const issue: InvoiceIssue = { command: { creation: creation.data, ...(await this.finalizer.totalsOf(context, draft, now)) }, clock_id: context.clockId ?? null };
+    const issue: InvoiceIssue = { command: { creation: creation.data, ...(await this.finalizer.totalsOf(context, draft, now, customer)) }, clock_id: context.clockId ?? null };
     invoiceDecider.decide(issued(issue, '?'), initial);
     return issue;
   }

@@ -6,6 +6,7 @@ export * from './ids';
 export * from './metadata';
 export * from './money';
 export * from './canonical-json';
+export * from './json-copy';
 export * from './countries';
 export * from './process';
 export * from './timers';

@@ -52,7 +52,8 @@ export class PaymentCharger {
     const charged = await this.provider.charge({ providerRef: method.providerRef, amount, currency, now, idempotencyKey: `charge:${payment_id}` });
     const answer = this.answerOf(context, payment_id, charged);
     const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason, dunning, return_url: return_url ?? null, answer };
-    const created = await this.commands.send(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
+    // Read empty just above: its first append is checked by its expected revision, so it is not read again.
+    const created = await this.commands.send(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context, { newStream: existing.revision < 0 });
     await this.outcomes.follow(context, created);
     return created;
   }

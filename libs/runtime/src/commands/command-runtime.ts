@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { derivedId, DomainError, type Command, type Event, type IdGenerator } from '@tally/kernel';
+import { derivedId, DomainError, jsonCopy, type Command, type Event, type IdGenerator } from '@tally/kernel';
 import { WrongExpectedRevisionError, type EventMetadata, type NewEvent } from '@tally/eventstore';
 import type { Cell, CellRegistry, RequestContext } from '@tally/cells';
 import type { Clocks } from '../clocks/clocks';
@@ -307,7 +307,7 @@ const preconditionFailed = (expected: number, actual: number | 'no_stream'): Dom
 
 /** Appended events as a read gives them back: data and metadata through JSON (encoded holds no personal data). */
 const asStored = (appended: readonly HistoryEvent[], encoded: readonly NewEvent[]): HistoryEvent[] =>
-  appended.map((event, i) => ({ ...event, data: JSON.parse(JSON.stringify(encoded[i].data ?? null)), metadata: JSON.parse(JSON.stringify(event.metadata)) }));
+  appended.map((event, i) => ({ ...event, data: jsonCopy(encoded[i].data ?? null), metadata: jsonCopy(event.metadata) as EventMetadata }));
 
 const loadedOf = <S, R>({ owner: _owner, ...loaded }: CachedFold<S, R>): Loaded<S, R> => loaded;
 

@@ -1,4 +1,4 @@
-import { derivedId, type IdGenerator, type ProcessInput, type ProcessMessage, type ProcessOutput } from '@tally/kernel';
+import { derivedId, jsonCopy, type IdGenerator, type ProcessInput, type ProcessMessage, type ProcessOutput } from '@tally/kernel';
 import { WrongExpectedRevisionError, type EventMetadata, type NewEvent, type RecordedEvent } from '@tally/eventstore';
 import type { Cell } from '@tally/cells';
 import type { Clocks } from '../clocks/clocks';
@@ -106,7 +106,7 @@ export class ProcessRuntime<S> {
     }
     const kept = this.kept.get(stream);
     if (before.revision >= 0 && kept?.revision !== before.revision) return undefined;
-    const stored = appended.map((event) => ({ type: event.type, data: JSON.parse(JSON.stringify(event.data ?? null)), metadata: JSON.parse(JSON.stringify(event.metadata)) as EventMetadata }));
+    const stored = appended.map((event) => ({ type: event.type, data: jsonCopy(event.data ?? null), metadata: jsonCopy(event.metadata) as EventMetadata }));
     const after = this.folded(before, stored);
     this.keep(stream, after);
     return after;

@@ -3,8 +3,8 @@ import Big from 'big.js';
 import { derivedId } from '@tally/kernel';
 import { couponAggregate, couponIdOf, type Plan } from '@tally/catalog';
 import { customerAggregate } from '@tally/customers';
-import { DEFAULT_DUNNING, INVOICE_ID_PREFIX, subscriptionInvoiceId, type Discount, type DunningTerms, type InvoiceLine, type SubscriptionInvoiceInput } from '@tally/invoicing';
-import type { TaxBehavior, TaxCode } from '@tally/tax';
+import { DEFAULT_DUNNING, INVOICE_ID_PREFIX, subscriptionInvoiceId, taxCustomerOf, type Discount, type DunningTerms, type InvoiceLine, type SubscriptionInvoiceInput } from '@tally/invoicing';
+import type { TaxBehavior, TaxCode, TaxCustomer } from '@tally/tax';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import type { Period } from '../domain/billing-cycle';
@@ -28,6 +28,8 @@ export interface SubscriptionInvoiceDraft {
   /** What collecting it takes: the method to charge, and the retry terms of a failed payment. */
   paymentMethodId: string | null;
   dunning: DunningTerms;
+  /** The customer as the tax rules see it, from the same read as the method (undefined: no active customer). */
+  taxCustomer?: TaxCustomer;
 }
 
 /**
@@ -57,19 +59,23 @@ export class SubscriptionInvoiceBuilder {
       period: request.licensed?.period ?? request.usage?.period ?? spanOf(request.prorations),
       lines,
       discounts: await this.discounts(context, request.coupons, request.period_number, plan.currency),
-      paymentMethodId: await this.paymentMethodOf(context, request.subscription_id),
+      ...(await this.payer(context, request.subscription_id)),
       dunning: plan.dunningPolicy ? { ...plan.dunningPolicy, use_provider_hints: plan.dunningPolicy.use_provider_hints ?? true } : DEFAULT_DUNNING,
     };
   }
 
-  /** The subscription's own default method, else its customer's, as they are at the invoice's issue. */
-  private async paymentMethodOf(context: RequestContext, subscriptionId: string): Promise<string | null> {
+  /**
+   * The subscription's own default method, else its customer's, as they are at the invoice's
+   * issue, and the customer as the tax rules see it: the customer (personal data, never kept
+   * folded) is read and decrypted once for both.
+   */
+  private async payer(context: RequestContext, subscriptionId: string): Promise<Pick<SubscriptionInvoiceDraft, 'paymentMethodId' | 'taxCustomer'>> {
     const cell = this.runtime.cellOf(context);
     const { state: subscription } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
-    if (subscription.status === 'none') return null;
-    if (subscription.defaultPaymentMethodId) return subscription.defaultPaymentMethodId;
+    if (subscription.status === 'none') return { paymentMethodId: null };
     const { state: customer } = await this.runtime.load(cell, customerAggregate, subscription.customerId, context);
-    return customer.status === 'active' ? customer.defaultPaymentMethodId : null;
+    if (customer.status !== 'active') return { paymentMethodId: subscription.defaultPaymentMethodId ?? null };
+    return { paymentMethodId: subscription.defaultPaymentMethodId ?? customer.defaultPaymentMethodId, taxCustomer: taxCustomerOf(customer) };
   }
 
   /** The usage lines of a closed period, priced with the plan's usage components in force at its start. */
@@ -121,6 +127,7 @@ export function issueInput(draft: SubscriptionInvoiceDraft, request: Pick<Invoic
     finalize: request.collection !== 'keep_as_draft',
     payment_method_id: draft.paymentMethodId,
     dunning: draft.dunning,
+    ...(draft.taxCustomer && { tax_customer: draft.taxCustomer }),
   };
 }
 

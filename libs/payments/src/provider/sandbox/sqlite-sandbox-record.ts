@@ -1,4 +1,5 @@
 import type { OnModuleDestroy } from '@nestjs/common';
+import type { Statement } from 'better-sqlite3';
 import { openSqliteDatabase, type SqliteDatabase } from '@tally/eventstore';
 import type { SandboxRecord } from './sandbox-record';
 
@@ -13,19 +14,24 @@ export const SANDBOX_RECORD_FILE = 'sandbox-provider.sqlite';
 
 export class SqliteSandboxRecord implements SandboxRecord, OnModuleDestroy {
   private readonly db: SqliteDatabase;
+  /** Prepared once: a charge looks up and writes its keys several times. */
+  private readonly select: Statement<[string], string>;
+  private readonly upsert: Statement<[string, string]>;
 
   constructor(file: string) {
     this.db = openSqliteDatabase(file);
     this.db.exec('CREATE TABLE IF NOT EXISTS sandbox_record (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT');
+    this.select = this.db.prepare<[string], string>('SELECT value FROM sandbox_record WHERE key = ?').pluck();
+    this.upsert = this.db.prepare<[string, string]>('INSERT INTO sandbox_record (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   }
 
   async get(key: string): Promise<unknown | undefined> {
-    const row = this.db.prepare('SELECT value FROM sandbox_record WHERE key = ?').pluck().get(key) as string | undefined;
+    const row = this.select.get(key);
     return row === undefined ? undefined : JSON.parse(row);
   }
 
   async put(key: string, value: unknown): Promise<void> {
-    this.db.prepare('INSERT INTO sandbox_record (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
+    this.upsert.run(key, JSON.stringify(value));
   }
 
   /** Ordered by rowid: an upsert keeps a key's row, so this is the order keys were first put. */

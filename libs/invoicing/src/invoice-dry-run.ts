@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Environment, RequestContext } from '@tally/cells';
-import type { HistoryEvent } from '@tally/runtime';
+import { streamName, type HistoryEvent } from '@tally/runtime';
+import { invoiceAggregate } from './invoice.aggregate';
 import { invoiceDecider, type InvoiceCommand, type InvoiceFacts, type InvoiceState } from './domain/invoice.decider';
 import type { InvoiceEvent } from './domain/invoice.events';
 import { InvoiceFinalizer } from './invoice-finalizer';
@@ -50,6 +51,6 @@ class Run {
 
   private stored(event: InvoiceEvent): InvoiceEvent & HistoryEvent {
     const revision = this.revision++;
-    return { ...event, id: `dry-run-${revision}`, stream: 'invoice-dry-run', revision, metadata: { environment: this.environment, occurred_at: this.now } } as InvoiceEvent & HistoryEvent;
+    return { ...event, id: `dry-run-${revision}`, stream: streamName(invoiceAggregate.type, event.data.invoice_id), revision, metadata: { environment: this.environment, occurred_at: this.now } } as InvoiceEvent & HistoryEvent;
   }
 }

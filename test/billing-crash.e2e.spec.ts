@@ -8,10 +8,11 @@ import type { SubscriptionResource } from '@tally/subscriptions';
 import { listAll } from './support/list-all';
 import { TallyUnderTest } from './support/tally';
 import { startTsChild } from './support/ts-child-process';
+import { scaled } from './support/time-scale';
 
 /** A random delay after the chosen line, so the kill does not always land just after a finalisation. */
 const KILL_JITTER_MS = 40;
-const CHILD_LIMIT_MS = 90_000;
+const CHILD_LIMIT_MS = scaled(90_000);
 
 /**
  * Where the kills land: after this many invoices were finalised in the advance, and, for a second
@@ -104,5 +105,5 @@ describe('a billing run killed with SIGKILL', () => {
     } finally {
       await tally.stop({ keepData: true });
     }
-  }, 240_000);
+  }, scaled(240_000));
 });

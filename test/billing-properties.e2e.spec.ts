@@ -4,6 +4,7 @@ import type { InvoiceResource } from '@tally/invoicing';
 import type { SubscriptionResource } from '@tally/subscriptions';
 import { listAll } from './support/list-all';
 import { TallyUnderTest, type TestTenant } from './support/tally';
+import { scaled } from './support/time-scale';
 
 /**
  * Random command sequences on subscriptions living on sandbox test clocks, through the HTTP API:
@@ -206,7 +207,7 @@ describe('billing properties: random command sequences on test clocks', () => {
     }
     for (const coupon of COUPONS) await api.post('/v1/coupons', coupon).expect(200);
     await tally.settle();
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(() => tally.stop());
 
@@ -342,5 +343,5 @@ describe('billing properties: random command sequences on test clocks', () => {
       fc.asyncProperty(scenario, run),
       { numRuns: RUNS, seed: SEED, endOnFailure: process.env.BILLING_PROPERTY_SHRINK === undefined },
     );
-  }, Math.max(120_000, RUNS * 3_000));
+  }, scaled(Math.max(120_000, RUNS * 3_000)));
 });

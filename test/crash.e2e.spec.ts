@@ -9,6 +9,7 @@ import { openEmbeddedCells, type CellRegistry } from '@tally/cells';
 import { customerAggregate, customerResource } from '@tally/customers';
 import { CONTEXTS } from '../apps/contexts';
 import { startTsChild } from './support/ts-child-process';
+import { scaled } from './support/time-scale';
 
 const BATCH_SIZE = 5;
 /** Each run is killed in turn and the next one restarts on what the kill left behind. */
@@ -22,7 +23,7 @@ const KILL_AFTER_MS = 3_000;
 /** A random extra delay, so the kill does not always land just after an ack was written. */
 const KILL_JITTER_MS = 25;
 /** A child that never acknowledges anything is killed too, so it cannot outlive the test. */
-const STARTUP_LIMIT_MS = 30_000;
+const STARTUP_LIMIT_MS = scaled(30_000);
 
 /** What the child told its "clients": the highest acknowledged revision per customer, and the batches. */
 class Acks {
@@ -165,5 +166,5 @@ describe('a writer killed with SIGKILL in the middle of appends and projections'
 
     await rebuildProjections(bindings);
     expect(await readModels(bindings)).toEqual(live);
-  }, 60_000);
+  }, scaled(60_000));
 });

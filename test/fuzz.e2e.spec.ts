@@ -5,6 +5,7 @@ import { REGIONS } from '@tally/cells';
 import { OPERATOR_KEY, TallyUnderTest } from './support/tally';
 import type { DocumentedRoute } from './support/openapi-contract';
 import { randomRequests, validRequests, type RandomRequest } from './support/random-requests';
+import { scaled } from './support/time-scale';
 
 /** Requests in all, spread over every route of the document: hostile ones, and ones the document allows. */
 const RUNS = 300;
@@ -88,7 +89,7 @@ describe('random requests to every documented route', () => {
     const { document } = tally.contract;
     const takesBody = (route: DocumentedRoute) => document.paths[route.template][route.method.toLowerCase() as 'post']?.requestBody !== undefined;
     valid = fc.oneof(...tally.contract.routes.map((route) => ({ arbitrary: validRequests(document, route, sources, (schema) => tally.contract.accepts(schema)), weight: takesBody(route) ? 3 : 1 })));
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(() => tally.stop());
 
@@ -119,7 +120,7 @@ describe('random requests to every documented route', () => {
       }),
       { numRuns: RUNS },
     );
-  }, 120_000);
+  }, scaled(120_000));
 
   it('never refuses at the edge a request the document allows: a rule it does not state is a rule the server does not have', async () => {
     await fc.assert(
@@ -132,5 +133,5 @@ describe('random requests to every documented route', () => {
       }),
       { numRuns: VALID_RUNS },
     );
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { SANDBOX_RECORD_FILE, SandboxPaymentProvider, SqliteSandboxRecord } from '@tally/payments';
 import { TallyUnderTest } from './support/tally';
 import { startTsChild } from './support/ts-child-process';
+import { scaled } from './support/time-scale';
 
-const CHILD_LIMIT_MS = 60_000;
+const CHILD_LIMIT_MS = scaled(60_000);
 
 describe('a payment killed with SIGKILL between the provider’s charge and its record', () => {
   let dataDir: string;
@@ -42,5 +43,5 @@ describe('a payment killed with SIGKILL between the provider’s charge and its 
     } finally {
       record.onModuleDestroy();
     }
-  }, 90_000);
+  }, scaled(90_000));
 });

@@ -8,6 +8,7 @@ import { customerAggregate } from '@tally/customers';
 import { CONTEXTS } from '../apps/contexts';
 import { CRASH_LINKS, CRASH_T0, CRASH_TARGET } from './support/advance-crash-child';
 import { startTsChild } from './support/ts-child-process';
+import { scaled } from './support/time-scale';
 
 /** The kill lands after this many links were marked, plus a random delay, well before the last. */
 const KILL_AFTER_LINK = 8;
@@ -62,5 +63,5 @@ describe('a test clock advance killed with SIGKILL', () => {
     } finally {
       await cells.close();
     }
-  }, 120_000);
+  }, scaled(120_000));
 });

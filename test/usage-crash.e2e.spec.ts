@@ -6,8 +6,9 @@ import { CONTEXTS } from '../apps/contexts';
 import { TallyUnderTest } from './support/tally';
 import { startTsChild } from './support/ts-child-process';
 import { BATCH_EVENTS, usageBatch } from './support/usage-crash-child';
+import { scaled } from './support/time-scale';
 
-const CHILD_LIMIT_MS = 60_000;
+const CHILD_LIMIT_MS = scaled(60_000);
 const KILL_AFTER_ACKS = 12;
 
 describe('usage ingestion killed with SIGKILL in the middle of a stream of batches', () => {
@@ -56,5 +57,5 @@ describe('usage ingestion killed with SIGKILL in the middle of a stream of batch
     } finally {
       await tally.stop({ keepData: true });
     }
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -8,8 +8,9 @@ import { TallyUnderTest } from './support/tally';
 import { startTsChild, type TsChild } from './support/ts-child-process';
 import { settleRetries, WebhookReceiver, type ReceivedDelivery } from './support/webhook-receiver';
 import { CUSTOMERS } from './support/webhook-crash-child';
+import { scaled } from './support/time-scale';
 
-const CHILD_LIMIT_MS = 60_000;
+const CHILD_LIMIT_MS = scaled(60_000);
 /** The child is killed when a delivery arrives after this many were answered 200. */
 const KILL_AFTER_ACKS = 30;
 /** The child's manual clock, never advanced: every delivery it signs carries this time. */
@@ -168,5 +169,5 @@ describe('webhook dispatcher killed with SIGKILL while deliveries are in flight'
     } finally {
       await tally.stop({ keepData: true });
     }
-  }, 150_000);
+  }, scaled(150_000));
 });

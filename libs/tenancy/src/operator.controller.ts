@@ -89,9 +89,7 @@ export class OperatorController {
   @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['tenant.not_found'], 409: ['request.concurrent_update'] })
   async createKey(@Param('id') id: string, @Body() body: CreateApiKeyDto, @Req() request: Request): Promise<ApiKeyResource> {
     const region = await this.lookup.regionOf(id);
-    const issued = await this.administration.issueKey(id, region, body.environment, operator(request, body));
-    await this.directoryShowsWrites();
-    return this.key(id, region, issued);
+    return this.issued(id, region, await this.administration.issueKey(id, region, body.environment, operator(request, body)));
   }
 
   @Post(':id/api-keys/:keyId/roll')
@@ -102,9 +100,7 @@ export class OperatorController {
   @ApiProblemResponses(OPERATOR_PROBLEMS, IDEMPOTENT_PROBLEMS, { 404: ['tenant.not_found', 'api_key.not_found'], 409: ['api_key.revoked', 'request.concurrent_update'] })
   async rollKey(@Param('id') id: string, @Param('keyId') keyId: string, @Body() body: ReasonDto, @Req() request: Request): Promise<ApiKeyResource> {
     const region = await this.lookup.regionOf(id);
-    const issued = await this.administration.rollKey(id, region, keyId, operator(request, body));
-    await this.directoryShowsWrites();
-    return this.key(id, region, issued);
+    return this.issued(id, region, await this.administration.rollKey(id, region, keyId, operator(request, body)));
   }
 
   @Post(':id/api-keys/:keyId/revoke')
@@ -136,7 +132,9 @@ export class OperatorController {
     return { ...tenant, api_keys: tenant.api_keys.map((k) => (secrets.has(k.id) ? { ...k, secret: secrets.get(k.id) } : k)) };
   }
 
-  private async key(id: string, region: Region, issued: IssuedKey): Promise<ApiKeyResource> {
+  /** A key just issued, with its secret, once the directory knows it. */
+  private async issued(id: string, region: Region, issued: IssuedKey): Promise<ApiKeyResource> {
+    await this.directoryShowsWrites();
     return (await this.tenant(id, region, [issued])).api_keys.find((k) => k.id === issued.key_id)!;
   }
 }

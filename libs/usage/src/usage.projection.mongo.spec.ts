@@ -32,7 +32,7 @@ describeOnMongo('the usage projection on MongoDB, when the process dies inside a
     await expect(projectInOneCommit(dying, log.slice(1, 2))).rejects.toThrow('the process died');
 
     const restarted = new MongoReadStore(db);
-    const from = await restarted.getCheckpoint(USAGE_PROJECTION);
+    const from = await restarted.recoverCheckpoint(USAGE_PROJECTION);
     await projectInOneCommit(restarted, log.filter((event) => from === undefined || event.position > from));
 
     const june = await restarted.get<UsageBucketDoc>(USAGE_BUCKETS, bucketId(SUB, 'calls', JUNE.start));

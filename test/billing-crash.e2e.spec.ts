@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Big from 'big.js';
-import { BILLING_CRASH_CUSTOMERS, BILLING_CRASH_SUBSCRIPTIONS_PER_CUSTOMER, BILLING_CRASH_T0, BILLING_CRASH_TARGET } from './support/billing-crash-child';
+import { BILLING_CRASH_CUSTOMERS, BILLING_CRASH_INVOICES, BILLING_CRASH_SUBSCRIPTIONS_PER_CUSTOMER, BILLING_CRASH_T0, BILLING_CRASH_TARGET } from './support/billing-crash-child';
 import type { InvoiceResource } from '@tally/invoicing';
 import type { SubscriptionResource } from '@tally/subscriptions';
 import { listAll } from './support/list-all';
@@ -17,11 +17,11 @@ const CHILD_LIMIT_MS = scaled(90_000);
 /**
  * Where the kills land: after this many invoices were finalised in the advance, and, for a second
  * kill, after this many more once a restarted Tally resumed it (null: the resumed run finishes).
- * The advance finalises about 400 invoices in all.
+ * The advance finalises about 420 invoices with the default ten customers.
  */
 const KILL_POINTS: { name: string; firstKill: number; secondKill: number | null }[] = [
   { name: 'killed after 3 invoices', firstKill: 3, secondKill: null },
-  { name: 'killed after 120 invoices, and after 60 more once resumed', firstKill: 120, secondKill: 60 },
+  { name: 'killed after 30% of the invoices, and after 15% more once resumed', firstKill: Math.round(BILLING_CRASH_INVOICES * 0.3), secondKill: Math.round(BILLING_CRASH_INVOICES * 0.15) },
 ];
 
 /** Runs the child to its end, or SIGKILLs it once `killWhen` accepts a line it printed. */

@@ -14,9 +14,13 @@ import { TallyUnderTest } from './tally';
 export const BILLING_CRASH_T0 = '2026-01-31T10:00:00.000Z';
 /** Five and a half months: about six renewals a monthly subscription, twenty-four a weekly one. */
 export const BILLING_CRASH_TARGET = '2026-07-15T00:00:00.000Z';
-export const BILLING_CRASH_CUSTOMERS = 10;
+/** `BILLING_CRASH_CUSTOMERS` (default 10) sets their number: CI's MongoDB pass runs fewer, each read-model write there being a round trip to FerretDB. */
+export const BILLING_CRASH_CUSTOMERS = customers(process.env.BILLING_CRASH_CUSTOMERS);
 /** Per customer, each a different cycle: monthly, monthly with a trial, monthly on a later anchor, weekly. */
 export const BILLING_CRASH_SUBSCRIPTIONS_PER_CUSTOMER = 4;
+
+/** Invoices the advance finalises in all, about: six a monthly subscription, twenty-four a weekly one. */
+export const BILLING_CRASH_INVOICES = BILLING_CRASH_CUSTOMERS * (3 * 6 + 24);
 
 const DAY_MS = 86_400_000;
 const POLL_MS = 5;
@@ -89,4 +93,11 @@ if (require.main === module) {
     process.stderr.write(`${(error as Error).stack}\n`);
     process.exit(1);
   });
+}
+
+function customers(value: string | undefined): number {
+  if (value === undefined) return 10;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`BILLING_CRASH_CUSTOMERS is a whole number of at least 1, not ${value}`);
+  return count;
 }

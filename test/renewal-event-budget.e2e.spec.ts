@@ -92,13 +92,18 @@ describe('the reads of a renewal’s invoice', () => {
 
     const events = tally.cells.cell('eu').events;
     const read = jest.spyOn(events, 'readStream');
+    // A page of invoices reads its customers in one batched read.
+    const batched = jest.spyOn(events, 'readStreams');
     try {
       await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: RENEWAL }).expect(200);
       await tally.settle();
-      const customerReads = read.mock.calls.filter(([stream]) => stream === `customer-${customer}`);
+      const customerReads = [...read.mock.calls.map(([stream]) => stream), ...batched.mock.calls.flatMap(([reads]) => reads.map(({ stream }) => stream))].filter(
+        (stream) => stream === `customer-${customer}`,
+      );
       expect(customerReads).toHaveLength(1);
     } finally {
       read.mockRestore();
+      batched.mockRestore();
     }
     const invoice = (await api.get(`/v1/invoices/${subscriptionInvoiceId(subscription, RENEWAL)}`).expect(200)).body as { status: string; tax: string };
     expect(invoice).toMatchObject({ status: 'open', tax: '6.90' });

@@ -46,6 +46,17 @@ export class SubscriptionInvoicingReaction implements Reaction<SubscriptionInvoi
     }
   }
 
+  /** The page's new invoices are issued as a page (SubscriptionInvoices.issueEach); its other commands one by one. */
+  async dispatchEach(calls: readonly { command: SubscriptionInvoicingCommand; context: RequestContext }[]): Promise<PromiseSettledResult<void>[]> {
+    const issues = calls.flatMap(({ command, context }, i) => (command.type === 'IssueInvoice' ? [{ i, context, request: command.data }] : []));
+    const [issued, others] = await Promise.all([
+      this.invoices.issueEach(issues),
+      Promise.allSettled(calls.map(({ command, context }) => (command.type === 'IssueInvoice' ? undefined : this.dispatch(command, context)))),
+    ]);
+    issues.forEach(({ i }, k) => (others[i] = issued[k]));
+    return others;
+  }
+
   private commandFor(event: StoredSubscriptionEvent, revision: number): SubscriptionInvoicingCommand | undefined {
     const { subscription_id } = event.data;
     if (event.type === 'SubscriptionPaused') {

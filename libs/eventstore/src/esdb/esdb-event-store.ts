@@ -86,6 +86,7 @@ export class EsdbEventStore implements EventStore {
 
   /** The server reads one stream a call: the streams are read in parallel. */
   async readStreams(reads: readonly StreamRead[]): Promise<Map<string, RecordedEvent[]>> {
+    if (new Set(reads.map(({ stream }) => stream)).size < reads.length) throw new RangeError('readStreams names each stream once');
     return new Map(await Promise.all(reads.map(async ({ stream, fromRevision }) => [stream, await this.readStream(stream, { fromRevision })] as const)));
   }
 

@@ -169,6 +169,7 @@ export class SqliteEventStore implements EventStore {
 
   async readStreams(reads: readonly StreamRead[]): Promise<Map<string, RecordedEvent[]>> {
     const read = new Map<string, RecordedEvent[]>(reads.map(({ stream }) => [stream, []]));
+    if (read.size < reads.length) throw new RangeError('readStreams names each stream once');
     const asked = reads.filter(({ stream, fromRevision }) => !this.ends.hasNoneFrom(stream, fromRevision));
     if (asked.length === 0) return read;
     for (const row of this.selectStreams.iterate(JSON.stringify(asked.map(({ stream, fromRevision }) => [stream, fromRevision])))) {

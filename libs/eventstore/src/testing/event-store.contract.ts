@@ -138,6 +138,7 @@ export function describeEventStoreContract(
         expect(read.get(empty)).toEqual([]);
         expect(read.get(missing)).toEqual([]);
         expect(await store.readStreams([])).toEqual(new Map());
+        await expect(store.readStreams([{ stream: order, fromRevision: 0 }, { stream: order, fromRevision: 2 }])).rejects.toThrow(RangeError);
       });
 
       it('reads a page forwards: from a revision, at most limit events', async () => {

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
+import type { ReactionCall } from './page-of-type';
 import type { IssuedCommand } from './process-manager';
 
 /**
@@ -29,5 +30,5 @@ export interface Reaction<C extends IssuedCommand = IssuedCommand> {
    * settle it: for a reaction whose commands cost less a page at a time (reads, appends). The
    * runner then sends it the commands of the events it has ready, a round per lane position.
    */
-  dispatchEach?(calls: readonly { command: C; context: RequestContext }[]): Promise<PromiseSettledResult<void>[]>;
+  dispatchEach?(calls: readonly ReactionCall<C>[]): Promise<PromiseSettledResult<void>[]>;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
-import type { Reaction } from '@tally/runtime';
+import { dispatchPageOf, type Reaction, type ReactionCall } from '@tally/runtime';
 import { BASIS_FROM_HISTORY } from '../domain/subscription.events';
 import { invoiceRequestOf, type InvoiceRequest, type StoredSubscriptionEvent } from './invoice-request';
 import { SubscriptionInvoices, type OpenInvoicesBehavior } from './subscription-invoices';
@@ -47,14 +47,8 @@ export class SubscriptionInvoicingReaction implements Reaction<SubscriptionInvoi
   }
 
   /** The page's new invoices are issued as a page (SubscriptionInvoices.issueEach); its other commands one by one. */
-  async dispatchEach(calls: readonly { command: SubscriptionInvoicingCommand; context: RequestContext }[]): Promise<PromiseSettledResult<void>[]> {
-    const issues = calls.flatMap(({ command, context }, i) => (command.type === 'IssueInvoice' ? [{ i, context, request: command.data }] : []));
-    const [issued, others] = await Promise.all([
-      this.invoices.issueEach(issues),
-      Promise.allSettled(calls.map(({ command, context }) => (command.type === 'IssueInvoice' ? undefined : this.dispatch(command, context)))),
-    ]);
-    issues.forEach(({ i }, k) => (others[i] = issued[k]));
-    return others;
+  dispatchEach(calls: readonly ReactionCall<SubscriptionInvoicingCommand>[]): Promise<PromiseSettledResult<void>[]> {
+    return dispatchPageOf(calls, 'IssueInvoice', (page) => this.invoices.issueEach(page.map(({ context, data }) => ({ context, request: data }))), (command, context) => this.dispatch(command, context));
   }
 
   private commandFor(event: StoredSubscriptionEvent, revision: number): SubscriptionInvoicingCommand | undefined {

@@ -1,4 +1,4 @@
-import type { AppendResult, EventStore, EventSubscription, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, SubscriptionFilter } from '@tally/eventstore';
+import type { AppendResult, EventStore, EventSubscription, ExpectedRevision, NewEvent, ReadStreamOptions, RecordedEvent, StreamRead, SubscriptionFilter } from '@tally/eventstore';
 import type { TallyMetrics } from '@tally/observability';
 import type { Region } from './context/request-context';
 import type { WrittenPositions } from './written-positions';
@@ -31,6 +31,10 @@ export class ObservedEventStore implements EventStore {
 
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     return this.inner.readStream(stream, options);
+  }
+
+  readStreams(reads: readonly StreamRead[]): Promise<Map<string, RecordedEvent[]>> {
+    return this.inner.readStreams(reads);
   }
 
   lastEventOf(stream: string): Promise<AppendResult | undefined> {

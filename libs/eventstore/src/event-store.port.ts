@@ -90,11 +90,23 @@ export interface ReadStreamOptions {
   direction?: 'forwards' | 'backwards';
 }
 
+/** One stream of a batched read (see EventStore.readStreams): forwards from `fromRevision` to its end. */
+export interface StreamRead {
+  stream: string;
+  fromRevision: number;
+}
+
 export interface EventStore {
   /** Appends all events or none. Throws WrongExpectedRevisionError on a revision mismatch. */
   append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
   /** Events of one stream, as ReadStreamOptions says. Empty when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * Several streams at once (each named once), each as `readStream(stream, { fromRevision })`
+   * reads it, by stream; a stream with nothing from there maps to an empty list. For a caller that
+   * loads a page of aggregates: an adapter reads them in one query, or in parallel.
+   */
+  readStreams(reads: readonly StreamRead[]): Promise<Map<string, RecordedEvent[]>>;
   /**
    * Where the stream's last event is (as its append answered), without decoding it: for a reader
    * that waits for what was appended, when the events are large. Undefined for an unknown stream.

@@ -5,6 +5,7 @@ import { asEventOf, CommandRuntime, Commands, type Reaction } from '@tally/runti
 import type { InvoiceNumberReserved } from './domain/invoice-number-sequence';
 import { invoiceAggregate } from './invoice.aggregate';
 import { InvoiceFinalizer } from './invoice-finalizer';
+import { InvoiceNumbering } from './invoice-numbering';
 import { issued } from './subscription-invoices';
 
 type UseReservedNumber = { type: 'UseReservedNumber'; data: InvoiceNumberReserved['data'] };
@@ -26,6 +27,7 @@ export class InvoiceNumberingReaction implements Reaction<UseReservedNumber> {
     private readonly runtime: CommandRuntime,
     private readonly commands: Commands,
     private readonly finalizer: InvoiceFinalizer,
+    private readonly numbering: InvoiceNumbering,
   ) {}
 
   commandOf(event: RecordedEvent) {
@@ -36,6 +38,7 @@ export class InvoiceNumberingReaction implements Reaction<UseReservedNumber> {
 
   async dispatch({ data }: UseReservedNumber, context: RequestContext): Promise<void> {
     const { invoice_id, number, issue } = data;
+    await this.numbering.issued(invoice_id);
     const { state } = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoice_id, context);
     if (state.status !== 'none' && state.number === number) return;
     if (issue) {

@@ -28,6 +28,8 @@ interface Waiting {
 @Injectable()
 export class InvoiceNumbering {
   private readonly queues = new Map<string, Waiting[]>();
+  /** Invoices whose issue in this process is between asking for its number and its append: when that is over. */
+  private readonly issuing = new Map<string, Promise<void>>();
 
   constructor(private readonly runtime: CommandRuntime) {}
 
@@ -44,6 +46,29 @@ export class InvoiceNumbering {
       this.queues.set(key, [waiting]);
       void this.drain(key);
     });
+  }
+
+  /**
+   * Runs `issue` (which reserves the invoices' numbers and appends them) while the numbering
+   * reaction, woken by the reservation, waits for it (`issued`) instead of racing it to the same
+   * invoices: it then finds them issued and sends nothing. A crash leaves nothing waiting, and an
+   * issue that fails lets the reaction complete the invoice from its reservation, as before.
+   */
+  async whileIssuing<T>(invoiceIds: readonly string[], issue: () => Promise<T>): Promise<T> {
+    let over!: () => void;
+    const done = new Promise<void>((resolve) => (over = resolve));
+    for (const id of invoiceIds) this.issuing.set(id, done);
+    try {
+      return await issue();
+    } finally {
+      over();
+      for (const id of invoiceIds) if (this.issuing.get(id) === done) this.issuing.delete(id);
+    }
+  }
+
+  /** Once an issue of the invoice under way in this process (see whileIssuing) is over. */
+  async issued(invoiceId: string): Promise<void> {
+    await this.issuing.get(invoiceId);
   }
 
   private async drain(key: string): Promise<void> {

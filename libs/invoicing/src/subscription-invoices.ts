@@ -2,14 +2,15 @@ import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { derivedId, DomainError, type Metadata } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
-import { Clocks, CommandRuntime, Commands } from '@tally/runtime';
+import { Clocks, CommandRuntime, Commands, type Loaded } from '@tally/runtime';
 import type { TaxBehavior, TaxCode, TaxCustomer } from '@tally/tax';
 import type { DunningTerms } from './domain/collection-terms';
 import type { Discount } from './domain/discounts';
-import { invoiceDecider, type CreateInvoice, type InvoiceFacts, type IssueInvoice } from './domain/invoice.decider';
+import { invoiceDecider, type CreateInvoice, type InvoiceFacts, type InvoiceState, type IssueInvoice } from './domain/invoice.decider';
 import type { BillingReason } from './domain/invoice.events';
 import type { InvoiceIssue } from './domain/invoice-number-sequence';
 import { INVOICE_LINE_ID_PREFIX, invoiceAggregate } from './invoice.aggregate';
+import type { InvoiceResource } from './invoice.view';
 import { InvoiceFinalizer } from './invoice-finalizer';
 import { written, type InvoiceWritten } from './invoice-drafts';
 import { InvoiceNumbering } from './invoice-numbering';
@@ -119,23 +120,56 @@ export class SubscriptionInvoiceIssuer {
   ) {}
 
   async issue(context: RequestContext, input: SubscriptionInvoiceInput): Promise<InvoiceWritten> {
+    const [outcome] = await this.issueEach([{ context, input }]);
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  }
+
+  /**
+   * A page of issues (each invoice once), each settled as `issue` alone settles it, at a page's
+   * cost: the invoices' streams read in one batched read, their numbers asked for together (so one
+   * reservation takes them, up to MAX_RESERVED_AT_ONCE) and their issues appended together.
+   */
+  async issueEach(items: readonly { context: RequestContext; input: SubscriptionInvoiceInput }[]): Promise<PromiseSettledResult<InvoiceWritten>[]> {
+    const loads = await this.runtime.loadEach(invoiceAggregate, items.map(({ context, input }) => ({ id: input.invoice_id, context })));
+    const settled = await Promise.allSettled(items.map(({ context, input }, i) => this.beforeNumber(context, input, loads[i])));
+    const ready = settled.flatMap((outcome, i) => (outcome.status === 'fulfilled' && 'issue' in outcome.value ? [{ i, issue: outcome.value.issue }] : []));
+    const { numbered, sent } = await this.numbering.whileIssuing(
+      ready.map(({ i }) => items[i].input.invoice_id),
+      async () => {
+        const numbered = await Promise.allSettled(ready.map(async ({ i, issue }) => issued(issue, await this.numbering.reserve(items[i].context, items[i].input.invoice_id, issue))));
+        const toSend = numbered.flatMap((outcome, k) => (outcome.status === 'fulfilled' ? [{ i: ready[k].i, command: outcome.value }] : []));
+        const sent = await this.runtime.executeEach(invoiceAggregate, toSend.map(({ i, command }) => ({ id: items[i].input.invoice_id, command, context: items[i].context })));
+        return { numbered: new Map(ready.map(({ i }, k) => [i, numbered[k]])), sent: new Map(toSend.map(({ i }, k) => [i, sent[k]])) };
+      },
+    );
+    return settled.map((outcome, i): PromiseSettledResult<InvoiceWritten> => {
+      if (outcome.status === 'rejected') return outcome;
+      if ('written' in outcome.value) return { status: 'fulfilled', value: outcome.value.written };
+      const number = numbered.get(i)!;
+      if (number.status === 'rejected') return number;
+      const append = sent.get(i)!;
+      return append.status === 'rejected' ? append : { status: 'fulfilled', value: written(append.value) };
+    });
+  }
+
+  /** The invoice as it is (a repeated issue, a draft finalised), or its issue checked and ready for its number. */
+  private async beforeNumber(context: RequestContext, input: SubscriptionInvoiceInput, load: PromiseSettledResult<InvoiceLoaded>): Promise<{ written: InvoiceWritten } | { issue: InvoiceIssue }> {
     const id = input.invoice_id;
-    if (!input.finalize) return written(await this.commands.send(invoiceAggregate, id, (now) => subscriptionInvoiceCreation(input, now), context));
-    const cell = this.runtime.cellOf(context);
-    const loaded = await this.runtime.load(cell, invoiceAggregate, id, context);
+    if (!input.finalize) return { written: written(await this.commands.send(invoiceAggregate, id, (now) => subscriptionInvoiceCreation(input, now), context)) };
+    if (load.status === 'rejected') throw load.reason;
+    const loaded = load.value;
     // A draft of an issue that stopped half-way before invoices were issued in one append.
-    if (loaded.state.status === 'draft') return written(await this.finalizer.finalize(context, id, { whenFinal: 'accept' }));
-    if (loaded.state.status !== 'none') return written({ ...loaded, appended: [] });
-    const now = (await this.clocks.now(cell, context.clockId)).toISOString();
+    if (loaded.state.status === 'draft') return { written: written(await this.finalizer.finalize(context, id, { whenFinal: 'accept' })) };
+    if (loaded.state.status !== 'none') return { written: written({ ...loaded, appended: [] }) };
+    const now = (await this.clocks.now(this.runtime.cellOf(context), context.clockId)).toISOString();
     const creation = subscriptionInvoiceCreation(input, now);
     const issue = await this.checkedIssue(context, creation, now, input.tax_customer).catch(async (refusal: unknown) => {
       // It cannot be finalised yet (no tax rate in force): it stays a draft, as Stripe's does, until the issue is retried.
       if (refusal instanceof DomainError) await this.commands.send(invoiceAggregate, id, creation, context);
       throw refusal;
     });
-    const number = await this.numbering.reserve(context, id, issue);
-    // Read empty above: its first append is checked by its expected revision, so it is not read again.
-    return written(await this.commands.send(invoiceAggregate, id, issued(issue, number), context, { newStream: loaded.revision < 0 }));
+    return { issue };
   }
 
   /** The issue with its totals, every rule checked, so a refusal comes before a number is taken and leaves none unused. */
@@ -147,6 +181,8 @@ export class SubscriptionInvoiceIssuer {
     return issue;
   }
 }
+
+type InvoiceLoaded = Loaded<InvoiceState, InvoiceResource>;
 
 /** The command that issues the invoice a reservation carries, with the number reserved. */
 export const issued = (issue: InvoiceIssue, number: string): IssueInvoice => ({ type: 'IssueInvoice', data: { ...issue.command, number } });

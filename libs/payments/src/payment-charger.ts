@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clocks, CommandRuntime, Commands, type CommandOutcome } from '@tally/runtime';
+import { Clocks, CommandRuntime, Commands, type CommandOutcome, type Loaded } from '@tally/runtime';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import type { Clock, DomainError } from '@tally/kernel';
 import { DEFAULT_DUNNING, type InvoicePaymentStarted } from '@tally/invoicing';
-import type { PaymentState, ProviderAnswer } from './domain/payment.decider';
-import { attachedMethod } from './domain/payment-method.decider';
+import type { CreatePayment, PaymentState, ProviderAnswer } from './domain/payment.decider';
+import { attachedMethod, type PaymentMethodState } from './domain/payment-method.decider';
 import { paymentAggregate } from './payment.aggregate';
 import type { PaymentResource } from './payment.view';
 import { PaymentActionLinks } from './payment-action-links';
 import { paymentMethodAggregate } from './payment-method.aggregate';
+import type { PaymentMethodResource } from './payment-method.view';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 import { PAYMENT_PROVIDER, type ChargeOutcome, type PaymentProvider } from './provider/payment-provider.port';
 
@@ -41,10 +42,50 @@ export class PaymentCharger {
    * still pending, charged now).
    */
   async createAndCharge(context: RequestContext, attempt: InvoicePaymentStarted['data']): Promise<Outcome> {
+    const [outcome] = await this.createAndChargeEach([{ context, attempt }]);
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  }
+
+  /**
+   * A page of attempts (each payment once), each settled as `createAndCharge` settles it: the
+   * payments' streams and their methods each read in one batched read, the charges asked one by
+   * one, the creations appended together.
+   */
+  async createAndChargeEach(items: readonly { context: RequestContext; attempt: InvoicePaymentStarted['data'] }[]): Promise<PromiseSettledResult<Outcome>[]> {
+    const existing = await this.runtime.loadEach(paymentAggregate, items.map(({ context, attempt }) => ({ id: attempt.payment_id, context })));
+    const methodIds = new Map(items.map(({ context, attempt }) => [attempt.payment_method_id, { id: attempt.payment_method_id, context }]));
+    const methodLoads = await this.runtime.loadEach(paymentMethodAggregate, [...methodIds.values()]);
+    const methods = new Map([...methodIds.keys()].map((id, i) => [id, methodLoads[i]]));
+    const charged = await Promise.allSettled(items.map(({ context, attempt }, i) => this.charged(context, attempt, existing[i], methods.get(attempt.payment_method_id)!)));
+    const toCreate = charged.flatMap((outcome, i) => (outcome.status === 'fulfilled' && 'command' in outcome.value ? [{ i, command: outcome.value.command }] : []));
+    const created = await this.runtime.executeEach(paymentAggregate, toCreate.map(({ i, command }) => ({ id: items[i].attempt.payment_id, command, context: items[i].context })));
+    const createdOf = new Map(toCreate.map(({ i }, k) => [i, created[k]]));
+    return Promise.allSettled(
+      charged.map(async (outcome, i) => {
+        if (outcome.status === 'rejected') throw outcome.reason;
+        if ('existing' in outcome.value) return outcome.value.existing;
+        const creation = createdOf.get(i)!;
+        if (creation.status === 'rejected') throw creation.reason;
+        await this.outcomes.follow(items[i].context, creation.value);
+        return creation.value;
+      }),
+    );
+  }
+
+  /** The payment as it is when it exists already (and is not pending), or its creation with its charge's outcome. */
+  private async charged(
+    context: RequestContext,
+    attempt: InvoicePaymentStarted['data'],
+    load: PromiseSettledResult<Loaded<PaymentState, PaymentResource>>,
+    methodLoad: PromiseSettledResult<Loaded<PaymentMethodState, PaymentMethodResource>>,
+  ): Promise<{ existing: Outcome } | { command: CreatePayment }> {
+    if (load.status === 'rejected') throw load.reason;
+    const existing = load.value;
+    if (existing.state.status !== 'none' && existing.state.status !== 'pending') return { existing: { ...existing, appended: [] } };
+    if (methodLoad.status === 'rejected') throw methodLoad.reason;
+    const method = attachedMethod(methodLoad.value.state, attempt.payment_method_id);
     const cell = this.runtime.cellOf(context);
-    const existing = await this.runtime.load(cell, paymentAggregate, attempt.payment_id, context);
-    if (existing.state.status !== 'none' && existing.state.status !== 'pending') return { ...existing, appended: [] };
-    const method = attachedMethod((await this.runtime.load(cell, paymentMethodAggregate, attempt.payment_method_id, context)).state, attempt.payment_method_id);
     const { invoice_id, payment_id, customer_id, subscription_id, payment_method_id, amount, currency, reason, return_url } = attempt;
     // Attempts started before the invoice carried its terms: a subscription's invoice is dunned on the default ones.
     const dunning = attempt.dunning !== undefined ? attempt.dunning : subscription_id ? DEFAULT_DUNNING : null;
@@ -52,10 +93,7 @@ export class PaymentCharger {
     const charged = await this.provider.charge({ providerRef: method.providerRef, amount, currency, now, idempotencyKey: `charge:${payment_id}` });
     const answer = this.answerOf(context, payment_id, charged);
     const data = { payment_id, invoice_id, customer_id, subscription_id, payment_method_id, provider: this.provider.name, provider_ref: method.providerRef, amount, currency, reason, dunning, return_url: return_url ?? null, answer };
-    // Read empty just above: its first append is checked by its expected revision, so it is not read again.
-    const created = await this.commands.send(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context, { newStream: existing.revision < 0 });
-    await this.outcomes.follow(context, created);
-    return created;
+    return { command: { type: 'CreatePayment', data } };
   }
 
   /**

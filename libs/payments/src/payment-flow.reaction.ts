@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import type { InvoicePaymentStarted } from '@tally/invoicing';
-import { asEventOf, CommandRuntime, type Reaction } from '@tally/runtime';
+import { asEventOf, CommandRuntime, dispatchPageOf, type Reaction, type ReactionCall } from '@tally/runtime';
 import type { PaymentEvent } from './domain/payment.events';
 import { InvoiceDunning } from './dunning.handlers';
 import { OpenPaymentCancellation } from './open-payment-cancellation';
@@ -78,6 +78,11 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
       case 'CancelOpenPayment':
         return this.cancellation.cancel(context, step.data.invoice_id);
     }
+  }
+
+  /** The page's attempts create and charge their payments as a page (PaymentCharger.createAndChargeEach); its other steps one by one. */
+  dispatchEach(calls: readonly ReactionCall<FlowStep>[]): Promise<PromiseSettledResult<void>[]> {
+    return dispatchPageOf(calls, 'CreateAndChargePayment', (page) => this.charger.createAndChargeEach(page.map(({ context, data }) => ({ context, attempt: data }))), (step, context) => this.dispatch(step, context));
   }
 
   /** The outcome on the invoice; a subscription invoice's failure also enters its customer's failed invoices. */

@@ -18,6 +18,7 @@ export * from './processes/parked-commands-gauge';
 export * from './processes/parked-commands.projection';
 export * from './processes/process-manager';
 export * from './processes/reaction';
+export * from './processes/page-of-type';
 export { reactionCommandId } from './processes/reaction-runner';
 export * from './projections/projection';
 export * from './projections/projection-lag';

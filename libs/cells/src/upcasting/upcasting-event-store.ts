@@ -6,6 +6,7 @@ import type {
   NewEvent,
   ReadStreamOptions,
   RecordedEvent,
+  StreamRead,
   SubscriptionFilter,
 } from '@tally/eventstore';
 import type { PiiCodec } from '../pii/pii-codec';
@@ -34,6 +35,12 @@ export class UpcastingEventStore implements EventStore {
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     return this.allCurrent(await this.inner.readStream(stream, options));
+  }
+
+  async readStreams(reads: readonly StreamRead[]): Promise<Map<string, RecordedEvent[]>> {
+    const read = await this.inner.readStreams(reads);
+    for (const [stream, events] of read) read.set(stream, await this.allCurrent(events));
+    return read;
   }
 
   lastEventOf(stream: string): Promise<AppendResult | undefined> {

@@ -22,6 +22,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type ReadStreamOptions,
+  type StreamRead,
   type RecordedEvent,
   type SubscriptionFilter,
 } from '../event-store.port';
@@ -81,6 +82,12 @@ export class EsdbEventStore implements EventStore {
       throw error;
     }
     return events;
+  }
+
+  /** The server reads one stream a call: the streams are read in parallel. */
+  async readStreams(reads: readonly StreamRead[]): Promise<Map<string, RecordedEvent[]>> {
+    if (new Set(reads.map(({ stream }) => stream)).size < reads.length) throw new RangeError('readStreams names each stream once');
+    return new Map(await Promise.all(reads.map(async ({ stream, fromRevision }) => [stream, await this.readStream(stream, { fromRevision })] as const)));
   }
 
   /** The server has no read of a position alone: this reads the last event. */

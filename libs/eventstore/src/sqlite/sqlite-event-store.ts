@@ -9,6 +9,7 @@ import {
   type NewEvent,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamRead,
   type SubscriptionFilter,
 } from '../event-store.port';
 import { matchesStreamPrefixes, streamPrefixesOf } from '../stream-filter';
@@ -80,6 +81,8 @@ export class SqliteEventStore implements EventStore {
   /** INSERTs of 1 to ROWS_PER_INSERT rows, by row count, prepared on first use. */
   private readonly inserts: Statement<unknown[]>[] = [];
   private readonly selectStream: Statement<[string, number, number], EventRow>;
+  /** Streams from their revisions, named as a JSON list of [stream, fromRevision] pairs. */
+  private readonly selectStreams: Statement<[string], EventRow>;
   private readonly selectStreamBackwards: Statement<[string, number, number], EventRow>;
   private readonly selectHead: Statement<[], { position: number | null }>;
   private readonly selectLast: Statement<[string], { revision: number; position: number | bigint }>;
@@ -98,6 +101,10 @@ export class SqliteEventStore implements EventStore {
     this.ends = StreamEnds.for(db);
     this.lastRevisionOf = db.prepare('SELECT revision FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
     this.selectStream = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`);
+    // The asked list drives the join, so each stream is one range of the (stream, revision) index.
+    this.selectStreams = db.prepare(
+      `SELECT ${COLUMNS.replace(/\w+/g, 'e.$&')} FROM json_each(?) AS asked CROSS JOIN es_events AS e ON e.stream = asked.value ->> 0 AND e.revision >= asked.value ->> 1 ORDER BY asked.key, e.revision`,
+    );
     this.selectStreamBackwards = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`);
     this.selectHead = db.prepare('SELECT MAX(position) AS position FROM es_events');
     this.selectLast = db.prepare('SELECT revision, position FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1');
@@ -158,6 +165,21 @@ export class SqliteEventStore implements EventStore {
     const rows = this.selectStream.all(stream, from, limit);
     if (toTheEnd) this.ends.remember(stream, rows.length > 0 ? rows[rows.length - 1].revision + 1 : from);
     return rows.map(toRecordedEvent);
+  }
+
+  async readStreams(reads: readonly StreamRead[]): Promise<Map<string, RecordedEvent[]>> {
+    const read = new Map<string, RecordedEvent[]>(reads.map(({ stream }) => [stream, []]));
+    if (read.size < reads.length) throw new RangeError('readStreams names each stream once');
+    const asked = reads.filter(({ stream, fromRevision }) => !this.ends.hasNoneFrom(stream, fromRevision));
+    if (asked.length === 0) return read;
+    for (const row of this.selectStreams.iterate(JSON.stringify(asked.map(({ stream, fromRevision }) => [stream, fromRevision])))) {
+      read.get(row.stream)!.push(toRecordedEvent(row));
+    }
+    for (const { stream, fromRevision } of asked) {
+      const events = read.get(stream)!;
+      this.ends.remember(stream, events.length > 0 ? events[events.length - 1].revision + 1 : fromRevision);
+    }
+    return read;
   }
 
   async lastEventOf(stream: string): Promise<AppendResult | undefined> {

@@ -117,6 +117,30 @@ export function describeEventStoreContract(
         expect(await store.readStream(streamOf('missing'))).toEqual([]);
       });
 
+      it('reads several streams at once, each from its revision, as readStream reads each', async () => {
+        const [order, invoice, empty, missing] = [streamOf('order'), streamOf('invoice'), streamOf('empty'), streamOf('missing')];
+        await store.append(order, [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });
+        await store.append(invoice, [event('X'), event('Y')], { expectedRevision: 'no_stream' });
+        await store.append(empty, [event('E')], { expectedRevision: 'no_stream' });
+        await store.append(order, [event('D')], { expectedRevision: 2 });
+
+        const read = await store.readStreams([
+          { stream: order, fromRevision: 1 },
+          { stream: invoice, fromRevision: 0 },
+          { stream: empty, fromRevision: 1 },
+          { stream: missing, fromRevision: 0 },
+        ]);
+
+        expect([...read.keys()].sort()).toEqual([order, invoice, empty, missing].sort());
+        expect(read.get(order)).toEqual(await store.readStream(order, { fromRevision: 1 }));
+        expect(read.get(order)!.map((e) => `${e.type}${e.revision}`)).toEqual(['B1', 'C2', 'D3']);
+        expect(read.get(invoice)).toEqual(await store.readStream(invoice));
+        expect(read.get(empty)).toEqual([]);
+        expect(read.get(missing)).toEqual([]);
+        expect(await store.readStreams([])).toEqual(new Map());
+        await expect(store.readStreams([{ stream: order, fromRevision: 0 }, { stream: order, fromRevision: 2 }])).rejects.toThrow(RangeError);
+      });
+
       it('reads a page forwards: from a revision, at most limit events', async () => {
         const stream = streamOf('order');
         await store.append(stream, ['A', 'B', 'C', 'D', 'E'].map((type) => event(type)), { expectedRevision: 'no_stream' });

@@ -209,6 +209,75 @@ describe('CommandRuntime', () => {
     await expect(runtime.execute(counterAggregate, 'c5', { type: 'Count', data: { by: 1 } }, stranger)).rejects.toMatchObject({ code: 'counter.not_found' });
     await expect(runtime.load(cells.cell('eu'), counterAggregate, 'c5', { ...context, environment: 'live' })).rejects.toMatchObject({ code: 'counter.not_found' });
   });
+
+  describe('executeEach: a page of commands', () => {
+    const count = (id: string, by: number, commandContext: RequestContext = context, limit?: number) => ({
+      id,
+      command: { type: 'Count' as const, data: { by, ...(limit !== undefined && { limit }) } },
+      context: commandContext,
+    });
+
+    it('reads the page in one batched read, decides each, and runs the commands to one aggregate in order', async () => {
+      const events = cells.cell('eu').events;
+      await appendCounted(events, 'counter-p1', 1_000, ids);
+      const reads = spyOnReads(events);
+      const batched = jest.spyOn(events, 'readStreams');
+
+      const settled = await runtime.executeEach(counterAggregate, [count('p1', 1), count('p2', 2), count('p1', 3), count('p3', 0)]);
+
+      expect(settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.state.total : outcome.reason))).toEqual([1_001, 2, 1_004, 0]);
+      expect(settled.map((outcome) => outcome.status === 'fulfilled' && outcome.value.appended.length)).toEqual([1, 1, 1, 0]);
+      // Round one read p1, p2 and p3 in one call; round two, p1's kept fold, whose end is known.
+      expect(batched.mock.calls.map(([asked]) => asked.map(({ stream }) => stream))).toEqual([['counter-p1', 'counter-p2', 'counter-p3'], ['counter-p1']]);
+      expect(reads.calls).toBe(0);
+      expect((await runtime.load(cells.cell('eu'), counterAggregate, 'p1', context)).revision).toBe(1_001);
+    });
+
+    it('answers an already applied command id with nothing appended, as execute does', async () => {
+      const dispatched = { ...context, commandId: 'cmd_01JCOMMAND0000000000000020' };
+      await runtime.execute(counterAggregate, 'p4', { type: 'Count', data: { by: 1 } }, dispatched);
+      const fresh = new CommandRuntime(cells, new Clocks(clock), ids);
+
+      const [again, other] = await fresh.executeEach(counterAggregate, [count('p4', 1, dispatched), count('p5', 1, dispatched)]);
+
+      expect(again).toMatchObject({ status: 'fulfilled', value: { appended: [], revision: 0, state: { total: 1 } } });
+      expect(other).toMatchObject({ status: 'fulfilled', value: { revision: 0, state: { total: 1 } } });
+    });
+
+    it('refuses one command of the page, not the page: the others are applied', async () => {
+      await runtime.execute(counterAggregate, 'p7', { type: 'Count', data: { by: 4 } }, context);
+      await runtime.execute(counterAggregate, 'p9', { type: 'Count', data: { by: 1 } }, context);
+      const settled = await runtime.executeEach(counterAggregate, [count('p6', 1), count('p7', 2, context, 5), count('p8', 1), count('p9', 1, { ...context, tenantId: 'ten_other' })]);
+
+      expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+      expect(settled[1]).toMatchObject({ reason: { code: 'counter.limit' } });
+      expect(settled[3]).toMatchObject({ reason: { code: 'counter.not_found' } });
+      expect((await runtime.load(cells.cell('eu'), counterAggregate, 'p7', context)).state.total).toBe(4);
+      expect((await runtime.load(cells.cell('eu'), counterAggregate, 'p8', context)).state.total).toBe(1);
+    });
+
+    it('sends a command whose append met a concurrent writer through execute, which reads again: no update is lost', async () => {
+      await runtime.execute(counterAggregate, 'p10', { type: 'Count', data: { by: 1 } }, context);
+      const other = new CommandRuntime(cells, new Clocks(clock), ids);
+      let builds = 0;
+      const racing = {
+        id: 'p10',
+        context,
+        command: async (_now: string, state: { total: number }): Promise<Count> => {
+          // Another writer appends between this page's read and its append, once.
+          if (builds++ === 0) await other.execute(counterAggregate, 'p10', { type: 'Count', data: { by: 10 } }, context);
+          return { type: 'Count', data: { by: 100, limit: state.total + 100 } };
+        },
+      };
+
+      const [raced, calm] = await runtime.executeEach(counterAggregate, [racing, count('p11', 1)]);
+
+      expect(builds).toBe(2);
+      expect(raced).toMatchObject({ status: 'fulfilled', value: { revision: 2, state: { total: 111 } } });
+      expect(calm).toMatchObject({ status: 'fulfilled', value: { revision: 0, state: { total: 1 } } });
+      expect((await other.load(cells.cell('eu'), counterAggregate, 'p10', context)).state.total).toBe(111);
+    });
+  });
 });
 
 async function appendCounted(events: EventStore, stream: string, count: number, ids: UlidGenerator): Promise<void> {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { derivedId, DomainError, jsonCopy, type Command, type Event, type IdGenerator } from '@tally/kernel';
-import { WrongExpectedRevisionError, type EventMetadata, type NewEvent } from '@tally/eventstore';
+import { WrongExpectedRevisionError, type EventMetadata, type NewEvent, type RecordedEvent, type Snapshot, type StreamRead } from '@tally/eventstore';
 import type { Cell, CellRegistry, RequestContext } from '@tally/cells';
 import type { Clocks } from '../clocks/clocks';
 import type { ResourceDoc } from '../public-events/resource-view';
@@ -8,7 +8,9 @@ import { streamName, type AggregateDefinition } from './aggregate-definition';
 import { eventMetadata } from './event-metadata';
 import { foldEvents, type FoldedAggregate } from './folded-aggregate';
 import { FoldCache, type CachedFold } from './folded-cache';
+import { roundsOf } from '../runners/lanes';
 import type { HistoryEvent } from './history-event';
+import type { CommandOrBuilder } from './commands';
 
 export interface CommandOptions {
   /** The revision the client last saw (`If-Match`); a mismatch answers 412 instead of retrying. */
@@ -49,6 +51,23 @@ export interface LoadOptions {
 }
 
 const MAX_ATTEMPTS = 8;
+
+/** One command of a page (see CommandRuntime.executeEach). */
+export interface PageCommand<S, C extends Command> {
+  id: string;
+  command: CommandOrBuilder<S, C>;
+  context: RequestContext;
+}
+
+/** A stream to fold from its snapshot (or the start) and the events stored after it. */
+interface FromStart<S, R> {
+  id: string;
+  stream: string;
+  context: RequestContext;
+  snapshot: Snapshot<Snapshotted<S, R>> | undefined;
+  stored: readonly RecordedEvent[];
+  asOf?: Date;
+}
 
 /**
  * The id a command is applied under: the sender's command id scoped by the command's type, so
@@ -93,50 +112,93 @@ export class CommandRuntime {
       if (options.expectedRevision !== undefined && options.expectedRevision !== loaded.revision) {
         throw preconditionFailed(options.expectedRevision, loaded.revision);
       }
-      const clockId = loaded.clockId ?? context.clockId;
-      const decidedAt = typeof command === 'function' ? await this.clocks.now(cell, clockId) : undefined;
-      const built = typeof command === 'function' ? await command(decidedAt!.toISOString(), loaded.state) : command;
-      const commandId = context.commandId === undefined ? undefined : scopedCommandId(context.commandId, built.type);
-      // Events stored before ids were scoped carry the id as it was sent.
-      const applied = commandId !== undefined && (loaded.commandIds.has(commandId) || loaded.commandIds.has(context.commandId!));
-      if (applied) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
-      const decided = aggregate.decider.decide(built, loaded.state);
-      if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
-
-      const metadata = eventMetadata({ ...context, commandId }, decidedAt ?? (await this.clocks.now(cell, clockId)), clockId);
-      const appended: HistoryEvent[] = decided.map((event, i) => ({
-        id: this.ids.ulid(),
-        type: event.type,
-        data: event.data,
-        metadata: { ...metadata, schema_version: cell.upcasters.currentVersion(event.type) },
-        stream,
-        revision: loaded.revision + 1 + i,
-      }));
-      const encoded = await this.encode(cell, appended);
       try {
-        await cell.events.append(stream, encoded, {
-          expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
-        });
+        return await this.decided(cell, aggregate, stream, loaded, command, context);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         if (options.expectedRevision !== undefined) throw preconditionFailed(options.expectedRevision, error.actual);
         if (attempt >= MAX_ATTEMPTS) throw DomainError.conflict('request.concurrent_update', 'The resource kept changing while this request ran; retry it');
         await sleep(attempt * 5 + Math.floor(Math.random() * 10));
-        continue;
       }
-      // Without personal data, the events as a load reads them back (through JSON): the outcome and
-      // the kept fold are then exactly what the next load would find.
-      const stored = this.holdsPersonalData(cell, encoded) ? undefined : asStored(appended, encoded);
-      const after = foldEvents(aggregate, loaded, stored ?? appended);
-      let snapshotRevision = loaded.snapshotRevision;
-      if (aggregate.snapshot && after.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
-        const commandIds = [...loaded.commandIds, ...(commandId ? [commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
-        await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...after, commandIds, clockId }, context);
-        snapshotRevision = after.revision;
-      }
-      this.keepAppended(cell, stream, loaded, after, stored, { snapshotRevision, context });
-      return { ...after, appended };
     }
+  }
+
+  /**
+   * A page of commands to aggregates of one type, each with the outcome `execute` would give it
+   * (or its error: a refusal is the command's, not the page's). The page's streams are read in one
+   * batched read and their appends sent together, so the store commits them as one group; the
+   * commands to one aggregate run in the order given, one round each. Each append still carries its
+   * expected revision and command id; one that meets a concurrent writer goes through `execute`,
+   * which reads again and retries.
+   */
+  async executeEach<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
+    aggregate: AggregateDefinition<S, C, E, R>,
+    items: readonly PageCommand<S, C>[],
+  ): Promise<PromiseSettledResult<CommandOutcome<S, R>>[]> {
+    const settled: PromiseSettledResult<CommandOutcome<S, R>>[] = new Array(items.length);
+    for (const round of roundsOf(items.map((_, i) => i), (i) => items[i].id)) {
+      const loads = await this.loadsOf(aggregate, round.map((i) => items[i]));
+      await Promise.all(
+        round.map(async (i, k) => {
+          const { id, command, context } = items[i];
+          const cell = this.cells.cell(context.region);
+          const attempt = async (): Promise<CommandOutcome<S, R>> => {
+            try {
+              return await this.decided(cell, aggregate, streamName(aggregate.type, id), await loads[k](), command, context);
+            } catch (error) {
+              if (!(error instanceof WrongExpectedRevisionError)) throw error;
+              return this.execute(aggregate, id, command, context);
+            }
+          };
+          [settled[i]] = await Promise.allSettled([attempt()]);
+        }),
+      );
+    }
+    return settled;
+  }
+
+  /** Decides the command on the loaded aggregate and appends what it decided; a concurrent writer fails the append (WrongExpectedRevisionError). */
+  private async decided<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    stream: string,
+    loaded: Loaded<S, R>,
+    command: CommandOrBuilder<S, C>,
+    context: RequestContext,
+  ): Promise<CommandOutcome<S, R>> {
+    const clockId = loaded.clockId ?? context.clockId;
+    const decidedAt = typeof command === 'function' ? await this.clocks.now(cell, clockId) : undefined;
+    const built = typeof command === 'function' ? await command(decidedAt!.toISOString(), loaded.state) : command;
+    const commandId = context.commandId === undefined ? undefined : scopedCommandId(context.commandId, built.type);
+    // Events stored before ids were scoped carry the id as it was sent.
+    const applied = commandId !== undefined && (loaded.commandIds.has(commandId) || loaded.commandIds.has(context.commandId!));
+    if (applied) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
+    const decided = aggregate.decider.decide(built, loaded.state);
+    if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
+
+    const metadata = eventMetadata({ ...context, commandId }, decidedAt ?? (await this.clocks.now(cell, clockId)), clockId);
+    const appended: HistoryEvent[] = decided.map((event, i) => ({
+      id: this.ids.ulid(),
+      type: event.type,
+      data: event.data,
+      metadata: { ...metadata, schema_version: cell.upcasters.currentVersion(event.type) },
+      stream,
+      revision: loaded.revision + 1 + i,
+    }));
+    const encoded = await this.encode(cell, appended);
+    await cell.events.append(stream, encoded, { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision });
+    // Without personal data, the events as a load reads them back (through JSON): the outcome and
+    // the kept fold are then exactly what the next load would find.
+    const stored = this.holdsPersonalData(cell, encoded) ? undefined : asStored(appended, encoded);
+    const after = foldEvents(aggregate, loaded, stored ?? appended);
+    let snapshotRevision = loaded.snapshotRevision;
+    if (aggregate.snapshot && after.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
+      const commandIds = [...loaded.commandIds, ...(commandId ? [commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
+      await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...after, commandIds, clockId }, context);
+      snapshotRevision = after.revision;
+    }
+    this.keepAppended(cell, stream, loaded, after, stored, { snapshotRevision, context });
+    return { ...after, appended };
   }
 
   cellOf(context: RequestContext): Cell {
@@ -153,20 +215,100 @@ export class CommandRuntime {
   ): Promise<Loaded<S, R>> {
     const stream = streamName(aggregate.type, id);
     if (!options.asOf) {
-      const cached = this.foldsOf(cell).get<S, R>(stream);
+      const cached = this.cachedFold(cell, aggregate, stream, id, context);
       if (cached) {
-        if (!ownedBy(cached.owner, context)) throw aggregate.notFound(id);
-        const tail = await this.continued(cell, aggregate, stream, cached);
+        const tail = await this.continued(cell, aggregate, stream, cached, await cell.events.readStream(stream, { fromRevision: cached.revision + 1 }));
         if (tail) return tail;
       }
     }
-    const snapshot = aggregate.snapshot && !options.asOf ? await cell.snapshots.load<Snapshotted<S, R>>(stream, aggregate.snapshot.version) : undefined;
-    if (snapshot && !ownedBy(snapshot.state.owner, context)) throw aggregate.notFound(id);
+    const snapshot = options.asOf ? undefined : await this.snapshotOf(cell, aggregate, stream, id, context);
     const stored = await cell.events.readStream(stream, { fromRevision: snapshot ? snapshot.revision + 1 : 0 });
+    return this.folded(cell, aggregate, { id, stream, context, snapshot, stored, asOf: options.asOf });
+  }
+
+  /** A page of aggregates as `load` gives each (or why not), their streams read in one batched read; each aggregate named once. */
+  async loadEach<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
+    aggregate: AggregateDefinition<S, C, E, R>,
+    items: readonly { id: string; context: RequestContext }[],
+  ): Promise<PromiseSettledResult<Loaded<S, R>>[]> {
+    return Promise.allSettled((await this.loadsOf(aggregate, items)).map((loaded) => loaded()));
+  }
+
+  /**
+   * The page's aggregates, their streams read in one batched read per cell (each from its cached
+   * fold's end, its snapshot's, or the start): for each, its load, or why it failed (another
+   * tenant's aggregate is not found). A cached fold whose tail holds personal data is loaded again
+   * alone, from the start, as `load` does.
+   */
+  private async loadsOf<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    aggregate: AggregateDefinition<S, C, E, R>,
+    items: readonly { id: string; context: RequestContext }[],
+  ): Promise<(() => Promise<Loaded<S, R>>)[]> {
+    const planned = await Promise.all(
+      items.map(async ({ id, context }) => {
+        const cell = this.cells.cell(context.region);
+        const stream = streamName(aggregate.type, id);
+        try {
+          const cached = this.cachedFold(cell, aggregate, stream, id, context);
+          const snapshot = cached ? undefined : await this.snapshotOf(cell, aggregate, stream, id, context);
+          return { cell, stream, cached, snapshot, fromRevision: cached ? cached.revision + 1 : snapshot ? snapshot.revision + 1 : 0 };
+        } catch (error) {
+          return { failed: error };
+        }
+      }),
+    );
+    const byCell = new Map<Cell, StreamRead[]>();
+    for (const plan of planned) {
+      if ('failed' in plan) continue;
+      const reads = byCell.get(plan.cell);
+      if (reads) reads.push(plan);
+      else byCell.set(plan.cell, [plan]);
+    }
+    const read = new Map(await Promise.all([...byCell].map(async ([cell, reads]) => [cell, await cell.events.readStreams(reads)] as const)));
+    return planned.map((plan, k) => async () => {
+      if ('failed' in plan) throw plan.failed;
+      const { id, context } = items[k];
+      const stored = read.get(plan.cell)!.get(plan.stream)!;
+      if (!plan.cached) return this.folded(plan.cell, aggregate, { id, stream: plan.stream, context, snapshot: plan.snapshot, stored });
+      return (await this.continued(plan.cell, aggregate, plan.stream, plan.cached, stored)) ?? this.load(plan.cell, aggregate, id, context);
+    });
+  }
+
+  /** The stream's kept fold, if any; one of another tenant or environment is not found. */
+  private cachedFold<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    stream: string,
+    id: string,
+    context: RequestContext,
+  ): CachedFold<S, R> | undefined {
+    const cached = this.foldsOf(cell).get<S, R>(stream);
+    if (cached && !ownedBy(cached.owner, context)) throw aggregate.notFound(id);
+    return cached;
+  }
+
+  private async snapshotOf<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    stream: string,
+    id: string,
+    context: RequestContext,
+  ): Promise<Snapshot<Snapshotted<S, R>> | undefined> {
+    const snapshot = aggregate.snapshot ? await cell.snapshots.load<Snapshotted<S, R>>(stream, aggregate.snapshot.version) : undefined;
+    if (snapshot && !ownedBy(snapshot.state.owner, context)) throw aggregate.notFound(id);
+    return snapshot;
+  }
+
+  /** The aggregate folded from its snapshot (or the start) and the events stored after it; kept when it may be. */
+  private async folded<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    { id, stream, context, snapshot, stored, asOf }: FromStart<S, R>,
+  ): Promise<Loaded<S, R>> {
     if (!snapshot && stored.length > 0 && !ownedBy(stored[0].metadata, context)) throw aggregate.notFound(id);
     const events: HistoryEvent[] = [];
     for (const { position: _position, ...event } of stored) {
-      if (options.asOf && new Date(event.metadata.occurred_at) > options.asOf) continue;
+      if (asOf && new Date(event.metadata.occurred_at) > asOf) continue;
       events.push({ ...event, data: await cell.pii.decode(event.type, event.data) });
     }
     const from: FoldedAggregate<S, R> = snapshot
@@ -176,7 +318,7 @@ export class CommandRuntime {
     const clockId = snapshot ? snapshot.state.clock_id : stored[0]?.metadata.clock_id;
     const loaded: Loaded<S, R> = { ...foldEvents(aggregate, from, events), snapshotRevision: snapshot?.revision ?? -1, commandIds, ...(clockId && { clockId }) };
     const owner = snapshot ? snapshot.state.owner : stored[0]?.metadata;
-    if (!options.asOf && owner && loaded.revision >= 0 && !this.holdsPersonalData(cell, stored)) {
+    if (!asOf && owner && loaded.revision >= 0 && !this.holdsPersonalData(cell, stored)) {
       this.foldsOf(cell).set(stream, { ...loaded, owner: { tenant_id: owner.tenant_id, environment: owner.environment } });
     }
     return loaded;
@@ -192,7 +334,7 @@ export class CommandRuntime {
   }
 
   /**
-   * The cached fold brought up to date with the events appended after it (by anyone), or
+   * The cached fold brought up to date with the events stored after it (by anyone), or
    * undefined when they may hold personal data (the stream is then no longer cached, and is read
    * from the start).
    */
@@ -201,8 +343,8 @@ export class CommandRuntime {
     aggregate: AggregateDefinition<S, C, E, R>,
     stream: string,
     cached: CachedFold<S, R>,
+    stored: readonly RecordedEvent[],
   ): Promise<Loaded<S, R> | undefined> {
-    const stored = await cell.events.readStream(stream, { fromRevision: cached.revision + 1 });
     if (stored.length === 0) return loadedOf(cached);
     if (this.holdsPersonalData(cell, stored)) {
       this.foldsOf(cell).delete(stream);

@@ -2,7 +2,6 @@ import { derivedId, DomainError } from '@tally/kernel';
 import type { Cell, RequestContext } from '@tally/cells';
 import type { After } from '@tally/readstore';
 import type { CommandRuntime } from '../commands/command-runtime';
-import { inLanes } from '../runners/lanes';
 import type { RunnerLog } from '../runners/supervise';
 import { AGGREGATE_TIMERS, SPENT_AGGREGATE_TIMERS, timerCause, type AggregateTimerDoc, type TimedAggregate } from './aggregate-timers.projection';
 import { findDue, type TimerSource } from './timer-source';
@@ -39,19 +38,36 @@ export class AggregateTimerSource implements TimerSource<AggregateTimerDoc> {
     return page.filter((timer) => !spent.has(spentKey(timer)));
   }
 
-  /** The timers of one aggregate in due order; those of different aggregates at the same time. */
+  /**
+   * The timers of one aggregate in due order; those of different aggregates at the same time, a
+   * page of commands at once (see CommandRuntime.executeEach). A failure other than a refusal fails
+   * the delivery once the page is done, and spends nothing.
+   */
   async deliver(_clock: string, due: readonly AggregateTimerDoc[]): Promise<void> {
     const spent: AggregateTimerDoc[] = [];
-    await inLanes(due, (timer) => `${timer.aggregate}-${timer.aggregate_id}`, async (timer) => {
-      if (!(await this.applied(timer))) spent.push(timer);
-    });
+    let failure: { reason: unknown } | undefined;
+    for (const [type, timers] of byAggregateType(due)) {
+      const outcomes = await this.commands.executeEach(
+        this.byType.get(type)!,
+        timers.map((timer) => ({ id: timer.aggregate_id, command: timer.command, context: this.contextOf(timer) })),
+      );
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === 'fulfilled') {
+          if (outcome.value.appended.length === 0) spent.push(timers[i]);
+        } else if (outcome.reason instanceof DomainError) {
+          // Refused (the aggregate is gone): spent too.
+          this.log.error(`timer ${timers[i].id}: its command was refused`, outcome.reason);
+          spent.push(timers[i]);
+        } else failure ??= outcome;
+      });
+    }
+    if (failure) throw failure.reason;
     if (spent.length > 0) await this.cell.readModels.commit([{ op: 'add_keys', collection: SPENT_AGGREGATE_TIMERS, keys: spent.map(spentKey) }]);
   }
 
-  /** Whether the timer's command appended anything; a refusal (the aggregate is gone) spends the timer too. */
-  private async applied(timer: AggregateTimerDoc): Promise<boolean> {
-    const stream = `${timer.aggregate}-${timer.aggregate_id}`;
-    const context: RequestContext = {
+  /** The timer's command comes from the timer, under an id derived from it, and is the cause of what it appends. */
+  private contextOf(timer: AggregateTimerDoc): RequestContext {
+    return {
       tenantId: timer.tenant_id,
       environment: timer.environment as RequestContext['environment'],
       region: this.cell.region,
@@ -59,17 +75,19 @@ export class AggregateTimerSource implements TimerSource<AggregateTimerDoc> {
       requestId: null,
       correlationId: null,
       causationId: timerCause(timer.name),
-      commandId: timerCommandId(stream, timer.name),
+      commandId: timerCommandId(`${timer.aggregate}-${timer.aggregate_id}`, timer.name),
     };
-    try {
-      const { appended } = await this.commands.execute(this.byType.get(timer.aggregate)!, timer.aggregate_id, timer.command, context);
-      return appended.length > 0;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      this.log.error(`timer ${timer.id}: its command was refused`, error);
-      return false;
-    }
   }
+}
+
+function byAggregateType(timers: readonly AggregateTimerDoc[]): Map<string, AggregateTimerDoc[]> {
+  const byType = new Map<string, AggregateTimerDoc[]>();
+  for (const timer of timers) {
+    const ofType = byType.get(timer.aggregate);
+    if (ofType) ofType.push(timer);
+    else byType.set(timer.aggregate, [timer]);
+  }
+  return byType;
 }
 
 /** A timer is spent at the due time it had: set again for another time, it is due again. */

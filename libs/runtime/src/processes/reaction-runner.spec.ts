@@ -107,3 +107,66 @@ describe('a reaction', () => {
     expect((await cell.readModels.find<ParkedCommandDoc>(PARKED_COMMANDS, { limit: 10 })).items).toEqual([]);
   });
 });
+
+/** Shipping with a page form: each page it is sent is recorded, and each command in it settled as `dispatch` would. */
+class PagedShipping extends Shipping {
+  readonly pages: string[][] = [];
+
+  async dispatchEach(calls: readonly { command: Ship; context: RequestContext }[]): Promise<PromiseSettledResult<void>[]> {
+    this.pages.push(calls.map(({ command }) => command.data.order_id));
+    return Promise.allSettled(calls.map(({ command, context }) => this.dispatch(command, context)));
+  }
+}
+
+describe('a reaction with a page form', () => {
+  const clock = new ManualClock('2026-05-01T10:00:00.000Z');
+  const ids = new UlidGenerator(clock);
+  const errors: string[] = [];
+  let shipping: PagedShipping;
+  let running: TempWorker;
+
+  /** The orders' payments, appended in one turn so that the reaction finds them ready together. */
+  const paid = async (...orderIds: string[]) => {
+    const events = running.cells.cell('eu').events;
+    const appended = orderIds.map((orderId) => ({ id: ids.ulid(), type: 'OrderPaid', data: { order_id: orderId }, metadata: testMetadata(clock.now().toISOString()) }));
+    await Promise.all(appended.map((event) => events.append(`order-${event.data.order_id}`, [event], { expectedRevision: 'any' })));
+    await running.worker.settle();
+    return appended.map((event) => reactionCommandId('shipping', event.id));
+  };
+
+  beforeEach(async () => {
+    shipping = new PagedShipping();
+    errors.length = 0;
+    running = new TempWorker(new TempCells(clock, processPii), { projections: [], reactions: [shipping as Reaction], clock, ids, log: { error: (message) => errors.push(message) } });
+    await running.start();
+  });
+
+  afterEach(() => running.end());
+
+  it('sends the ready commands a page at a time, a lane’s next command in the next page, each with its event’s command id', async () => {
+    const commandIds = await paid('a', 'b', 'a', 'c');
+    expect(shipping.pages).toEqual([['a', 'b', 'c'], ['a']]);
+    expect(shipping.calls).toEqual([
+      { commandId: commandIds[0], orderId: 'a' },
+      { commandId: commandIds[1], orderId: 'b' },
+      { commandId: commandIds[3], orderId: 'c' },
+      { commandId: commandIds[2], orderId: 'a' },
+    ]);
+  });
+
+  it('takes a refusal in the middle of a page as that command’s, and applies the others', async () => {
+    shipping.behaviour = (attempt) => (attempt === 2 ? 'refuse' : 'ok');
+    await paid('d', 'e', 'f');
+    await paid('g');
+    expect(shipping.calls.map((call) => call.orderId)).toEqual(['d', 'e', 'f', 'g']);
+    expect(errors).toEqual([]);
+  });
+
+  it('runs the page again after any other failure, so no command is skipped', async () => {
+    shipping.behaviour = (attempt) => (attempt === 2 ? 'outage' : 'ok');
+    const commandIds = await paid('h', 'i', 'j');
+    expect(shipping.calls.map((call) => call.orderId)).toEqual(['h', 'i', 'j', 'h', 'i', 'j']);
+    expect(shipping.calls.slice(3).map((call) => call.commandId)).toEqual(commandIds);
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -1,9 +1,10 @@
 import { derivedId, DomainError, type IdGenerator } from '@tally/kernel';
 import type { RecordedEvent } from '@tally/eventstore';
-import type { Cell } from '@tally/cells';
+import type { Cell, RequestContext } from '@tally/cells';
 import type { TallyMetrics } from '@tally/observability';
 import type { ReadStore } from '@tally/readstore';
 import { commandCausedBy } from '../commands/caused-by';
+import { inLanes, roundsOf, throwFirstFailure } from '../runners/lanes';
 import { LogFollower } from '../runners/log-follower';
 import { oncePerEvent } from '../runners/once-per-event';
 import type { RunnerLog } from '../runners/supervise';
@@ -64,25 +65,68 @@ export class ReactionRunner extends LogFollower {
   }
 
   private async run(source: RecordedEvent, called: Called, commandId: string): Promise<void> {
-    const { name } = this.reaction;
-    const context = commandCausedBy(source, this.cell.region, `reaction:${name}`, commandId);
+    const context = this.contextOf(source, commandId);
     try {
       await this.reaction.dispatch(called.command, context);
-      this.metrics.commandsDispatched.inc({ process: name, outcome: 'applied' });
+      this.metrics.commandsDispatched.inc({ process: this.reaction.name, outcome: 'applied' });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const { type } = called.command;
-      if (!this.reaction.parkWhenRefused?.includes(type)) {
-        this.metrics.commandsDispatched.inc({ process: name, outcome: 'rejected' });
-        return;
-      }
-      this.log.error(`reaction ${name}: command ${type} ${commandId} refused (${error.code}); parked until it is retried`, error);
-      const parked: ReactionCommandParkedData = { command_id: commandId, type, attempts: 1, error: `${error.code}: ${error.message}`, source: { stream: source.stream, revision: source.revision } };
-      // A crash before the checkpoint parks the command again: the listing keys on the command id.
-      const metadata = { ...source.metadata, schema_version: this.cell.upcasters.currentVersion(PARKED_EVENT), input_id: `parked:${commandId}` };
-      await this.cell.events.append(processStream(name, called.lane), [{ id: this.ids.ulid(), type: PARKED_EVENT, data: parked, metadata }], { expectedRevision: 'any' });
-      this.metrics.commandsDispatched.inc({ process: name, outcome: 'parked' });
+      await this.refused(source, called, commandId, error);
     }
+  }
+
+  /**
+   * With a page form (`dispatchEach`), the window's commands go a round at a time: the first
+   * event of each lane, then the next, so a lane's commands still run in log order. A refusal is
+   * its command's, as one by one; any other failure fails the window once its round is done, so
+   * the follower retries it from its checkpoint and skips nothing.
+   */
+  protected override async handleWindow(window: readonly RecordedEvent[]): Promise<void> {
+    if (!this.reaction.dispatchEach) return inLanes(window, (event) => this.laneOf(event), (event) => this.handle(event));
+    const lanes = new Map(await Promise.all(window.map(async (event) => [event, await this.laneOf(event)] as const)));
+    for (const round of roundsOf(window, (event) => lanes.get(event)!)) {
+      const paged: { source: RecordedEvent; called: Called; commandId: string }[] = [];
+      const alone: RecordedEvent[] = [];
+      for (const event of round) {
+        const called = event.stream.startsWith(this.parkedStreams) ? undefined : await this.commandOf(event);
+        if (called) paged.push({ source: event, called, commandId: reactionCommandId(this.reaction.name, event.id) });
+        else alone.push(event);
+      }
+      const outcomes = await Promise.allSettled([this.runEach(paged), ...alone.map((event) => this.handle(event))]);
+      throwFirstFailure(outcomes);
+    }
+  }
+
+  private async runEach(paged: readonly { source: RecordedEvent; called: Called; commandId: string }[]): Promise<void> {
+    if (paged.length === 0) return;
+    const settled = await this.reaction.dispatchEach!(paged.map(({ source, called, commandId }) => ({ command: called.command, context: this.contextOf(source, commandId) })));
+    const outcomes = await Promise.allSettled(
+      settled.map(async (outcome, i) => {
+        if (outcome.status === 'fulfilled') this.metrics.commandsDispatched.inc({ process: this.reaction.name, outcome: 'applied' });
+        else await this.refused(paged[i].source, paged[i].called, paged[i].commandId, outcome.reason);
+      }),
+    );
+    throwFirstFailure(outcomes);
+  }
+
+  private contextOf(source: RecordedEvent, commandId: string): RequestContext {
+    return commandCausedBy(source, this.cell.region, `reaction:${this.reaction.name}`, commandId);
+  }
+
+  /** A refusal (a domain error) is final, or parks the command; any other failure is thrown on. */
+  private async refused(source: RecordedEvent, called: Called, commandId: string, error: unknown): Promise<void> {
+    const { name } = this.reaction;
+    if (!(error instanceof DomainError)) throw error;
+    const { type } = called.command;
+    if (!this.reaction.parkWhenRefused?.includes(type)) {
+      this.metrics.commandsDispatched.inc({ process: name, outcome: 'rejected' });
+      return;
+    }
+    this.log.error(`reaction ${name}: command ${type} ${commandId} refused (${error.code}); parked until it is retried`, error);
+    const parked: ReactionCommandParkedData = { command_id: commandId, type, attempts: 1, error: `${error.code}: ${error.message}`, source: { stream: source.stream, revision: source.revision } };
+    // A crash before the checkpoint parks the command again: the listing keys on the command id.
+    const metadata = { ...source.metadata, schema_version: this.cell.upcasters.currentVersion(PARKED_EVENT), input_id: `parked:${commandId}` };
+    await this.cell.events.append(processStream(name, called.lane), [{ id: this.ids.ulid(), type: PARKED_EVENT, data: parked, metadata }], { expectedRevision: 'any' });
+    this.metrics.commandsDispatched.inc({ process: name, outcome: 'parked' });
   }
 
   /** An operator's (or the hourly) retry: the parked command again, from the event it came from, under its id. */

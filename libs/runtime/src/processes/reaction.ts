@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
+import type { ReactionCall } from './page-of-type';
 import type { IssuedCommand } from './process-manager';
 
 /**
@@ -24,4 +25,10 @@ export interface Reaction<C extends IssuedCommand = IssuedCommand> {
   parkWhenRefused?: readonly string[];
   /** Executes the command; the context carries its command id, which the target applies once. */
   dispatch(command: C, context: RequestContext): Promise<void>;
+  /**
+   * Executes a page of commands (of different lanes) at once, each settled as `dispatch` would
+   * settle it: for a reaction whose commands cost less a page at a time (reads, appends). The
+   * runner then sends it the commands of the events it has ready, a round per lane position.
+   */
+  dispatchEach?(calls: readonly ReactionCall<C>[]): Promise<PromiseSettledResult<void>[]>;
 }

@@ -24,6 +24,8 @@ export const PROMPT: Pacing = { idleMs: 0, maxMs: 50, maxEvents: 500 };
 export interface Lanes {
   laneOf(event: RecordedEvent): string | Promise<string>;
   width: number;
+  /** Handles the ready events together, in lanes as above (a follower that does a page of work at once); by default each is handed to `handle`. */
+  handleWindow?(window: readonly RecordedEvent[]): Promise<void>;
 }
 
 /** One event at a time. */
@@ -84,7 +86,7 @@ export async function followInBatches(
       window.push(more.value);
       next = iterator.next();
     }
-    await inLanes(window, lanes.laneOf, handle);
+    await (lanes.handleWindow ? lanes.handleWindow(window) : inLanes(window, lanes.laneOf, handle));
     handledUpTo = window[window.length - 1].position;
     batched += window.length;
     if (batched >= pacing.maxEvents || performance.now() - batchStarted > pacing.maxMs) {

@@ -40,6 +40,9 @@ export abstract class LogFollower {
     return '';
   }
 
+  /** Handles a window of ready events together (see Lanes.handleWindow); by default each in its lane. */
+  protected handleWindow?(window: readonly RecordedEvent[]): Promise<void>;
+
   protected get isStopped(): boolean {
     return this.stopped;
   }
@@ -73,7 +76,7 @@ export abstract class LogFollower {
           await checkpoints.commit([], { name: checkpoint, position: handledUpTo });
           this.progress.advance(handledUpTo);
         },
-        { laneOf: (event) => this.laneOf(event), width: this.options.width ?? 1 },
+        { laneOf: (event) => this.laneOf(event), width: this.options.width ?? 1, ...(this.handleWindow && { handleWindow: (window) => this.handleWindow!(window) }) },
       );
     } finally {
       await subscription.close();

@@ -32,6 +32,9 @@ export interface SubscriptionInvoiceDraft {
   taxCustomer?: TaxCustomer;
 }
 
+type PricedRequest = Omit<InvoiceRequest, 'collection' | 'customer_id'>;
+type Payer = Pick<SubscriptionInvoiceDraft, 'paymentMethodId' | 'taxCustomer'>;
+
 /**
  * Prices a subscription's invoice as its cycle asked for it: the licensed components of a period
  * in advance, at the price-book entries in force at its start; the usage of a closed period in
@@ -45,7 +48,26 @@ export class SubscriptionInvoiceBuilder {
     @Inject(USAGE_READINGS) private readonly usage: UsageReadings,
   ) {}
 
-  async build(context: RequestContext, request: Omit<InvoiceRequest, 'collection' | 'customer_id'>): Promise<SubscriptionInvoiceDraft> {
+  async build(context: RequestContext, request: PricedRequest): Promise<SubscriptionInvoiceDraft> {
+    return this.priced(context, request, await this.payer(context, request.subscription_id));
+  }
+
+  /**
+   * A page of invoices (each subscription once), each settled as `build` settles it, their
+   * subscriptions read in one batched read and their customers in another.
+   */
+  async buildEach(items: readonly { context: RequestContext; request: PricedRequest }[]): Promise<PromiseSettledResult<SubscriptionInvoiceDraft>[]> {
+    const payers = await this.payers(items.map(({ context, request }) => ({ id: request.subscription_id, context })));
+    return Promise.allSettled(
+      items.map(async ({ context, request }, i) => {
+        const payer = payers[i];
+        if (payer.status === 'rejected') throw payer.reason;
+        return this.priced(context, request, payer.value);
+      }),
+    );
+  }
+
+  private async priced(context: RequestContext, request: PricedRequest, payer: Payer): Promise<SubscriptionInvoiceDraft> {
     const plan = await loadPlan(this.runtime, context, request.plan_code);
     const planOf = async (code: string) => (code === plan.code ? plan : loadPlan(this.runtime, context, code));
     const licensed = request.licensed ? licensedOf(await planOf(request.licensed.plan_code), request.licensed) : [];
@@ -59,7 +81,7 @@ export class SubscriptionInvoiceBuilder {
       period: request.licensed?.period ?? request.usage?.period ?? spanOf(request.prorations),
       lines,
       discounts: await this.discounts(context, request.coupons, request.period_number, plan.currency),
-      ...(await this.payer(context, request.subscription_id)),
+      ...payer,
       dunning: plan.dunningPolicy ? { ...plan.dunningPolicy, use_provider_hints: plan.dunningPolicy.use_provider_hints ?? true } : DEFAULT_DUNNING,
     };
   }
@@ -69,13 +91,36 @@ export class SubscriptionInvoiceBuilder {
    * issue, and the customer as the tax rules see it: the customer (personal data, never kept
    * folded) is read and decrypted once for both.
    */
-  private async payer(context: RequestContext, subscriptionId: string): Promise<Pick<SubscriptionInvoiceDraft, 'paymentMethodId' | 'taxCustomer'>> {
-    const cell = this.runtime.cellOf(context);
-    const { state: subscription } = await this.runtime.load(cell, subscriptionAggregate, subscriptionId, context);
-    if (subscription.status === 'none') return { paymentMethodId: null };
-    const { state: customer } = await this.runtime.load(cell, customerAggregate, subscription.customerId, context);
-    if (customer.status !== 'active') return { paymentMethodId: subscription.defaultPaymentMethodId ?? null };
-    return { paymentMethodId: subscription.defaultPaymentMethodId ?? customer.defaultPaymentMethodId, taxCustomer: taxCustomerOf(customer) };
+  private async payer(context: RequestContext, subscriptionId: string): Promise<Payer> {
+    const [payer] = await this.payers([{ id: subscriptionId, context }]);
+    if (payer.status === 'rejected') throw payer.reason;
+    return payer.value;
+  }
+
+  /** The payers of a page of subscriptions: the subscriptions in one batched read, their customers (each once) in another. */
+  private async payers(subscriptions: readonly { id: string; context: RequestContext }[]): Promise<PromiseSettledResult<Payer>[]> {
+    const loaded = await this.runtime.loadEach(subscriptionAggregate, subscriptions);
+    const customers = new Map<string, { id: string; context: RequestContext }>();
+    loaded.forEach((subscription, i) => {
+      if (subscription.status === 'fulfilled' && subscription.value.state.status !== 'none') {
+        const id = subscription.value.state.customerId;
+        if (!customers.has(id)) customers.set(id, { id, context: subscriptions[i].context });
+      }
+    });
+    const customerLoads = await this.runtime.loadEach(customerAggregate, [...customers.values()]);
+    const customerOf = new Map([...customers.keys()].map((id, i) => [id, customerLoads[i]]));
+    return loaded.map((subscription): PromiseSettledResult<Payer> => {
+      if (subscription.status === 'rejected') return subscription;
+      const { state } = subscription.value;
+      if (state.status === 'none') return { status: 'fulfilled', value: { paymentMethodId: null } };
+      const customer = customerOf.get(state.customerId)!;
+      if (customer.status === 'rejected') return customer;
+      const payer: Payer =
+        customer.value.state.status !== 'active'
+          ? { paymentMethodId: state.defaultPaymentMethodId ?? null }
+          : { paymentMethodId: state.defaultPaymentMethodId ?? customer.value.state.defaultPaymentMethodId, taxCustomer: taxCustomerOf(customer.value.state) };
+      return { status: 'fulfilled', value: payer };
+    });
   }
 
   /** The usage lines of a closed period, priced with the plan's usage components in force at its start. */

@@ -28,12 +28,32 @@ export class SubscriptionInvoices {
 
   /** An invoice without lines (a cancellation with nothing to credit and no usage) is not issued. */
   async issue(context: RequestContext, request: InvoiceRequest): Promise<void> {
-    const draft = await this.builder.build(context, request);
-    if (draft.lines.length === 0) return;
-    const { invoice } = await this.issuer.issue(context, issueInput(draft, request));
-    if (invoice.status !== 'open') return;
-    if (request.collection === 'void_invoices') await this.closeByPolicy(context, invoice.id, 'VoidInvoice');
-    if (request.collection === 'mark_uncollectible') await this.closeByPolicy(context, invoice.id, 'MarkInvoiceUncollectible');
+    const [outcome] = await this.issueEach([{ context, request }]);
+    if (outcome.status === 'rejected') throw outcome.reason;
+  }
+
+  /**
+   * A page of invoices (each subscription once), each settled as `issue` settles it: priced with
+   * their subscriptions and customers read a page at a time, then issued as a page (see
+   * SubscriptionInvoiceIssuer.issueEach).
+   */
+  async issueEach(items: readonly { context: RequestContext; request: InvoiceRequest }[]): Promise<PromiseSettledResult<void>[]> {
+    const drafts = await this.builder.buildEach(items);
+    const toIssue = drafts.flatMap((draft, i) => (draft.status === 'fulfilled' && draft.value.lines.length > 0 ? [{ i, draft: draft.value }] : []));
+    const issued = await this.issuer.issueEach(toIssue.map(({ i, draft }) => ({ context: items[i].context, input: issueInput(draft, items[i].request) })));
+    const issuedOf = new Map(toIssue.map(({ i }, k) => [i, issued[k]]));
+    return Promise.allSettled(
+      drafts.map(async (draft, i) => {
+        if (draft.status === 'rejected') throw draft.reason;
+        const outcome = issuedOf.get(i);
+        if (!outcome) return;
+        if (outcome.status === 'rejected') throw outcome.reason;
+        const { context, request } = items[i];
+        if (outcome.value.invoice.status !== 'open') return;
+        if (request.collection === 'void_invoices') await this.closeByPolicy(context, outcome.value.invoice.id, 'VoidInvoice');
+        if (request.collection === 'mark_uncollectible') await this.closeByPolicy(context, outcome.value.invoice.id, 'MarkInvoiceUncollectible');
+      }),
+    );
   }
 
   /** The invoice of an event stored before events carried their invoice's basis: the basis is the state its history left. */

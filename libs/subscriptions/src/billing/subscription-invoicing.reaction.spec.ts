@@ -72,4 +72,25 @@ describe('the subscription invoicing reaction', () => {
       command: { type: 'VoidFirstInvoice', data: { subscription_id: id, key: 'period:2026-01-31T10:00:00.000Z' } },
     });
   });
+
+  it('issues a page’s new invoices as one page and sends its other commands one by one, each settled in its place', async () => {
+    const pages: string[][] = [];
+    const alone: string[] = [];
+    const invoices: Pick<SubscriptionInvoices, 'issueEach' | 'settleOpen'> = {
+      issueEach: async (items) => {
+        pages.push(items.map(({ request }) => request.subscription_id));
+        return items.map(({ request }) => (request.subscription_id === 'sub_b' ? { status: 'rejected', reason: new Error('refused') } : { status: 'fulfilled', value: undefined }));
+      },
+      settleOpen: async (_context, subscriptionId) => void alone.push(subscriptionId),
+    };
+    const paged = new SubscriptionInvoicingReaction(invoices as SubscriptionInvoices);
+    const context = {} as Parameters<SubscriptionInvoicingReaction['dispatch']>[1];
+    const issue = (subscription_id: string) => ({ command: { type: 'IssueInvoice' as const, data: { subscription_id } as never }, context });
+
+    const settled = await paged.dispatchEach([issue('sub_a'), { command: { type: 'VoidFirstInvoice', data: { subscription_id: 'sub_v', key: 'period:x' } }, context }, issue('sub_b')]);
+
+    expect(pages).toEqual([['sub_a', 'sub_b']]);
+    expect(alone).toEqual(['sub_v']);
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+  });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
-import type { Reaction } from '@tally/runtime';
+import { dispatchPageOf, type Reaction, type ReactionCall } from '@tally/runtime';
 import { BASIS_FROM_HISTORY } from '../domain/subscription.events';
 import { invoiceRequestOf, type InvoiceRequest, type StoredSubscriptionEvent } from './invoice-request';
 import { SubscriptionInvoices, type OpenInvoicesBehavior } from './subscription-invoices';
@@ -44,6 +44,11 @@ export class SubscriptionInvoicingReaction implements Reaction<SubscriptionInvoi
       case 'VoidFirstInvoice':
         return this.invoices.settleOpen(context, command.data.subscription_id, 'void_invoices', [command.data.key]);
     }
+  }
+
+  /** The page's new invoices are issued as a page (SubscriptionInvoices.issueEach); its other commands one by one. */
+  dispatchEach(calls: readonly ReactionCall<SubscriptionInvoicingCommand>[]): Promise<PromiseSettledResult<void>[]> {
+    return dispatchPageOf(calls, 'IssueInvoice', (page) => this.invoices.issueEach(page.map(({ context, data }) => ({ context, request: data }))), (command, context) => this.dispatch(command, context));
   }
 
   private commandFor(event: StoredSubscriptionEvent, revision: number): SubscriptionInvoicingCommand | undefined {

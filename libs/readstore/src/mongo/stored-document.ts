@@ -1,4 +1,5 @@
 import type { Doc } from '../read-store.port';
+import { withUserKeyedFields } from '../user-keyed-fields';
 
 /** A document as MongoDB holds it: its own fields plus `_id`, `_position` and, on a tombstone, `_deleted`. */
 export interface StoredDocument {
@@ -15,5 +16,5 @@ export interface StoredCheckpoint {
 
 export function toDoc<T extends Doc>(stored: StoredDocument): T {
   const { _id, _position, _deleted, ...doc } = stored;
-  return doc as T;
+  return withUserKeyedFields(doc as T);
 }

@@ -12,6 +12,7 @@ import { CHECKPOINTS_TABLE, CREATE_CHECKPOINTS_SQL, createIndexSql, createTableS
 import { SqliteKeyRefs } from './sqlite-key-refs';
 import { SqliteKeySets } from './sqlite-key-sets';
 import { StatementCache } from './statement-cache';
+import { withUserKeyedFields } from '../user-keyed-fields';
 
 /**
  * The read store in the region's SQLite file, beside the event store's `es_*` tables: one `rm_*`
@@ -92,7 +93,7 @@ export class SqliteReadStore implements ReadStore {
       .get(`SELECT doc FROM ${this.table(collection)} WHERE id = ? AND doc IS NOT NULL`)
       .pluck()
       .get(id) as string | undefined;
-    return doc === undefined ? undefined : (JSON.parse(doc) as T);
+    return doc === undefined ? undefined : parseDoc<T>(doc);
   }
 
   async getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<Map<string, T>> {
@@ -102,7 +103,7 @@ export class SqliteReadStore implements ReadStore {
       .get(`SELECT id, doc FROM ${this.table(collection)} WHERE id IN (SELECT value FROM json_each(?)) AND doc IS NOT NULL`)
       .raw()
       .all(JSON.stringify(ids)) as [string, string][];
-    for (const [id, doc] of rows) found.set(id, JSON.parse(doc) as T);
+    for (const [id, doc] of rows) found.set(id, parseDoc<T>(doc));
     return found;
   }
 
@@ -113,7 +114,7 @@ export class SqliteReadStore implements ReadStore {
     const { sql, params } = findSql(collection, query, this.layouts.of(collection).fields);
     const docs = this.statements.get(sql).pluck().all(...params) as string[];
     return {
-      items: docs.slice(0, query.limit).map((doc) => JSON.parse(doc) as T),
+      items: docs.slice(0, query.limit).map((doc) => parseDoc<T>(doc)),
       hasMore: docs.length > query.limit,
     };
   }
@@ -149,7 +150,7 @@ export class SqliteReadStore implements ReadStore {
       .get(`SELECT doc FROM ${this.table(collection)} WHERE doc IS NOT NULL ORDER BY id`)
       .pluck()
       .all() as string[];
-    return docs.map((doc) => JSON.parse(doc) as T);
+    return docs.map((doc) => parseDoc<T>(doc));
   }
 
   async close(): Promise<void> {
@@ -198,3 +199,5 @@ export class SqliteReadStore implements ReadStore {
     this.statements.get(sql).run(...params);
   }
 }
+
+const parseDoc = <T extends Doc>(json: string): T => withUserKeyedFields(JSON.parse(json) as T);

@@ -76,6 +76,22 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
         expect(await store.all('docs')).toEqual([doc]);
       });
 
+      it('gives back user-keyed fields (metadata, quantities, properties) without a prototype, at any depth, their keys intact', async () => {
+        const keys = JSON.parse('{"__proto__": "p", "constructor": "c", "toString": "t"}') as Record<string, string>;
+        await seed('docs', [{ id: 'a', metadata: keys, lines: [{ quantities: keys, properties: keys }], settings: { plain: 'x' } }]);
+
+        const docs = [await store.get<Doc>('docs', 'a'), (await store.find<Doc>('docs', { limit: 1 })).items[0], (await store.all<Doc>('docs'))[0], (await store.getMany<Doc>('docs', ['a'])).get('a')];
+        for (const doc of docs) {
+          const line = (doc!.lines as Doc[])[0];
+          for (const keyed of [doc!.metadata, line.quantities, line.properties] as Record<string, string>[]) {
+            expect(Object.getPrototypeOf(keyed)).toBeNull();
+            expect(Object.keys(keyed).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+            expect(keyed['__proto__']).toBe('p');
+          }
+          expect(Object.getPrototypeOf(doc!.settings)).toBe(Object.prototype);
+        }
+      });
+
       it('replaces the whole document on upsert, so removed fields disappear', async () => {
         await store.commit([upsert('docs', { id: 'a', kept: 1, dropped: 2, nested: { x: 1, y: 2 } }, 1n)]);
         await store.commit([upsert('docs', { id: 'a', kept: 1, nested: { x: 1 } }, 2n)]);

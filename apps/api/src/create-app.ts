@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express, { json } from 'express';
 import type { IdGenerator } from '@tally/kernel';
-import { allowedMethodsOf, answerClientErrorsWithProblems, bodyErrorsMiddleware, EarlyAnswerAdmission, bodyShapeMiddleware, BodyValidationPipe, buildOpenApiDocument, jsonOnlyMiddleware, ProblemFilter, verifyUtf8, httpTelemetryMiddleware, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/http';
+import { allowedMethodsOf, answerClientErrorsWithProblems, bodyErrorsMiddleware, EarlyAnswerAdmission, bodyShapeMiddleware, BodyValidationPipe, buildOpenApiDocument, shutDownGracefully, jsonOnlyMiddleware, ProblemFilter, verifyUtf8, httpTelemetryMiddleware, requestIdMiddleware, serveApiReference, serviceVersionHeaderMiddleware } from '@tally/http';
 import { ID_GENERATOR } from '@tally/cells';
 import { createJsonLog, createLog, NestJsonLogger, TallyMetrics, type JsonLog } from '@tally/observability';
 import { AppModule, type AppOptions } from './app.module';
@@ -36,7 +36,7 @@ export async function createApp(options: AppOptions, logging: { logger?: JsonLog
   app.useGlobalFilters(new ProblemFilter(allowedMethodsOf(app.getHttpAdapter().getInstance()), (request, response) => admission.refusalOf(request, response)));
   app.useGlobalPipes(new BodyValidationPipe());
   serveApiReference(app, buildOpenApiDocument(app));
-  app.enableShutdownHooks();
+  shutDownGracefully(app);
   return app;
 }
 

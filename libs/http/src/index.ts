@@ -45,3 +45,4 @@ export * from './versions/downgrade';
 export * from './versions/request-version';
 export * from './versions/signature-header';
 export * from './versions/service-version-header';
+export * from './shutdown/graceful-shutdown';

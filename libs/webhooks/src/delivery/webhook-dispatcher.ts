@@ -16,8 +16,15 @@ import type { WebhookSender } from './webhook-sender';
 /** Requests under way at once to one endpoint (each for its own aggregate) and in all. */
 export const PER_ENDPOINT_CONCURRENCY = 128;
 export const TOTAL_CONCURRENCY = 1024;
-/** How often the outbox's checkpoint is read while nothing is under way. */
+/** How soon the outbox's checkpoint is read again after a pass that started nothing. */
 const IDLE_POLL_MS = 10;
+/** The longest pause between reads of an outbox that stays quiet (each idle pass doubles the pause up to it). */
+const QUIET_POLL_MS = 160;
+
+/** The pause after the `idlePasses`-th pass in a row that started nothing: 10 ms, 20, 40, 80, then 160 ms. */
+export function idlePauseMs(idlePasses: number): number {
+  return Math.min(IDLE_POLL_MS * 2 ** Math.max(0, idlePasses - 1), QUIET_POLL_MS);
+}
 /** Lanes read at once from the outbox. */
 const PAGE = 1000;
 /** How long a lane waits for its event's own projection before another look. */
@@ -63,6 +70,8 @@ export class WebhookDispatcher implements ServiceRunner {
   private passes = 0;
   /** Told how many attempts the first pass begun after `after` passes started. */
   private passWatchers: { after: number; tell: (started: number) => void }[] = [];
+  /** Passes in a row that started nothing: a quiet outbox is read less and less often. */
+  private idlePasses = 0;
 
   constructor(private readonly deps: DispatcherDependencies) {
     this.secrets = new SigningSecrets(deps.cell);
@@ -98,8 +107,11 @@ export class WebhookDispatcher implements ServiceRunner {
    * How many attempts the next pass to begin starts: one begun before the call may have read the
    * clocks before they moved. The loop is not woken for it: on SQLite a pass runs without leaving
    * the microtask queue, so passes asked for back to back would starve the projections they wait for.
+   * A quiet loop's longer pause is cut to the shortest one, though: the caller is waiting for it.
    */
   private nextPass(): Promise<number> {
+    if (this.idlePasses > 1) setTimeout(() => this.wake?.(), IDLE_POLL_MS).unref();
+    this.idlePasses = 0;
     return new Promise((tell) => this.passWatchers.push({ after: this.passes, tell }));
   }
 
@@ -117,7 +129,8 @@ export class WebhookDispatcher implements ServiceRunner {
         await this.purgeWhenDue();
         const started = await this.pass();
         this.passed(pass, started);
-        if (started === 0) await this.pause(IDLE_POLL_MS);
+        this.idlePasses = started === 0 ? this.idlePasses + 1 : 0;
+        if (started === 0) await this.pause(idlePauseMs(this.idlePasses));
         else await new Promise((resolve) => setImmediate(resolve));
       } catch (error) {
         this.deps.log.error('webhook dispatch failed', error);

@@ -50,7 +50,7 @@ describe('the ledger through the HTTP API', () => {
     const entries: Entry[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await api.get(`/v1/reports/ledger/entries?limit=100${query}${cursor ? `&cursor=${cursor}` : ''}`).expect(200)).body;
+      const page: { data: Entry[]; next_cursor: string | null } = (await api.get(`/v1/reports/ledger/entries?limit=100${query}${cursor ? `&cursor=${cursor}` : ''}`).expect(200)).body;
       entries.push(...page.data);
       cursor = page.next_cursor;
     } while (cursor);

@@ -182,6 +182,9 @@ export function post(source: LedgerSource | undefined, event: PostedEvent): Post
       ]);
       return { source: { ...source, posted: false }, entry };
     }
+    default:
+      // Any other event of the streams it follows moves no money.
+      return unchanged;
   }
 }
 

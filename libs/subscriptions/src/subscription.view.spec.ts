@@ -62,6 +62,7 @@ describe('the subscription view', () => {
       pending_update: null,
       pending_prorations: [],
       test_clock: 'clock_1',
+      latest_refund: null,
       livemode: false,
       created_at: '2026-01-31T00:00:00.000Z',
       updated_at: '2026-01-31T00:00:00.000Z',

@@ -225,5 +225,28 @@ describe('the revenue recognition schedule', () => {
         }),
       );
     });
+
+    it('with a basis (the line’s total with tax), takes off the credited share of the amount: the whole amount once the whole basis is credited', () => {
+      const rate = fc.integer({ min: 0, max: 27 });
+      fc.assert(
+        fc.property(lineArb, fc.array(creditArb, { maxLength: 4 }), rate, fc.boolean(), (lineSpec, credits, percent, creditTheRest) => {
+          const basisCents = lineSpec.cents + Math.round((lineSpec.cents * percent) / 100);
+          const { input, credited } = build({ ...lineSpec, cents: basisCents }, credits);
+          const notes = [...input.credit_notes];
+          const rest = basisCents - credited;
+          if (creditTheRest && rest > 0) notes.push({ id: 'cn_rest', amount: money(rest), lines: [{ line_id: 'il_1', amount: money(rest) }], created_at: new Date(T0 + 24 * 500 * HOUR).toISOString() });
+          const lines = [{ ...input.lines[0], amount: money(lineSpec.cents), credit_basis: money(basisCents) }];
+          const result = recognitionSchedule({ ...input, lines, credit_notes: notes }, new Date(T0));
+          const all = creditTheRest ? basisCents : credited;
+          // What is left: the amount less the credited share of it, half-even to the cent.
+          const taken = basisCents === 0 ? 0n : (() => {
+            const exact = new Big(all).times(lineSpec.cents).div(basisCents);
+            return BigInt(exact.round(0, Big.roundHalfEven).toFixed(0));
+          })();
+          expect(result.total).toBe(money(BigInt(lineSpec.cents) - taken));
+          if (creditTheRest) expect(result.total).toBe('0.00');
+        }),
+      );
+    });
   });
 });

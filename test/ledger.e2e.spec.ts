@@ -152,6 +152,8 @@ describe('the ledger through the HTTP API', () => {
     await refused('to=2026-06-01', 'from');
     await refused('from=2026-05-02&to=2026-06-01', 'from');
     await refused('period=day&from=2026-02-30&to=2026-03-01', 'from');
+    await refused('period=day&from=2026-13-45&to=2027-01-01', 'from');
+    await refused('from=2026-05-01&to=2026-06-01&from=2026-04-01', 'from');
     await refused('from=2026-06-01&to=2026-05-01', 'to');
     await refused('period=day&from=2026-01-01&to=2027-01-03', 'to');
     await refused('from=2026-05-01&to=2026-06-01&currency=eur', 'currency');

@@ -88,8 +88,9 @@ describe('revenue recognition of refunds and credit notes on test clocks', () =>
     expect(after.rows.filter((row: { date: string; credit_note_id: string | null }) => row.date >= '2026-01-21' && row.credit_note_id === null)).toEqual([]);
 
     // The ledger took both: contra-revenue, owed back to the customer (the invoice was paid).
-    const entries = (await api.get('/v1/reports/ledger/entries?limit=100').expect(200)).body.data as { source: { id: string; event_type: string }; lines: { account: string; side: string; amount: string }[] }[];
-    const credited = entries.filter((entry) => entry.source.id === invoice.id && entry.source.event_type === 'CreditNoteIssued');
+    const entries = (await api.get(`/v1/reports/ledger/entries?source.id=${invoice.id}`).expect(200)).body.data as { source: { id: string; event_type: string }; lines: { account: string; side: string; amount: string }[] }[];
+    expect(entries.map((entry) => entry.source.event_type)).toEqual(['InvoiceFinalized', 'InvoicePaymentApplied', 'CreditNoteIssued', 'CreditNoteIssued']);
+    const credited = entries.filter((entry) => entry.source.event_type === 'CreditNoteIssued');
     expect(credited.map((entry) => entry.lines)).toEqual([
       [
         { account: 'refunds', side: 'debit', amount: '15.50' },

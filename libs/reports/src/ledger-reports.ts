@@ -19,11 +19,11 @@ export interface LedgerReport {
 
 export type LedgerEntryResource = Omit<LedgerEntryDoc, 'created_at'>;
 
-/** The journal's list: oldest first by default; by currency and moment. */
+/** The journal's list: oldest first by default; by currency, moment, and the object whose events posted it (an invoice's entries). */
 export const LEDGER_ENTRY_LIST: ListSpec = {
   sortable: ['occurred_at'],
   defaultSort: { field: 'occurred_at', direction: 'asc' },
-  filters: { currency: { ops: ['eq'] }, occurred_at: TIMESTAMP_FILTER },
+  filters: { currency: { ops: ['eq'] }, occurred_at: TIMESTAMP_FILTER, 'source.id': { ops: ['eq'] } },
 };
 
 /** Movements read per round trip while a report is summed. */

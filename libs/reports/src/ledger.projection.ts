@@ -53,7 +53,7 @@ export const ledgerProjection: Projection = {
   name: 'ledger',
   streamPrefixes: LEDGER_STREAM_PREFIXES,
   collections: [
-    { name: LEDGER_ENTRIES, indexes: [scopedIndex('occurred_at'), scopedIndex('currency', 'occurred_at')] },
+    { name: LEDGER_ENTRIES, indexes: [scopedIndex('occurred_at'), scopedIndex('currency', 'occurred_at'), scopedIndex('source.id', 'occurred_at')] },
     { name: LEDGER_DAILY_MOVEMENTS, indexes: [scopedIndex('day')] },
     { name: LEDGER_SOURCES, indexes: [] },
   ],

@@ -2,6 +2,7 @@ import { catalogContext } from '@tally/catalog';
 import { customersContext } from '@tally/customers';
 import { invoicingContext } from '@tally/invoicing';
 import { paymentsContext } from '@tally/payments';
+import { reportsContext } from '@tally/reports';
 import { subscriptionsContext } from '@tally/subscriptions';
 import { composeContexts, type ContextManifest } from '@tally/runtime';
 import { taxContext } from '@tally/tax';
@@ -14,6 +15,6 @@ import { webhooksContext } from '@tally/webhooks';
  * worker app (and the API's worker threads) runs their projections and processes, and the
  * architecture test checks each of them.
  */
-export const CONTEXT_MANIFESTS: readonly ContextManifest[] = [tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext, webhooksContext];
+export const CONTEXT_MANIFESTS: readonly ContextManifest[] = [tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext, reportsContext, webhooksContext];
 
 export const CONTEXTS = composeContexts(CONTEXT_MANIFESTS);

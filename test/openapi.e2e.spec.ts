@@ -97,7 +97,7 @@ describe('the OpenAPI document and the API reference', () => {
 
     it('files every operation under one section, and lists the sections and the paths in the order of the reference', () => {
       const order = tally.app.get<readonly ApiSection[]>(API_SECTIONS).map((section) => section.name);
-      expect(order).toEqual(['customers', 'plans', 'coupons', 'subscriptions', 'tax', 'invoices', 'payment methods', 'payments', 'usage', 'events', 'webhooks', 'test clocks', 'admin', 'operator', 'health']);
+      expect(order).toEqual(['customers', 'plans', 'coupons', 'subscriptions', 'tax', 'invoices', 'payment methods', 'payments', 'usage', 'events', 'reports', 'webhooks', 'test clocks', 'admin', 'operator', 'health']);
       expect(document.tags?.map((tag) => tag.name)).toEqual(order);
       expect(document.tags?.filter((tag) => !tag.description)).toEqual([]);
       const sections = operationsOf(document).map(([route, operation]) => [route, operation.tags] as const);

@@ -25,6 +25,7 @@ export * from './documents/invoice-document';
 export * from './documents/invoice-pdf';
 export * from './documents/pdf-links';
 export * from './documents/invoice-documents.queries';
+export * from './documents/invoice-recognition';
 export * from './documents/invoice-documents.controller';
 export * from './invoicing.module';
 export * from './invoicing.context';

@@ -62,6 +62,7 @@ describe('the subscription view', () => {
       pending_update: null,
       pending_prorations: [],
       test_clock: 'clock_1',
+      latest_refund: null,
       livemode: false,
       created_at: '2026-01-31T00:00:00.000Z',
       updated_at: '2026-01-31T00:00:00.000Z',
@@ -115,6 +116,23 @@ describe('the subscription view', () => {
     const base = [stored(created, '2026-01-31T00:00:00.000Z'), activated, planScheduled, seatsScheduled];
     expect(fold([...base, planChanged])).toMatchObject({ plan_code: 'mini', pending_update: { plan_code: null, quantities: { seats: 9 } } });
     expect(fold([...base, planChanged, seatsChanged])).toMatchObject({ plan_code: 'mini', quantities: { seats: 4 }, pending_update: null });
+  });
+
+  it('shows the last credit note that adjusted the recognition of one of its invoices, canceled or not, as `subscription.refund_processed`', () => {
+    const refund = (credit_note_id: string, refund_id: string | null) => ({
+      invoice_id: 'in_1', credit_note_id, refund_id, amount: '10.00', currency: 'EUR', revenue_reduced: '10.00', recognized_reversed: '4.00', deferred_reduced: '6.00', processed_at: '2026-03-20T00:00:00.000Z',
+    });
+    const processed = (credit_note_id: string, refund_id: string | null): SubscriptionEvent => ({ type: 'SubscriptionRefundProcessed', data: { subscription_id: id, ...refund(credit_note_id, refund_id) } });
+    const canceled: SubscriptionEvent = { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-03-14T00:00:00.000Z', reason: null, prorations: [] } };
+    expect(fold([stored(created, '2026-01-31T00:00:00.000Z')])?.latest_refund).toBeNull();
+    const resource = fold([
+      stored(created, '2026-01-31T00:00:00.000Z'),
+      stored(processed('cn_1', null), '2026-02-20T00:00:00.000Z'),
+      stored(canceled, '2026-03-14T00:00:00.000Z'),
+      stored(processed('cn_2', 'rfd_1'), '2026-03-20T00:00:00.000Z'),
+    ]);
+    expect(resource).toMatchObject({ status: 'canceled', latest_refund: refund('cn_2', 'rfd_1'), updated_at: '2026-03-20T00:00:00.000Z' });
+    expect(subscriptionView.publicType(asEventOf<SubscriptionEvent>({ ...processed('cn_2', 'rfd_1') } as HistoryEvent))).toBe('subscription.refund_processed');
   });
 
   it('publishes the spec’s event types, and keeps renewals internal', () => {

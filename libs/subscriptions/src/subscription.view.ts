@@ -1,7 +1,7 @@
 import { keyedObject } from '@tally/kernel';
 import { DAY_MS } from './domain/subscription.decider';
 import { defineView, type StampedResource } from '@tally/runtime';
-import type { Commitment, PauseBehavior, ProrationItem, SubscriptionEvent, SubscriptionStatus } from './domain/subscription.events';
+import type { Commitment, PauseBehavior, ProrationItem, SubscriptionEvent, SubscriptionRefund, SubscriptionStatus } from './domain/subscription.events';
 
 export interface SubscriptionResource extends StampedResource {
   object: 'subscription';
@@ -35,6 +35,8 @@ export interface SubscriptionResource extends StampedResource {
   pending_prorations: ProrationItem[];
   /** The sandbox test clock the subscription lives on (its customer's). */
   test_clock: string | null;
+  /** The last credit note (or refund) that adjusted the revenue recognition of one of its invoices; null before any. */
+  latest_refund: SubscriptionRefund | null;
 }
 
 /** The subscription as the API shows it, folded from its events. */
@@ -62,6 +64,7 @@ export const subscriptionView = defineView<SubscriptionResource, SubscriptionEve
         pending_update: null,
         pending_prorations: [],
         test_clock: event.metadata.clock_id ?? null,
+        latest_refund: null,
       };
     },
   },
@@ -104,6 +107,7 @@ export const subscriptionView = defineView<SubscriptionResource, SubscriptionEve
     SubscriptionRecovered: () => ({ status: 'active' }),
     SubscriptionAwaitingPayment: 'unchanged',
     SubscriptionIncompleteExpired: () => ({ status: 'incomplete_expired' }),
+    SubscriptionRefundProcessed: (_subscription, { subscription_id: _id, ...refund }) => ({ latest_refund: refund }),
   },
   publicTypes: {
     SubscriptionCreated: 'subscription.created',
@@ -130,6 +134,7 @@ export const subscriptionView = defineView<SubscriptionResource, SubscriptionEve
     SubscriptionAwaitingPayment: undefined,
     // The spec names no event for `incomplete_expired`: the status change is an update.
     SubscriptionIncompleteExpired: 'subscription.updated',
+    SubscriptionRefundProcessed: 'subscription.refund_processed',
   },
 });
 

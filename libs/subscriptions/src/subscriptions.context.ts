@@ -1,5 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { InvoiceOutcomesReaction } from './billing/invoice-outcomes.reaction';
+import { RefundRecognitionReaction } from './billing/refund-recognition.reaction';
 import { LateUsageRebillReaction } from './billing/late-usage-rebill.reaction';
 import { SubscriptionInvoicingReaction } from './billing/subscription-invoicing.reaction';
 import { CustomerSubscriptionsProcess } from './customer-subscriptions.process';
@@ -18,7 +19,7 @@ export const subscriptionsContext: ContextManifest = {
   module: SubscriptionsModule,
   projections: [subscriptionResource.projection],
   processes: [CustomerSubscriptionsProcess],
-  reactions: [SubscriptionInvoicingReaction, InvoiceOutcomesReaction, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
+  reactions: [SubscriptionInvoicingReaction, InvoiceOutcomesReaction, RefundRecognitionReaction, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
   timedAggregates: [subscriptionAggregate],
   upcasters: subscriptionUpcasters,
   aggregateTypes: [{ idPrefix: 'sub', type: 'subscription' }],

@@ -4,6 +4,7 @@ import { CustomersModule } from '@tally/customers';
 import { GetUpcomingInvoiceHandler } from './billing/upcoming-invoice';
 import { GetUsageSummaryHandler } from './billing/usage-summary';
 import { InvoiceOutcomesReaction } from './billing/invoice-outcomes.reaction';
+import { RefundRecognitionReaction } from './billing/refund-recognition.reaction';
 import { InvoiceReissue } from './billing/invoice-reissue';
 import { SubscriptionInvoiceBuilder } from './billing/subscription-invoice.builder';
 import { SubscriptionInvoices } from './billing/subscription-invoices';
@@ -33,7 +34,8 @@ import { SubscriptionReadsController, SubscriptionsController } from './subscrip
     DunningFinalActionReaction,
     SubscriptionInvoicingReaction,
     InvoiceOutcomesReaction,
+    RefundRecognitionReaction,
   ],
-  exports: [InvoiceReissue, CustomerSubscriptionsProcess, SubscriptionInvoicingReaction, InvoiceOutcomesReaction, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
+  exports: [InvoiceReissue, CustomerSubscriptionsProcess, SubscriptionInvoicingReaction, InvoiceOutcomesReaction, RefundRecognitionReaction, LateUsageRebillReaction, CustomerSubscriptionsIndexReaction, DunningFinalActionReaction],
 })
 export class SubscriptionsModule {}

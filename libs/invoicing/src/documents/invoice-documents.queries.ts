@@ -8,6 +8,7 @@ import { customerView, type CustomerResource } from '@tally/customers';
 import { TENANTS, type TenantEntry } from '@tally/http';
 import type { After, SortSpec } from '@tally/readstore';
 import { recognitionScheduleSteps, type RecognitionRowKey, type RecognitionSchedule } from '../domain/recognition-schedule';
+import { recognitionInputOf } from './invoice-recognition';
 import { INVOICES_COLLECTION, type InvoiceDocumentInput, type InvoiceParties } from './invoice-document';
 import { renderInvoicePdf } from './invoice-pdf';
 import { InvoicePdfLinks } from './pdf-links';
@@ -128,18 +129,7 @@ export class GetRecognitionScheduleHandler implements IQueryHandler<GetRecogniti
     const after = page.cursor === undefined ? null : rowKeyOf(cursors.decode(page.cursor, order));
     const customer = await this.reads.retrieve<CustomerResource>(context, customerView.collection, invoice.customer_id);
     const now = await this.clocks.now(this.cells.cell(context.region), customer?.resource.test_clock ?? undefined);
-    // A draft is not revenue yet, and a void invoice never was: their schedules are empty.
-    const recognised = invoice.status !== 'draft' && invoice.status !== 'void';
-    const steps = recognitionScheduleSteps(
-      {
-        currency: invoice.currency,
-        // A line without a service period (added by hand) is revenue of the day the invoice was issued.
-        lines: recognised ? invoice.lines.map((line) => ({ id: line.id, amount: line.amount, ...servicePeriod(line, invoice.issued_at ?? invoice.created_at) })) : [],
-        credit_notes: recognised ? invoice.credit_notes.map(({ id, amount, lines, created_at }) => ({ id, amount, lines, created_at })) : [],
-      },
-      now,
-      { after, limit: page.limit },
-    );
+    const steps = recognitionScheduleSteps(recognitionInputOf(invoice), now, { after, limit: page.limit });
     const { next, ...schedule } = await betweenOtherWork(steps);
     return {
       object: 'recognition_schedule',
@@ -170,8 +160,3 @@ async function betweenOtherWork<T>(steps: Generator<void, T>): Promise<T> {
 
 export const invoiceDocumentQueryHandlers = [GetInvoicePdfLinkHandler, RenderInvoicePdfHandler, GetRecognitionScheduleHandler];
 
-function servicePeriod(line: { period_start: string | null; period_end: string | null }, issuedAt: string): { period_start: string; period_end: string } {
-  if (line.period_start && line.period_end) return { period_start: line.period_start, period_end: line.period_end };
-  const day = `${issuedAt.slice(0, 10)}T00:00:00.000Z`;
-  return { period_start: day, period_end: new Date(Date.parse(day) + 86_400_000).toISOString() };
-}

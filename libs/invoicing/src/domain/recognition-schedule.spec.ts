@@ -17,6 +17,39 @@ const schedule = (input: Partial<RecognitionInput>, now = '2026-01-01T00:00:00.0
 const sumOf = (amounts: string[]) => amounts.reduce((total, a) => total.plus(a), new Big(0));
 
 describe('the revenue recognition schedule', () => {
+  describe('credit notes on a line’s total (after discounts, with tax: its basis)', () => {
+    /** 40.00 of revenue over four days; its total with 19% tax is 47.60. */
+    const taxed = { ...line('il_1', '40.00', '2026-03-01T00:00:00Z', '2026-03-05T00:00:00Z'), credit_basis: '47.60' };
+    const note = (id: string, amount: string, created_at: string, byLine = true): RecognitionCreditNote => ({ id, amount, lines: byLine ? [{ line_id: 'il_1', amount }] : [], created_at });
+
+    it('takes off the schedule the credited share of the line’s amount, not the credited amount (tax is not revenue)', () => {
+      // Half the total on day 3: 20.00 of revenue, 10.00 of it the two days already recognised (reversed on day 3), 10.00 of the two ahead.
+      const { rows, total } = schedule({ lines: [taxed], credit_notes: [note('cn_1', '23.80', '2026-03-03T08:00:00Z')] }, '2026-03-03T12:00:00Z');
+      expect(rows.map((r) => [r.date, r.credit_note_id, r.amount, r.recognized])).toEqual([
+        ['2026-03-01', null, '10.00', true],
+        ['2026-03-02', null, '10.00', true],
+        ['2026-03-03', null, '5.00', false],
+        ['2026-03-03', 'cn_1', '-10.00', false],
+        ['2026-03-04', null, '5.00', false],
+      ]);
+      expect(total).toBe('20.00');
+    });
+
+    it('credited whole in pieces, removes the line’s future rows and reverses all it recognised, to the unit', () => {
+      const pieces = [note('cn_1', '15.87', '2026-03-02T01:00:00Z'), note('cn_2', '15.87', '2026-03-02T02:00:00Z'), note('cn_3', '15.86', '2026-03-03T00:00:00Z')];
+      const { rows, total } = schedule({ lines: [taxed], credit_notes: pieces }, '2026-03-03T12:00:00Z');
+      expect(total).toBe('0.00');
+      expect(rows.filter((r) => r.credit_note_id === null && r.date >= '2026-03-03')).toEqual([]);
+    });
+
+    it('spreads a credit note by amount over the lines in proportion to what is left of their bases', () => {
+      const untaxed = { ...line('il_2', '40.00', '2026-03-01T00:00:00Z', '2026-03-05T00:00:00Z'), credit_basis: '40.00' };
+      // 87.60 of totals: crediting 43.80 takes half of each line's revenue off.
+      const { total } = schedule({ lines: [taxed, untaxed], credit_notes: [note('cn_1', '43.80', '2026-03-01T00:00:00Z', false)] });
+      expect(total).toBe('40.00');
+    });
+  });
+
   it('spreads a line straight-line over the UTC days of its period, the remainder on the largest remainders', () => {
     const { rows, total } = schedule({ lines: [line('il_1', '10.00', '2026-03-01T00:00:00Z', '2026-03-04T00:00:00Z')] });
     expect(rows.map((r) => [r.date, r.amount])).toEqual([
@@ -189,6 +222,29 @@ describe('the revenue recognition schedule', () => {
           expect(result.rows.filter((r) => r.credit_note_id !== null && new Big(r.amount).gte(0))).toEqual([]);
           const today = now.toISOString().slice(0, 10);
           expect(result.rows.filter((r) => r.recognized !== r.date < today)).toEqual([]);
+        }),
+      );
+    });
+
+    it('with a basis (the line’s total with tax), takes off the credited share of the amount: the whole amount once the whole basis is credited', () => {
+      const rate = fc.integer({ min: 0, max: 27 });
+      fc.assert(
+        fc.property(lineArb, fc.array(creditArb, { maxLength: 4 }), rate, fc.boolean(), (lineSpec, credits, percent, creditTheRest) => {
+          const basisCents = lineSpec.cents + Math.round((lineSpec.cents * percent) / 100);
+          const { input, credited } = build({ ...lineSpec, cents: basisCents }, credits);
+          const notes = [...input.credit_notes];
+          const rest = basisCents - credited;
+          if (creditTheRest && rest > 0) notes.push({ id: 'cn_rest', amount: money(rest), lines: [{ line_id: 'il_1', amount: money(rest) }], created_at: new Date(T0 + 24 * 500 * HOUR).toISOString() });
+          const lines = [{ ...input.lines[0], amount: money(lineSpec.cents), credit_basis: money(basisCents) }];
+          const result = recognitionSchedule({ ...input, lines, credit_notes: notes }, new Date(T0));
+          const all = creditTheRest ? basisCents : credited;
+          // What is left: the amount less the credited share of it, half-even to the cent.
+          const taken = basisCents === 0 ? 0n : (() => {
+            const exact = new Big(all).times(lineSpec.cents).div(basisCents);
+            return BigInt(exact.round(0, Big.roundHalfEven).toFixed(0));
+          })();
+          expect(result.total).toBe(money(BigInt(lineSpec.cents) - taken));
+          if (creditTheRest) expect(result.total).toBe('0.00');
         }),
       );
     });

@@ -13,6 +13,10 @@ import { minorUnits } from '@tally/kernel';
  *   with the largest remainders, the earlier day on a tie. A line's rows therefore sum exactly to
  *   its amount. A line whose period is empty (end ≤ start) is recognised whole on its start date.
  * - A credit note takes effect from the start of the UTC day it was issued (its `created_at`).
+ *   It credits a line's total (after discounts, with tax: its `credit_basis`), of which the
+ *   schedule holds the line's amount: what it takes off the schedule is in the same proportion,
+ *   rounded half-even to the unit on what was credited of the line so far, so that crediting the
+ *   whole total takes off the whole amount (a line without a basis is credited one for one).
  *   Of the credited amount `c` of a line whose schedule still holds `N`, of which `F` is dated on
  *   or after that day, the future rows lose `c × F ÷ N` (rounded half-even to the unit, spread over
  *   them in proportion to their amounts, largest remainder again, so a row never turns negative),
@@ -20,7 +24,7 @@ import { minorUnits } from '@tally/kernel';
  *   credit note's day, carrying its id. Crediting a line whole removes its future rows and reverses
  *   everything recognised before. Rows that reach zero are dropped. A credit beyond what the line
  *   still holds is capped at it. A credit note without lines is spread over the invoice's lines
- *   in proportion to what each still holds.
+ *   in proportion to what each still holds (of its basis, where the lines have one).
  * - A row is recognised once its day has ended (`now` ≥ the next UTC midnight).
  *
  * Pure and deterministic: the same invoice and `now` give the same rows, ordered by date, then
@@ -34,6 +38,8 @@ export interface RecognitionLine {
   amount: string;
   period_start: string;
   period_end: string;
+  /** What credit notes credit of the line (its total after discounts, with tax); absent: its amount. */
+  credit_basis?: string;
 }
 
 export interface RecognitionCreditNote {
@@ -112,6 +118,22 @@ export function* recognitionScheduleSteps(input: RecognitionInput, now: Date, pa
     yield;
   }
 
+  const bases = input.lines.map((line) => (line.credit_basis === undefined ? null : toUnits(line.credit_basis)));
+  const amounts = input.lines.map((line) => toUnits(line.amount));
+  /** Of each line: how much of its basis credit notes credited, and what that took off its schedule. */
+  const creditedBasis = input.lines.map(() => 0n);
+  const takenOff = input.lines.map(() => 0n);
+  /** The units a credit of `units` of line `i`'s basis takes off its schedule. */
+  const revenueOf = (i: number, units: bigint): bigint => {
+    const basis = bases[i];
+    if (basis === null) return units;
+    creditedBasis[i] += units;
+    const credited = abs(creditedBasis[i]) > abs(basis) ? basis : creditedBasis[i];
+    const target = basis === 0n ? 0n : divideHalfEven(credited * amounts[i], basis);
+    const share = target - takenOff[i];
+    takenOff[i] = target;
+    return share;
+  };
   const creditNotes = [...input.credit_notes].sort((a, b) => compare(Date.parse(a.created_at), Date.parse(b.created_at)) || compare(a.id, b.id));
   for (const note of creditNotes) {
     const day = dayOf(Date.parse(note.created_at));
@@ -122,12 +144,12 @@ export function* recognitionScheduleSteps(input: RecognitionInput, now: Date, pa
         if (i !== undefined) byLine.set(i, (byLine.get(i) ?? 0n) + toUnits(credited.amount));
       }
     } else {
-      const held = entries.map((rows) => max(0n, sum(rows)));
+      const held = entries.map((rows, i) => max(0n, bases[i] === null ? sum(rows) : bases[i]! - creditedBasis[i]));
       const shares = largestRemainder(toUnits(note.amount), held);
       shares.forEach((share, i) => share !== 0n && byLine.set(i, share));
     }
     for (const [i, credit] of byLine) {
-      entries[i] = credited(entries[i], credit, day, i, note.id);
+      entries[i] = credited(entries[i], revenueOf(i, credit), day, i, note.id);
       yield;
     }
   }
@@ -239,7 +261,7 @@ function largestRemainder(units: bigint, weights: readonly bigint[]): bigint[] {
 
 /** The smallest unit the schedule counts in: the currency's minor unit, or finer when an amount has more decimals. */
 function scaleOf(input: RecognitionInput): number {
-  const amounts = [...input.lines.map((line) => line.amount), ...input.credit_notes.flatMap((note) => [note.amount, ...note.lines.map((line) => line.amount)])];
+  const amounts = [...input.lines.flatMap((line) => [line.amount, ...(line.credit_basis === undefined ? [] : [line.credit_basis])]), ...input.credit_notes.flatMap((note) => [note.amount, ...note.lines.map((line) => line.amount)])];
   return Math.max(minorUnits(input.currency), ...amounts.map((amount) => new Big(amount).toFixed().split('.')[1]?.length ?? 0));
 }
 

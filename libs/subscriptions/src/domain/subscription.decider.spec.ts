@@ -55,6 +55,22 @@ const pastDue: SubscriptionEvent = { type: 'SubscriptionPastDue', data: { subscr
 const canceled: SubscriptionEvent = { type: 'SubscriptionCanceled', data: { subscription_id: id, canceled_at: '2026-02-05T00:00:00.000Z', reason: null, prorations: CREDIT } };
 
 describe('subscription decider', () => {
+  describe('RecordRefundProcessed', () => {
+    const refund = {
+      invoice_id: 'in_1', credit_note_id: 'cn_1', refund_id: 'rfd_1', amount: '23.80', currency: 'EUR',
+      revenue_reduced: '20.00', recognized_reversed: '8.00', deferred_reduced: '12.00', processed_at: '2026-02-12T10:00:00.000Z',
+    };
+    const record = { type: 'RecordRefundProcessed' as const, data: { subscription_id: id, ...refund } };
+    const processed: SubscriptionEvent = { type: 'SubscriptionRefundProcessed', data: { subscription_id: id, ...refund } };
+
+    it('records what a credit note did to an invoice’s recognition, active or canceled alike', () => {
+      spec.given([created, activated]).when(record).then([processed]);
+      spec.given([created, activated, canceled]).when(record).then([processed]);
+    });
+
+    it('needs the subscription', () => spec.given([]).when(record).thenFails('subscription.not_found'));
+  });
+
   describe('CreateSubscription', () => {
     it('starts active in a period anchored at creation (a 31st renews on the month’s last day), its activation announced once its first invoice is paid', () =>
       spec.given([]).when(create).then([created, activatedAtCreation]));

@@ -2,7 +2,7 @@ import { checkMetadata, DomainError, keyedObject, mergeMetadata, sameMetadata, t
 import { boundary, periodAt, wholePeriodOf, type Cadence, type Period } from './billing-cycle';
 import { invoiceBasisOf } from './invoice-basis';
 import { prorationItems, unusedTimeCredits, type LicensedCharge } from './prorations';
-import type { Commitment, PauseBehavior, PeriodTerms, ProrationBehavior, ProrationItem, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus } from './subscription.events';
+import type { Commitment, PauseBehavior, PeriodTerms, ProrationBehavior, ProrationItem, SubscriptionCreated, SubscriptionEvent, SubscriptionRefundProcessed, SubscriptionStatus } from './subscription.events';
 
 export const DAY_MS = 86_400_000;
 /** Stripe's limit on a trial. */
@@ -106,6 +106,8 @@ export type CancelSubscription = Command<
 >;
 export type MarkPastDue = Command<'MarkPastDue', { subscription_id: string; invoice_id: string }>;
 export type RecordInvoicePaid = Command<'RecordInvoicePaid', { subscription_id: string; invoice_id: string }>;
+/** A credit note adjusted the recognition of one of its invoices (see SubscriptionRefundProcessed). */
+export type RecordRefundProcessed = Command<'RecordRefundProcessed', SubscriptionRefundProcessed['data']>;
 /** The timer of a subscription awaiting its first payment. */
 export type ExpireIncomplete = Command<'ExpireIncomplete', { subscription_id: string; at: string }>;
 
@@ -122,6 +124,7 @@ export type SubscriptionCommand =
   | CancelSubscription
   | MarkPastDue
   | RecordInvoicePaid
+  | RecordRefundProcessed
   | ExpireIncomplete;
 
 const notFound = (id: string) => DomainError.notFound('subscription.not_found', `No subscription ${id}`);
@@ -201,6 +204,9 @@ const stateTable: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEv
         if (state.status !== 'past_due' || command.data.invoice_id !== state.pastDueInvoice) return [];
         return [{ type: 'SubscriptionRecovered', data: { subscription_id: id, invoice_id: command.data.invoice_id } }];
       }
+      case 'RecordRefundProcessed':
+        // In any status: a refund often follows a cancellation.
+        return [{ type: 'SubscriptionRefundProcessed', data: { ...command.data, subscription_id: id } }];
       case 'ExpireIncomplete':
         return state.status === 'pending_activation' ? [{ type: 'SubscriptionIncompleteExpired', data: { subscription_id: id, expired_at: command.data.at, period_start: state.period.start } }] : [];
     }
@@ -270,6 +276,8 @@ const stateTable: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEv
         return { ...state, status: 'ended', pendingProrations: [] };
       case 'SubscriptionPastDue':
         return { ...state, status: 'past_due', pastDueInvoice: event.data.invoice_id };
+      case 'SubscriptionRefundProcessed':
+        return state;
       case 'SubscriptionRecovered':
         // Its recovery is announced as an activation, a first one included.
         return { ...state, status: 'active', pastDueInvoice: null, firstPaymentPending: false };

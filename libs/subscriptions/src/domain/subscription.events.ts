@@ -199,6 +199,27 @@ export type SubscriptionAwaitingPayment = Event<
   { subscription_id: string; period_start: string; period_end: string; terms: PeriodTerms; expires_at: string } & Billing
 >;
 
+/**
+ * A credit note (a refund's, or one issued by hand) on one of the subscription's invoices adjusted
+ * that invoice's revenue recognition schedule: what it credited, and what it took off the
+ * schedule, of which the part already recognised (reversed on its day) and the part still deferred.
+ */
+export type SubscriptionRefundProcessed = Event<'SubscriptionRefundProcessed', SubscriptionRefund & { subscription_id: string }>;
+
+export interface SubscriptionRefund {
+  invoice_id: string;
+  credit_note_id: string;
+  /** The refund that issued the credit note; null for a credit note without one. */
+  refund_id: string | null;
+  /** What the credit note credited (with tax), in `currency`. */
+  amount: string;
+  currency: string;
+  revenue_reduced: string;
+  recognized_reversed: string;
+  deferred_reduced: string;
+  processed_at: string;
+}
+
 /** The first invoice was not paid in time: the subscription never started (terminal). */
 export type SubscriptionIncompleteExpired = Event<'SubscriptionIncompleteExpired', { subscription_id: string; expired_at: string; period_start: string }>;
 
@@ -222,4 +243,5 @@ export type SubscriptionEvent =
   | SubscriptionCommitmentEnding
   | SubscriptionEnded
   | SubscriptionPastDue
-  | SubscriptionRecovered;
+  | SubscriptionRecovered
+  | SubscriptionRefundProcessed;

@@ -71,6 +71,7 @@ export const subscriptionTimers: AggregateTimers<SubscriptionCommand, Subscripti
     case 'SubscriptionQuantityScheduled':
     case 'SubscriptionPastDue':
     case 'SubscriptionRecovered':
+    case 'SubscriptionRefundProcessed':
       return [];
   }
 };

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { keyedMapSchema, METADATA_SCHEMA, type KnownFields } from '@tally/http';
-import type { Commitment, PauseBehavior, ProrationItem, SubscriptionStatus } from '../domain/subscription.events';
+import type { Commitment, PauseBehavior, ProrationItem, SubscriptionRefund, SubscriptionStatus } from '../domain/subscription.events';
 import type { SubscriptionResource } from '../subscription.view';
 import { MAX_TRIAL_DAYS } from '../domain/subscription.decider';
 import { CommitmentDto, PAUSE_BEHAVIORS } from './subscription.dto';
@@ -17,6 +17,20 @@ export class ProrationItemResponse implements ProrationItem {
   @ApiProperty({ format: 'date-time' }) period_end!: string;
   @ApiProperty({ type: 'integer', description: 'The price-book version the amount was priced with' }) price_version!: number;
   @ApiProperty({ example: 'standard', description: 'The prorated component’s tax code' }) tax_code!: string;
+}
+
+const MONEY = (description: string) => ({ type: String, example: '23.80', description });
+
+export class SubscriptionRefundResponse implements SubscriptionRefund {
+  @ApiProperty({ example: 'inv_01JD…' }) invoice_id!: string;
+  @ApiProperty({ example: 'cn_01JD…' }) credit_note_id!: string;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The refund that issued the credit note; null for one issued without a refund' }) refund_id!: string | null;
+  @ApiProperty(MONEY('What the credit note credited, with tax')) amount!: string;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
+  @ApiProperty(MONEY('What it took off the invoice’s recognition schedule (its revenue share: no tax)')) revenue_reduced!: string;
+  @ApiProperty(MONEY('Of it, what had been recognised: reversed by a negative row on the credit note’s day')) recognized_reversed!: string;
+  @ApiProperty(MONEY('Of it, what was still deferred: taken off the future rows in proportion')) deferred_reduced!: string;
+  @ApiProperty({ format: 'date-time', description: 'When the credit note was issued' }) processed_at!: string;
 }
 
 export class PendingUpdateResponse {
@@ -53,6 +67,8 @@ export class SubscriptionResponse implements KnownFields<SubscriptionResource> {
   @ApiProperty({ type: () => PendingUpdateResponse, nullable: true, description: 'Changes that take effect at the next period boundary' }) pending_update!: PendingUpdateResponse | null;
   @ApiProperty({ type: () => [ProrationItemResponse], description: 'Prorations the next invoice will carry' }) pending_prorations!: ProrationItemResponse[];
   @ApiProperty({ type: String, nullable: true, example: null, description: 'The sandbox test clock the subscription lives on (its customer’s)' }) test_clock!: string | null;
+  @ApiProperty({ type: () => SubscriptionRefundResponse, nullable: true, description: 'The last credit note or refund that adjusted the revenue recognition of one of its invoices (`subscription.refund_processed`); null before any' })
+  latest_refund!: SubscriptionRefundResponse | null;
   @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;

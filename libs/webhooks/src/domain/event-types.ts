@@ -1,11 +1,10 @@
 /**
  * The spec's public event types of capabilities Tally has not built yet (wallets, refunds, credit
- * notes' refunds, commissions, attach, FX locks, a subscription's refund): nothing publishes them, but
+ * notes' refunds, commissions, attach, FX locks): nothing publishes them, but
  * an endpoint may already subscribe to them. A type leaves this list when the view of the resource
  * that publishes it declares it.
  */
 export const ANNOUNCED_EVENT_TYPES: readonly string[] = [
-  'subscription.refund_processed',
   'invoice.fx_rate_locked',
   'refund.created',
   'refund.succeeded',

@@ -393,6 +393,8 @@ describe('settlement from the customer’s wallet', () => {
     data: { invoice_id: id, payment_id: automaticPaymentId(id), customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount, currency: 'EUR', reason: 'automatic', dunning: null },
   });
   const settling = [created, finalizedWithWallet, walletAttempt(walletPayment, '178.50')];
+  const declined = { code: 'card_declined', decline_code: 'generic_decline', provider_message: 'declined', user_message: 'declined', is_retriable: false, retriable_after: null };
+  const failed = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: null, last_error: declined } });
 
   it('settles from the wallet first at finalisation, before any charge of the method', () =>
     spec.given([created]).when(withWallet('pm_1')).then([finalizedWithWallet, walletAttempt(walletPayment, '178.50')]));
@@ -415,9 +417,11 @@ describe('settlement from the customer’s wallet', () => {
       .when({ type: 'CloseInvoicePayment', data: { invoice_id: id, payment_id: walletPayment, outcome: 'canceled', last_error: null } })
       .then([{ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id: walletPayment } }, cardAttempt('178.50')]));
 
-  it('charges nothing after a settlement asked by hand, nor for an invoice sent for payment', () => {
+  it('charges nothing after a later settlement (asked by hand, or a credit of the wallet), nor for an invoice sent for payment', () => {
     const manual = [created, finalized, walletAttempt('pay_w', '178.50', 'manual')];
     spec.given(manual).when(payment('pay_w', '100.00')).then([applied('pay_w', '100')]);
+    const later = [created, finalizedWithWallet, walletAttempt(walletPayment, '178.50'), canceled(walletPayment), cardAttempt('178.50'), failed(automaticPaymentId(id)), walletAttempt('pay_w', '178.50')];
+    spec.given(later).when(payment('pay_w', '100.00')).then([applied('pay_w', '100')]);
     const sent = [created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, auto_charge: false } } as InvoiceEvent, finalizedWithWallet, walletAttempt(walletPayment, '178.50')];
     spec.given(sent).when(payment(walletPayment, '100.00')).then([applied(walletPayment, '100')]);
   });

@@ -50,8 +50,8 @@ export interface InvoiceFacts {
   payments: readonly string[];
   /** The payment attempt awaiting its outcome, if any: no other starts meanwhile. */
   openPayment: string | null;
-  /** Set while that attempt is a settlement from the wallet; `automatic`: the finalisation's, after which the method is charged for the rest. */
-  openWalletAttempt: { automatic: boolean } | null;
+  /** Set while that attempt is a settlement from the wallet; `atFinalization`: the finalisation's, after which the method is charged for the rest. */
+  openWalletAttempt: { atFinalization: boolean } | null;
   /** The customer's wallet that settles the invoice (named at finalisation or by a settlement), if any. */
   walletId: string | null;
   /** What settlements from the wallet paid of it. */
@@ -130,6 +130,8 @@ export type InvoiceCommand =
 export const DEFAULT_DAYS_UNTIL_DUE = { auto_charge: 0, send_invoice: 30 } as const;
 
 const ZERO = new Big(0);
+/** The occasion of the settlement from the wallet that a finalisation starts. */
+const FINALIZATION = 'finalization';
 const notFound = (id: string) => DomainError.notFound('invoice.not_found', `No invoice ${id}`);
 
 /** The answer for an operation the invoice's status forbids (docs/errors.md). */
@@ -389,7 +391,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       case 'InvoicePaymentStarted': {
         const { payment_id, amount, payment_method_id, reason, source } = event.data;
         const attempt = { ...state, openPayment: payment_id, openPaymentAmount: amount, attempts: [...state.attempts, payment_id] };
-        if (source === 'wallet') return { ...attempt, openWalletAttempt: { automatic: reason === 'automatic' }, walletId: payment_method_id };
+        if (source === 'wallet') return { ...attempt, openWalletAttempt: { atFinalization: payment_id === walletSettlementPaymentId(state.id, FINALIZATION) }, walletId: payment_method_id };
         // A method named for one payment by hand is not the one to charge next.
         return { ...attempt, openWalletAttempt: null, paymentMethodId: reason === 'manual' ? state.paymentMethodId : payment_method_id };
       }
@@ -461,7 +463,7 @@ function finalize(state: InvoiceFacts, data: FinalizeInvoice['data']): InvoiceEv
   if (data.wallet_id) {
     const settle: StartInvoicePayment = {
       type: 'StartInvoicePayment',
-      data: { invoice_id: state.id, payment_id: walletSettlementPaymentId(state.id, 'finalization'), payment_method_id: data.wallet_id, reason: 'automatic', source: 'wallet' },
+      data: { invoice_id: state.id, payment_id: walletSettlementPaymentId(state.id, FINALIZATION), payment_method_id: data.wallet_id, reason: 'automatic', source: 'wallet' },
     };
     return [finalized, ...invoiceDecider.decide(settle, open)];
   }
@@ -480,7 +482,7 @@ const withoutAttempt = (state: InvoiceFacts, paymentId: string): InvoiceFacts =>
  * left to pay is charged with its method, as it would have been at finalisation.
  */
 function chargeAfterWallet(state: InvoiceFacts, ended: InvoiceEvent): readonly InvoiceEvent[] {
-  if (!state.openWalletAttempt?.automatic) return [];
+  if (!state.openWalletAttempt?.atFinalization) return [];
   const after = invoiceDecider.evolve(state, ended) as InvoiceFacts;
   if (!after.autoCharge || !after.paymentMethodId || !isPayable(after)) return [];
   const charge: StartInvoicePayment = { type: 'StartInvoicePayment', data: { invoice_id: state.id, payment_id: automaticPaymentId(state.id), payment_method_id: after.paymentMethodId, reason: 'automatic' } };

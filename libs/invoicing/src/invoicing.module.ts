@@ -24,6 +24,7 @@ import { InvoiceDrafts } from './invoice-drafts';
     InvoiceFinalizer,
     InvoiceDryRun,
     SubscriptionInvoiceIssuer,
+    InvoiceWallets,
     InvoiceDrafts,
     InvoiceNumberingReaction,
     InvoicePdfLinks,

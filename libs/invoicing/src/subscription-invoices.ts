@@ -12,6 +12,7 @@ import type { InvoiceIssue } from './domain/invoice-number-sequence';
 import { INVOICE_LINE_ID_PREFIX, invoiceAggregate } from './invoice.aggregate';
 import type { InvoiceResource } from './invoice.view';
 import { InvoiceFinalizer } from './invoice-finalizer';
+import { InvoiceWallets } from './invoice-wallets';
 import { written, type InvoiceWritten } from './invoice-drafts';
 import { InvoiceNumbering } from './invoice-numbering';
 
@@ -117,6 +118,7 @@ export class SubscriptionInvoiceIssuer {
     private readonly clocks: Clocks,
     private readonly finalizer: InvoiceFinalizer,
     private readonly numbering: InvoiceNumbering,
+    private readonly wallets: InvoiceWallets,
   ) {}
 
   async issue(context: RequestContext, input: SubscriptionInvoiceInput): Promise<InvoiceWritten> {
@@ -176,7 +178,8 @@ export class SubscriptionInvoiceIssuer {
   private async checkedIssue(context: RequestContext, creation: CreateInvoice, now: string, customer: TaxCustomer | undefined): Promise<InvoiceIssue> {
     const initial = invoiceDecider.initialState();
     const draft = invoiceDecider.decide(creation, initial).reduce(invoiceDecider.evolve, initial) as InvoiceFacts;
-    const issue: InvoiceIssue = { command: { creation: creation.data, ...(await this.finalizer.totalsOf(context, draft, now, customer)) }, clock_id: context.clockId ?? null };
+    const [totals, wallet] = await Promise.all([this.finalizer.totalsOf(context, draft, now, customer), this.wallets.of(context, creation.data.customer_id, creation.data.currency)]);
+    const issue: InvoiceIssue = { command: { creation: creation.data, ...totals, ...(wallet && { wallet }) }, clock_id: context.clockId ?? null };
     invoiceDecider.decide(issued(issue, '?'), initial);
     return issue;
   }

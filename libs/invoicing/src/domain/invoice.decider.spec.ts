@@ -382,7 +382,7 @@ describe('invoice payment attempts', () => {
 describe('settlement from the customer’s wallet', () => {
   const walletId = 'wal_1';
   const walletPayment = walletSettlementPaymentId(id, 'finalization');
-  const withWallet = (payment_method_id?: string): FinalizeInvoice => ({ ...finalize(), data: { ...finalize().data, wallet_id: walletId, ...(payment_method_id && { payment_method_id }) } });
+  const withWallet = (payment_method_id?: string, funded = true): FinalizeInvoice => ({ ...finalize(), data: { ...finalize().data, wallet: { id: walletId, funded }, ...(payment_method_id && { payment_method_id }) } });
   const finalizedWithWallet: InvoiceFinalized = { ...finalized, data: { ...finalized.data, wallet_id: walletId, payment_method_id: 'pm_1' } };
   const walletAttempt = (payment_id: string, amount: string, reason: 'automatic' | 'manual' = 'automatic'): InvoiceEvent => ({
     type: 'InvoicePaymentStarted',
@@ -398,6 +398,9 @@ describe('settlement from the customer’s wallet', () => {
 
   it('settles from the wallet first at finalisation, before any charge of the method', () =>
     spec.given([created]).when(withWallet('pm_1')).then([finalizedWithWallet, walletAttempt(walletPayment, '178.50')]));
+
+  it('names an empty wallet, and charges the method at once', () =>
+    spec.given([created]).when(withWallet('pm_1', false)).then([finalizedWithWallet, cardAttempt('178.50')]));
 
   it('pays a negative or zero total at once, naming the wallet', () =>
     spec

@@ -76,17 +76,23 @@ export type AddInvoiceLine = Command<'AddInvoiceLine', { invoice_id: string; lin
 export type RemoveInvoiceLine = Command<'RemoveInvoiceLine', { invoice_id: string; line_id: string }>;
 /** `line_ids`: the lines the totals were computed for, in order; another set means the draft changed meanwhile. */
 export type RecordInvoiceTax = Command<'RecordInvoiceTax', { invoice_id: string; line_ids: string[]; totals: InvoiceTotalsData }>;
+/** The customer's wallet in the invoice's currency at finalisation: the invoice names it, and, when it has a balance, is settled from it first. */
+export interface FinalizationWallet {
+  id: string;
+  funded: boolean;
+}
+
 /** `payment_method_id`: what an auto-charged invoice that names no method is charged with (its customer's default then). */
 export type FinalizeInvoice = Command<
   'FinalizeInvoice',
-  { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData; payment_method_id?: string | null; wallet_id?: string | null }
+  { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData; payment_method_id?: string | null; wallet?: FinalizationWallet | null }
 >;
 /**
  * Created and finalised at once (a subscription's invoice, its number reserved before): one
  * append of its creation, its finalisation and, when it is charged automatically with a method,
  * the charge's attempt. Issued again with the same number, it changes nothing.
  */
-export type IssueInvoice = Command<'IssueInvoice', { creation: CreateInvoice['data']; number: string; line_ids: string[]; totals: InvoiceTotalsData; wallet_id?: string | null }>;
+export type IssueInvoice = Command<'IssueInvoice', { creation: CreateInvoice['data']; number: string; line_ids: string[]; totals: InvoiceTotalsData; wallet?: FinalizationWallet | null }>;
 /** Dunning's retries are used up: its final action on the invoice (a write-off) and for its subscription. */
 export type ExhaustInvoiceRetries = Command<'ExhaustInvoiceRetries', { invoice_id: string; final_action: Exclude<DunningFinalAction, 'leave_past_due'> }>;
 export type ApplyInvoicePayment = Command<'ApplyInvoicePayment', { invoice_id: string; payment_id: string; amount: string }>;
@@ -454,16 +460,16 @@ function finalize(state: InvoiceFacts, data: FinalizeInvoice['data']): InvoiceEv
   const days = state.daysUntilDue ?? (state.autoCharge ? DEFAULT_DAYS_UNTIL_DUE.auto_charge : DEFAULT_DAYS_UNTIL_DUE.send_invoice);
   const dueAt = state.dueAt ?? new Date(Date.parse(now) + days * 86_400_000).toISOString();
   const method = state.paymentMethodId ?? data.payment_method_id ?? null;
-  const wallet = data.wallet_id ? { wallet_id: data.wallet_id, ...(method !== null && method !== state.paymentMethodId && { payment_method_id: method }) } : {};
+  const wallet = data.wallet ? { wallet_id: data.wallet.id, ...(method !== null && method !== state.paymentMethodId && { payment_method_id: method }) } : {};
   const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: state.id, number, issued_at: now, due_at: dueAt, totals, ...wallet } };
   const open = invoiceDecider.evolve(state, finalized) as InvoiceFacts;
   // Nothing to pay (a zero total, or credits beyond the charges): paid on finalisation; a negative total's credit goes to the customer's wallet.
   if (new Big(totals.total).lte(0)) return [finalized, paid(open)];
   // The customer's wallet settles it first (Stripe applies the customer balance at finalisation); the method is charged for the rest after.
-  if (data.wallet_id) {
+  if (data.wallet?.funded) {
     const settle: StartInvoicePayment = {
       type: 'StartInvoicePayment',
-      data: { invoice_id: state.id, payment_id: walletSettlementPaymentId(state.id, FINALIZATION), payment_method_id: data.wallet_id, reason: 'automatic', source: 'wallet' },
+      data: { invoice_id: state.id, payment_id: walletSettlementPaymentId(state.id, FINALIZATION), payment_method_id: data.wallet.id, reason: 'automatic', source: 'wallet' },
     };
     return [finalized, ...invoiceDecider.decide(settle, open)];
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TaxModule } from '@tally/tax';
+import { WalletsModule } from '@tally/wallets';
 import { PreviewInvoiceHandler } from './invoice-preview';
 import { InvoiceFinalizer } from './invoice-finalizer';
 import { InvoiceNumbering } from './invoice-numbering';
@@ -13,9 +14,10 @@ import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
 import { SubscriptionInvoiceIssuer } from './subscription-invoices';
 import { InvoiceDrafts } from './invoice-drafts';
+import { InvoiceWallets } from './invoice-wallets';
 
 @Module({
-  imports: [TaxModule],
+  imports: [TaxModule, WalletsModule],
   controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController],
   providers: [
     PreviewInvoiceHandler,
@@ -31,6 +33,6 @@ import { InvoiceDrafts } from './invoice-drafts';
     InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer],
+  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer, InvoiceWallets],
 })
 export class InvoicingModule {}

@@ -10,6 +10,8 @@ import { PaymentFlowReaction } from './payment-flow.reaction';
 import { paymentResource } from './payment.resource';
 import { setupIntentResource } from './setup-intents/setup-intent.resource';
 import { PaymentsModule } from './payments.module';
+import { WalletReturnsReaction } from './wallet-settlement/wallet-returns.reaction';
+import { WalletSettlementProcess } from './wallet-settlement/wallet-settlement.process';
 import { PAYMENT_METHODS_SECTION, PAYMENTS_SECTION } from './payments.api-sections';
 
 /** Payment methods (attached by provider token, verified, expiring), payments of invoices through the payment provider port, and the money flow between them. */
@@ -18,8 +20,8 @@ export const paymentsContext: ContextManifest = {
   apiSections: [PAYMENT_METHODS_SECTION, PAYMENTS_SECTION],
   module: PaymentsModule,
   projections: [paymentMethodProjection, setupIntentResource.projection, paymentResource.projection],
-  processes: [DunningProcess, UnappliedPaymentRefundProcess],
-  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
+  processes: [DunningProcess, UnappliedPaymentRefundProcess, WalletSettlementProcess],
+  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction, WalletReturnsReaction],
   timedAggregates: [paymentMethodAggregate],
   pii: paymentMethodPii,
   aggregateTypes: [

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '@tally/cells';
 import { onClockOf } from '@tally/cells';
 import { CommandRuntime, Commands } from '@tally/runtime';
-import { invoiceAggregate, invoiceCollection, isPayable, walletSettlementPaymentId, type InvoicePaymentStarted } from '@tally/invoicing';
+import { invoiceAggregate, invoiceCollection, InvoiceWallets, isPayable, walletSettlementPaymentId, type InvoicePaymentStarted } from '@tally/invoicing';
 import { WalletPayments } from './wallet-payments';
 
 /**
@@ -17,12 +17,13 @@ export class OpenInvoiceSettlement {
     private readonly runtime: CommandRuntime,
     private readonly commands: Commands,
     private readonly walletPayments: WalletPayments,
+    private readonly wallets: InvoiceWallets,
   ) {}
 
   async settle(context: RequestContext, walletId: string, invoiceIds: readonly string[], occasion: string): Promise<void> {
     const cell = this.runtime.cellOf(context);
     for (const invoiceId of invoiceIds) {
-      if (!(await this.walletPayments.isFunded(context, walletId))) return;
+      if (!(await this.wallets.isFunded(context, walletId))) return;
       const invoice = await this.runtime.load(cell, invoiceAggregate, invoiceId, context);
       // Paid, closed, or under another attempt meanwhile (whose outcome decides what is left): the next.
       if (invoice.state.status === 'none' || !isPayable(invoice.state) || invoice.state.openPayment) continue;

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { derivedId, DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, Commands, type CommandOutcome } from '@tally/runtime';
-import { invoiceCollection, type InvoicePaymentStarted } from '@tally/invoicing';
-import { walletPostings, type WalletDebited } from '@tally/wallets';
+import { invoiceCollection, InvoiceWallets, type InvoicePaymentStarted } from '@tally/invoicing';
+import { transactionOf, walletPostings, type DebitWallet } from '@tally/wallets';
 import type { PaymentState } from '../domain/payment.decider';
 import { paymentAggregate } from '../payment.aggregate';
 import type { PaymentResource } from '../payment.view';
@@ -31,6 +31,7 @@ export class WalletPayments {
     private readonly commands: Commands,
     private readonly clocks: Clocks,
     private readonly outcomes: PaymentOutcomeOnInvoice,
+    private readonly wallets: InvoiceWallets,
   ) {}
 
   /** The settlement's payment, or undefined when the wallet was empty (the attempt is then closed, and the invoice charges its method if it was the finalisation's). */
@@ -66,26 +67,29 @@ export class WalletPayments {
     return created;
   }
 
-  /** What the wallet gave: the debit's amount (that of the transaction posted before, on a second call), undefined when it was empty. */
+  /** 409 `wallet.insufficient_balance` for an empty wallet, before anything is written. */
+  async assertFunded(context: RequestContext, walletId: string): Promise<void> {
+    if (!(await this.wallets.isFunded(context, walletId))) throw emptyWallet(walletId);
+  }
+
+  /**
+   * What the wallet gave: the debit's amount, as much of the attempt's as the balance covers (on a
+   * second call, the transaction posted the first time), or undefined when it was empty.
+   */
   private async debit(context: RequestContext, attempt: InvoicePaymentStarted['data'], transaction_id: string): Promise<string | undefined> {
     const { invoice_id, payment_method_id: wallet_id, amount } = attempt;
-    const data = {
-      wallet_id,
-      transaction_id,
-      amount,
-      reason: 'invoice_settlement' as const,
-      source: { type: 'invoice' as const, id: invoice_id },
-      external_id: null,
-      description: `Settlement of invoice ${invoice_id}`,
-      partial: true,
-    };
+    const posting = (now: string): DebitWallet => ({
+      type: 'DebitWallet',
+      data: { wallet_id, transaction_id, amount, reason: 'invoice_settlement', source: { type: 'invoice', id: invoice_id }, external_id: null, description: `Settlement of invoice ${invoice_id}`, partial: true, now },
+    });
     try {
-      const debited = await this.commands.send(walletPostings, wallet_id, { type: 'DebitWallet', data }, context);
-      const posted = debited.appended.find((event): event is WalletDebited => event.type === 'WalletDebited' && (event as WalletDebited).data.transaction.transaction_id === transaction_id);
-      return posted ? posted.data.transaction.amount : postedAmount(debited.state, transaction_id);
+      const { state } = await this.commands.send(walletPostings, wallet_id, posting, context);
+      return transactionOf(state, transaction_id)!.amount;
     } catch (refusal) {
       if (refusal instanceof DomainError && refusal.code === 'wallet.insufficient_balance') return undefined;
       throw refusal;
     }
   }
 }
+
+export const emptyWallet = (walletId: string) => DomainError.conflict('wallet.insufficient_balance', `Wallet ${walletId} is empty: nothing to pay from it`);

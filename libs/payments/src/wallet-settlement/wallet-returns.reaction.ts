@@ -5,7 +5,7 @@ import type { RecordedEvent } from '@tally/eventstore';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime, Commands, type Reaction } from '@tally/runtime';
 import { invoiceAggregate, type CreditNoteIssued, type InvoiceFinalized, type InvoiceVoided } from '@tally/invoicing';
-import { CustomerWallets, walletPostings } from '@tally/wallets';
+import { CustomerWallets, walletPostings, type CreditWallet, type CustomerWalletCredit } from '@tally/wallets';
 
 /** Money an invoice owes back to its customer's wallet, and why. */
 type WalletReturn =
@@ -68,15 +68,18 @@ export class WalletReturnsReaction implements Reaction<WalletReturn> {
       }
       case 'ReturnVoidedSettlement': {
         const { wallet_id } = step.data;
-        const data = { wallet_id, transaction_id: derivedId('wtx', [invoice_id, 'void']), amount, reason: 'refund' as const, source: { type: 'invoice' as const, id: invoice_id }, external_id: null, description: `Invoice ${invoice_id} voided` };
-        await this.commands.send(walletPostings, wallet_id, { type: 'CreditWallet', data }, context);
+        const posting = (now: string): CreditWallet => ({
+          type: 'CreditWallet',
+          data: { wallet_id, transaction_id: derivedId('wtx', [invoice_id, 'void']), amount, reason: 'refund', source: { type: 'invoice', id: invoice_id }, external_id: null, description: `Invoice ${invoice_id} voided`, now },
+        });
+        await this.commands.send(walletPostings, wallet_id, posting, context);
         return;
       }
     }
   }
 
   /** A credit to the invoice's customer's wallet in its currency, created when missing. */
-  private async creditCustomer(context: RequestContext, invoiceId: string, credit: Omit<Parameters<CustomerWallets['credit']>[1], 'customer_id' | 'currency'>): Promise<void> {
+  private async creditCustomer(context: RequestContext, invoiceId: string, credit: Omit<CustomerWalletCredit, 'customer_id' | 'currency'>): Promise<void> {
     const invoice = await this.runtime.load(this.runtime.cellOf(context), invoiceAggregate, invoiceId, context);
     if (invoice.state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
     await this.wallets.credit(context, { ...credit, customer_id: invoice.state.customerId, currency: invoice.state.currency });

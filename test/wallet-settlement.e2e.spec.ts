@@ -75,7 +75,7 @@ describe('invoices settled from the customer’s wallet', () => {
     expect((await transactions(wallet)).at(-1)).toMatchObject({ balance_after: '70.00' });
     expect(await eventsOf(paid)).toEqual(['invoice.created', 'invoice.finalized', 'invoice.updated', 'invoice.updated', 'invoice.paid']);
     expect(await eventsOf(payment.id)).toEqual(['payment.created', 'payment.succeeded', 'payment.settled']);
-    expect(await eventsOf(wallet)).toEqual(['wallet.created', 'wallet.credited', 'wallet.debited']);
+    expect(await eventsOf(wallet)).toEqual(['wallet.credited', 'wallet.debited']);
   });
 
   it('settles what the wallet holds, then charges the card for the rest', async () => {

@@ -136,11 +136,11 @@ describe('invoices settled from the customer’s wallet', () => {
 
     const both = await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet', payment_method_id: 'pm_01JD8X5Z3Q4W2R6T8Y0V1B3N5M' }).expect(400);
     expect(both.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(both.body).toMatchObject({ code: 'payment.source_conflict', errors: [{ field: 'payment_method_id', code: 'payment.source_conflict' }] });
+    expect(both.body).toMatchObject({ problem: 'payment.source_conflict', errors: [{ field: 'payment_method_id', code: 'payment.source_conflict' }] });
     expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'bank' }).expect(400)).body.errors).toEqual([expect.objectContaining({ field: 'source' })]);
-    expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(409)).body.code).toBe('payment.no_wallet');
+    expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(409)).body.problem).toBe('payment.no_wallet');
     const wallet = await openWallet(payer);
-    expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(409)).body.code).toBe('wallet.insufficient_balance');
+    expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(409)).body.problem).toBe('wallet.insufficient_balance');
     await tally.settle();
     expect(await eventsOf(unpaid)).toEqual(untouched);
 
@@ -185,7 +185,7 @@ describe('invoices settled from the customer’s wallet', () => {
     await tally.settle();
 
     const paid = answers.filter((answer) => answer.status === 200).map((answer) => answer.body as Payment);
-    expect(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body.code])).toEqual(
+    expect(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body.problem])).toEqual(
       answers.filter((answer) => answer.status !== 200).map(() => [409, expect.stringMatching(/^(wallet\.insufficient_balance|invoice\.payment_in_progress)$/)]),
     );
     expect(paid.reduce((sum, payment) => sum.plus(payment.amount), new Big(0)).toFixed(2)).toBe('50.00');
@@ -208,7 +208,7 @@ describe('invoices settled from the customer’s wallet', () => {
 
     await api.patch(`/v1/subscriptions/${subscription}`, { plan_code: 'basic-usd', proration_behavior: 'always_invoice' }).expect(200);
     await tally.settle();
-    const downgrade = (await timeline.invoices()).at(-1)!;
+    const downgrade = (await timeline.invoices()).find((invoice) => invoice.billing_reason === 'subscription_update')!;
     expect([downgrade.billing_reason, downgrade.total, downgrade.lines.map((line) => line.amount)]).toEqual(['subscription_update', '-5.00', ['-10.00', '5.00']]);
     expect(await invoiceOf(downgrade.id)).toMatchObject({ status: 'paid', amount_paid: '0.00', amount_due: '0.00', payments: [] });
     const wallet = await walletOf(payer, 'USD');
@@ -217,8 +217,8 @@ describe('invoices settled from the customer’s wallet', () => {
 
     await api.post(`/v1/subscriptions/${subscription}/cancel`, { at: 'now' }).expect(200);
     await tally.settle();
-    const final = (await timeline.invoices()).at(-1)!;
-    expect([final.billing_reason, final.total]).toEqual(['subscription_cancel', '-5.00']);
+    const final = (await timeline.invoices()).find((invoice) => invoice.billing_reason === 'subscription_cancel')!;
+    expect(final.total).toBe('-5.00');
     expect(await invoiceOf(final.id)).toMatchObject({ status: 'paid', amount_due: '0.00' });
     expect(await balance(wallet!)).toBe('10.00');
     expect((await movements(wallet!)).at(-1)).toEqual(['credit', '5.00', 'credit_note', 'invoice', final.id]);

@@ -195,6 +195,27 @@ describe('invoices settled from the customer’s wallet', () => {
     expect((await transactions(wallet)).every((t) => new Big(t.balance_after).gte(0))).toBe(true);
     const amountsPaid = await Promise.all(invoices.map(async (id) => (await invoiceOf(id)).amount_paid));
     expect(amountsPaid.reduce((sum, amount) => sum.plus(amount), new Big(0)).toFixed(2)).toBe('50.00');
+    // Every attempt has its payment: succeeded with what the wallet gave, or canceled when it found the wallet empty.
+    const payments = (await Promise.all(invoices.map(paymentsOf))).flat();
+    expect(payments.every((payment) => payment.provider === 'wallet' && (payment.status === 'succeeded' || payment.status === 'canceled'))).toBe(true);
+    expect(payments.filter((payment) => payment.status === 'succeeded').reduce((sum, payment) => sum.plus(payment.amount), new Big(0)).toFixed(2)).toBe('50.00');
+  });
+
+  it('leaves the wallet alone for a paused subscription’s renewal that is voided by its pause', async () => {
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: '2026-03-01T00:00:00.000Z' }).expect(200)).body.id as string;
+    const payer = await customer(clock);
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: payer, plan_code: 'monthly' }).expect(200)).body.id as string;
+    await tally.settle();
+    const wallet = await openWallet(payer);
+    await credit(wallet, '100.00');
+    await api.post(`/v1/subscriptions/${subscription}/pause`, { until: '2026-05-15T00:00:00.000Z', behavior: 'void_invoices' }).expect(200);
+    const timeline = new BillingTimeline(tally, api, clock, subscription);
+    await timeline.advance('2026-04-02T00:00:00.000Z');
+
+    const renewal = (await timeline.invoices()).find((invoice) => invoice.period_start === '2026-04-01T00:00:00.000Z')!;
+    expect(await invoiceOf(renewal.id)).toMatchObject({ status: 'void', amount_paid: '0.00' });
+    expect(await balance(wallet)).toBe('100.00');
+    expect(await movements(wallet)).toEqual([['credit', '100.00', 'manual_topup', 'manual', null]]);
   });
 
   it('credits the wallet with a negative total (a cancellation’s credit, a downgrade invoiced at once), creating it, and the invoice is paid', async () => {

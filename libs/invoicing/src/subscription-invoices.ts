@@ -178,8 +178,10 @@ export class SubscriptionInvoiceIssuer {
   private async checkedIssue(context: RequestContext, creation: CreateInvoice, now: string, customer: TaxCustomer | undefined): Promise<InvoiceIssue> {
     const initial = invoiceDecider.initialState();
     const draft = invoiceDecider.decide(creation, initial).reduce(invoiceDecider.evolve, initial) as InvoiceFacts;
-    const [totals, wallet] = await Promise.all([this.finalizer.totalsOf(context, draft, now, customer), this.wallets.of(context, creation.data.customer_id, creation.data.currency)]);
-    const issue: InvoiceIssue = { command: { creation: creation.data, ...totals, ...(wallet && { wallet }) }, clock_id: context.clockId ?? null };
+    // An invoice a pause closes at once (not charged) is not settled from the wallet either.
+    const wallet = creation.data.auto_charge ? this.wallets.of(context, creation.data.customer_id, creation.data.currency) : null;
+    const [totals, settledFrom] = await Promise.all([this.finalizer.totalsOf(context, draft, now, customer), wallet]);
+    const issue: InvoiceIssue = { command: { creation: creation.data, ...totals, ...(settledFrom && { wallet: settledFrom }) }, clock_id: context.clockId ?? null };
     invoiceDecider.decide(issued(issue, '?'), initial);
     return issue;
   }

@@ -85,8 +85,8 @@ export class InvoicePayer {
     const started = await this.commands.send(invoiceCollection, invoiceId, { type: 'StartInvoicePayment', data }, onClock);
     const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');
     const settled = attempt ? await this.walletPayments.settle(onClock, attempt.data as InvoicePaymentStarted['data']) : await this.runtime.load(cell, paymentAggregate, paymentId, onClock);
-    if (!settled) throw emptyWallet(walletId);
-    if (!settled.resource) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${paymentId} of invoice ${invoiceId} is being created`);
+    if (settled?.state.status === 'canceled') throw emptyWallet(walletId);
+    if (!settled?.resource) throw DomainError.conflict('invoice.payment_in_progress', `Payment ${paymentId} of invoice ${invoiceId} is being created`);
     return settled.resource;
   }
 

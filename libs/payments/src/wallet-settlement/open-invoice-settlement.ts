@@ -32,7 +32,8 @@ export class OpenInvoiceSettlement {
       const data = { invoice_id: invoiceId, payment_id, payment_method_id: walletId, reason: 'automatic' as const, source: 'wallet' as const };
       const started = await this.commands.send(invoiceCollection, invoiceId, { type: 'StartInvoicePayment', data }, onClock);
       const attempt = started.appended.find((event) => event.type === 'InvoicePaymentStarted');
-      if (attempt && !(await this.walletPayments.settle(onClock, attempt.data as InvoicePaymentStarted['data']))) return;
+      const settled = attempt && (await this.walletPayments.settle(onClock, attempt.data as InvoicePaymentStarted['data']));
+      if (settled?.state.status === 'canceled') return;
     }
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { derivedId, DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, Commands, type CommandOutcome } from '@tally/runtime';
-import { invoiceCollection, InvoiceWallets, type InvoicePaymentStarted } from '@tally/invoicing';
+import { invoiceAggregate, InvoiceWallets, isPayable, type InvoicePaymentStarted } from '@tally/invoicing';
 import { transactionOf, walletPostings, type DebitWallet } from '@tally/wallets';
 import type { PaymentState } from '../domain/payment.decider';
 import { paymentAggregate } from '../payment.aggregate';
@@ -34,19 +34,25 @@ export class WalletPayments {
     private readonly wallets: InvoiceWallets,
   ) {}
 
-  /** The settlement's payment, or undefined when the wallet was empty (the attempt is then closed, and the invoice charges its method if it was the finalisation's). */
+  /**
+   * The settlement's payment: `succeeded` with what the wallet gave, or `canceled` when it was
+   * empty (the attempt then ends without a failure, and the invoice charges its method if it was
+   * the finalisation's); undefined when the invoice no longer waits for it.
+   */
   async settle(context: RequestContext, attempt: InvoicePaymentStarted['data']): Promise<CommandOutcome<PaymentState, PaymentResource> | undefined> {
     const cell = this.runtime.cellOf(context);
     const existing = await this.runtime.load(cell, paymentAggregate, attempt.payment_id, context);
     if (existing.state.status !== 'none') return { ...existing, appended: [] };
     const { invoice_id, payment_id, customer_id, subscription_id, payment_method_id: wallet_id, currency, reason } = attempt;
     const transaction_id = settlementTransactionId(payment_id);
-    const amount = await this.debit(context, attempt, transaction_id);
-    if (amount === undefined) {
-      await this.commands.send(invoiceCollection, invoice_id, { type: 'CloseInvoicePayment', data: { invoice_id, payment_id, outcome: 'canceled', last_error: null } }, context);
-      return undefined;
-    }
+    // Voided or written off by a policy before the wallet was debited (a paused subscription's renewal): the wallet keeps its money.
+    // Debited already (a crash before the payment's creation): the payment is created all the same, and returned if not applied.
+    const invoice = await this.runtime.load(cell, invoiceAggregate, invoice_id, context);
+    const waiting = invoice.state.status !== 'none' && isPayable(invoice.state) && invoice.state.openPayment === payment_id;
+    if (!waiting && !(await this.wasDebited(context, wallet_id, transaction_id))) return undefined;
+    const debited = await this.debit(context, attempt, transaction_id);
     const captured_at = (await this.clocks.now(cell, existing.clockId ?? context.clockId)).toISOString();
+    const answer = debited === undefined ? ({ status: 'canceled' } as const) : ({ status: 'succeeded', provider_id: transaction_id, captured_at } as const);
     const data = {
       payment_id,
       invoice_id,
@@ -55,16 +61,21 @@ export class WalletPayments {
       payment_method_id: wallet_id,
       provider: WALLET_PROVIDER,
       provider_ref: wallet_id,
-      amount,
+      amount: debited ?? attempt.amount,
       currency,
       reason,
       dunning: null,
       return_url: null,
-      answer: { status: 'succeeded' as const, provider_id: transaction_id, captured_at },
+      answer,
     };
     const created = await this.commands.send(paymentAggregate, payment_id, { type: 'CreatePayment', data }, context);
     await this.outcomes.follow(context, created);
     return created;
+  }
+
+  private async wasDebited(context: RequestContext, walletId: string, transactionId: string): Promise<boolean> {
+    const { state } = await this.runtime.load(this.runtime.cellOf(context), walletPostings, walletId, context);
+    return transactionOf(state, transactionId) !== undefined;
   }
 
   /** 409 `wallet.insufficient_balance` for an empty wallet, before anything is written. */

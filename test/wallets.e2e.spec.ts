@@ -230,6 +230,85 @@ describe('wallets through the HTTP API', () => {
     });
   });
 
+  describe('automatic top-up and the drift floor, on a test clock', () => {
+    const start = '2026-03-01T00:00:00.000Z';
+    const onClock = async () => {
+      const clock = (await api.post('/v1/test-clocks', { frozen_time: start }).expect(200)).body.id as string;
+      const cus = await customer({ test_clock: clock });
+      const method = async (token: string): Promise<string> => (await api.post(`/v1/customers/${cus}/payment-methods`, { type: 'card', token }).expect(200)).body.id;
+      return { clock, cus, method };
+    };
+
+    it('a debit to at or below the trigger charges the card once, amount × k in one charge, and credits the wallet', async () => {
+      const { cus, method } = await onClock();
+      const card = await method('tok_visa');
+      const { id } = await wallet(cus, { auto_top_up: { enabled: true, trigger_at: '50.00', amount: '20.00', payment_method_id: card } });
+      await credit(id, '60.00');
+      await debit(id, '55.00');
+      // 5.00 left, 45.00 short of the trigger: three increments of 20.00 in one charge.
+      expect(await eventsOf(id)).toEqual([
+        ['wallet.credited', start],
+        ['wallet.debited', start],
+        ['wallet.credited', start],
+        ['wallet.auto_topup_succeeded', start],
+      ]);
+      const topUp = (await ledger(id))[2];
+      expect(topUp).toMatchObject({ type: 'credit', amount: '60.00', balance_after: '65.00', reason: 'auto_topup', source: { type: 'top_up', id: topUp.id } });
+      expect((await api.get(`/v1/wallets/${id}`).expect(200)).body).toMatchObject({ balance: '65.00', auto_top_up_status: { status: 'idle', last_error: null, retry_at: null } });
+    });
+
+    it('a declined top-up backs off an hour on the wallet’s clock and never storms; the retry after it tops up', async () => {
+      const { clock, cus, method } = await onClock();
+      const declining = await method('tok_card_declined');
+      const card = await method('tok_visa');
+      const rule = { enabled: true, trigger_at: '10.00', amount: '20.00', payment_method_id: declining };
+      const { id } = await wallet(cus, { auto_top_up: rule });
+      await credit(id, '15.00');
+      await debit(id, '10.00');
+      expect(await eventsOf(id)).toEqual([
+        ['wallet.credited', start],
+        ['wallet.debited', start],
+        ['wallet.auto_topup_failed', start],
+      ]);
+      const retryAt = '2026-03-01T01:00:00.000Z';
+      expect((await api.get(`/v1/wallets/${id}`).expect(200)).body.auto_top_up_status).toEqual({ status: 'backing_off', last_error: { code: 'card_declined', message: 'The card was declined.' }, retry_at: retryAt });
+      // More debits during the back-off charge nothing.
+      await debit(id, '1.00');
+      await debit(id, '1.00');
+      await api.patch(`/v1/wallets/${id}`, { auto_top_up: { ...rule, payment_method_id: card } }).expect(200);
+      expect((await eventsOf(id)).slice(3)).toEqual([
+        ['wallet.debited', start],
+        ['wallet.debited', start],
+      ]);
+      await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: '2026-03-01T02:00:00.000Z' }).expect(200);
+      expect((await eventsOf(id)).slice(5)).toEqual([
+        ['wallet.credited', retryAt],
+        ['wallet.auto_topup_succeeded', retryAt],
+      ]);
+      expect(await balanceOf(id)).toBe('23.00');
+    });
+
+    it('fires wallet.below_drift_floor once per crossing: latched below the floor, re-armed at or above it', async () => {
+      const { id } = await wallet(await customer(), { drift_floor: '10.00' });
+      await credit(id, '20.00');
+      await debit(id, '15.00');
+      await debit(id, '1.00');
+      expect((await api.get(`/v1/wallets/${id}`).expect(200)).body.below_drift_floor).toBe(true);
+      await credit(id, '6.00');
+      expect((await api.get(`/v1/wallets/${id}`).expect(200)).body.below_drift_floor).toBe(false);
+      await debit(id, '5.00');
+      expect((await eventsOf(id)).map(([type]) => type)).toEqual([
+        'wallet.credited',
+        'wallet.debited',
+        'wallet.below_drift_floor',
+        'wallet.debited',
+        'wallet.credited',
+        'wallet.debited',
+        'wallet.below_drift_floor',
+      ]);
+    });
+  });
+
   describe('API versions', () => {
     it('wallet routes answer 404 before 2025-10-01, and are served from it', async () => {
       const cus = await customer();

@@ -44,4 +44,5 @@ export * from './versions/api-versions';
 export * from './versions/downgrade';
 export * from './versions/request-version';
 export * from './versions/signature-header';
+export * from './versions/since-api-version';
 export * from './versions/service-version-header';

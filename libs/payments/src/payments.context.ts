@@ -7,6 +7,7 @@ import { paymentMethodAggregate } from './payment-method.aggregate';
 import { paymentMethodPii } from './payment-method.pii';
 import { paymentMethodProjection } from './payment-method.projection';
 import { PaymentFlowReaction } from './payment-flow.reaction';
+import { WalletTopUpReaction } from './wallet-top-up.reaction';
 import { paymentResource } from './payment.resource';
 import { setupIntentResource } from './setup-intents/setup-intent.resource';
 import { PaymentsModule } from './payments.module';
@@ -21,7 +22,7 @@ export const paymentsContext: ContextManifest = {
   module: PaymentsModule,
   projections: [paymentMethodProjection, setupIntentResource.projection, paymentResource.projection],
   processes: [DunningProcess, UnappliedPaymentRefundProcess, WalletSettlementProcess],
-  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction, WalletReturnsReaction],
+  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction, WalletTopUpReaction, WalletReturnsReaction],
   timedAggregates: [paymentMethodAggregate],
   pii: paymentMethodPii,
   aggregateTypes: [

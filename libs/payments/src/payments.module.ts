@@ -14,6 +14,7 @@ import { PaymentActionUrls } from './payment-action-urls';
 import { PaymentCharger } from './payment-charger';
 import { PaymentActionLinks } from './payment-action-links';
 import { PaymentFlowReaction } from './payment-flow.reaction';
+import { WalletTopUpReaction } from './wallet-top-up.reaction';
 import { PaymentActionPageController } from './action-page/action-page.controller';
 import { ActionPageHandler } from './action-page/action-page.query';
 import { InvoiceDunning } from './dunning.handlers';
@@ -56,6 +57,7 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     UnappliedPaymentRefunds,
     PaymentMethods,
     PaymentMethodAttachmentReaction,
+    WalletTopUpReaction,
     WalletPayments,
     OpenInvoiceSettlement,
     WalletSettlementProcess,
@@ -63,6 +65,6 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess, WalletSettlementProcess, WalletReturnsReaction],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess, WalletTopUpReaction, WalletSettlementProcess, WalletReturnsReaction],
 })
 export class PaymentsModule {}

@@ -4,9 +4,10 @@ import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import type { IdGenerator } from '@tally/kernel';
 import { CommandRuntime, Commands, type CommandOutcome } from '@tally/runtime';
 import { customerWalletsAggregate } from './customer-wallets.aggregate';
-import { transactionOf, WALLET_ID_PREFIX, type CreateWallet, type CreditWallet, type WalletState } from './domain/wallet.decider';
+import { transactionOf, WALLET_ID_PREFIX, walletDecider, type CreateWallet, type CreditWallet, type WalletState } from './domain/wallet.decider';
 import type { WalletTransaction } from './domain/wallet.events';
 import { walletAggregate } from './wallet.aggregate';
+import { assertCustomersMethod } from './wallet-payment-method';
 import type { WalletResource } from './wallet.view';
 
 /** A credit as another context asks for it: to the customer's wallet in `currency`, created when missing. */
@@ -38,19 +39,20 @@ export class CustomerWallets {
 
   /**
    * Registers `data.wallet_id` as the customer's wallet in its currency unless one is already, and
-   * creates the registered wallet's stream (again, if a crash came between the two). `created` is
-   * false when the currency had another wallet already.
+   * creates the registered wallet's stream with `data`'s settings (again, if a crash came between
+   * the two). `created` is false when the currency's wallet existed already. An invalid wallet (or
+   * an automatic top-up by another customer's payment method) is refused before anything is written.
    */
   async open(context: RequestContext, data: CreateWallet['data']): Promise<{ walletId: string; created: boolean; outcome: CommandOutcome<WalletState, WalletResource> }> {
+    walletDecider.decide({ type: 'CreateWallet', data }, walletDecider.initialState());
     const customer = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, data.customer_id, context);
     if (customer.state.status !== 'active') throw customerAggregate.notFound(data.customer_id);
+    assertCustomersMethod(customer.state, data.customer_id, data.auto_top_up);
     const onClock = onClockOf(context, customer.clockId);
     const registered = await this.commands.send(customerWalletsAggregate, data.customer_id, { type: 'RegisterCustomerWallet', data }, onClock);
     const walletId = registered.state.get(data.currency)!;
-    const created = walletId === data.wallet_id;
-    const creation = created ? data : { wallet_id: walletId, customer_id: data.customer_id, currency: data.currency, auto_top_up: null, drift_floor: null, metadata: {} };
-    const outcome = await this.commands.send(walletAggregate, walletId, { type: 'CreateWallet', data: creation }, onClock);
-    return { walletId, created: created || outcome.appended.length > 0, outcome };
+    const outcome = await this.commands.send(walletAggregate, walletId, { type: 'CreateWallet', data: { ...data, wallet_id: walletId } }, onClock);
+    return { walletId, created: outcome.appended.length > 0, outcome };
   }
 
   /** Credits the customer's wallet in `currency` (created when missing); answers the transaction posted under `transaction_id`, now or before. */

@@ -6,3 +6,4 @@ export * from './wallet.resource';
 export * from './customer-wallets';
 export * from './wallets.module';
 export * from './wallets.context';
+export * from './wallet-transactions.projection';

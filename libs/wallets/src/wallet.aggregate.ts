@@ -14,3 +14,6 @@ export const walletAggregate: AggregateDefinition<WalletState, WalletCommand, Wa
 
 /** What other contexts send a wallet: credits and debits (settlement, credit notes, refunds), each under a transaction id of their choosing. */
 export const walletPostings = publishedCommands(walletAggregate, ['CreditWallet', 'DebitWallet']);
+
+/** What the payments context sends a wallet: the outcome of its automatic top-up's charge. */
+export const walletTopUps = publishedCommands(walletAggregate, ['RecordAutoTopUpOutcome']);

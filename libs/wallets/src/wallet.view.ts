@@ -10,6 +10,7 @@ export type WalletTransactionResource = {
   wallet_id: string;
   customer_id: string;
   currency: string;
+  sequence: number;
   type: WalletTransaction['type'];
   amount: string;
   balance_after: string;

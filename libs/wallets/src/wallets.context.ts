@@ -1,6 +1,6 @@
 import type { ContextManifest } from '@tally/runtime';
 import { walletAggregate } from './wallet.aggregate';
-import { walletResource } from './wallet.resource';
+import { walletProjection } from './wallet-transactions.projection';
 import { WalletsModule } from './wallets.module';
 import { WALLETS_SECTION } from './wallets.api-sections';
 
@@ -9,7 +9,7 @@ export const walletsContext: ContextManifest = {
   name: 'wallets',
   apiSections: [WALLETS_SECTION],
   module: WalletsModule,
-  projections: [walletResource.projection],
+  projections: [walletProjection],
   timedAggregates: [walletAggregate],
   aggregateTypes: [{ idPrefix: 'wal', type: 'wallet' }],
 };

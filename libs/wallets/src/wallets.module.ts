@@ -1,8 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CustomerWallets } from './customer-wallets';
+import { WalletOperations } from './wallet-operations';
+import { WalletTransactionList } from './wallet-transaction-list';
+import { CustomerWalletsController, WalletReadsController, WalletsController } from './wallets.controller';
 
 @Module({
-  providers: [CustomerWallets],
+  controllers: [WalletReadsController, WalletsController, CustomerWalletsController],
+  providers: [CustomerWallets, WalletOperations, WalletTransactionList],
   exports: [CustomerWallets],
 })
 export class WalletsModule {}

@@ -18,17 +18,18 @@ const debit = (transaction_id: string, amount: string, partial = false): DebitWa
   type: 'DebitWallet',
   data: { wallet_id, transaction_id, amount, reason: 'manual', source: { type: 'manual', id: null }, external_id: null, description: null, partial, now },
 });
-const transaction = (command: CreditWallet | DebitWallet, amount: string, balance_after: string) => {
+/** The transaction a command posts as the wallet's `sequence`th. */
+const transaction = (command: CreditWallet | DebitWallet, amount: string, balance_after: string, sequence: number) => {
   const { wallet_id: _w, now: created_at, partial: _p, ...fields } = command.data as DebitWallet['data'];
-  return { ...fields, amount, balance_after, created_at };
+  return { ...fields, sequence, amount, balance_after, created_at };
 };
-const credited = (command: CreditWallet, balance_after: string): WalletCredited => ({
+const credited = (command: CreditWallet, balance_after: string, sequence = 1): WalletCredited => ({
   type: 'WalletCredited',
-  data: { ...customer, transaction: { ...transaction(command, command.data.amount, balance_after), type: 'credit', reason: command.data.reason } },
+  data: { ...customer, transaction: { ...transaction(command, command.data.amount, balance_after, sequence), type: 'credit', reason: command.data.reason } },
 });
-const debited = (command: DebitWallet, amount: string, balance_after: string): WalletDebited => ({
+const debited = (command: DebitWallet, amount: string, balance_after: string, sequence = 2): WalletDebited => ({
   type: 'WalletDebited',
-  data: { ...customer, transaction: { ...transaction(command, amount, balance_after), type: 'debit', reason: command.data.reason } },
+  data: { ...customer, transaction: { ...transaction(command, amount, balance_after, sequence), type: 'debit', reason: command.data.reason } },
 });
 
 describe('wallet decider', () => {
@@ -94,17 +95,17 @@ describe('wallet decider', () => {
     });
 
     it('charges nothing more while a top-up is under way', () =>
-      spec.given([...withRule, debited(debit('wtx_2', '19.50'), '19.50', '0.50'), triggered]).when(debit('wtx_3', '0.50')).then([debited(debit('wtx_3', '0.50'), '0.50', '0.00')]));
+      spec.given([...withRule, debited(debit('wtx_2', '19.50'), '19.50', '0.50'), triggered]).when(debit('wtx_3', '0.50')).then([debited(debit('wtx_3', '0.50'), '0.50', '0.00', 3)]));
 
     it('a success credits the top-up under its id; a decline backs off an hour, then doubles', () => {
       const pending = [...withRule, debited(debit('wtx_2', '19.50'), '19.50', '0.50'), triggered];
-      const succeeded: WalletCommand = { type: 'RecordAutoTopUpOutcome', data: { wallet_id, top_up_id: topUpId, outcome: { status: 'succeeded', payment_id: 'pay_1' }, now } };
+      const succeeded: WalletCommand = { type: 'RecordAutoTopUpOutcome', data: { wallet_id, top_up_id: topUpId, outcome: { status: 'succeeded', provider_payment_id: 'py_1' }, now } };
       const creditEvent: WalletCredited = {
         type: 'WalletCredited',
-        data: { ...customer, transaction: { transaction_id: topUpId, type: 'credit', amount: '30.00', balance_after: '30.50', reason: 'auto_topup', source: { type: 'payment', id: 'pay_1' }, external_id: null, description: 'Auto top-up', created_at: now } },
+        data: { ...customer, transaction: { transaction_id: topUpId, sequence: 3, type: 'credit', amount: '30.00', balance_after: '30.50', reason: 'auto_topup', source: { type: 'top_up', id: topUpId }, external_id: null, description: 'Auto top-up', created_at: now } },
       };
       const { trigger_transaction_id: _t, ...topUp } = triggered.data as Extract<WalletEvent, { type: 'WalletAutoTopUpTriggered' }>['data'];
-      const succeededEvent: WalletEvent = { type: 'WalletAutoTopUpSucceeded', data: { ...topUp, payment_id: 'pay_1', transaction_id: topUpId } };
+      const succeededEvent: WalletEvent = { type: 'WalletAutoTopUpSucceeded', data: { ...topUp, provider_payment_id: 'py_1', transaction_id: topUpId } };
       spec.given(pending).when(succeeded).then([creditEvent, succeededEvent]);
       spec.given([...pending, creditEvent, succeededEvent]).when(succeeded).thenNothingHappens();
 
@@ -119,7 +120,7 @@ describe('wallet decider', () => {
       const retry_at = '2026-01-01T01:00:00.000Z';
       const { trigger_transaction_id: _t, ...topUp } = triggered.data as Extract<WalletEvent, { type: 'WalletAutoTopUpTriggered' }>['data'];
       const backingOff = [...withRule, debited(debit('wtx_2', '19.50'), '19.50', '0.50'), triggered, { type: 'WalletAutoTopUpFailed', data: { ...topUp, last_error: { code: 'card_declined', message: 'Declined' }, retry_at } } as WalletEvent];
-      spec.given(backingOff).when(debit('wtx_3', '0.50')).then([debited(debit('wtx_3', '0.50'), '0.50', '0.00')]);
+      spec.given(backingOff).when(debit('wtx_3', '0.50')).then([debited(debit('wtx_3', '0.50'), '0.50', '0.00', 3)]);
       const retryId = derivedId('wtx', [wallet_id, 'auto_top_up_retry', retry_at]);
       spec
         .given(backingOff)
@@ -135,9 +136,9 @@ describe('wallet decider', () => {
     it('fires once when a debit takes the balance below the floor, and again only after it was back at or above it', () => {
       const firstDrop = debited(debit('wtx_2', '6.00'), '6.00', '4.00');
       spec.given(floored).when(debit('wtx_2', '6.00')).then([firstDrop, below]);
-      spec.given([...floored, firstDrop, below]).when(debit('wtx_3', '1.00')).then([debited(debit('wtx_3', '1.00'), '1.00', '3.00')]);
-      const back = credited(credit('wtx_3', '1.00'), '5.00');
-      spec.given([...floored, firstDrop, below, back]).when(debit('wtx_4', '1.00')).then([debited(debit('wtx_4', '1.00'), '1.00', '4.00'), below]);
+      spec.given([...floored, firstDrop, below]).when(debit('wtx_3', '1.00')).then([debited(debit('wtx_3', '1.00'), '1.00', '3.00', 3)]);
+      const back = credited(credit('wtx_3', '1.00'), '5.00', 3);
+      spec.given([...floored, firstDrop, below, back]).when(debit('wtx_4', '1.00')).then([debited(debit('wtx_4', '1.00'), '1.00', '4.00', 4), below]);
     });
   });
 });

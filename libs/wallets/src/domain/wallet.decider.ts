@@ -26,6 +26,8 @@ export type WalletState =
       customerId: string;
       currency: string;
       balance: string;
+      /** Transactions posted so far. */
+      postings: number;
       autoTopUp: AutoTopUp | null;
       driftFloor: string | null;
       /** Latched when the balance went below the drift floor; released once it is back at or above it. */
@@ -63,7 +65,7 @@ export type DebitWallet = Command<'DebitWallet', PostingRequest & { reason: Wall
 /** What the payment provider answered to a top-up's charge. */
 export type RecordAutoTopUpOutcome = Command<
   'RecordAutoTopUpOutcome',
-  { wallet_id: string; top_up_id: string; outcome: { status: 'succeeded'; payment_id: string } | { status: 'failed'; code: string; message: string }; now: string }
+  { wallet_id: string; top_up_id: string; outcome: { status: 'succeeded'; provider_payment_id: string } | { status: 'failed'; code: string; message: string }; now: string }
 >;
 
 /** The back-off after a declined top-up ended: top up again if the balance is still at or below the trigger. */
@@ -104,6 +106,7 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
         customerId: customer_id,
         currency,
         balance: formatAmount(new Big(0), currency),
+        postings: 0,
         autoTopUp: auto_top_up,
         driftFloor: drift_floor,
         belowDriftFloor: false,
@@ -131,6 +134,7 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
         const next = {
           ...state,
           balance: transaction.balance_after,
+          postings: transaction.sequence,
           transactions: withRecord(state.transactions, transaction.transaction_id, transaction),
           externalIds: transaction.external_id === null ? state.externalIds : withRecord(state.externalIds, transaction.external_id, transaction.transaction_id),
         };
@@ -213,7 +217,7 @@ function credited(state: ActiveWallet, data: CreditWallet['data']): WalletEvent[
   const amount = walletAmount(data.amount, state.currency, 'amount');
   if (alreadyPosted(state, 'credit', data, amount)) return [];
   const balanceAfter = formatAmount(new Big(state.balance).plus(amount), state.currency);
-  return [{ type: 'WalletCredited', data: { ...posting(state), transaction: { ...transactionOfRequest(data, amount, balanceAfter), type: 'credit', reason: data.reason } } }];
+  return [{ type: 'WalletCredited', data: { ...posting(state), transaction: { ...transactionOfRequest(state, data, amount, balanceAfter), type: 'credit', reason: data.reason } } }];
 }
 
 function debited(state: ActiveWallet, data: DebitWallet['data']): WalletEvent[] {
@@ -225,7 +229,7 @@ function debited(state: ActiveWallet, data: DebitWallet['data']): WalletEvent[] 
   }
   const amount = data.partial && balance.lt(requested) ? state.balance : requested;
   const balanceAfter = formatAmount(balance.minus(amount), state.currency);
-  const transaction = { ...transactionOfRequest(data, amount, balanceAfter), type: 'debit' as const, reason: data.reason };
+  const transaction = { ...transactionOfRequest(state, data, amount, balanceAfter), type: 'debit' as const, reason: data.reason };
   const debit: WalletEvent = { type: 'WalletDebited', data: { ...posting(state), transaction } };
   const after = walletDecider.evolve(state, debit) as ActiveWallet;
   const inBackOff = after.topUp.retryAt !== null && data.now < after.topUp.retryAt;
@@ -234,8 +238,9 @@ function debited(state: ActiveWallet, data: DebitWallet['data']): WalletEvent[] 
 
 const posting = (state: ActiveWallet) => ({ wallet_id: state.id, customer_id: state.customerId, currency: state.currency });
 
-const transactionOfRequest = (data: PostingRequest, amount: string, balanceAfter: string) => ({
+const transactionOfRequest = (state: ActiveWallet, data: PostingRequest, amount: string, balanceAfter: string) => ({
   transaction_id: data.transaction_id,
+  sequence: state.postings + 1,
   amount,
   balance_after: balanceAfter,
   source: data.source,
@@ -276,18 +281,19 @@ function topUpRecorded(state: ActiveWallet, data: RecordAutoTopUpOutcome['data']
       ...posting(state),
       transaction: {
         transaction_id: data.top_up_id,
+        sequence: state.postings + 1,
         type: 'credit',
         amount,
         balance_after: formatAmount(new Big(state.balance).plus(amount), state.currency),
         reason: 'auto_topup',
-        source: { type: 'payment', id: outcome.payment_id },
+        source: { type: 'top_up', id: data.top_up_id },
         external_id: null,
         description: 'Auto top-up',
         created_at: data.now,
       },
     },
   };
-  const succeeded: WalletEvent = { type: 'WalletAutoTopUpSucceeded', data: { ...triggered, amount, payment_id: outcome.payment_id, transaction_id: data.top_up_id } };
+  const succeeded: WalletEvent = { type: 'WalletAutoTopUpSucceeded', data: { ...triggered, amount, provider_payment_id: outcome.provider_payment_id, transaction_id: data.top_up_id } };
   const after = walletDecider.evolve(walletDecider.evolve(state, credit), succeeded) as ActiveWallet;
   return [credit, succeeded, ...topUpIfDue(after, derivedId(WALLET_TRANSACTION_ID_PREFIX, [state.id, 'auto_top_up', data.top_up_id]), data.top_up_id)];
 }

@@ -28,6 +28,8 @@ export interface AutoTopUp {
 /** One posted movement of a wallet's balance: immutable, in the wallet's stream, its id chosen by the sender (`wtx_…`). */
 export interface WalletTransaction {
   transaction_id: string;
+  /** Its place in the wallet's ledger: 1 for the first transaction, then one more for each. */
+  sequence: number;
   type: 'credit' | 'debit';
   amount: string;
   balance_after: string;
@@ -69,7 +71,7 @@ interface TopUp {
 /** A debit left the balance at or below `trigger_at`: one charge of `amount` × k (the smallest k that gets above it) is due. */
 export type WalletAutoTopUpTriggered = Event<'WalletAutoTopUpTriggered', TopUp & { trigger_transaction_id: string }>;
 
-export type WalletAutoTopUpSucceeded = Event<'WalletAutoTopUpSucceeded', TopUp & { payment_id: string; transaction_id: string }>;
+export type WalletAutoTopUpSucceeded = Event<'WalletAutoTopUpSucceeded', TopUp & { provider_payment_id: string; transaction_id: string }>;
 
 /** The charge was declined: no new top-up before `retry_at` (the back-off), when the wallet looks again. */
 export type WalletAutoTopUpFailed = Event<'WalletAutoTopUpFailed', TopUp & { last_error: { code: string; message: string }; retry_at: string }>;

@@ -41,7 +41,7 @@ describe('invoices settled from the customer’s wallet', () => {
     await tally.settle();
   };
   const balance = async (walletId: string) => (await api.get(`/v1/wallets/${walletId}`).expect(200)).body.balance as string;
-  const transactions = (walletId: string) => listAll<Transaction>(api, `/v1/wallets/${walletId}/transactions?sort=created_at:asc`);
+  const transactions = (walletId: string) => listAll<Transaction>(api, `/v1/wallets/${walletId}/transactions?sort=sequence:asc`);
   const movements = async (walletId: string) => (await transactions(walletId)).map((t) => [t.type, t.amount, t.reason, t.source.type, t.source.id]);
   const walletOf = async (customerId: string, currency: string) => (await api.get(`/v1/wallets?customer_id=${customerId}&currency=${currency}`).expect(200)).body.data[0]?.id as string | undefined;
   /** An invoice of `amount`, finalised (`auto_charge` off: it waits to be paid). */

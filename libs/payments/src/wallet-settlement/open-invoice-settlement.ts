@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '@tally/cells';
 import { onClockOf } from '@tally/cells';
-import { CommandRuntime, Commands } from '@tally/runtime';
+import { CommandRuntime, Commands, commandStep } from '@tally/runtime';
 import { invoiceAggregate, invoiceCollection, InvoiceWallets, isPayable, walletSettlementPaymentId, type InvoicePaymentStarted } from '@tally/invoicing';
 import { WalletPayments } from './wallet-payments';
 
@@ -27,7 +27,8 @@ export class OpenInvoiceSettlement {
       const invoice = await this.runtime.load(cell, invoiceAggregate, invoiceId, context);
       // Paid, closed, or under another attempt meanwhile (whose outcome decides what is left): the next.
       if (invoice.state.status === 'none' || !isPayable(invoice.state) || invoice.state.openPayment) continue;
-      const onClock = onClockOf(context, invoice.clockId);
+      // A step of its own per invoice: the wallet takes a debit for each, under the one command of the process.
+      const onClock = commandStep(onClockOf(context, invoice.clockId), invoiceId);
       const payment_id = walletSettlementPaymentId(invoiceId, occasion);
       const data = { invoice_id: invoiceId, payment_id, payment_method_id: walletId, reason: 'automatic' as const, source: 'wallet' as const };
       const started = await this.commands.send(invoiceCollection, invoiceId, { type: 'StartInvoicePayment', data }, onClock);

@@ -95,7 +95,9 @@ export class WalletPayments {
     });
     try {
       const { state } = await this.commands.send(walletPostings, wallet_id, posting, context);
-      return transactionOf(state, transaction_id)!.amount;
+      const posted = transactionOf(state, transaction_id);
+      if (!posted) throw new Error(`Wallet ${wallet_id} did not post ${transaction_id}: its command id was applied to another debit`);
+      return posted.amount;
     } catch (refusal) {
       if (refusal instanceof DomainError && refusal.code === 'wallet.insufficient_balance') return undefined;
       throw refusal;

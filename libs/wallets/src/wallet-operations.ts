@@ -19,6 +19,7 @@ import { walletAmount } from './domain/wallet-amounts';
 import type { WalletTransaction } from './domain/wallet.events';
 import { walletAggregate } from './wallet.aggregate';
 import { assertCustomersMethod } from './wallet-payment-method';
+import { WalletTurns } from './wallet-turns';
 import { transactionResource, type WalletResource, type WalletTransactionResource } from './wallet.view';
 
 type Written = CommandOutcome<WalletState, WalletResource>;
@@ -36,6 +37,7 @@ export class WalletOperations {
     private readonly runtime: CommandRuntime,
     private readonly commands: Commands,
     private readonly wallets: CustomerWallets,
+    private readonly turns: WalletTurns,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
@@ -58,10 +60,11 @@ export class WalletOperations {
   async post(context: RequestContext, walletId: string, input: PostingInput): Promise<WalletTransactionResource> {
     const transaction_id = this.ids.next(WALLET_TRANSACTION_ID_PREFIX);
     const fields = { wallet_id: walletId, transaction_id, amount: input.amount, source: { type: 'manual' as const, id: null }, external_id: input.external_id, description: input.description };
-    const { state } =
+    const { state } = await this.turns.inTurn(context, walletId, () =>
       input.type === 'credit'
-        ? await this.commands.send(walletAggregate, walletId, (now): CreditWallet => ({ type: 'CreditWallet', data: { ...fields, reason: input.reason, now } }), context)
-        : await this.commands.send(walletAggregate, walletId, (now): DebitWallet => ({ type: 'DebitWallet', data: { ...fields, reason: input.reason, partial: false, now } }), context);
+        ? this.commands.send(walletAggregate, walletId, (now): CreditWallet => ({ type: 'CreditWallet', data: { ...fields, reason: input.reason, now } }), context)
+        : this.commands.send(walletAggregate, walletId, (now): DebitWallet => ({ type: 'DebitWallet', data: { ...fields, reason: input.reason, partial: false, now } }), context),
+    );
     const posted = transactionOf(state, transaction_id) ?? transactionOfExternalId(state, input.external_id!)!;
     return this.shown(context, state, posted);
   }
@@ -73,7 +76,7 @@ export class WalletOperations {
     const walletId = await this.wallets.ensureWallet(context, customerId, input.currency);
     const transaction_id = this.ids.next(WALLET_TRANSACTION_ID_PREFIX);
     const data = { wallet_id: walletId, transaction_id, amount: input.amount, reason: 'promotional' as const, source: { type: 'grant' as const, id: null }, external_id: input.external_id, description: input.description };
-    const { state } = await this.commands.send(walletAggregate, walletId, (now): CreditWallet => ({ type: 'CreditWallet', data: { ...data, now } }), context);
+    const { state } = await this.turns.inTurn(context, walletId, () => this.commands.send(walletAggregate, walletId, (now): CreditWallet => ({ type: 'CreditWallet', data: { ...data, now } }), context));
     return this.shown(context, state, transactionOf(state, transaction_id) ?? transactionOfExternalId(state, input.external_id!)!);
   }
 

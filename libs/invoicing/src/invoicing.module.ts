@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TaxModule } from '@tally/tax';
-import { WalletsModule } from '@tally/wallets';
 import { PreviewInvoiceHandler } from './invoice-preview';
 import { InvoiceFinalizer } from './invoice-finalizer';
 import { InvoiceNumbering } from './invoice-numbering';
@@ -17,7 +16,7 @@ import { InvoiceDrafts } from './invoice-drafts';
 import { InvoiceWallets } from './invoice-wallets';
 
 @Module({
-  imports: [TaxModule, WalletsModule],
+  imports: [TaxModule],
   controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController],
   providers: [
     PreviewInvoiceHandler,

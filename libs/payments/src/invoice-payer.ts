@@ -3,8 +3,7 @@ import { DomainError, type IdGenerator } from '@tally/kernel';
 import { CommandRuntime, Commands } from '@tally/runtime';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { customerAggregate } from '@tally/customers';
-import { CustomerWallets } from '@tally/wallets';
-import { assertPayable, invoiceAggregate, invoiceCollection, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
+import { assertPayable, invoiceAggregate, invoiceCollection, InvoiceWallets, type InvoiceFacts, type InvoicePaymentStarted } from '@tally/invoicing';
 import type { PaymentReason } from './domain/payment.events';
 import { parseReturnUrl } from './domain/return-url';
 import { paymentAggregate } from './payment.aggregate';
@@ -32,7 +31,7 @@ export class InvoicePayer {
     private readonly commands: Commands,
     private readonly charger: PaymentCharger,
     private readonly walletPayments: WalletPayments,
-    private readonly wallets: CustomerWallets,
+    private readonly wallets: InvoiceWallets,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
@@ -76,9 +75,10 @@ export class InvoicePayer {
     if (invoice.state.status === 'none') throw invoiceAggregate.notFound(invoiceId);
     assertPayable(invoice.state);
     const { customerId, currency } = invoice.state;
-    const walletId = await this.wallets.walletOf(context, customerId, currency);
-    if (!walletId) throw DomainError.conflict('payment.no_wallet', `Customer ${customerId} has no wallet in ${currency}: credit one first, or pay with a payment method`);
-    await this.walletPayments.assertFunded(context, walletId);
+    const wallet = await this.wallets.of(context, customerId, currency);
+    if (!wallet) throw DomainError.conflict('payment.no_wallet', `Customer ${customerId} has no wallet in ${currency}: credit one first, or pay with a payment method`);
+    if (!wallet.funded) throw emptyWallet(wallet.id);
+    const walletId = wallet.id;
     const paymentId = this.ids.next('pay');
     const onClock = onClockOf(context, invoice.clockId);
     const data = { invoice_id: invoiceId, payment_id: paymentId, payment_method_id: walletId, reason: 'manual' as const, source: 'wallet' as const, ...(options.amount !== undefined && { amount: options.amount }) };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { derivedId, DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, Commands, type CommandOutcome } from '@tally/runtime';
-import { invoiceAggregate, InvoiceWallets, isPayable, type InvoicePaymentStarted } from '@tally/invoicing';
+import { invoiceAggregate, isPayable, type InvoicePaymentStarted } from '@tally/invoicing';
 import { transactionOf, walletPostings, type DebitWallet } from '@tally/wallets';
 import type { PaymentState } from '../domain/payment.decider';
 import { paymentAggregate } from '../payment.aggregate';
@@ -31,7 +31,6 @@ export class WalletPayments {
     private readonly commands: Commands,
     private readonly clocks: Clocks,
     private readonly outcomes: PaymentOutcomeOnInvoice,
-    private readonly wallets: InvoiceWallets,
   ) {}
 
   /**
@@ -76,11 +75,6 @@ export class WalletPayments {
   private async wasDebited(context: RequestContext, walletId: string, transactionId: string): Promise<boolean> {
     const { state } = await this.runtime.load(this.runtime.cellOf(context), walletPostings, walletId, context);
     return transactionOf(state, transactionId) !== undefined;
-  }
-
-  /** 409 `wallet.insufficient_balance` for an empty wallet, before anything is written. */
-  async assertFunded(context: RequestContext, walletId: string): Promise<void> {
-    if (!(await this.wallets.isFunded(context, walletId))) throw emptyWallet(walletId);
   }
 
   /**

@@ -50,14 +50,14 @@ export interface InvoiceFacts {
   payments: readonly string[];
   /** The payment attempt awaiting its outcome, if any: no other starts meanwhile. */
   openPayment: string | null;
+  /** What that attempt charges: it must stay applicable until the outcome is known. */
+  openPaymentAmount: string | null;
   /** Set while that attempt is a settlement from the wallet; `atFinalization`: the finalisation's, after which the method is charged for the rest. */
   openWalletAttempt: { atFinalization: boolean } | null;
   /** The customer's wallet that settles the invoice (named at finalisation or by a settlement), if any. */
   walletId: string | null;
   /** What settlements from the wallet paid of it. */
   walletPaid: string;
-  /** What that attempt charges: it must stay applicable until the outcome is known. */
-  openPaymentAmount: string | null;
   /** Succeeded payments the invoice could not take (to be returned to the customer). */
   unappliedPayments: readonly string[];
   /** Every attempt started, oldest first. */
@@ -342,10 +342,10 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         credited: '0',
         payments: [],
         openPayment: null,
+        openPaymentAmount: null,
         openWalletAttempt: null,
         walletId: null,
         walletPaid: '0',
-        openPaymentAmount: null,
         unappliedPayments: [],
         attempts: [],
         creditNotes: 0,

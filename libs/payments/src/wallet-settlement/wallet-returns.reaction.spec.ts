@@ -47,4 +47,8 @@ describe('wallet returns reaction', () => {
     expect(reaction.commandOf(recorded('CreditNoteIssued', creditNote({ kind: 'none', refund_status: null })))).toBeUndefined();
     expect(reaction.commandOf(recorded('CreditNoteIssued', creditNote()))).toBeUndefined();
   });
+
+  it('leaves a credit-balance credit note a refund to the wallet issued to that refund, which credits the wallet itself', () => {
+    expect(reaction.commandOf(recorded('CreditNoteIssued', { ...creditNote({ kind: 'credit_balance', refund_status: null }), refund_id: 'rfd_1', payment_id: 'pay_1' }))).toBeUndefined();
+  });
 });

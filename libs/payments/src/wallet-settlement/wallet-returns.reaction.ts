@@ -13,8 +13,8 @@ type WalletReturn =
   | { type: 'ReturnVoidedSettlement'; data: { invoice_id: string; wallet_id: string; amount: string } }
   | { type: 'CreditCreditNote'; data: { invoice_id: string; credit_note_id: string; amount: string } };
 
-/** The outcome a credit note is issued with (absent from credit notes issued before outcomes existed). */
-type CreditNoteOutcome = { outcome?: { kind: string } };
+/** The outcome a credit note is issued with, and the refund that issued it (both absent from credit notes issued before refunds existed). */
+type CreditNoteOutcome = { outcome?: { kind: string }; refund_id?: string | null };
 
 /**
  * Money going back to the customer's wallet, each credit's transaction id derived from its
@@ -22,7 +22,8 @@ type CreditNoteOutcome = { outcome?: { kind: string } };
  * credit for unused time, a downgrade invoiced at once) credits the wallet in its currency,
  * created when missing (Stripe's customer balance takes it, reason `credit_note`, source the
  * invoice); a voided invoice returns what the wallet paid on it (reason `refund`); a credit note
- * whose outcome is `credit_balance` credits its amount (reason `credit_note`, source the credit note).
+ * whose outcome is `credit_balance` credits its amount (reason `credit_note`, source the credit
+ * note), unless a refund to the wallet issued it: that refund credits the wallet itself.
  */
 @Injectable()
 export class WalletReturnsReaction implements Reaction<WalletReturn> {
@@ -48,8 +49,9 @@ export class WalletReturnsReaction implements Reaction<WalletReturn> {
         return { lane: invoice_id, command: { type: 'ReturnVoidedSettlement', data: { invoice_id, wallet_id, amount: wallet_returned } } };
       }
       case 'CreditNoteIssued': {
-        const { invoice_id, credit_note_id, amount, outcome } = event.data as CreditNoteIssued['data'] & CreditNoteOutcome;
-        if (outcome?.kind !== 'credit_balance') return undefined;
+        const { invoice_id, credit_note_id, amount, outcome, refund_id } = event.data as CreditNoteIssued['data'] & CreditNoteOutcome;
+        // A refund to the wallet credits it itself (reason `refund`, source the refund).
+        if (outcome?.kind !== 'credit_balance' || refund_id) return undefined;
         return { lane: invoice_id, command: { type: 'CreditCreditNote', data: { invoice_id, credit_note_id, amount } } };
       }
       default:

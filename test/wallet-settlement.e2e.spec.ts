@@ -201,6 +201,32 @@ describe('invoices settled from the customer’s wallet', () => {
     expect(payments.filter((payment) => payment.status === 'succeeded').reduce((sum, payment) => sum.plus(payment.amount), new Big(0)).toFixed(2)).toBe('50.00');
   });
 
+  it('settles a past-due subscription’s failed invoice when money reaches the wallet, and the subscription is active again', async () => {
+    const clock = (await api.post('/v1/test-clocks', { frozen_time: '2026-03-01T00:00:00.000Z' }).expect(200)).body.id as string;
+    const payer = (await api.post('/v1/customers', { email: 'declined@example.com', test_clock: clock }).expect(200)).body.id as string;
+    await api.post(`/v1/customers/${payer}/payment-methods`, { type: 'card', token: 'tok_card_declined', set_as_default: true }).expect(200);
+    const wallet = await openWallet(payer);
+    const subscription = (await api.post('/v1/subscriptions', { customer_id: payer, plan_code: 'monthly' }).expect(200)).body.id as string;
+    const timeline = new BillingTimeline(tally, api, clock, subscription, { payments: true });
+    const at = (type: string): [string, string] => [type, '2026-03-01T00:00:00.000Z'];
+    // The empty wallet is named, not settled from: the card is charged and declines.
+    expect(await timeline.newEvents()).toEqual(
+      ['subscription.created', 'invoice.created', 'invoice.finalized', 'invoice.updated', 'payment.created', 'payment.failed', 'invoice.payment_failed', 'subscription.past_due'].map(at),
+    );
+    const [first] = await timeline.invoices();
+
+    await credit(wallet, '50.00');
+
+    expect(await timeline.newEvents()).toEqual(['invoice.updated', 'payment.created', 'payment.succeeded', 'payment.settled', 'invoice.updated', 'invoice.paid', 'subscription.activated'].map(at));
+    expect(await invoiceOf(first.id)).toMatchObject({ status: 'paid', amount_paid: '30.00', amount_due: '0.00' });
+    expect((await paymentsOf(first.id)).map((p) => [p.provider, p.status, p.amount])).toEqual([
+      ['sandbox', 'failed', '30.00'],
+      ['wallet', 'succeeded', '30.00'],
+    ]);
+    expect((await api.get(`/v1/subscriptions/${subscription}`).expect(200)).body.status).toBe('active');
+    expect(await balance(wallet)).toBe('20.00');
+  });
+
   it('leaves the wallet alone for a paused subscription’s renewal that is voided by its pause', async () => {
     const clock = (await api.post('/v1/test-clocks', { frozen_time: '2026-03-01T00:00:00.000Z' }).expect(200)).body.id as string;
     const payer = await customer(clock);

@@ -1,4 +1,7 @@
 import Big from 'big.js';
+import type { RequestContext } from '@tally/cells';
+import { PAYMENT_PROVIDER, WalletTopUpReaction, type SandboxPaymentProvider } from '@tally/payments';
+import { reactionCommandId } from '@tally/runtime';
 import type { WalletResource, WalletTransactionResource } from '@tally/wallets';
 import { listAll } from './support/list-all';
 import { TallyUnderTest, type TestTenant } from './support/tally';
@@ -255,6 +258,30 @@ describe('wallets through the HTTP API', () => {
       const topUp = (await ledger(id))[2];
       expect(topUp).toMatchObject({ type: 'credit', amount: '60.00', balance_after: '65.00', reason: 'auto_topup', source: { type: 'top_up', id: topUp.id } });
       expect((await api.get(`/v1/wallets/${id}`).expect(200)).body).toMatchObject({ balance: '65.00', auto_top_up_status: { status: 'idle', last_error: null, retry_at: null } });
+    });
+
+    it('charges once per trigger though its event comes again, as after a crash before the reaction’s checkpoint', async () => {
+      const { cus, method } = await onClock();
+      const card = await method('tok_visa');
+      const { id } = await wallet(cus, { auto_top_up: { enabled: true, trigger_at: '10.00', amount: '20.00', payment_method_id: card } });
+      await credit(id, '15.00');
+      await debit(id, '10.00');
+      await tally.settle();
+      const triggered = (await tally.cells.cell('eu').events.readStream(`wallet-${id}`)).find((event) => event.type === 'WalletAutoTopUpTriggered')!;
+      const reaction = tally.app.get(WalletTopUpReaction);
+      const { command } = reaction.commandOf(triggered)!;
+      const redelivered = (commandId: string): RequestContext => ({
+        tenantId: acme.tenantId, environment: 'sandbox', region: 'eu', actor: `reaction:${reaction.name}`, requestId: null,
+        correlationId: triggered.metadata.correlation_id, causationId: triggered.id, commandId, clockId: triggered.metadata.clock_id,
+      });
+      // The same delivery again, then one under another command id: the provider's key and the wallet's pending top-up both hold.
+      await reaction.dispatch(command, redelivered(reactionCommandId(reaction.name, triggered.id)));
+      await reaction.dispatch(command, redelivered('cmd_another_delivery'));
+      await tally.settle();
+      const charges = (await tally.app.get<SandboxPaymentProvider>(PAYMENT_PROVIDER).charges()).filter((charge) => charge.idempotencyKey === `wallet_top_up:${command.data.top_up_id}`);
+      expect(charges.map((charge) => [charge.amount, charge.currency, charge.status])).toEqual([['20.00', 'EUR', 'succeeded']]);
+      expect((await ledger(id)).filter((transaction) => transaction.reason === 'auto_topup').map((transaction) => transaction.id)).toEqual([command.data.top_up_id]);
+      expect(await balanceOf(id)).toBe('25.00');
     });
 
     it('a declined top-up backs off an hour on the wallet’s clock and never storms; the retry after it tops up', async () => {

@@ -148,7 +148,9 @@ describe('wallets through the HTTP API', () => {
       expect(conflict.body.problem).toBe('wallet.external_id_conflict');
       const debitConflict = await api.post(`/v1/wallets/${id}/debits`, { amount: '10.00', reason: 'manual', external_id: 'crm-1' }).expect(409);
       expect(debitConflict.body.problem).toBe('wallet.external_id_conflict');
+      // Read straight after the writes, without waiting for the worker: the caller reads what it wrote.
       expect(await balanceOf(id)).toBe('10.00');
+      expect((await ledger(id)).map((t) => [t.id, t.external_id])).toEqual([[original.id, 'crm-1']]);
     });
 
     it('refuses bad amounts, reasons and fields with a stable code, and writes nothing', async () => {

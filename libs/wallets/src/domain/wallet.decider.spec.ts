@@ -147,7 +147,7 @@ describe('wallet decider', () => {
       spec
         .given(backingOff)
         .when({ type: 'RetryAutoTopUp', data: { wallet_id, retry_at } })
-        .then([{ type: 'WalletAutoTopUpTriggered', data: { ...customer, top_up_id: retryId, amount: '10.00', payment_method_id: 'pm_1', trigger_transaction_id: wallet_id } }]);
+        .then([{ type: 'WalletAutoTopUpTriggered', data: { ...customer, top_up_id: retryId, amount: '10.00', payment_method_id: 'pm_1', trigger_transaction_id: null } }]);
     });
   });
 

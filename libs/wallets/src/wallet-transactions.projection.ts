@@ -1,6 +1,5 @@
 import { asEventOf, scopedIndex, TIMESTAMP_FILTER, type ListSpec, type Projection } from '@tally/runtime';
-import type { WalletCredited, WalletDebited } from './domain/wallet.events';
-import { WALLET_CREDIT_REASONS, WALLET_DEBIT_REASONS } from './domain/wallet.events';
+import { WALLET_CREDIT_REASONS, WALLET_DEBIT_REASONS, type WalletCredited, type WalletDebited } from './domain/wallet.events';
 import { walletResource } from './wallet.resource';
 import { transactionResource } from './wallet.view';
 

@@ -21,7 +21,7 @@ import {
 } from '@tally/http';
 import type { ListPage } from '@tally/runtime';
 import { CreateCreditGrantDto, CreateWalletDto, CreditWalletDto, DebitWalletDto, UpdateWalletDto } from './dto/wallet.dto';
-import { WalletResponse, WalletTransactionResponse } from './dto/wallet.response';
+import { PrepaidWalletResponse, WalletTransactionResponse } from './dto/wallet.response';
 import { WalletOperations } from './wallet-operations';
 import { walletResource } from './wallet.resource';
 import { WalletTransactionList } from './wallet-transaction-list';
@@ -49,7 +49,7 @@ export class CustomerWalletsController {
     description: 'One wallet per customer per currency; it starts at a zero balance and lives on its customer’s test clock, if any. `auto_top_up` charges the customer’s payment method when a debit leaves the balance at or below `trigger_at`; `drift_floor` fires `wallet.below_drift_floor` when the balance goes below it.',
   })
   @HttpCode(200)
-  @ApiOkResponse({ type: WalletResponse, headers: ETAG })
+  @ApiOkResponse({ type: PrepaidWalletResponse, headers: ETAG })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
     400: ['wallet.invalid_amount', 'money.unknown_currency', 'request.invalid_metadata'],
@@ -91,7 +91,7 @@ export class WalletsController {
     summary: 'Update a wallet',
     description: 'Fields left out keep their value; null removes the automatic top-up or the drift floor; metadata is merged key by key, and an empty string removes a key. With `If-Match` the update applies only if nobody changed the wallet since.',
   })
-  @ApiUpdate('wallet', { type: WalletResponse, headers: ETAG }, {
+  @ApiUpdate('wallet', { type: PrepaidWalletResponse, headers: ETAG }, {
     400: ['wallet.invalid_amount', 'request.invalid_metadata'],
     404: ['wallet.not_found'],
     409: ['request.concurrent_update'],
@@ -147,7 +147,7 @@ export class WalletsController {
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const WalletReadsController = WALLETS_SINCE_READS(resourceController(walletResource, {
-  path: 'v1/wallets', tag: WALLETS_SECTION, noun: 'wallet', type: WalletResponse, etag: ETAG, operations: 'WalletsController',
+  path: 'v1/wallets', tag: WALLETS_SECTION, noun: 'wallet', type: PrepaidWalletResponse, etag: ETAG, operations: 'WalletsController',
   list: { summary: 'List wallets', description: 'Newest first by default; filter by customer and currency, and by creation and update time.' },
   retrieve: { summary: 'Retrieve a wallet', description: 'The wallet as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['wallet.not_found'] } },
 }));

@@ -45,6 +45,28 @@ describe('wallet decider', () => {
     });
   });
 
+  describe('UpdateWallet', () => {
+    it('records only what changes, merging metadata', () => {
+      const withMetadata: WalletCreated = { ...created, data: { ...created.data, metadata: { a: '1' } } };
+      spec
+        .given([withMetadata])
+        .when({ type: 'UpdateWallet', data: { wallet_id, drift_floor: null, metadata: { a: '', b: '2' } } })
+        .then([{ type: 'WalletUpdated', data: { wallet_id, metadata: { b: '2' } } }]);
+      spec.given([withMetadata]).when({ type: 'UpdateWallet', data: { wallet_id, auto_top_up: null, metadata: { a: '1' } } }).thenNothingHappens();
+    });
+
+    it('refuses an automatic top-up finer than the minor unit, and a wallet that does not exist', () => {
+      spec.given([created]).when({ type: 'UpdateWallet', data: { wallet_id, auto_top_up: { enabled: true, trigger_at: '1.001', amount: '5.00', payment_method_id: 'pm_1' } } }).thenFails('wallet.invalid_amount');
+      spec.given([]).when({ type: 'UpdateWallet', data: { wallet_id, drift_floor: '1.00' } }).thenFails('wallet.not_found');
+    });
+
+    it('a new floor above the balance is a crossing', () =>
+      spec
+        .given([created])
+        .when({ type: 'UpdateWallet', data: { wallet_id, drift_floor: '3.00' } })
+        .then([{ type: 'WalletUpdated', data: { wallet_id, drift_floor: '3.00' } }, { type: 'WalletBelowDriftFloor', data: { ...customer, drift_floor: '3.00', balance: '0.00' } }]));
+  });
+
   describe('CreditWallet', () => {
     it('posts the amount with the balance after it', () => spec.given([created]).when(credit('wtx_1', '10.50')).then([credited(credit('wtx_1', '10.50'), '10.50')]));
 
@@ -125,8 +147,21 @@ describe('wallet decider', () => {
       spec
         .given(backingOff)
         .when({ type: 'RetryAutoTopUp', data: { wallet_id, retry_at } })
-        .then([{ type: 'WalletAutoTopUpTriggered', data: { ...customer, top_up_id: retryId, amount: '10.00', payment_method_id: 'pm_1', trigger_transaction_id: wallet_id } }]);
+        .then([{ type: 'WalletAutoTopUpTriggered', data: { ...customer, top_up_id: retryId, amount: '10.00', payment_method_id: 'pm_1', trigger_transaction_id: null } }]);
     });
+  });
+
+  describe('auto top-up that does not apply', () => {
+    const rule: AutoTopUp = { enabled: false, trigger_at: '5.00', amount: '10.00', payment_method_id: 'pm_1' };
+    const funded: WalletEvent[] = [{ ...created, data: { ...created.data, auto_top_up: rule } }, credited(credit('wtx_1', '20.00'), '20.00')];
+
+    it('a disabled rule charges nothing', () => spec.given(funded).when(debit('wtx_2', '19.00')).then([debited(debit('wtx_2', '19.00'), '19.00', '1.00')]));
+
+    it('a retry timer that came too late (another top-up started, or none backs off) does nothing', () =>
+      spec.given(funded).when({ type: 'RetryAutoTopUp', data: { wallet_id, retry_at: '2026-01-01T01:00:00.000Z' } }).thenNothingHappens());
+
+    it('an outcome for a top-up that is not under way does nothing', () =>
+      spec.given(funded).when({ type: 'RecordAutoTopUpOutcome', data: { wallet_id, top_up_id: 'wtx_other', outcome: { status: 'succeeded', provider_payment_id: 'py_1' }, now } }).thenNothingHappens());
   });
 
   describe('drift floor', () => {

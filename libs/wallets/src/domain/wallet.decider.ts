@@ -92,7 +92,7 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
         return withDriftFloor(state, topUpRecorded(state, command.data));
       case 'RetryAutoTopUp': {
         if (state.topUp.retryAt !== command.data.retry_at || state.topUp.pending !== null) return [];
-        return topUpIfDue(state, derivedId(WALLET_TRANSACTION_ID_PREFIX, [state.id, 'auto_top_up_retry', command.data.retry_at]), state.id);
+        return topUpIfDue(state, derivedId(WALLET_TRANSACTION_ID_PREFIX, [state.id, 'auto_top_up_retry', command.data.retry_at]), null);
       }
     }
   },
@@ -254,7 +254,7 @@ const transactionOfRequest = (state: ActiveWallet, data: PostingRequest, amount:
  * smallest k that takes the balance above `trigger_at`, charged once (Lago charged once per
  * increment until it caught up).
  */
-function topUpIfDue(state: ActiveWallet, topUpId: string, triggerTransactionId: string): WalletEvent[] {
+function topUpIfDue(state: ActiveWallet, topUpId: string, triggerTransactionId: string | null): WalletEvent[] {
   const rule = state.autoTopUp;
   if (!rule?.enabled || state.topUp.pending !== null) return [];
   const shortfall = new Big(rule.trigger_at).minus(state.balance);

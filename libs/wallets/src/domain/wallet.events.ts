@@ -68,8 +68,11 @@ interface TopUp {
   payment_method_id: string;
 }
 
-/** A debit left the balance at or below `trigger_at`: one charge of `amount` × k (the smallest k that gets above it) is due. */
-export type WalletAutoTopUpTriggered = Event<'WalletAutoTopUpTriggered', TopUp & { trigger_transaction_id: string }>;
+/**
+ * A debit left the balance at or below `trigger_at` (`trigger_transaction_id`; null when the end of a
+ * back-off found it still there): one charge of `amount` × k, the smallest k that gets above it, is due.
+ */
+export type WalletAutoTopUpTriggered = Event<'WalletAutoTopUpTriggered', TopUp & { trigger_transaction_id: string | null }>;
 
 export type WalletAutoTopUpSucceeded = Event<'WalletAutoTopUpSucceeded', TopUp & { provider_payment_id: string; transaction_id: string }>;
 

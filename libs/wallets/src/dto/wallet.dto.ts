@@ -47,7 +47,7 @@ class PostingDto {
   @ApiProperty({ ...AMOUNT, ...POSITIVE_AMOUNT, example: '25.00', description: `Above zero, ${EXACT}` })
   @IsString() amount!: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: 255, example: 'crm-topup-8812', description: 'Your own id for the posting: a second request with it answers the transaction it posted (another amount: 409 `wallet.external_id_conflict`)' })
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 255, example: 'crm-topup-8812', description: 'Your own id for the posting: a second request with it answers the transaction it posted (another amount: 409 `wallet.external_id_conflict`)' })
   @IsOmittable() @IsString() @IsNotEmpty() @MaxLength(255) external_id?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'Goodwill credit for the March outage' })

@@ -46,7 +46,8 @@ export class WalletTransactionResponse implements KnownFields<WalletTransactionR
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
-export class WalletResponse implements KnownFields<WalletResource> {
+/** A prepaid wallet (named apart from a payment method’s `wallet` details, `WalletResponse`, which the reference also shows). */
+export class PrepaidWalletResponse implements KnownFields<WalletResource> {
   @ApiProperty({ example: 'wal_01JD…' }) id!: string;
   @ApiProperty({ enum: ['wallet'] }) object!: 'wallet';
   @ApiProperty({ example: 'cus_01JD…' }) customer_id!: string;

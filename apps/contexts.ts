@@ -7,6 +7,7 @@ import { subscriptionsContext } from '@tally/subscriptions';
 import { composeContexts, type ContextManifest } from '@tally/runtime';
 import { taxContext } from '@tally/tax';
 import { usageContext } from '@tally/usage';
+import { walletsContext } from '@tally/wallets';
 import { tenancyContext } from '@tally/tenancy';
 import { webhooksContext } from '@tally/webhooks';
 
@@ -15,6 +16,6 @@ import { webhooksContext } from '@tally/webhooks';
  * worker app (and the API's worker threads) runs their projections and processes, and the
  * architecture test checks each of them.
  */
-export const CONTEXT_MANIFESTS: readonly ContextManifest[] = [tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext, reportsContext, webhooksContext];
+export const CONTEXT_MANIFESTS: readonly ContextManifest[] = [tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext, walletsContext, reportsContext, webhooksContext];
 
 export const CONTEXTS = composeContexts(CONTEXT_MANIFESTS);

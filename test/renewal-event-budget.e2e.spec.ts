@@ -113,6 +113,9 @@ describe('the reads of a renewal’s invoice', () => {
         (stream) => stream === `customer-${customer}`,
       );
       expect(customerReads).toHaveLength(1);
+      // Its wallet (it has none) is looked up in the page's batched read of the wallets' index, never a read of its own.
+      expect(read.mock.calls.filter(([stream]) => stream === `customer_wallets-${customer}`)).toEqual([]);
+      expect(batched.mock.calls.flatMap(([reads]) => reads.filter(({ stream }) => stream === `customer_wallets-${customer}`))).toHaveLength(1);
     } finally {
       read.mockRestore();
       batched.mockRestore();

@@ -12,6 +12,13 @@ declare module 'autocannon' {
       /** Run the load generator in this many worker threads. */
       workers?: number;
       warmup?: { connections?: number; duration?: number };
+      /** With `workers`: the absolute path of a module whose export sets up each connection. */
+      setupClient?: string;
+    }
+
+    /** One connection, as `setupClient` gets it. */
+    interface Client {
+      setRequests(requests: { method: string; path: string; body?: string }[]): void;
     }
 
     interface Histogram {

@@ -7,6 +7,8 @@ export interface LoadCase {
   method: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
+  /** The absolute path of a compiled module whose export sets each connection up (autocannon's `setupClient`, which a worker thread requires). */
+  setupClient?: string;
 }
 
 export interface LoadResult {
@@ -38,6 +40,7 @@ export async function measure(target: LoadCase): Promise<LoadResult> {
     connections: LOAD.connections,
     duration: LOAD.seconds,
     workers: 1,
+    ...(target.setupClient && { setupClient: target.setupClient }),
     warmup: { connections: LOAD.connections, duration: LOAD.warmupSeconds },
   });
   if (result.errors + result.timeouts + result.non2xx > 0) {

@@ -44,5 +44,6 @@ export * from './versions/api-versions';
 export * from './versions/downgrade';
 export * from './versions/request-version';
 export * from './versions/signature-header';
+export * from './versions/since-api-version';
 export * from './versions/service-version-header';
 export * from './shutdown/graceful-shutdown';

@@ -16,6 +16,7 @@ export { InvoiceResponse } from './dto/invoice.response';
 export * from './invoice.resource';
 export * from './invoice-totals';
 export * from './invoice-finalizer';
+export * from './invoice-wallets';
 export * from './invoice-numbering';
 export * from './invoice-dry-run';
 export * from './invoice-numbering.reaction';

@@ -12,6 +12,7 @@ import type { InvoiceTotalsData } from './domain/invoice.events';
 import { invoiceAggregate } from './invoice.aggregate';
 import { InvoiceNumbering } from './invoice-numbering';
 import { InvoiceTaxation, type ComputedInvoiceTotals } from './invoice-totals';
+import { InvoiceWallets } from './invoice-wallets';
 import type { InvoiceResource } from './invoice.view';
 
 export type InvoiceOutcome = CommandOutcome<InvoiceState, InvoiceResource>;
@@ -35,6 +36,7 @@ export class InvoiceFinalizer {
     private readonly clocks: Clocks,
     private readonly taxation: InvoiceTaxation,
     private readonly numbering: InvoiceNumbering,
+    private readonly wallets: InvoiceWallets,
   ) {}
 
   async finalize(context: RequestContext, invoiceId: string, options: FinalizeOptions): Promise<InvoiceOutcome> {
@@ -49,7 +51,8 @@ export class InvoiceFinalizer {
     const { line_ids, totals } = state.status === 'draft' ? await this.totalsOf(context, state, now) : { line_ids: [], totals: undefined };
     // Every rule is checked before a number is taken, so a refusal leaves no number unused.
     const payment_method_id = await this.automaticChargeMethod(context, state);
-    const trial: FinalizeInvoice = { type: 'FinalizeInvoice', data: { invoice_id: invoiceId, number: options.number ?? '?', now, line_ids, totals: totals!, payment_method_id } };
+    const wallet = state.status === 'draft' ? await this.wallets.of(context, state.customerId, state.currency) : null;
+    const trial: FinalizeInvoice = { type: 'FinalizeInvoice', data: { invoice_id: invoiceId, number: options.number ?? '?', now, line_ids, totals: totals!, payment_method_id, wallet } };
     invoiceDecider.decide(trial, state);
     const number = options.number ?? (await this.numbering.reserve(context, invoiceId));
     return this.runtime.execute(invoiceAggregate, invoiceId, (at): FinalizeInvoice => ({ type: 'FinalizeInvoice', data: { ...trial.data, number, now: at } }), context);

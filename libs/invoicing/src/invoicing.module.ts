@@ -13,6 +13,7 @@ import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
 import { SubscriptionInvoiceIssuer } from './subscription-invoices';
 import { InvoiceDrafts } from './invoice-drafts';
+import { InvoiceWallets } from './invoice-wallets';
 
 @Module({
   imports: [TaxModule],
@@ -24,12 +25,13 @@ import { InvoiceDrafts } from './invoice-drafts';
     InvoiceFinalizer,
     InvoiceDryRun,
     SubscriptionInvoiceIssuer,
+    InvoiceWallets,
     InvoiceDrafts,
     InvoiceNumberingReaction,
     InvoicePdfLinks,
     InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer],
+  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer, InvoiceWallets],
 })
 export class InvoicingModule {}

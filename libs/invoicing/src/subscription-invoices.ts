@@ -6,12 +6,13 @@ import { Clocks, CommandRuntime, Commands, type Loaded } from '@tally/runtime';
 import type { TaxBehavior, TaxCode, TaxCustomer } from '@tally/tax';
 import type { DunningTerms } from './domain/collection-terms';
 import type { Discount } from './domain/discounts';
-import { invoiceDecider, type CreateInvoice, type InvoiceFacts, type InvoiceState, type IssueInvoice } from './domain/invoice.decider';
+import { invoiceDecider, type CreateInvoice, type FinalizationWallet, type InvoiceFacts, type InvoiceState, type IssueInvoice } from './domain/invoice.decider';
 import type { BillingReason } from './domain/invoice.events';
 import type { InvoiceIssue } from './domain/invoice-number-sequence';
 import { INVOICE_LINE_ID_PREFIX, invoiceAggregate } from './invoice.aggregate';
 import type { InvoiceResource } from './invoice.view';
 import { InvoiceFinalizer } from './invoice-finalizer';
+import { InvoiceWallets } from './invoice-wallets';
 import { written, type InvoiceWritten } from './invoice-drafts';
 import { InvoiceNumbering } from './invoice-numbering';
 
@@ -117,6 +118,7 @@ export class SubscriptionInvoiceIssuer {
     private readonly clocks: Clocks,
     private readonly finalizer: InvoiceFinalizer,
     private readonly numbering: InvoiceNumbering,
+    private readonly wallets: InvoiceWallets,
   ) {}
 
   async issue(context: RequestContext, input: SubscriptionInvoiceInput): Promise<InvoiceWritten> {
@@ -132,7 +134,11 @@ export class SubscriptionInvoiceIssuer {
    */
   async issueEach(items: readonly { context: RequestContext; input: SubscriptionInvoiceInput }[]): Promise<PromiseSettledResult<InvoiceWritten>[]> {
     const loads = await this.runtime.loadEach(invoiceAggregate, items.map(({ context, input }) => ({ id: input.invoice_id, context })));
-    const settled = await Promise.allSettled(items.map(({ context, input }, i) => this.beforeNumber(context, input, loads[i])));
+    // An invoice a pause closes at once (not charged) is not settled from the wallet either.
+    const walletQueries = items.flatMap(({ context, input }, i) => (input.finalize && input.auto_charge ? [{ i, query: { context, customerId: input.customer_id, currency: input.currency } }] : []));
+    const found = await this.wallets.ofEach(walletQueries.map(({ query }) => query));
+    const walletOf = new Map(walletQueries.map(({ i }, k) => [i, found[k]]));
+    const settled = await Promise.allSettled(items.map(({ context, input }, i) => this.beforeNumber(context, input, loads[i], walletOf.get(i) ?? null)));
     const ready = settled.flatMap((outcome, i) => (outcome.status === 'fulfilled' && 'issue' in outcome.value ? [{ i, issue: outcome.value.issue }] : []));
     const { numbered, sent } = await this.numbering.whileIssuing(
       ready.map(({ i }) => items[i].input.invoice_id),
@@ -154,7 +160,12 @@ export class SubscriptionInvoiceIssuer {
   }
 
   /** The invoice as it is (a repeated issue, a draft finalised), or its issue checked and ready for its number. */
-  private async beforeNumber(context: RequestContext, input: SubscriptionInvoiceInput, load: PromiseSettledResult<InvoiceLoaded>): Promise<{ written: InvoiceWritten } | { issue: InvoiceIssue }> {
+  private async beforeNumber(
+    context: RequestContext,
+    input: SubscriptionInvoiceInput,
+    load: PromiseSettledResult<InvoiceLoaded>,
+    wallet: FinalizationWallet | null,
+  ): Promise<{ written: InvoiceWritten } | { issue: InvoiceIssue }> {
     const id = input.invoice_id;
     if (!input.finalize) return { written: written(await this.commands.send(invoiceAggregate, id, (now) => subscriptionInvoiceCreation(input, now), context)) };
     if (load.status === 'rejected') throw load.reason;
@@ -164,7 +175,7 @@ export class SubscriptionInvoiceIssuer {
     if (loaded.state.status !== 'none') return { written: written({ ...loaded, appended: [] }) };
     const now = (await this.clocks.now(this.runtime.cellOf(context), context.clockId)).toISOString();
     const creation = subscriptionInvoiceCreation(input, now);
-    const issue = await this.checkedIssue(context, creation, now, input.tax_customer).catch(async (refusal: unknown) => {
+    const issue = await this.checkedIssue(context, creation, now, input.tax_customer, wallet).catch(async (refusal: unknown) => {
       // It cannot be finalised yet (no tax rate in force): it stays a draft, as Stripe's does, until the issue is retried.
       if (refusal instanceof DomainError) await this.commands.send(invoiceAggregate, id, creation, context);
       throw refusal;
@@ -173,10 +184,11 @@ export class SubscriptionInvoiceIssuer {
   }
 
   /** The issue with its totals, every rule checked, so a refusal comes before a number is taken and leaves none unused. */
-  private async checkedIssue(context: RequestContext, creation: CreateInvoice, now: string, customer: TaxCustomer | undefined): Promise<InvoiceIssue> {
+  private async checkedIssue(context: RequestContext, creation: CreateInvoice, now: string, customer: TaxCustomer | undefined, wallet: FinalizationWallet | null): Promise<InvoiceIssue> {
     const initial = invoiceDecider.initialState();
     const draft = invoiceDecider.decide(creation, initial).reduce(invoiceDecider.evolve, initial) as InvoiceFacts;
-    const issue: InvoiceIssue = { command: { creation: creation.data, ...(await this.finalizer.totalsOf(context, draft, now, customer)) }, clock_id: context.clockId ?? null };
+    const totals = await this.finalizer.totalsOf(context, draft, now, customer);
+    const issue: InvoiceIssue = { command: { creation: creation.data, ...totals, ...(wallet && { wallet }) }, clock_id: context.clockId ?? null };
     invoiceDecider.decide(issued(issue, '?'), initial);
     return issue;
   }

@@ -41,3 +41,4 @@ export * from './payments.context';
 export * from './provider/sandbox/sandbox-provider';
 export * from './provider/sandbox/sandbox-record';
 export * from './provider/sandbox/sqlite-sandbox-record';
+export * from './wallet-top-up.reaction';

@@ -9,9 +9,11 @@ import { OpenPaymentCancellation } from './open-payment-cancellation';
 import { paymentAggregate } from './payment.aggregate';
 import { PaymentCharger } from './payment-charger';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
+import { WalletPayments } from './wallet-settlement/wallet-payments';
 
 type FlowStep =
   | { type: 'CreateAndChargePayment'; data: InvoicePaymentStarted['data'] }
+  | { type: 'SettleFromWallet'; data: InvoicePaymentStarted['data'] }
   | { type: 'RecordPaymentOnInvoice'; data: { payment_id: string } }
   | { type: 'RetryFailedInvoices'; data: { customer_id: string; payment_method_id: string; occasion: string } }
   | { type: 'CancelOpenPayment'; data: { invoice_id: string } };
@@ -22,7 +24,8 @@ const OUTCOMES: readonly PaymentEvent['type'][] = ['PaymentSucceeded', 'PaymentF
 /**
  * The money flow between invoices and payments, a step per event: an attempt (started by a pay
  * request, or by the invoice's finalisation when it is charged automatically) becomes a payment
- * created with its charge's outcome, the outcome goes back to its invoice, a subscription
+ * created with its charge's outcome (a settlement from the wallet: the wallet debited, then the
+ * payment created with what it gave), the outcome goes back to its invoice, a subscription
  * invoice's failure enters its customer's failed invoices, and a customer's new default method
  * retries them. Each step is idempotent and its command id derives from the event, so the steps
  * the pay request already took are not taken twice, and those a crash interrupted are taken here.
@@ -38,6 +41,7 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
     private readonly outcomes: PaymentOutcomeOnInvoice,
     private readonly dunning: InvoiceDunning,
     private readonly cancellation: OpenPaymentCancellation,
+    private readonly walletPayments: WalletPayments,
   ) {}
 
   commandOf(event: RecordedEvent): { lane: string; command: FlowStep } | undefined {
@@ -50,7 +54,7 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
       }
       case 'InvoicePaymentStarted': {
         const attempt = asEventOf<InvoicePaymentStarted>(event).data;
-        return { lane: attempt.invoice_id, command: { type: 'CreateAndChargePayment', data: attempt } };
+        return { lane: attempt.invoice_id, command: { type: attempt.source === 'wallet' ? 'SettleFromWallet' : 'CreateAndChargePayment', data: attempt } };
       }
       case 'CustomerDefaultPaymentMethodChanged': {
         // A new default method: what dunning waits for is retried at once (Stripe retries when the customer updates their method).
@@ -70,6 +74,9 @@ export class PaymentFlowReaction implements Reaction<FlowStep> {
     switch (step.type) {
       case 'CreateAndChargePayment':
         await this.charger.createAndCharge(context, step.data);
+        return;
+      case 'SettleFromWallet':
+        await this.walletPayments.settle(context, step.data);
         return;
       case 'RecordPaymentOnInvoice':
         return this.recordOutcome(context, step.data.payment_id);

@@ -7,9 +7,12 @@ import { paymentMethodAggregate } from './payment-method.aggregate';
 import { paymentMethodPii } from './payment-method.pii';
 import { paymentMethodProjection } from './payment-method.projection';
 import { PaymentFlowReaction } from './payment-flow.reaction';
+import { WalletTopUpReaction } from './wallet-top-up.reaction';
 import { paymentResource } from './payment.resource';
 import { setupIntentResource } from './setup-intents/setup-intent.resource';
 import { PaymentsModule } from './payments.module';
+import { WalletReturnsReaction } from './wallet-settlement/wallet-returns.reaction';
+import { WalletSettlementProcess } from './wallet-settlement/wallet-settlement.process';
 import { PAYMENT_METHODS_SECTION, PAYMENTS_SECTION } from './payments.api-sections';
 
 /** Payment methods (attached by provider token, verified, expiring), payments of invoices through the payment provider port, and the money flow between them. */
@@ -18,8 +21,8 @@ export const paymentsContext: ContextManifest = {
   apiSections: [PAYMENT_METHODS_SECTION, PAYMENTS_SECTION],
   module: PaymentsModule,
   projections: [paymentMethodProjection, setupIntentResource.projection, paymentResource.projection],
-  processes: [DunningProcess, UnappliedPaymentRefundProcess],
-  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
+  processes: [DunningProcess, UnappliedPaymentRefundProcess, WalletSettlementProcess],
+  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction, WalletTopUpReaction, WalletReturnsReaction],
   timedAggregates: [paymentMethodAggregate],
   pii: paymentMethodPii,
   aggregateTypes: [

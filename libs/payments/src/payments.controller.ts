@@ -31,19 +31,19 @@ export class PaymentsController {
   @ApiOperation({
     summary: 'Pay an invoice',
     description:
-      'Charges what is due with `payment_method_id`, else the subscription’s own method, else the customer’s default, and answers the payment as the provider left it: `succeeded`, `processing` (bank debits), `requires_action` (3DS: send the customer to `next_action.url`; with `return_url` the page sends them back there) or `failed` (`last_error`). One attempt at a time: while one waits for its outcome, another answers 409.',
+      'Charges what is due with `payment_method_id`, else the subscription’s own method, else the customer’s default, and answers the payment as the provider left it: `succeeded`, `processing` (bank debits), `requires_action` (3DS: send the customer to `next_action.url`; with `return_url` the page sends them back there) or `failed` (`last_error`). With `source: wallet`, pays from the customer’s wallet in the invoice’s currency instead: a `succeeded` payment with `provider: wallet` of as much as its balance covers. One attempt at a time: while one waits for its outcome, another answers 409.',
   })
   @HttpCode(200)
   @ApiOkResponse({ type: PaymentResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
     404: ['invoice.not_found'],
-    400: ['invoice.invalid_payment_amount', 'payment.invalid_return_url'],
-    409: ['invoice.not_payable', 'invoice.payment_in_progress', 'invoice.payment_exceeds_amount_due', 'payment.no_payment_method', 'request.concurrent_update'],
+    400: ['invoice.invalid_payment_amount', 'payment.invalid_return_url', 'payment.source_conflict'],
+    409: ['invoice.not_payable', 'invoice.payment_in_progress', 'invoice.payment_exceeds_amount_due', 'payment.no_payment_method', 'payment.no_wallet', 'wallet.insufficient_balance', 'request.concurrent_update'],
     422: ['payment.payment_method_unusable'],
   })
   pay(@Ctx() context: RequestContext, @Param('id') invoiceId: string, @Body() body: PayInvoiceDto): Promise<PaymentResource> {
-    return this.payer.pay(context, invoiceId, { paymentMethodId: body.payment_method_id, reason: 'manual', amount: body.amount, returnUrl: body.return_url });
+    return this.payer.pay(context, invoiceId, { paymentMethodId: body.payment_method_id, source: body.source, reason: 'manual', amount: body.amount, returnUrl: body.return_url });
   }
 
   @Post('payments/:id/cancel')

@@ -14,6 +14,7 @@ import { PaymentActionUrls } from './payment-action-urls';
 import { PaymentCharger } from './payment-charger';
 import { PaymentActionLinks } from './payment-action-links';
 import { PaymentFlowReaction } from './payment-flow.reaction';
+import { WalletTopUpReaction } from './wallet-top-up.reaction';
 import { PaymentActionPageController } from './action-page/action-page.controller';
 import { ActionPageHandler } from './action-page/action-page.query';
 import { InvoiceDunning } from './dunning.handlers';
@@ -27,11 +28,17 @@ import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
 import { SandboxPaymentProvider } from './provider/sandbox/sandbox-provider';
 import type { SandboxRecord } from './provider/sandbox/sandbox-record';
 import { SANDBOX_RECORD_FILE, SqliteSandboxRecord } from './provider/sandbox/sqlite-sandbox-record';
+import { InvoicingModule } from '@tally/invoicing';
+import { WalletsModule } from '@tally/wallets';
+import { OpenInvoiceSettlement } from './wallet-settlement/open-invoice-settlement';
+import { WalletPayments } from './wallet-settlement/wallet-payments';
+import { WalletReturnsReaction } from './wallet-settlement/wallet-returns.reaction';
+import { WalletSettlementProcess } from './wallet-settlement/wallet-settlement.process';
 
 const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
-  imports: [CustomersModule],
+  imports: [CustomersModule, InvoicingModule, WalletsModule],
   controllers: [PaymentMethodsController, PaymentMethodReadsController, SetupIntentsController, SetupIntentReadsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
   providers: [
     InvoicePayer,
@@ -50,9 +57,14 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     UnappliedPaymentRefunds,
     PaymentMethods,
     PaymentMethodAttachmentReaction,
+    WalletTopUpReaction,
+    WalletPayments,
+    OpenInvoiceSettlement,
+    WalletSettlementProcess,
+    WalletReturnsReaction,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess, WalletTopUpReaction, WalletSettlementProcess, WalletReturnsReaction],
 })
 export class PaymentsModule {}

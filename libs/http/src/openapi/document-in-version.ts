@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { CURRENT_API_VERSION, type ApiVersion } from '../versions/api-versions';
+import { CURRENT_API_VERSION, isBefore, type ApiVersion } from '../versions/api-versions';
+import { SINCE_VERSION_EXTENSION } from '../versions/since-api-version';
 import type { SchemaResolver, VersionTransformer } from '../versions/version-transformer';
 import { transformersDownTo } from '../versions/version-transformers';
 import { resolveSchema, type JsonSchema } from './document-walk';
@@ -17,8 +18,18 @@ const SCHEMA_REF_PREFIX = '#/components/schemas/';
  */
 export function documentInVersion(current: OpenAPIObject, version: ApiVersion): OpenAPIObject {
   if (version === CURRENT_API_VERSION) return current;
-  const older = transformersDownTo(version).reduce(withTransformedResources, current);
+  const older = transformersDownTo(version).reduce(withTransformedResources, withoutLaterOperations(current, version));
   return withoutUnusedSchemas({ ...older, info: { ...older.info, version } });
+}
+
+/** The document without the operations that exist only from a version after `version` (see SinceApiVersion), and the paths left with none. */
+function withoutLaterOperations(document: OpenAPIObject, version: ApiVersion): OpenAPIObject {
+  const existed = (operation: unknown) => !isNode(operation) || typeof operation[SINCE_VERSION_EXTENSION] !== 'string' || !isBefore(version, operation[SINCE_VERSION_EXTENSION] as ApiVersion);
+  const paths = Object.entries(document.paths).flatMap(([path, item]) => {
+    const kept = Object.fromEntries(Object.entries(item).filter(([, operation]) => existed(operation)));
+    return Object.values(kept).some((operation) => isNode(operation) && 'responses' in operation) ? [[path, kept]] : [];
+  });
+  return { ...document, paths: Object.fromEntries(paths) };
 }
 
 /** Response schemas only: no request body has an `object` field. */

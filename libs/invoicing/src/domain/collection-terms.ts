@@ -16,3 +16,6 @@ export const DEFAULT_DUNNING: DunningTerms = { retry_days: [1, 3, 5, 7], final_a
 
 /** The payment an invoice's automatic charge makes: one per invoice, whoever starts it. */
 export const automaticPaymentId = (invoiceId: string): string => derivedId('pay', [invoiceId, 'automatic']);
+
+/** The payment a settlement of the invoice from its customer's wallet makes: one per occasion (the finalisation, a credit of the wallet). */
+export const walletSettlementPaymentId = (invoiceId: string, occasion: string): string => derivedId('pay', [invoiceId, 'wallet', occasion]);

@@ -1,5 +1,5 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
-import { automaticPaymentId, DEFAULT_DUNNING } from './collection-terms';
+import { automaticPaymentId, DEFAULT_DUNNING, walletSettlementPaymentId } from './collection-terms';
 import { invoiceDecider, type CreateInvoice, type FinalizeInvoice, type IssueCreditNote, type IssueInvoice } from './invoice.decider';
 import type { InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
 import { invoiceNumberSequenceDecider } from './invoice-number-sequence';
@@ -377,4 +377,63 @@ describe('invoice payment attempts', () => {
     spec.given([created]).when(start('pay_1')).thenFails('invoice.not_payable');
     spec.given([created, finalized, applied('pay_0', '178.50'), paid]).when(start('pay_1')).thenFails('invoice.not_payable');
   });
+});
+
+describe('settlement from the customer’s wallet', () => {
+  const walletId = 'wal_1';
+  const walletPayment = walletSettlementPaymentId(id, 'finalization');
+  const withWallet = (payment_method_id?: string, funded = true): FinalizeInvoice => ({ ...finalize(), data: { ...finalize().data, wallet: { id: walletId, funded }, ...(payment_method_id && { payment_method_id }) } });
+  const finalizedWithWallet: InvoiceFinalized = { ...finalized, data: { ...finalized.data, wallet_id: walletId, payment_method_id: 'pm_1' } };
+  const walletAttempt = (payment_id: string, amount: string, reason: 'automatic' | 'manual' = 'automatic'): InvoiceEvent => ({
+    type: 'InvoicePaymentStarted',
+    data: { invoice_id: id, payment_id, customer_id: 'cus_1', subscription_id: null, payment_method_id: walletId, amount, currency: 'EUR', reason, dunning: null, source: 'wallet' },
+  });
+  const cardAttempt = (amount: string): InvoiceEvent => ({
+    type: 'InvoicePaymentStarted',
+    data: { invoice_id: id, payment_id: automaticPaymentId(id), customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount, currency: 'EUR', reason: 'automatic', dunning: null },
+  });
+  const settling = [created, finalizedWithWallet, walletAttempt(walletPayment, '178.50')];
+  const declined = { code: 'card_declined', decline_code: 'generic_decline', provider_message: 'declined', user_message: 'declined', is_retriable: false, retriable_after: null };
+  const failed = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: null, last_error: declined } });
+
+  it('settles from the wallet first at finalisation, before any charge of the method', () =>
+    spec.given([created]).when(withWallet('pm_1')).then([finalizedWithWallet, walletAttempt(walletPayment, '178.50')]));
+
+  it('names an empty wallet, and charges the method at once', () =>
+    spec.given([created]).when(withWallet('pm_1', false)).then([finalizedWithWallet, cardAttempt('178.50')]));
+
+  it('pays a negative or zero total at once, naming the wallet', () =>
+    spec
+      .given([created])
+      .when({ ...withWallet(), data: { ...withWallet().data, totals: totals('0') } })
+      .then([{ ...finalized, data: { ...finalized.data, totals: totals('0'), wallet_id: walletId } }, { ...paid, data: { ...paid.data, wallet_id: walletId } } as InvoiceEvent]));
+
+  it('is paid when the wallet covers it all: no charge of the method', () =>
+    spec.given(settling).when(payment(walletPayment, '178.50')).then([applied(walletPayment, '178.5'), { ...paid, data: { ...paid.data, wallet_id: walletId } } as InvoiceEvent]));
+
+  it('charges the method for what the wallet left, in the same append', () =>
+    spec.given(settling).when(payment(walletPayment, '100.00')).then([applied(walletPayment, '100'), cardAttempt('78.50')]));
+
+  it('charges the method for all of it when the wallet was empty', () =>
+    spec
+      .given(settling)
+      .when({ type: 'CloseInvoicePayment', data: { invoice_id: id, payment_id: walletPayment, outcome: 'canceled', last_error: null } })
+      .then([{ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id: walletPayment } }, cardAttempt('178.50')]));
+
+  it('charges nothing after a later settlement (asked by hand, or a credit of the wallet), nor for an invoice sent for payment', () => {
+    const manual = [created, finalized, walletAttempt('pay_w', '178.50', 'manual')];
+    spec.given(manual).when(payment('pay_w', '100.00')).then([applied('pay_w', '100')]);
+    const later = [created, finalizedWithWallet, walletAttempt(walletPayment, '178.50'), canceled(walletPayment), cardAttempt('178.50'), failed(automaticPaymentId(id)), walletAttempt('pay_w', '178.50')];
+    spec.given(later).when(payment('pay_w', '100.00')).then([applied('pay_w', '100')]);
+    const sent = [created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, auto_charge: false } } as InvoiceEvent, finalizedWithWallet, walletAttempt(walletPayment, '178.50')];
+    spec.given(sent).when(payment(walletPayment, '100.00')).then([applied(walletPayment, '100')]);
+  });
+
+  it('voids an invoice only the wallet paid a part of, returning that part to the wallet', () => {
+    spec.given([...settling, applied(walletPayment, '100')]).when(void_).then([{ type: 'InvoiceVoided', data: { invoice_id: id, wallet_id: walletId, wallet_returned: '100' } }]);
+    spec.given([created, finalizedWithWallet]).when(void_).then([{ type: 'InvoiceVoided', data: { invoice_id: id, wallet_id: walletId } }]);
+  });
+
+  it('still refuses to void an invoice a method paid a part of', () =>
+    spec.given([...settling, applied(walletPayment, '100'), cardAttempt('78.50'), applied(automaticPaymentId(id), '10')]).when(void_).thenFails('invoice.has_payments'));
 });

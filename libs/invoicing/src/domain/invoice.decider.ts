@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { assertNever, checkMetadata, DomainError, formatAmount, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata, type PaymentError } from '@tally/kernel';
 import type { TaxBehavior } from '@tally/tax/published';
-import { automaticPaymentId, DEFAULT_DUNNING, type DunningFinalAction, type DunningTerms } from './collection-terms';
+import { automaticPaymentId, DEFAULT_DUNNING, walletSettlementPaymentId, type DunningFinalAction, type DunningTerms } from './collection-terms';
 import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
 import type {
   CreditNoteIssued,
@@ -52,6 +52,12 @@ export interface InvoiceFacts {
   openPayment: string | null;
   /** What that attempt charges: it must stay applicable until the outcome is known. */
   openPaymentAmount: string | null;
+  /** Set while that attempt is a settlement from the wallet; `atFinalization`: the finalisation's, after which the method is charged for the rest. */
+  openWalletAttempt: { atFinalization: boolean } | null;
+  /** The customer's wallet that settles the invoice (named at finalisation or by a settlement), if any. */
+  walletId: string | null;
+  /** What settlements from the wallet paid of it. */
+  walletPaid: string;
   /** Succeeded payments the invoice could not take (to be returned to the customer). */
   unappliedPayments: readonly string[];
   /** Every attempt started, oldest first. */
@@ -70,24 +76,30 @@ export type AddInvoiceLine = Command<'AddInvoiceLine', { invoice_id: string; lin
 export type RemoveInvoiceLine = Command<'RemoveInvoiceLine', { invoice_id: string; line_id: string }>;
 /** `line_ids`: the lines the totals were computed for, in order; another set means the draft changed meanwhile. */
 export type RecordInvoiceTax = Command<'RecordInvoiceTax', { invoice_id: string; line_ids: string[]; totals: InvoiceTotalsData }>;
+/** The customer's wallet in the invoice's currency at finalisation: the invoice names it, and, when it has a balance, is settled from it first. */
+export interface FinalizationWallet {
+  id: string;
+  funded: boolean;
+}
+
 /** `payment_method_id`: what an auto-charged invoice that names no method is charged with (its customer's default then). */
 export type FinalizeInvoice = Command<
   'FinalizeInvoice',
-  { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData; payment_method_id?: string | null }
+  { invoice_id: string; number: string; now: string; line_ids: string[]; totals: InvoiceTotalsData; payment_method_id?: string | null; wallet?: FinalizationWallet | null }
 >;
 /**
  * Created and finalised at once (a subscription's invoice, its number reserved before): one
  * append of its creation, its finalisation and, when it is charged automatically with a method,
  * the charge's attempt. Issued again with the same number, it changes nothing.
  */
-export type IssueInvoice = Command<'IssueInvoice', { creation: CreateInvoice['data']; number: string; line_ids: string[]; totals: InvoiceTotalsData }>;
+export type IssueInvoice = Command<'IssueInvoice', { creation: CreateInvoice['data']; number: string; line_ids: string[]; totals: InvoiceTotalsData; wallet?: FinalizationWallet | null }>;
 /** Dunning's retries are used up: its final action on the invoice (a write-off) and for its subscription. */
 export type ExhaustInvoiceRetries = Command<'ExhaustInvoiceRetries', { invoice_id: string; final_action: Exclude<DunningFinalAction, 'leave_past_due'> }>;
 export type ApplyInvoicePayment = Command<'ApplyInvoicePayment', { invoice_id: string; payment_id: string; amount: string }>;
-/** `amount`: a part of what is due (a partial payment); without it, all that is due. */
+/** `amount`: a part of what is due (a partial payment); without it, all that is due. `source: wallet`: `payment_method_id` is the customer's wallet. */
 export type StartInvoicePayment = Command<
   'StartInvoicePayment',
-  { invoice_id: string; payment_id: string; payment_method_id: string; reason: InvoicePaymentStarted['data']['reason']; amount?: string; return_url?: string }
+  { invoice_id: string; payment_id: string; payment_method_id: string; reason: InvoicePaymentStarted['data']['reason']; amount?: string; return_url?: string; source?: 'wallet' }
 >;
 /** The attempt's payment failed or was canceled; a success closes it through ApplyInvoicePayment. */
 export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: string; payment_id: string; outcome: 'failed' | 'canceled'; last_error: PaymentError | null }>;
@@ -124,6 +136,8 @@ export type InvoiceCommand =
 export const DEFAULT_DAYS_UNTIL_DUE = { auto_charge: 0, send_invoice: 30 } as const;
 
 const ZERO = new Big(0);
+/** The occasion of the settlement from the wallet that a finalisation starts. */
+const FINALIZATION = 'finalization';
 const notFound = (id: string) => DomainError.notFound('invoice.not_found', `No invoice ${id}`);
 
 /** The answer for an operation the invoice's status forbids (docs/errors.md). */
@@ -224,7 +238,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         if (state.retriesExhausted || (state.status !== 'open' && state.status !== 'partially_paid')) return [];
         const exhausted: InvoiceEvent = { type: 'InvoiceRetriesExhausted', data: { invoice_id: id, subscription_id: state.subscriptionId, final_action } };
         // A write-off by policy: an attempt still open is canceled by the payment flow (or its money returned).
-        return final_action === 'mark_uncollectible' ? [exhausted, { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id } }] : [exhausted];
+        return final_action === 'mark_uncollectible' ? [exhausted, { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id, ...walletOf(state) } }] : [exhausted];
       }
       case 'ApplyInvoicePayment': {
         // The money was taken: a payment the invoice cannot take is recorded as not applied, never refused.
@@ -235,10 +249,11 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         const reason = notApplicableBecause(state, payment_id, amount);
         if (reason) return [{ type: 'InvoicePaymentNotApplied', data: { invoice_id: id, payment_id, amount: amount.toFixed(), reason } }];
         const applied: InvoiceEvent = { type: 'InvoicePaymentApplied', data: { invoice_id: id, payment_id, amount: amount.toFixed() } };
-        return amount.eq(due) ? [applied, paid(state)] : [applied];
+        if (amount.eq(due)) return [applied, paid(state)];
+        return [applied, ...chargeAfterWallet(state, applied)];
       }
       case 'StartInvoicePayment': {
-        const { payment_id, payment_method_id, reason, return_url } = command.data;
+        const { payment_id, payment_method_id, reason, return_url, source } = command.data;
         if (state.attempts.includes(payment_id)) return [];
         assertPayable(state);
         const due = amountDue(state);
@@ -260,6 +275,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
             reason,
             dunning: state.dunning,
             ...(return_url !== undefined && { return_url }),
+            ...(source !== undefined && { source }),
           },
         };
         return [started];
@@ -267,21 +283,26 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       case 'CloseInvoicePayment': {
         const { payment_id, outcome, last_error } = command.data;
         if (state.openPayment !== payment_id) return [];
-        return outcome === 'failed' && last_error
-          ? [{ type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: state.subscriptionId, last_error } }]
-          : [{ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id } }];
+        const closed: InvoiceEvent =
+          outcome === 'failed' && last_error
+            ? { type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: state.subscriptionId, last_error } }
+            : { type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id } };
+        return [closed, ...chargeAfterWallet(state, closed)];
       }
       case 'VoidInvoice': {
         if (state.status === 'void') return [];
-        if (state.status !== 'open') throw refusedIn(state, 'voiding');
+        // Stripe voids an invoice the customer's balance paid a part of, and gives the balance back: so does the wallet here.
+        const paidByWalletOnly = state.status === 'partially_paid' && new Big(state.amountPaid).eq(state.walletPaid);
+        if (state.status !== 'open' && !paidByWalletOnly) throw refusedIn(state, 'voiding');
         if (state.openPayment && !command.data.cancel_open_payment) throw paymentInProgress(state, 'voiding');
-        return [{ type: 'InvoiceVoided', data: { invoice_id: id } }];
+        const returned = new Big(state.walletPaid).gt(0) ? { wallet_returned: state.walletPaid } : {};
+        return [{ type: 'InvoiceVoided', data: { invoice_id: id, ...walletOf(state), ...returned } }];
       }
       case 'MarkInvoiceUncollectible': {
         if (state.status === 'uncollectible') return [];
         if (state.status !== 'open' && state.status !== 'partially_paid') throw refusedIn(state, 'marking it uncollectible');
         if (state.openPayment && !command.data.cancel_open_payment) throw paymentInProgress(state, 'marking it uncollectible');
-        return [{ type: 'InvoiceMarkedUncollectible', data: { invoice_id: id } }];
+        return [{ type: 'InvoiceMarkedUncollectible', data: { invoice_id: id, ...walletOf(state) } }];
       }
       case 'IssueCreditNote':
         return issueCreditNote(state, command.data);
@@ -322,6 +343,9 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         payments: [],
         openPayment: null,
         openPaymentAmount: null,
+        openWalletAttempt: null,
+        walletId: null,
+        walletPaid: '0',
         unappliedPayments: [],
         attempts: [],
         creditNotes: 0,
@@ -348,28 +372,34 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       case 'InvoiceTaxComputed':
         return state;
       case 'InvoiceFinalized': {
-        const { number, due_at, totals } = event.data;
+        const { number, due_at, totals, wallet_id, payment_method_id } = event.data;
         return {
           ...state,
           status: 'open',
           number,
           dueAt: due_at,
+          walletId: wallet_id ?? state.walletId,
+          paymentMethodId: payment_method_id ?? state.paymentMethodId,
           total: totals.total,
           lineTotals: totals.lines.map((line) => ({ line_id: line.line_id, total: line.total, credited: '0' })),
         };
       }
-      case 'InvoicePaymentApplied':
+      case 'InvoicePaymentApplied': {
+        const fromWallet = state.openWalletAttempt !== null && state.openPayment === event.data.payment_id;
         return {
           ...withoutAttempt(state, event.data.payment_id),
           status: 'partially_paid',
           amountPaid: new Big(state.amountPaid).plus(event.data.amount).toFixed(),
+          walletPaid: fromWallet ? new Big(state.walletPaid).plus(event.data.amount).toFixed() : state.walletPaid,
           payments: [...state.payments, event.data.payment_id],
         };
+      }
       case 'InvoicePaymentStarted': {
-        const { payment_id, amount, payment_method_id, reason } = event.data;
+        const { payment_id, amount, payment_method_id, reason, source } = event.data;
+        const attempt = { ...state, openPayment: payment_id, openPaymentAmount: amount, attempts: [...state.attempts, payment_id] };
+        if (source === 'wallet') return { ...attempt, openWalletAttempt: { atFinalization: payment_id === walletSettlementPaymentId(state.id, FINALIZATION) }, walletId: payment_method_id };
         // A method named for one payment by hand is not the one to charge next.
-        const paymentMethodId = reason === 'manual' ? state.paymentMethodId : payment_method_id;
-        return { ...state, openPayment: payment_id, openPaymentAmount: amount, attempts: [...state.attempts, payment_id], paymentMethodId };
+        return { ...attempt, openWalletAttempt: null, paymentMethodId: reason === 'manual' ? state.paymentMethodId : payment_method_id };
       }
       case 'InvoiceRetriesExhausted':
         return { ...state, retriesExhausted: true };
@@ -429,19 +459,44 @@ function finalize(state: InvoiceFacts, data: FinalizeInvoice['data']): InvoiceEv
   if (state.dueAt !== null && state.dueAt < now) throw DomainError.conflict('invoice.due_at_passed', `The due date ${state.dueAt} of invoice ${state.id} has passed; change it first`);
   const days = state.daysUntilDue ?? (state.autoCharge ? DEFAULT_DAYS_UNTIL_DUE.auto_charge : DEFAULT_DAYS_UNTIL_DUE.send_invoice);
   const dueAt = state.dueAt ?? new Date(Date.parse(now) + days * 86_400_000).toISOString();
-  const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: state.id, number, issued_at: now, due_at: dueAt, totals } };
-  // Nothing to pay (a zero total, or credits beyond the charges): paid on finalisation.
-  if (new Big(totals.total).lte(0)) return [finalized, paid(state)];
   const method = state.paymentMethodId ?? data.payment_method_id ?? null;
-  if (!state.autoCharge || !method) return [finalized];
+  const wallet = data.wallet ? { wallet_id: data.wallet.id, ...(method !== null && method !== state.paymentMethodId && { payment_method_id: method }) } : {};
+  const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: state.id, number, issued_at: now, due_at: dueAt, totals, ...wallet } };
   const open = invoiceDecider.evolve(state, finalized) as InvoiceFacts;
+  // Nothing to pay (a zero total, or credits beyond the charges): paid on finalisation; a negative total's credit goes to the customer's wallet.
+  if (new Big(totals.total).lte(0)) return [finalized, paid(open)];
+  // The customer's wallet settles it first (Stripe applies the customer balance at finalisation); the method is charged for the rest after.
+  if (data.wallet?.funded) {
+    const settle: StartInvoicePayment = {
+      type: 'StartInvoicePayment',
+      data: { invoice_id: state.id, payment_id: walletSettlementPaymentId(state.id, FINALIZATION), payment_method_id: data.wallet.id, reason: 'automatic', source: 'wallet' },
+    };
+    return [finalized, ...invoiceDecider.decide(settle, open)];
+  }
+  if (!state.autoCharge || !method) return [finalized];
   const charge: StartInvoicePayment = { type: 'StartInvoicePayment', data: { invoice_id: state.id, payment_id: automaticPaymentId(state.id), payment_method_id: method, reason: 'automatic' } };
   return [finalized, ...invoiceDecider.decide(charge, open)];
 }
 
 /** The attempt of `paymentId` ended: no attempt is open any more (if it was that one). */
 const withoutAttempt = (state: InvoiceFacts, paymentId: string): InvoiceFacts =>
-  state.openPayment === paymentId ? { ...state, openPayment: null, openPaymentAmount: null } : state;
+  state.openPayment === paymentId ? { ...state, openPayment: null, openPaymentAmount: null, openWalletAttempt: null } : state;
+
+/**
+ * After the finalisation's settlement from the wallet ended (`ended`: its payment applied, or its
+ * attempt closed because the wallet was empty), an automatically charged invoice with something
+ * left to pay is charged with its method, as it would have been at finalisation.
+ */
+function chargeAfterWallet(state: InvoiceFacts, ended: InvoiceEvent): readonly InvoiceEvent[] {
+  if (!state.openWalletAttempt?.atFinalization) return [];
+  const after = invoiceDecider.evolve(state, ended) as InvoiceFacts;
+  if (!after.autoCharge || !after.paymentMethodId || !isPayable(after)) return [];
+  const charge: StartInvoicePayment = { type: 'StartInvoicePayment', data: { invoice_id: state.id, payment_id: automaticPaymentId(state.id), payment_method_id: after.paymentMethodId, reason: 'automatic' } };
+  return invoiceDecider.decide(charge, after);
+}
+
+/** The wallet an invoice's closing events name, so the wallet's settlement stops waiting for it. */
+const walletOf = (state: InvoiceFacts): { wallet_id?: string } => (state.walletId ? { wallet_id: state.walletId } : {});
 
 /**
  * Why a succeeded payment cannot be applied, if it cannot: the invoice takes only the payment of
@@ -534,4 +589,4 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
 }
 
 /** Paid: named with its subscription, whose status follows it (a past-due subscription is active again). */
-const paid = (state: InvoiceFacts): InvoiceEvent => ({ type: 'InvoicePaid', data: { invoice_id: state.id, subscription_id: state.subscriptionId } });
+const paid = (state: InvoiceFacts): InvoiceEvent => ({ type: 'InvoicePaid', data: { invoice_id: state.id, subscription_id: state.subscriptionId, ...walletOf(state) } });

@@ -108,7 +108,20 @@ export type InvoiceLineRemoved = Event<'InvoiceLineRemoved', { invoice_id: strin
 export type InvoiceTaxComputed = Event<'InvoiceTaxComputed', { invoice_id: string; totals: InvoiceTotalsData }>;
 
 /** Draft → open: lines locked, the totals fixed, the number from the tenant's sequence. */
-export type InvoiceFinalized = Event<'InvoiceFinalized', { invoice_id: string; number: string; issued_at: string; due_at: string; totals: InvoiceTotalsData }>;
+export type InvoiceFinalized = Event<
+  'InvoiceFinalized',
+  {
+    invoice_id: string;
+    number: string;
+    issued_at: string;
+    due_at: string;
+    totals: InvoiceTotalsData;
+    /** The customer's wallet in the invoice's currency at finalisation, which settles it first (absent: none). */
+    wallet_id?: string;
+    /** With `wallet_id`: the method an automatic charge takes what the wallet leaves to pay with, when the draft named none. */
+    payment_method_id?: string;
+  }
+>;
 
 export type InvoicePaymentApplied = Event<'InvoicePaymentApplied', { invoice_id: string; payment_id: string; amount: string }>;
 
@@ -132,6 +145,8 @@ export type InvoicePaymentStarted = Event<
     dunning?: DunningTerms | null;
     /** Where the hosted action page sends the customer back to, when the payer gave one (and only then). */
     return_url?: string;
+    /** `wallet`: a settlement from the customer's wallet (`payment_method_id` is then the wallet's id); absent: a charge of the payment method. */
+    source?: 'wallet';
   }
 >;
 
@@ -150,9 +165,11 @@ export type PaymentNotAppliedReason = `invoice_${'draft' | 'paid' | 'void' | 'un
 export type InvoicePaymentNotApplied = Event<'InvoicePaymentNotApplied', { invoice_id: string; payment_id: string; amount: string; reason: PaymentNotAppliedReason }>;
 
 /** Nothing is left to pay: paid in full, a zero total, or credit notes took the rest off. */
-export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string; subscription_id: string | null }>;
-export type InvoiceVoided = Event<'InvoiceVoided', { invoice_id: string }>;
-export type InvoiceMarkedUncollectible = Event<'InvoiceMarkedUncollectible', { invoice_id: string }>;
+/** `wallet_id` (on an invoice its customer's wallet settles): the wallet whose settlement no longer waits for it. */
+export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string; subscription_id: string | null; wallet_id?: string }>;
+/** `wallet_returned`: what the wallet paid on it, credited back to the wallet (absent: nothing). */
+export type InvoiceVoided = Event<'InvoiceVoided', { invoice_id: string; wallet_id?: string; wallet_returned?: string }>;
+export type InvoiceMarkedUncollectible = Event<'InvoiceMarkedUncollectible', { invoice_id: string; wallet_id?: string }>;
 
 /**
  * Dunning used up its retries on the invoice: its final action, for the context it concerns (the

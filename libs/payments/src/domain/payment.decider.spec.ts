@@ -53,6 +53,11 @@ describe('payment decider', () => {
 
   it('succeeds and settles when the provider captured it', () => spec.given([created]).when(answer(succeededAnswer)).then(succeeded));
 
+  it('is created canceled when nothing was taken (a settlement from an empty wallet), and stays so', () => {
+    spec.given([]).when({ ...create, data: { ...create.data, answer: { status: 'canceled' } } }).then([created, { type: 'PaymentCanceled', data: { payment_id } }]);
+    spec.given([created, { type: 'PaymentCanceled', data: { payment_id } }]).when(answer({ status: 'canceled' })).thenNothingHappens();
+  });
+
   it('fails with the provider’s error and its retry hint', () =>
       spec
       .given([created])

@@ -25,7 +25,9 @@ export type ProviderAnswer =
   | { status: 'succeeded'; provider_id: string; captured_at: string; dispute?: { reason: string } }
   | { status: 'processing'; provider_id: string }
   | { status: 'requires_action'; provider_id: string; next_action: PaymentNextAction }
-  | { status: 'failed'; provider_id: string | null; last_error: PaymentError };
+  | { status: 'failed'; provider_id: string | null; last_error: PaymentError }
+  /** Nothing was taken and nothing is owed (a settlement from a wallet found it empty): the attempt ends without a failure. */
+  | { status: 'canceled' };
 
 /** Created with the provider's answer to its charge (asked first, under a key derived from the payment's id): one append. */
 export type CreatePayment = Command<'CreatePayment', PaymentCreated['data'] & { answer: ProviderAnswer }>;
@@ -171,6 +173,8 @@ function answered(state: Existing, answer: ProviderAnswer): PaymentEvent[] {
       return state.status === 'pending' ? [{ type: 'PaymentProcessing', data: { payment_id, provider_id: answer.provider_id } }] : [];
     case 'requires_action':
       return state.status === 'pending' ? [{ type: 'PaymentRequiresAction', data: { payment_id, provider_id: answer.provider_id, next_action: answer.next_action } }] : [];
+    case 'canceled':
+      return [...actionDone, { type: 'PaymentCanceled', data: { payment_id } }];
     case 'failed':
       return [
         ...actionDone,

@@ -1,12 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsOmittable } from '@tally/http';
+
+/** Where a pay request takes the money from, instead of a payment method. */
+export const PAY_SOURCES = ['wallet'] as const;
+export type PaySource = (typeof PAY_SOURCES)[number];
 
 export class PayInvoiceDto {
   @ApiPropertyOptional({
     pattern: '^pm_[0-9A-Za-z]+$',
     example: 'pm_01JD8X5Z3Q4W2R6T8Y0V1B3N5M',
-    description: 'The method to charge; without one, the subscription’s own method, then the customer’s default',
+    description: 'The method to charge; without one (and without `source`), the subscription’s own method, then the customer’s default',
   })
   @IsOptional() @IsString() @Matches(/^pm_[0-9A-Za-z]+$/, { message: 'payment_method_id is a payment method id (pm_…)' })
   payment_method_id?: string;
@@ -23,4 +27,11 @@ export class PayInvoiceDto {
   })
   @IsOmittable() @IsString() @MaxLength(2048)
   return_url?: string;
+
+  @ApiPropertyOptional({
+    enum: PAY_SOURCES,
+    description: '`wallet`: pay from the customer’s wallet in the invoice’s currency, as much of what is due (or of `amount`) as its balance covers, a partial payment when it covers less. Not with `payment_method_id` or `return_url` (400 `payment.source_conflict`)',
+  })
+  @IsOmittable() @IsIn(PAY_SOURCES)
+  source?: PaySource;
 }

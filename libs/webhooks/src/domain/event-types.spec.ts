@@ -1,4 +1,4 @@
-import { eventCatalogue, isEventFilter, matchesEventFilter } from './event-types';
+import { eventCatalogue, existsInVersion, isEventFilter, matchesEventFilter } from './event-types';
 
 describe('event filters', () => {
   const catalogue = eventCatalogue(['invoice.paid', 'tax.settings.updated']);
@@ -16,5 +16,10 @@ describe('event filters', () => {
   it('matches a type by an exact entry, its category or `*`', () => {
     expect(['invoice.paid', 'invoice.*', '*'].map((entry) => matchesEventFilter([entry], 'invoice.paid'))).toEqual([true, true, true]);
     expect(matchesEventFilter(['invoice.voided', 'customer.*'], 'invoice.paid')).toBe(false);
+  });
+
+  it('keeps wallet events from endpoints pinned before 2025-10-01, when wallets did not exist', () => {
+    expect(['2024-10-01', '2025-04-01', '2025-10-01', '2026-04-01'].map((version) => existsInVersion('wallet.credited', version))).toEqual([false, false, true, true]);
+    expect(existsInVersion('invoice.paid', '2024-10-01')).toBe(true);
   });
 });

@@ -11,13 +11,16 @@ export const ANNOUNCED_EVENT_TYPES: readonly string[] = [
   'refund.failed',
   'credit_note.refund_failed',
   'commission.reversed',
-  'wallet.credited',
-  'wallet.debited',
-  'wallet.auto_topup_succeeded',
-  'wallet.auto_topup_failed',
-  'wallet.below_drift_floor',
   'attach.completed',
 ];
+
+/**
+ * Public event types that exist from an API version on (the versions' changelog): an endpoint
+ * pinned to an older version is never sent them. Versions are dates, so they compare as strings.
+ */
+const INTRODUCED_IN: readonly { prefix: string; since: string }[] = [{ prefix: 'wallet.', since: '2025-10-01' }];
+
+export const existsInVersion = (type: string, apiVersion: string): boolean => !INTRODUCED_IN.some(({ prefix, since }) => type.startsWith(prefix) && apiVersion < since);
 
 /**
  * The spec's family of platform notices (`service.*`). Tally publishes no notice yet, so an

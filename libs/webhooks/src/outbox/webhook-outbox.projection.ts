@@ -2,7 +2,7 @@ import { timeOrderedDerivedId } from '@tally/kernel';
 import { encodePosition } from '@tally/readstore';
 import type { RecordedEvent } from '@tally/eventstore';
 import { asEventOf, publicEventId, type Projection, type ProjectionWriter, type PublicEventSource } from '@tally/runtime';
-import { matchesEventFilter } from '../domain/event-types';
+import { existsInVersion, matchesEventFilter } from '../domain/event-types';
 import type { WebhookDeliveryLogEvent } from '../domain/webhook-delivery.events';
 import type { WebhookEndpointEvent } from '../domain/webhook-endpoint.events';
 import { WEBHOOK_DELIVERY_LOG_PREFIX } from '../webhook-delivery-log';
@@ -86,7 +86,7 @@ async function fanOut(event: RecordedEvent, prefix: string, type: string, writer
   const eventId = publicEventId(event);
   const clock = event.metadata.clock_id ?? SYSTEM_CLOCK_LANES;
   for (const endpoint of targets?.endpoints ?? []) {
-    if (endpoint.status !== 'enabled' || !matchesEventFilter(endpoint.events, type)) continue;
+    if (endpoint.status !== 'enabled' || !matchesEventFilter(endpoint.events, type) || !existsInVersion(type, endpoint.api_version)) continue;
     // An endpoint never hears of its own failures: a failing receiver would feed itself forever.
     if (prefix === ENDPOINT_PREFIX && aggregateId === endpoint.id) continue;
     await enqueue(writer, newDelivery(deliveryId(endpoint.id, eventId), { webhook_endpoint_id: endpoint.id, tenant_id, environment, event_id: eventId, event_type: type, aggregate_id: aggregateId, sequence: event.revision, clock }, occurred_at), event.position);

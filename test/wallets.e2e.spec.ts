@@ -339,6 +339,25 @@ describe('wallets through the HTTP API', () => {
     });
   });
 
+  describe('tenants and environments', () => {
+    it('answers 404 for another tenant’s wallet, or the same tenant’s in the other environment, and posts nothing to it', async () => {
+      const cus = await customer();
+      const { id } = await wallet(cus);
+      await credit(id, '9.00');
+      const other = tally.as((await tally.tenant('Globex')).sandbox);
+      const live = tally.as(acme.live);
+      for (const intruder of [other, live]) {
+        await intruder.get(`/v1/wallets/${id}`).expect(404);
+        expect((await intruder.post(`/v1/wallets/${id}/debits`, { amount: '9.00', reason: 'manual' }).expect(404)).body.problem).toBe('wallet.not_found');
+        expect((await intruder.patch(`/v1/wallets/${id}`, { metadata: { a: '1' } }).expect(404)).body.problem).toBe('wallet.not_found');
+        expect((await intruder.post(`/v1/customers/${cus}/wallets`, { currency: 'USD' }).expect(404)).body.problem).toBe('customer.not_found');
+        expect((await intruder.post(`/v1/customers/${cus}/credit-grants`, { currency: 'EUR', amount: '1.00' }).expect(404)).body.problem).toBe('customer.not_found');
+        expect((await intruder.get(`/v1/wallets?customer_id=${cus}`).expect(200)).body.data).toEqual([]);
+      }
+      expect(await balanceOf(id)).toBe('9.00');
+    });
+  });
+
   describe('API versions', () => {
     it('wallet routes answer 404 before 2025-10-01, and are served from it', async () => {
       const cus = await customer();

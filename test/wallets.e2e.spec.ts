@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Big from 'big.js';
 import fc from 'fast-check';
 import type { RequestContext } from '@tally/cells';
@@ -152,6 +153,15 @@ describe('wallets through the HTTP API', () => {
       // Read straight after the writes, without waiting for the worker: the caller reads what it wrote.
       expect(await balanceOf(id)).toBe('10.00');
       expect((await ledger(id)).map((t) => [t.id, t.external_id])).toEqual([[original.id, 'crm-1']]);
+    });
+
+    it('an Idempotency-Key replays the first answer and posts once', async () => {
+      const { id } = await wallet(await customer());
+      const key = randomUUID();
+      const send = () => api.post(`/v1/wallets/${id}/credits`, { amount: '4.00', reason: 'promotional' }).set('Idempotency-Key', key).expect(200);
+      const first = (await send()).body;
+      expect((await send()).body).toEqual(first);
+      expect(await balanceOf(id)).toBe('4.00');
     });
 
     it('refuses bad amounts, reasons and fields with a stable code, and writes nothing', async () => {

@@ -460,6 +460,20 @@ describe('wallets through the HTTP API', () => {
       expect(posted.map((t) => t.sequence)).toEqual(posted.map((_, i) => i + 1));
     });
 
+    it('a settlement’s partial debit takes what the wallet holds, once per transaction id, and is refused at zero', async () => {
+      const { id } = await wallet(await customer());
+      await credit(id, '3.00');
+      const wallets = tally.app.get(CustomerWallets);
+      const context: RequestContext = { tenantId: acme.tenantId, environment: 'sandbox', region: 'eu', actor: 'reaction:test', requestId: null, correlationId: null, causationId: null };
+      const settle = (transaction_id: string) =>
+        wallets.debit(context, { wallet_id: id, transaction_id, amount: '5.00', reason: 'invoice_settlement', source: { type: 'invoice', id: 'inv_1' }, external_id: null, description: null, partial: true });
+      const taken = await settle('wtx_settle_1');
+      expect([taken.amount, taken.balance_after, taken.reason]).toEqual(['3.00', '0.00', 'invoice_settlement']);
+      expect(await settle('wtx_settle_1')).toEqual(taken);
+      await expect(settle('wtx_settle_2')).rejects.toMatchObject({ code: 'wallet.insufficient_balance' });
+      expect(await balanceOf(id)).toBe('0.00');
+    });
+
     it('N concurrent debits never overdraw', async () => {
       const { id } = await wallet(await customer());
       await credit(id, '10.00');

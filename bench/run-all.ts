@@ -10,6 +10,7 @@ import { runEdgeOverheadBench } from './edge-overhead.bench';
 import { runHttpBench } from './http.bench';
 import { runPricingBench } from './pricing.bench';
 import { runReadYourWritesBench } from './read-your-writes.bench';
+import { runWalletDebitsBench } from './wallet-debits.bench';
 
 const BENCHES: { title: string; run: () => Promise<string> }[] = [
   { title: 'Event store (SQLite)', run: runAppendBench },
@@ -19,6 +20,7 @@ const BENCHES: { title: string; run: () => Promise<string> }[] = [
   { title: 'Read-your-writes', run: runReadYourWritesBench },
   { title: 'Pricing engine', run: runPricingBench },
   { title: 'Billing run: due timers to finalised invoices', run: () => runBillingRunBench() },
+  { title: 'Wallet debits through HTTP', run: runWalletDebitsBench },
 ];
 
 export async function runAll(): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Big from 'big.js';
 import fc from 'fast-check';
 import type { RequestContext } from '@tally/cells';
@@ -152,6 +153,15 @@ describe('wallets through the HTTP API', () => {
       // Read straight after the writes, without waiting for the worker: the caller reads what it wrote.
       expect(await balanceOf(id)).toBe('10.00');
       expect((await ledger(id)).map((t) => [t.id, t.external_id])).toEqual([[original.id, 'crm-1']]);
+    });
+
+    it('an Idempotency-Key replays the first answer and posts once', async () => {
+      const { id } = await wallet(await customer());
+      const key = randomUUID();
+      const send = () => api.post(`/v1/wallets/${id}/credits`, { amount: '4.00', reason: 'promotional' }).set('Idempotency-Key', key).expect(200);
+      const first = (await send()).body;
+      expect((await send()).body).toEqual(first);
+      expect(await balanceOf(id)).toBe('4.00');
     });
 
     it('refuses bad amounts, reasons and fields with a stable code, and writes nothing', async () => {
@@ -339,6 +349,25 @@ describe('wallets through the HTTP API', () => {
     });
   });
 
+  describe('tenants and environments', () => {
+    it('answers 404 for another tenant’s wallet, or the same tenant’s in the other environment, and posts nothing to it', async () => {
+      const cus = await customer();
+      const { id } = await wallet(cus);
+      await credit(id, '9.00');
+      const other = tally.as((await tally.tenant('Globex')).sandbox);
+      const live = tally.as(acme.live);
+      for (const intruder of [other, live]) {
+        await intruder.get(`/v1/wallets/${id}`).expect(404);
+        expect((await intruder.post(`/v1/wallets/${id}/debits`, { amount: '9.00', reason: 'manual' }).expect(404)).body.problem).toBe('wallet.not_found');
+        expect((await intruder.patch(`/v1/wallets/${id}`, { metadata: { a: '1' } }).expect(404)).body.problem).toBe('wallet.not_found');
+        expect((await intruder.post(`/v1/customers/${cus}/wallets`, { currency: 'USD' }).expect(404)).body.problem).toBe('customer.not_found');
+        expect((await intruder.post(`/v1/customers/${cus}/credit-grants`, { currency: 'EUR', amount: '1.00' }).expect(404)).body.problem).toBe('customer.not_found');
+        expect((await intruder.get(`/v1/wallets?customer_id=${cus}`).expect(200)).body.data).toEqual([]);
+      }
+      expect(await balanceOf(id)).toBe('9.00');
+    });
+  });
+
   describe('API versions', () => {
     it('wallet routes answer 404 before 2025-10-01, and are served from it', async () => {
       const cus = await customer();
@@ -429,6 +458,20 @@ describe('wallets through the HTTP API', () => {
       expect(posted.filter((t) => t.reason === 'refund').map((t) => t.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `wtx_refund_${i}`).sort());
       expect(await balanceOf(id)).toBe(new Big(15).minus(new Big('0.50').times(debitedCount)).toFixed(2));
       expect(posted.map((t) => t.sequence)).toEqual(posted.map((_, i) => i + 1));
+    });
+
+    it('a settlement’s partial debit takes what the wallet holds, once per transaction id, and is refused at zero', async () => {
+      const { id } = await wallet(await customer());
+      await credit(id, '3.00');
+      const wallets = tally.app.get(CustomerWallets);
+      const context: RequestContext = { tenantId: acme.tenantId, environment: 'sandbox', region: 'eu', actor: 'reaction:test', requestId: null, correlationId: null, causationId: null };
+      const settle = (transaction_id: string) =>
+        wallets.debit(context, { wallet_id: id, transaction_id, amount: '5.00', reason: 'invoice_settlement', source: { type: 'invoice', id: 'inv_1' }, external_id: null, description: null, partial: true });
+      const taken = await settle('wtx_settle_1');
+      expect([taken.amount, taken.balance_after, taken.reason]).toEqual(['3.00', '0.00', 'invoice_settlement']);
+      expect(await settle('wtx_settle_1')).toEqual(taken);
+      await expect(settle('wtx_settle_2')).rejects.toMatchObject({ code: 'wallet.insufficient_balance' });
+      expect(await balanceOf(id)).toBe('0.00');
     });
 
     it('N concurrent debits never overdraw', async () => {

@@ -4,7 +4,7 @@ import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import type { IdGenerator } from '@tally/kernel';
 import { CommandRuntime, Commands, type CommandOutcome } from '@tally/runtime';
 import { customerWalletsAggregate } from './customer-wallets.aggregate';
-import { transactionOf, WALLET_ID_PREFIX, walletDecider, type CreateWallet, type CreditWallet, type WalletState } from './domain/wallet.decider';
+import { transactionOf, WALLET_ID_PREFIX, walletDecider, type CreateWallet, type CreditWallet, type DebitWallet, type WalletState } from './domain/wallet.decider';
 import type { WalletTransaction } from './domain/wallet.events';
 import { walletAggregate } from './wallet.aggregate';
 import { assertCustomersMethod } from './wallet-payment-method';
@@ -15,8 +15,8 @@ export type CustomerWalletCredit = Omit<CreditWallet['data'], 'wallet_id' | 'ext
 
 /**
  * What wallets publish to the other contexts: the customer's wallet in a currency (from the
- * customer's wallet index, a write-side stream, never a read model), made when missing, and a
- * credit to it.
+ * customer's wallet index, a write-side stream, never a read model), made when missing, a credit
+ * to it, and a debit of a wallet.
  */
 @Injectable()
 export class CustomerWallets {
@@ -61,6 +61,17 @@ export class CustomerWallets {
     const walletId = await this.ensureWallet(context, customer_id, currency);
     const command = (now: string): CreditWallet => ({ type: 'CreditWallet', data: { ...posting, wallet_id: walletId, external_id: null, now } });
     const { state } = await this.commands.send(walletAggregate, walletId, command, context);
+    return transactionOf(state, request.transaction_id)!;
+  }
+
+  /**
+   * Debits a wallet (`partial`: what it holds, up to `amount`, as a settlement takes it), "now" on
+   * the wallet's clock; answers the transaction posted under `transaction_id`, now or before.
+   * Refused with 409 `wallet.insufficient_balance` as DebitWallet is.
+   */
+  async debit(context: RequestContext, request: Omit<DebitWallet['data'], 'now'>): Promise<WalletTransaction> {
+    const command = (now: string): DebitWallet => ({ type: 'DebitWallet', data: { ...request, now } });
+    const { state } = await this.commands.send(walletAggregate, request.wallet_id, command, context);
     return transactionOf(state, request.transaction_id)!;
   }
 }

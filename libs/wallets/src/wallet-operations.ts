@@ -9,6 +9,7 @@ import {
   transactionOfExternalId,
   WALLET_ID_PREFIX,
   WALLET_TRANSACTION_ID_PREFIX,
+  walletDecider,
   type CreateWallet,
   type CreditWallet,
   type DebitWallet,
@@ -51,6 +52,8 @@ export class WalletOperations {
   async update(context: RequestContext, data: UpdateWallet['data'], expectedRevision: number | undefined): Promise<Written> {
     const { state } = await this.runtime.load(this.runtime.cellOf(context), walletAggregate, data.wallet_id, context);
     if (state.status !== 'active') throw walletAggregate.notFound(data.wallet_id);
+    // Its amounts are refused before its payment method, as a creation's are.
+    walletDecider.decide({ type: 'UpdateWallet', data }, state);
     const customer = await this.runtime.load(this.runtime.cellOf(context), customerAggregate, state.customerId, context);
     assertCustomersMethod(customer.state, state.customerId, data.auto_top_up);
     return this.commands.send(walletAggregate, data.wallet_id, { type: 'UpdateWallet', data }, context, { expectedRevision });

@@ -72,4 +72,23 @@ describe('documentInVersion', () => {
     expect(schemas.PaymentResponse).toMatchObject({ properties: { last_error: { anyOf: [{ properties: { retriable: { type: 'boolean' } }, required: ['code', 'retriable'] }, { type: 'null' }] } } });
     expect(schemas.CustomerResponse).toEqual(current.components!.schemas!.CustomerResponse);
   });
+
+  it('leaves out the operations of later versions, the paths left with none and the schemas only they used', () => {
+    const withWallets = {
+      ...current,
+      paths: {
+        ...current.paths,
+        '/v1/wallets/{id}': { get: { 'x-since-version': '2025-10-01', responses: { 200: body('PrepaidWalletResponse') } } },
+        '/v1/customers/{id}': { ...current.paths['/v1/customers/{id}'], post: { 'x-since-version': '2025-10-01', responses: { 200: body('CustomerResponse') } } },
+      },
+      components: { schemas: { ...current.components!.schemas, PrepaidWalletResponse: closed({ id: { type: 'string' }, object: { type: 'string', enum: ['wallet'] } }) } },
+    } as unknown as OpenAPIObject;
+    const before = documentInVersion(withWallets, '2025-04-01');
+    expect(Object.keys(before.paths).sort()).toEqual(['/v1/customers/{id}', '/v1/invoices']);
+    expect(Object.keys(before.paths['/v1/customers/{id}'])).toEqual(['get']);
+    expect(before.components!.schemas!.PrepaidWalletResponse).toBeUndefined();
+    const since = documentInVersion(withWallets, '2025-10-01');
+    expect(Object.keys(since.paths).sort()).toEqual(['/v1/customers/{id}', '/v1/invoices', '/v1/wallets/{id}']);
+    expect(Object.keys(since.paths['/v1/customers/{id}'])).toEqual(['get', 'post']);
+  });
 });

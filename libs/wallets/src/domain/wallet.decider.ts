@@ -1,46 +1,13 @@
 import Big from 'big.js';
 import { checkMetadata, derivedId, DomainError, formatAmount, isCurrency, mergeMetadata, sameMetadata, type Command, type Decider, type Metadata } from '@tally/kernel';
-import { emptyRecords, recordOf, withRecord, type KeyedRecords } from './keyed-records';
+import { recordOf } from './keyed-records';
 import { walletAmount } from './wallet-amounts';
-import type {
-  AutoTopUp,
-  WalletCreated,
-  WalletCreditReason,
-  WalletDebitReason,
-  WalletEvent,
-  WalletSource,
-  WalletTransaction,
-} from './wallet.events';
+import { topUpIfDue, topUpRecorded } from './wallet-top-up';
+import type { AutoTopUp, WalletCreated, WalletCreditReason, WalletDebitReason, WalletEvent, WalletSource } from './wallet.events';
+import { evolveWallet, initialWalletState, isBelowDriftFloor, posting, WALLET_TRANSACTION_ID_PREFIX, type ActiveWallet, type WalletState } from './wallet.state';
 
-export const WALLET_ID_PREFIX = 'wal';
-export const WALLET_TRANSACTION_ID_PREFIX = 'wtx';
-
-/** A declined top-up waits an hour, doubled with each decline in a row, at most a day (on the wallet's clock). */
-export const AUTO_TOP_UP_BACKOFF_HOURS = { first: 1, max: 24 } as const;
-
-export type WalletState =
-  | { status: 'none' }
-  | {
-      status: 'active';
-      id: string;
-      customerId: string;
-      currency: string;
-      balance: string;
-      /** Transactions posted so far. */
-      postings: number;
-      autoTopUp: AutoTopUp | null;
-      driftFloor: string | null;
-      /** Latched when the balance went below the drift floor; released once it is back at or above it. */
-      belowDriftFloor: boolean;
-      metadata: Metadata;
-      transactions: KeyedRecords<WalletTransaction>;
-      /** The transaction each caller's `external_id` posted. */
-      externalIds: KeyedRecords<string>;
-      /** The top-up charged now (null: none), the declines in a row, and the end of the back-off they set. */
-      topUp: { pending: { id: string; amount: string; paymentMethodId: string } | null; failures: number; retryAt: string | null };
-    };
-
-type ActiveWallet = Extract<WalletState, { status: 'active' }>;
+export { transactionOf, transactionOfExternalId, WALLET_ID_PREFIX, WALLET_TRANSACTION_ID_PREFIX, type WalletState } from './wallet.state';
+export { AUTO_TOP_UP_BACKOFF_HOURS } from './wallet-top-up';
 
 export type CreateWallet = Command<'CreateWallet', WalletCreated['data']>;
 /** `metadata` is a patch (an empty string removes a key); null `auto_top_up` or `drift_floor` clears it. */
@@ -76,7 +43,7 @@ export type WalletCommand = CreateWallet | UpdateWallet | CreditWallet | DebitWa
 export const walletNotFound = (id: string) => DomainError.notFound('wallet.not_found', `No wallet ${id}`);
 
 export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
-  initialState: () => ({ status: 'none' }),
+  initialState: initialWalletState,
 
   decide(command, state) {
     if (command.type === 'CreateWallet') return state.status === 'none' ? [{ type: 'WalletCreated', data: validCreation(command.data) }] : [];
@@ -97,59 +64,7 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
     }
   },
 
-  evolve(state, event) {
-    if (event.type === 'WalletCreated') {
-      const { wallet_id, customer_id, currency, auto_top_up, drift_floor, metadata } = event.data;
-      return {
-        status: 'active',
-        id: wallet_id,
-        customerId: customer_id,
-        currency,
-        balance: formatAmount(new Big(0), currency),
-        postings: 0,
-        autoTopUp: auto_top_up,
-        driftFloor: drift_floor,
-        belowDriftFloor: false,
-        metadata,
-        transactions: emptyRecords(),
-        externalIds: emptyRecords(),
-        topUp: { pending: null, failures: 0, retryAt: null },
-      };
-    }
-    if (state.status !== 'active') return state;
-    switch (event.type) {
-      case 'WalletUpdated': {
-        const { wallet_id: _id, auto_top_up, drift_floor, metadata } = event.data;
-        const next = {
-          ...state,
-          ...(auto_top_up !== undefined && { autoTopUp: auto_top_up }),
-          ...(drift_floor !== undefined && { driftFloor: drift_floor }),
-          ...(metadata !== undefined && { metadata }),
-        };
-        return { ...next, belowDriftFloor: next.belowDriftFloor && isBelowDriftFloor(next) };
-      }
-      case 'WalletCredited':
-      case 'WalletDebited': {
-        const { transaction } = event.data;
-        const next = {
-          ...state,
-          balance: transaction.balance_after,
-          postings: transaction.sequence,
-          transactions: withRecord(state.transactions, transaction.transaction_id, transaction),
-          externalIds: transaction.external_id === null ? state.externalIds : withRecord(state.externalIds, transaction.external_id, transaction.transaction_id),
-        };
-        return { ...next, belowDriftFloor: next.belowDriftFloor && isBelowDriftFloor(next) };
-      }
-      case 'WalletAutoTopUpTriggered':
-        return { ...state, topUp: { ...state.topUp, pending: { id: event.data.top_up_id, amount: event.data.amount, paymentMethodId: event.data.payment_method_id }, retryAt: null } };
-      case 'WalletAutoTopUpSucceeded':
-        return { ...state, topUp: { pending: null, failures: 0, retryAt: null } };
-      case 'WalletAutoTopUpFailed':
-        return { ...state, topUp: { pending: null, failures: state.topUp.failures + 1, retryAt: event.data.retry_at } };
-      case 'WalletBelowDriftFloor':
-        return { ...state, belowDriftFloor: true };
-    }
-  },
+  evolve: evolveWallet,
 };
 
 function validCreation(data: WalletCreated['data']): WalletCreated['data'] {
@@ -202,17 +117,6 @@ function alreadyPosted(state: ActiveWallet, type: 'credit' | 'debit', data: Post
   throw DomainError.conflict('wallet.external_id_conflict', `external_id ${data.external_id} already posted a ${posted.type} of ${posted.amount} ${state.currency}`);
 }
 
-/** The transaction an `external_id` posted on the wallet, if any: what a replayed request answers. */
-export function transactionOfExternalId(state: WalletState, externalId: string): WalletTransaction | undefined {
-  if (state.status !== 'active') return undefined;
-  const id = recordOf(state.externalIds, externalId);
-  return id === undefined ? undefined : recordOf(state.transactions, id);
-}
-
-/** A transaction of the wallet by its id, if it was posted. */
-export const transactionOf = (state: WalletState, transactionId: string): WalletTransaction | undefined =>
-  state.status === 'active' ? recordOf(state.transactions, transactionId) : undefined;
-
 function credited(state: ActiveWallet, data: CreditWallet['data']): WalletEvent[] {
   const amount = walletAmount(data.amount, state.currency, 'amount');
   if (alreadyPosted(state, 'credit', data, amount)) return [];
@@ -231,12 +135,12 @@ function debited(state: ActiveWallet, data: DebitWallet['data']): WalletEvent[] 
   const balanceAfter = formatAmount(balance.minus(amount), state.currency);
   const transaction = { ...transactionOfRequest(state, data, amount, balanceAfter), type: 'debit' as const, reason: data.reason };
   const debit: WalletEvent = { type: 'WalletDebited', data: { ...posting(state), transaction } };
-  const after = walletDecider.evolve(state, debit) as ActiveWallet;
+  const after = evolveWallet(state, debit) as ActiveWallet;
   const inBackOff = after.topUp.retryAt !== null && data.now < after.topUp.retryAt;
   return [debit, ...(inBackOff ? [] : topUpIfDue(after, derivedId(WALLET_TRANSACTION_ID_PREFIX, [state.id, 'auto_top_up', data.transaction_id]), data.transaction_id))];
 }
 
-const posting = (state: ActiveWallet) => ({ wallet_id: state.id, customer_id: state.customerId, currency: state.currency });
+
 
 const transactionOfRequest = (state: ActiveWallet, data: PostingRequest, amount: string, balanceAfter: string) => ({
   transaction_id: data.transaction_id,
@@ -249,61 +153,12 @@ const transactionOfRequest = (state: ActiveWallet, data: PostingRequest, amount:
   created_at: data.now,
 });
 
-/**
- * One top-up when the balance is at or below the trigger and none is under way: `amount` × k, the
- * smallest k that takes the balance above `trigger_at`, charged once (Lago charged once per
- * increment until it caught up).
- */
-function topUpIfDue(state: ActiveWallet, topUpId: string, triggerTransactionId: string | null): WalletEvent[] {
-  const rule = state.autoTopUp;
-  if (!rule?.enabled || state.topUp.pending !== null) return [];
-  const shortfall = new Big(rule.trigger_at).minus(state.balance);
-  if (shortfall.lt(0)) return [];
-  const times = shortfall.div(rule.amount).round(0, Big.roundDown).plus(1);
-  const amount = formatAmount(times.times(rule.amount), state.currency);
-  return [{ type: 'WalletAutoTopUpTriggered', data: { ...posting(state), top_up_id: topUpId, amount, payment_method_id: rule.payment_method_id, trigger_transaction_id: triggerTransactionId } }];
-}
 
-function topUpRecorded(state: ActiveWallet, data: RecordAutoTopUpOutcome['data']): WalletEvent[] {
-  const pending = state.topUp.pending;
-  if (pending?.id !== data.top_up_id) return [];
-  const { amount } = pending;
-  const triggered = { ...posting(state), top_up_id: data.top_up_id, payment_method_id: pending.paymentMethodId };
-  const { outcome } = data;
-  if (outcome.status === 'failed') {
-    const hours = Math.min(AUTO_TOP_UP_BACKOFF_HOURS.first * 2 ** state.topUp.failures, AUTO_TOP_UP_BACKOFF_HOURS.max);
-    const retry_at = new Date(Date.parse(data.now) + hours * 3_600_000).toISOString();
-    return [{ type: 'WalletAutoTopUpFailed', data: { ...triggered, amount, last_error: { code: outcome.code, message: outcome.message }, retry_at } }];
-  }
-  const credit: WalletEvent = {
-    type: 'WalletCredited',
-    data: {
-      ...posting(state),
-      transaction: {
-        transaction_id: data.top_up_id,
-        sequence: state.postings + 1,
-        type: 'credit',
-        amount,
-        balance_after: formatAmount(new Big(state.balance).plus(amount), state.currency),
-        reason: 'auto_topup',
-        source: { type: 'top_up', id: data.top_up_id },
-        external_id: null,
-        description: 'Auto top-up',
-        created_at: data.now,
-      },
-    },
-  };
-  const succeeded: WalletEvent = { type: 'WalletAutoTopUpSucceeded', data: { ...triggered, amount, provider_payment_id: outcome.provider_payment_id, transaction_id: data.top_up_id } };
-  const after = walletDecider.evolve(walletDecider.evolve(state, credit), succeeded) as ActiveWallet;
-  return [credit, succeeded, ...topUpIfDue(after, derivedId(WALLET_TRANSACTION_ID_PREFIX, [state.id, 'auto_top_up', data.top_up_id]), data.top_up_id)];
-}
-
-const isBelowDriftFloor = (state: ActiveWallet): boolean => state.driftFloor !== null && new Big(state.balance).lt(state.driftFloor);
 
 /** The events decided, and `WalletBelowDriftFloor` after them when they take the balance below the floor while the latch is off. */
 function withDriftFloor(state: ActiveWallet, events: WalletEvent[]): WalletEvent[] {
   if (events.length === 0 || state.belowDriftFloor) return events;
-  const after = events.reduce(walletDecider.evolve, state as WalletState) as ActiveWallet;
+  const after = events.reduce(evolveWallet, state as WalletState) as ActiveWallet;
   if (after.belowDriftFloor || !isBelowDriftFloor(after)) return events;
   return [...events, { type: 'WalletBelowDriftFloor', data: { ...posting(after), drift_floor: after.driftFloor!, balance: after.balance } }];
 }

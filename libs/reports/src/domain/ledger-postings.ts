@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { roundToCurrency } from '@tally/kernel';
 import type { LedgerAccount } from './ledger-accounts';
 import type { CreditNoteIssued, InvoiceFinalized, PostedEvent, WalletCreditReason, WalletDebitReason } from './ledger-events';
-import { entryOf, type JournalEntry, type Movement } from './journal-entry';
+import { entryOf, type JournalEntry } from './journal-entry';
 
 /**
  * The posting rules (docs/ledger.md): each money event to one balanced journal entry, from what

@@ -49,6 +49,15 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it.each(CONTEXTS)('lets the other contexts import %s only through its index or its published entry', (context) => {
+    const entries = [`@tally/${context}`, `@tally/${context}/published`];
+    const offenders = filesUnder(join(ROOT, 'libs'))
+      .concat(filesUnder(join(ROOT, 'apps')))
+      .filter((file) => !file.startsWith(join(ROOT, 'libs', context) + '/') && !file.endsWith('.spec.ts'))
+      .flatMap((file) => importsOf(file).filter((specifier) => specifier.startsWith(`@tally/${context}/`) && !entries.includes(specifier)).map((specifier) => `${relative(ROOT, file)}: ${specifier}`));
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps each published entry pure: it re-exports its own domain only', () => {
     const entries = CONTEXTS.map((context) => join(ROOT, 'libs', context, 'src', 'published.ts')).filter((file) => statSync(file, { throwIfNoEntry: false }));
     expect(entries.length).toBeGreaterThan(0);

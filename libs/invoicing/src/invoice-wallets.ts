@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
-import { walletPostings, type WalletState } from '@tally/wallets';
-import { customerWalletsAggregate } from '@tally/wallets/customer-wallets.aggregate';
+import { customerWalletIndex, walletPostings, type WalletState } from '@tally/wallets';
 import type { FinalizationWallet } from './domain/invoice.decider';
 
 /** Whose wallet, in which currency. */
@@ -33,7 +32,7 @@ export class InvoiceWallets {
   /** For each query, in order: the wallet, or null when the customer has none in that currency. */
   async ofEach(queries: readonly InvoiceWalletQuery[]): Promise<(FinalizationWallet | null)[]> {
     const customers = new Map(queries.map(({ context, customerId }) => [customerId, { id: customerId, context }]));
-    const indexes = await this.runtime.loadEach(customerWalletsAggregate, [...customers.values()]);
+    const indexes = await this.runtime.loadEach(customerWalletIndex, [...customers.values()]);
     const indexOf = new Map([...customers.keys()].map((customerId, i) => [customerId, indexes[i]]));
     const walletIds = queries.map(({ customerId, currency }) => {
       const index = indexOf.get(customerId)!;

@@ -1,4 +1,4 @@
-import type { AggregateDefinition } from '@tally/runtime';
+import { publishedCommands, type AggregateDefinition } from '@tally/runtime';
 import { customerWalletsDecider, type CustomerWalletsCommand, type CustomerWalletsState } from './domain/customer-wallets.decider';
 import type { CustomerWalletsEvent } from './domain/customer-wallets.events';
 import { walletNotFound } from './domain/wallet.decider';
@@ -9,3 +9,6 @@ export const customerWalletsAggregate: AggregateDefinition<CustomerWalletsState,
   decider: customerWalletsDecider,
   notFound: walletNotFound,
 };
+
+/** The customer's wallets by currency, as other contexts may read it (a page of customers in one batched load): it takes no command from them. */
+export const customerWalletIndex = publishedCommands(customerWalletsAggregate, []);

@@ -4,6 +4,7 @@ export * from './wallet.aggregate';
 export * from './wallet.view';
 export * from './wallet.resource';
 export * from './customer-wallets';
+export { customerWalletIndex } from './customer-wallets.aggregate';
 export * from './wallets.module';
 export * from './wallets.context';
 export * from './wallet-transactions.projection';

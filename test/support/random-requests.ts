@@ -149,7 +149,7 @@ export function validRequests(document: OpenAPIObject, route: DocumentedRoute, s
   const path = pathOf(route.template, sources.ids, false);
   const parameters = (where: 'query' | 'header') => (operation.parameters ?? []).filter((p): p is ParameterObject => 'in' in p && p.in === where);
   const values = (list: ParameterObject[]) =>
-    fc.record(Object.fromEntries(list.map((p) => [p.name, schemaValues(document, p.schema).filter(accepts(p.schema)).map(String)])), { requiredKeys: [] });
+    fc.record(Object.fromEntries(list.map((p) => [p.name, schemaValues(document, p.schema).filter(accepts(p.schema)).map(String)])), { requiredKeys: list.filter((p) => p.required).map((p) => p.name) });
   const schema = requestBodyOf(operation);
   const body = schema ? schemaValues(document, schema).filter(accepts(schema)) : fc.constant(undefined);
   const required = (operation.requestBody as { required?: boolean } | undefined)?.required ?? false;

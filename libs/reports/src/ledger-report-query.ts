@@ -1,4 +1,4 @@
-import { isCurrency } from '@tally/kernel';
+import { DomainError, isCurrency } from '@tally/kernel';
 import { invalidParameter } from '@tally/runtime';
 import { isLedgerAccount, LEDGER_ACCOUNT_NAMES, type LedgerAccount } from './domain/ledger-accounts';
 import type { LedgerPeriod, LedgerRange } from './domain/ledger-report';
@@ -23,23 +23,27 @@ export function ledgerReportQueryOf(params: Record<string, unknown>): LedgerRepo
   const period = params.period ?? 'month';
   if (typeof period !== 'string' || !LEDGER_PERIODS.includes(period as LedgerPeriod)) throw invalidParameter('period', `period takes ${LEDGER_PERIODS.join(' or ')}`);
   const range: LedgerRange = { period: period as LedgerPeriod, from: dateOf('from', params.from, period as LedgerPeriod), to: dateOf('to', params.to, period as LedgerPeriod) };
-  if (range.from >= range.to) throw invalidParameter('to', 'to lies after from (the range is [from, to))');
-  if (periodsIn(range) > MAX_PERIODS) throw invalidParameter('to', `a report holds at most ${MAX_PERIODS} periods`);
+  if (range.from >= range.to) throw invalidRange('to', 'to lies after from (the range is [from, to))');
+  if (periodsIn(range) > MAX_PERIODS) throw invalidRange('to', `a report holds at most ${MAX_PERIODS} periods`);
   return { range, currency: currencyOf(params.currency), account: accountOf(params.account) };
 }
+
+/** Each parameter is well-formed, but together they make no report (a rule of the range, not of one parameter's schema). */
+const invalidRange = (field: string, message: string): DomainError =>
+  DomainError.unprocessable('report.invalid_range', `The report's range does not hold: ${message}`, [{ field, code: 'report.invalid_range', message }]);
 
 /** A day (`YYYY-MM-DD`, UTC), the first of its month for monthly periods. */
 function dateOf(field: string, raw: unknown, period: LedgerPeriod): string {
   if (raw === undefined) throw invalidParameter(field, `${field} is required: a date such as 2026-06-01`);
   if (typeof raw !== 'string' || !isDay(raw)) throw invalidParameter(field, `${field} takes a date such as 2026-06-01`);
-  if (period === 'month' && !raw.endsWith('-01')) throw invalidParameter(field, `with monthly periods ${field} is the first day of a month`);
+  if (period === 'month' && !raw.endsWith('-01')) throw invalidRange(field, `with monthly periods ${field} is the first day of a month`);
   return raw;
 }
 
-/** A real UTC day from 1970 on: a day that does not exist (2026-02-30) parses as another one. */
+/** A real UTC day: a day that does not exist (2026-02-30) parses as another one. */
 function isDay(raw: string): boolean {
   const time = DATE.test(raw) ? Date.parse(`${raw}T00:00:00.000Z`) : NaN;
-  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(raw) && raw >= '1970-01-01' && raw <= '9999-12-01';
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(raw);
 }
 
 /** How many periods the range holds (its days, or its months). */

@@ -33,7 +33,7 @@ export class LedgerController {
   @ApiQuery({ name: 'currency', required: false, schema: CURRENCY_CODE_SCHEMA, description: 'Only this currency' })
   @ApiQuery({ name: 'account', required: false, schema: { type: 'string', enum: LEDGER_ACCOUNT_NAMES }, description: 'Only this account' })
   @ApiOkResponse({ type: LedgerReportResponse })
-  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'] })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 400: ['request.invalid_parameter'], 422: ['report.invalid_range'] })
   balances(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<LedgerReport> {
     return this.ledger.balances(context, ledgerReportQueryOf(params));
   }

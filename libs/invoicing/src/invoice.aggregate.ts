@@ -26,6 +26,9 @@ export const invoiceAggregate: AggregateDefinition<InvoiceState, InvoiceCommand,
 /** The invoice aggregate as payments addresses it: the commands invoicing publishes to the context collecting it. */
 export const invoiceCollection = publishedCommands(invoiceAggregate, ['StartInvoicePayment', 'ApplyInvoicePayment', 'CloseInvoicePayment', 'ExhaustInvoiceRetries']);
 
+/** The invoice aggregate as a payment's refund addresses it: the credit note the refund issues, and its attempts' outcomes. */
+export const invoiceRefunds = publishedCommands(invoiceAggregate, ['IssueCreditNote', 'RecordCreditNoteRefund', 'ResolveCreditNote']);
+
 /**
  * The invoice aggregate as a subscription's pause or expiry and late usage address it: voided or
  * written off by their policies (`cancel_open_payment: true` cancels a payment still under way, or

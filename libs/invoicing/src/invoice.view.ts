@@ -3,7 +3,19 @@ import { formatAmount, keyedObject } from '@tally/kernel';
 import { defineView, type StampedResource } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { DiscountLevel } from './domain/discounts';
-import type { BillingReason, CreditNoteReason, InvoiceEvent, InvoiceLineData, InvoiceStatus, InvoiceTotalsData, TaxBreakdownData } from './domain/invoice.events';
+import { resolvedOutcome } from './domain/invoice.decider';
+import type {
+  BillingReason,
+  CreditNoteLineData,
+  CreditNoteOutcome,
+  CreditNoteReason,
+  CreditNoteResolution,
+  InvoiceEvent,
+  InvoiceLineData,
+  InvoiceStatus,
+  InvoiceTotalsData,
+  TaxBreakdownData,
+} from './domain/invoice.events';
 
 /** A line as the API shows it: as the draft holds it, with its id, discount and tax (a type, so it is a read-store document). */
 export type InvoiceLineResource = Omit<InvoiceLineData, 'line_id' | 'tax_code' | 'metadata'> & {
@@ -20,9 +32,22 @@ export type CreditNoteResource = {
   object: 'credit_note';
   number: string;
   amount: string;
+  invoice_id: string;
+  customer_id: string;
+  currency: string;
   reason: CreditNoteReason;
   memo: string | null;
-  lines: { line_id: string; amount: string }[];
+  lines: CreditNoteLineData[];
+  /** The tax in `amount`, each line's at its own rate. */
+  tax_amount: string;
+  /** Before payment it lowered what was due; after, it refunds or credits the wallet. */
+  type: 'pre_payment' | 'post_payment';
+  outcome: CreditNoteOutcome;
+  /** The refund that issued it (`rfd_…`) and the payment it returns. */
+  refund_id: string | null;
+  payment_id: string | null;
+  /** How an operator closed it once its refund failed on every attempt. */
+  resolution: CreditNoteResolution | null;
   created_at: string;
 };
 
@@ -126,20 +151,33 @@ export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCre
     InvoicePaid: (invoice) => ({ status: 'paid', amount_due: formatAmount(new Big(0), invoice.currency) }),
     InvoiceVoided: (invoice) => ({ status: 'void', amount_due: formatAmount(new Big(0), invoice.currency) }),
     InvoiceMarkedUncollectible: () => ({ status: 'uncollectible' }),
-    CreditNoteIssued: (invoice, { credit_note_id, number, amount, reason, memo, lines, pre_payment, created_at }) => {
+    CreditNoteIssued: (invoice, data) => {
       const money = (value: Big.BigSource) => formatAmount(new Big(value), invoice.currency);
+      const { credit_note_id, number, amount, reason, memo, lines, pre_payment, outcome, refund_id, payment_id, created_at } = data;
       const note: CreditNoteResource = {
         id: credit_note_id,
         object: 'credit_note',
         number,
+        invoice_id: invoice.id,
+        customer_id: invoice.customer_id,
+        currency: invoice.currency,
         amount: money(amount),
         reason,
         memo,
-        lines: lines.map((line) => ({ line_id: line.line_id, amount: money(line.amount) })),
+        lines: lines.map((line) => ({ line_id: line.line_id, amount: money(line.amount), tax_amount: money(line.tax_amount) })),
+        tax_amount: money(lines.reduce((sum, line) => sum.plus(line.tax_amount), new Big(0))),
+        type: pre_payment ? 'pre_payment' : 'post_payment',
+        outcome,
+        refund_id,
+        payment_id,
+        resolution: null,
         created_at,
       };
       return { credit_notes: [...invoice.credit_notes, note], amount_due: pre_payment ? money(new Big(invoice.amount_due).minus(amount)) : invoice.amount_due };
     },
+    CreditNoteRefundUpdated: (invoice, { credit_note_id, refund_status }) => withCreditNote(invoice, credit_note_id, (note) => ({ outcome: { ...note.outcome, refund_status } })),
+    CreditNoteRefundFailed: (invoice, { credit_note_id }) => withCreditNote(invoice, credit_note_id, () => ({ outcome: { kind: 'pending_manual', refund_status: 'failed' } })),
+    CreditNoteResolved: (invoice, { credit_note_id, resolution }) => withCreditNote(invoice, credit_note_id, () => ({ outcome: resolvedOutcome(resolution), resolution })),
   },
   publicTypes: {
     InvoiceCreated: 'invoice.created',
@@ -160,6 +198,10 @@ export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCre
     // What dunning's end brings is announced by its effect (the write-off, the subscription's cancel).
     InvoiceRetriesExhausted: undefined,
     CreditNoteIssued: 'credit_note.created',
+    // The refund's own events (`refund.succeeded`, `refund.failed`) announce its attempts.
+    CreditNoteRefundUpdated: undefined,
+    CreditNoteRefundFailed: 'credit_note.refund_failed',
+    CreditNoteResolved: 'credit_note.resolved',
   },
 });
 
@@ -218,6 +260,10 @@ function withTotals(invoice: InvoiceResource, totals: InvoiceTotalsData): Invoic
     tax_breakdown: totals.tax_breakdown.map((entry) => ({ ...entry, taxable_amount: money(entry.taxable_amount), tax_amount: money(entry.tax_amount) })),
     discounts: totals.discounts.map((applied) => ({ ...applied, amount: money(applied.amount) })),
   };
+}
+
+function withCreditNote(invoice: InvoiceResource, creditNoteId: string, change: (note: CreditNoteResource) => Partial<CreditNoteResource>): Pick<InvoiceResource, 'credit_notes'> {
+  return { credit_notes: invoice.credit_notes.map((note) => (note.id === creditNoteId ? { ...note, ...change(note) } : note)) };
 }
 
 /** `payments` lists every attempt once, oldest first (docs/decisions.md, API versions). */

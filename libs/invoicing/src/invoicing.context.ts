@@ -1,4 +1,5 @@
 import type { ContextManifest } from '@tally/runtime';
+import { invoiceUpcasters } from './domain/invoice.upcasters';
 import { INVOICE_ID_PREFIX, INVOICE_NUMBER_SEQUENCE_PREFIX } from './invoice.aggregate';
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
 import { invoiceResource } from './invoice.resource';
@@ -12,6 +13,7 @@ export const invoicingContext: ContextManifest = {
   module: InvoicingModule,
   projections: [invoiceResource.projection],
   reactions: [InvoiceNumberingReaction],
+  upcasters: invoiceUpcasters,
   aggregateTypes: [
     { idPrefix: INVOICE_ID_PREFIX, type: 'invoice' },
     { idPrefix: INVOICE_NUMBER_SEQUENCE_PREFIX, type: 'invoice_number_sequence' },

@@ -1,7 +1,7 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
 import { automaticPaymentId, DEFAULT_DUNNING } from './collection-terms';
 import { invoiceDecider, type CreateInvoice, type FinalizeInvoice, type IssueCreditNote, type IssueInvoice } from './invoice.decider';
-import type { InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
+import type { CreditNoteIssued, InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
 import { invoiceNumberSequenceDecider } from './invoice-number-sequence';
 
 const spec = DeciderSpecification.for(invoiceDecider);
@@ -73,6 +73,7 @@ const credit = (data: Partial<IssueCreditNote['data']>): IssueCreditNote => ({
   data: { invoice_id: id, credit_note_id: 'cn_1', reason: 'duplicate', memo: null, amount: null, lines: null, now, ...data },
 });
 const void_ = { type: 'VoidInvoice' as const, data: { invoice_id: id } };
+const NO_OUTCOME = { outcome: { kind: 'none', refund_status: null }, refund_id: null, payment_id: null } as const;
 const mark = { type: 'MarkInvoiceUncollectible' as const, data: { invoice_id: id } };
 const started = (payment_id: string, amount = '178.50'): InvoiceEvent => ({
   type: 'InvoicePaymentStarted',
@@ -202,9 +203,13 @@ describe('invoice decider', () => {
       spec.given(inFlight).when({ ...mark, data: { ...mark.data, cancel_open_payment: true } }).then([uncollectible]);
     });
     it('takes a credit note that leaves at least the payment’s amount due, and refuses one that leaves less', () => {
+      const lines = [
+        { line_id: 'il_a', amount: '85.67', tax_amount: '13.68' },
+        { line_id: 'il_b', amount: '42.83', tax_amount: '6.84' },
+      ];
       const note: InvoiceEvent = {
         type: 'CreditNoteIssued',
-        data: { invoice_id: id, credit_note_id: 'cn_1', number: 'ABC-000001-CN-01', amount: '128.5', reason: 'duplicate', memo: null, lines: [], pre_payment: true, created_at: now },
+        data: { invoice_id: id, credit_note_id: 'cn_1', number: 'ABC-000001-CN-01', amount: '128.5', reason: 'duplicate', memo: null, lines, pre_payment: true, created_at: now, ...NO_OUTCOME },
       };
       spec.given(inFlight).when(credit({ amount: '128.50' })).then([note]);
       spec.given(inFlight).when(credit({ amount: '128.51' })).thenFails('invoice.payment_in_progress');
@@ -237,24 +242,72 @@ describe('invoice decider', () => {
   });
 
   describe('IssueCreditNote', () => {
-    const note = (amount: string, pre_payment = true, n = 1, lines: { line_id: string; amount: string }[] = []): InvoiceEvent => ({
+    type Line = { line_id: string; amount: string; tax_amount: string };
+    const SPLIT_10: Line[] = [
+      { line_id: 'il_a', amount: '6.67', tax_amount: '1.06' },
+      { line_id: 'il_b', amount: '3.33', tax_amount: '0.53' },
+    ];
+    const WHOLE: Line[] = [
+      { line_id: 'il_a', amount: '119', tax_amount: '19' },
+      { line_id: 'il_b', amount: '59.5', tax_amount: '9.5' },
+    ];
+    const note = (amount: string, lines: Line[], pre_payment = true, n = 1, extra: Partial<CreditNoteIssued['data']> = {}): InvoiceEvent => ({
       type: 'CreditNoteIssued',
-      data: { invoice_id: id, credit_note_id: 'cn_1', number: `ABC-000001-CN-0${n}`, amount, reason: 'duplicate', memo: null, lines, pre_payment, created_at: now },
+      data: { invoice_id: id, credit_note_id: `cn_${n}`, number: `ABC-000001-CN-0${n}`, amount, reason: 'duplicate', memo: null, lines, pre_payment, created_at: now, ...NO_OUTCOME, ...extra },
     });
-    it('credits an amount before payment', () => spec.given([created, finalized]).when(credit({ amount: '10.00' })).then([note('10')]));
-    it('numbers credit notes in order', () => spec.given([created, finalized, note('10')]).when(credit({ amount: '10.00' })).then([note('10', true, 2)]));
-    it('credits lines, up to each line’s total', () => {
-      spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_b', amount: '59.50' }] })).then([note('59.5', true, 1, [{ line_id: 'il_b', amount: '59.5' }])]);
-      spec.given([created, finalized, note('59.5', true, 1, [{ line_id: 'il_b', amount: '59.5' }])]).when(credit({ lines: [{ line_id: 'il_b', amount: '0.01' }] })).thenFails('credit_note.exceeds_invoice');
+    const toWallet = { outcome: { kind: 'credit_balance', refund_status: null } } as const;
+    it('credits an amount before payment, spread over the lines in proportion, with each line’s tax at its own rate', () =>
+      spec.given([created, finalized]).when(credit({ amount: '10.00' })).then([note('10', SPLIT_10)]));
+    it('numbers credit notes in order, and issues one id once', () => {
+      spec.given([created, finalized, note('10', SPLIT_10)]).when(credit({ amount: '10.00', credit_note_id: 'cn_2' })).then([note('10', SPLIT_10, true, 2)]);
+      spec.given([created, finalized, note('10', SPLIT_10)]).when(credit({ amount: '10.00' })).thenNothingHappens();
+    });
+    it('credits lines, up to each line’s total, the tax in each at its rate', () => {
+      const b = [{ line_id: 'il_b', amount: '59.5', tax_amount: '9.5' }];
+      spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_b', amount: '59.50' }] })).then([note('59.5', b)]);
+      spec.given([created, finalized, note('59.5', b)]).when(credit({ credit_note_id: 'cn_2', lines: [{ line_id: 'il_b', amount: '0.01' }] })).thenFails('credit_note.exceeds_invoice');
       spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_x', amount: '1.00' }] })).thenFails('invoice.line_not_found');
       spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_a', amount: '1.00' }, { line_id: 'il_a', amount: '1.00' }] })).thenFails('credit_note.invalid');
     });
-    it('pays the invoice when it credits all that is due', () => spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.50' })).then([note('78.5'), paid]));
-    it('never credits more than is due before payment, nor more than the total after', () => {
+    it('spreads an amount over what is left of each line', () => {
+      const b = [{ line_id: 'il_b', amount: '59.5', tax_amount: '9.5' }];
+      spec
+        .given([created, finalized, note('59.5', b)])
+        .when(credit({ amount: '10.00', credit_note_id: 'cn_2' }))
+        .then([note('10', [{ line_id: 'il_a', amount: '10', tax_amount: '1.6' }], true, 2)]);
+    });
+    it('pays the invoice when it credits all that is due', () =>
+      spec
+        .given([created, finalized, applied('pay_1', '100')])
+        .when(credit({ amount: '78.50' }))
+        .then([
+          note('78.5', [
+            { line_id: 'il_a', amount: '52.33', tax_amount: '8.36' },
+            { line_id: 'il_b', amount: '26.17', tax_amount: '4.18' },
+          ]),
+          paid,
+        ]));
+    it('never credits more than is due before payment, nor more than was paid after', () => {
       spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.51' })).thenFails('credit_note.exceeds_invoice');
       const paidInFull = [created, finalized, applied('pay_1', '178.5'), paid];
-      spec.given(paidInFull).when(credit({ amount: '178.50' })).then([note('178.5', false)]);
-      spec.given([...paidInFull, note('178.5', false)]).when(credit({ amount: '0.01' })).thenFails('credit_note.exceeds_invoice');
+      spec.given(paidInFull).when(credit({ amount: '178.50' })).then([note('178.5', WHOLE, false, 1, toWallet)]);
+      spec.given([...paidInFull, note('178.5', WHOLE, false, 1, toWallet)]).when(credit({ amount: '0.01', credit_note_id: 'cn_2' })).thenFails('credit_note.exceeds_invoice');
+    });
+    it('on a paid invoice credits the wallet by default or refunds, never just lowers what is due', () => {
+      const paidInFull = [created, finalized, applied('pay_1', '178.5'), paid];
+      spec.given(paidInFull).when(credit({ amount: '178.50', outcome: 'none' })).thenFails('credit_note.outcome_required');
+      spec
+        .given(paidInFull)
+        .when(credit({ amount: '178.50', outcome: 'refund', refund_id: 'rfd_1', payment_id: 'pay_1' }))
+        .then([note('178.5', WHOLE, false, 1, { outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id: 'pay_1' })]);
+    });
+    it('refunds what a partly paid invoice was paid, without lowering what is due', () => {
+      const partly = [created, finalized, applied('pay_1', '10')];
+      spec
+        .given(partly)
+        .when(credit({ amount: '10.00', outcome: 'refund', refund_id: 'rfd_1', payment_id: 'pay_1' }))
+        .then([note('10', SPLIT_10, false, 1, { outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id: 'pay_1' })]);
+      spec.given(partly).when(credit({ amount: '10.01', outcome: 'refund' })).thenFails('credit_note.exceeds_invoice');
     });
     it('takes an amount or lines, exactly one', () => {
       spec.given([created, finalized]).when(credit({})).thenFails('credit_note.invalid');
@@ -267,114 +320,49 @@ describe('invoice decider', () => {
       spec.given([created, finalized, uncollectible]).when(credit({ amount: '1.00' })).thenFails('invoice.uncollectible');
     });
   });
-});
 
-describe('an invoice issued in one append', () => {
-  const creation = { ...create.data, subscription_id: 'sub_1', billing_reason: 'subscription_cycle' as const, payment_method_id: 'pm_sub', dunning: DEFAULT_DUNNING };
-  const issue: IssueInvoice = { type: 'IssueInvoice', data: { creation, number: 'ABC-000001', line_ids: ['il_a', 'il_b'], totals: totals() } };
-  const { now: _at, ...issuedData } = creation;
-  const issuedCreated: InvoiceEvent = { type: 'InvoiceCreated', data: issuedData };
-  const charge: InvoiceEvent = {
-    type: 'InvoicePaymentStarted',
-    data: { invoice_id: id, payment_id: automaticPaymentId(id), customer_id: 'cus_1', subscription_id: 'sub_1', payment_method_id: 'pm_sub', amount: '178.50', currency: 'EUR', reason: 'automatic', dunning: DEFAULT_DUNNING },
-  };
+  describe('a credit note’s refund', () => {
+    const refunding = [
+      created,
+      finalized,
+      applied('pay_1', '178.5'),
+      paid,
+      {
+        type: 'CreditNoteIssued',
+        data: {
+          invoice_id: id,
+          credit_note_id: 'cn_1',
+          number: 'ABC-000001-CN-01',
+          amount: '10',
+          reason: 'duplicate',
+          memo: null,
+          lines: [],
+          pre_payment: false,
+          created_at: now,
+          outcome: { kind: 'refund', refund_status: 'pending' },
+          refund_id: 'rfd_1',
+          payment_id: 'pay_1',
+        },
+      } satisfies InvoiceEvent,
+    ];
+    const ref = { invoice_id: id, credit_note_id: 'cn_1' };
+    const record = (refund_status: 'succeeded' | 'failed', exhausted = false) => ({ type: 'RecordCreditNoteRefund' as const, data: { ...ref, refund_status, exhausted } });
+    const resolve = (resolution: 'refunded_out_of_band' | 'credited_to_wallet') => ({ type: 'ResolveCreditNote' as const, data: { ...ref, resolution, now } });
+    const updated = (refund_status: 'succeeded' | 'failed'): InvoiceEvent => ({ type: 'CreditNoteRefundUpdated', data: { ...ref, refund_status } });
+    const failed: InvoiceEvent = { type: 'CreditNoteRefundFailed', data: { ...ref, refund_id: 'rfd_1' } };
 
-  it('is created, finalised and its automatic charge started, carrying its method and dunning terms', () => spec.given([]).when(issue).then([issuedCreated, finalized, charge]));
-  it('starts no charge without a method', () =>
-    spec
-      .given([])
-      .when({ ...issue, data: { ...issue.data, creation: { ...creation, payment_method_id: null } } })
-      .then([{ ...issuedCreated, data: { ...issuedData, payment_method_id: null } }, finalized]));
-  it('changes nothing when issued again with its number (the numbering reaction after the issuer)', () => spec.given([issuedCreated, finalized, charge]).when(issue).thenNothingHappens());
-  it('finalises a draft created before invoices were issued in one append', () => spec.given([issuedCreated]).when(issue).then([finalized, charge]));
-  it('refuses another number', () => spec.given([issuedCreated, finalized]).when({ ...issue, data: { ...issue.data, number: 'ABC-000002' } }).thenFails('invoice.not_draft'));
-  it('checks its creation as a draft’s', () => spec.given([]).when({ ...issue, data: { ...issue.data, creation: { ...creation, currency: 'EURO' } } }).thenFails('money.unknown_currency'));
-
-  it('retries with the method of the last automatic charge or retry, not one named by hand', () => {
-    const retry: InvoiceEvent = { ...charge, data: { ...charge.data, payment_id: 'pay_retry', payment_method_id: 'pm_new', reason: 'retry' } };
-    const failed = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: 'sub_1', last_error: { code: 'card_declined', decline_code: null, provider_message: 'no', user_message: 'no', is_retriable: true, retriable_after: null } } });
-    const stateAfter = (events: InvoiceEvent[]) => events.reduce(invoiceDecider.evolve, invoiceDecider.initialState());
-    expect(stateAfter([issuedCreated, finalized, charge, failed(automaticPaymentId(id)), retry])).toMatchObject({ paymentMethodId: 'pm_new' });
-    expect(stateAfter([issuedCreated, finalized, charge, failed(automaticPaymentId(id)), { ...retry, data: { ...retry.data, reason: 'manual' } }])).toMatchObject({ paymentMethodId: 'pm_sub' });
-  });
-
-  describe('when dunning used up its retries', () => {
-    const exhaust = (final_action: 'cancel_subscription' | 'mark_uncollectible') => ({ type: 'ExhaustInvoiceRetries' as const, data: { invoice_id: id, final_action } });
-    const exhausted = (final_action: 'cancel_subscription' | 'mark_uncollectible'): InvoiceEvent => ({ type: 'InvoiceRetriesExhausted', data: { invoice_id: id, subscription_id: 'sub_1', final_action } });
-
-    it('records the final action for the subscription', () => spec.given([issuedCreated, finalized]).when(exhaust('cancel_subscription')).then([exhausted('cancel_subscription')]));
-    it('writes the invoice off by policy, its attempt still open', () =>
-      spec.given([issuedCreated, finalized, charge]).when(exhaust('mark_uncollectible')).then([exhausted('mark_uncollectible'), uncollectible]));
-    it('once', () => spec.given([issuedCreated, finalized, exhausted('cancel_subscription')]).when(exhaust('cancel_subscription')).thenNothingHappens());
-    it('does nothing to an invoice settled meanwhile', () =>
-      spec.given([issuedCreated, finalized, { type: 'InvoiceVoided', data: { invoice_id: id } }]).when(exhaust('cancel_subscription')).thenNothingHappens());
-  });
-});
-
-describe('invoice number sequence', () => {
-  const sequence = DeciderSpecification.for(invoiceNumberSequenceDecider);
-  const reserve = (...invoiceIds: string[]) => ({ type: 'ReserveInvoiceNumbers' as const, data: { invoices: invoiceIds.map((invoice_id) => ({ invoice_id })), prefix: 'ABC' } });
-  const reserved = (invoice_id: string, n: number) => ({ type: 'InvoiceNumberReserved' as const, data: { invoice_id, sequence: n, number: `ABC-${String(n).padStart(6, '0')}` } });
-
-  it('takes the next number', () => sequence.given([reserved('inv_a', 1)]).when(reserve('inv_b')).then([reserved('inv_b', 2)]));
-  it('carries the invoice a number is reserved for, so a crash before its append cannot leave the number unused', () => {
-    const issue = { command: { creation: { ...create.data }, line_ids: ['il_a', 'il_b'], totals: totals() }, clock_id: 'clock_1' };
-    sequence
-      .given([reserved('inv_a', 1)])
-      .when({ type: 'ReserveInvoiceNumbers', data: { invoices: [{ invoice_id: 'inv_b', issue }], prefix: 'ABC' } })
-      .then([{ type: 'InvoiceNumberReserved', data: { ...reserved('inv_b', 2).data, issue } }]);
-  });
-  it('gives a retried invoice the number it reserved', () => sequence.given([reserved('inv_a', 1), reserved('inv_b', 2)]).when(reserve('inv_a')).thenNothingHappens());
-  it('reserves for several invoices at once, in order, skipping those reserved before and repeated ones', () =>
-    sequence.given([reserved('inv_a', 1)]).when(reserve('inv_b', 'inv_a', 'inv_c', 'inv_b')).then([reserved('inv_b', 2), reserved('inv_c', 3)]));
-  it('keeps a bounded state', () => {
-    const events = Array.from({ length: 1000 }, (_, i) => reserved(`inv_${i}`, i + 1));
-    const state = events.reduce(invoiceNumberSequenceDecider.evolve, invoiceNumberSequenceDecider.initialState());
-    expect(state.last).toBe(1000);
-    expect(state.recent.length).toBeLessThanOrEqual(256);
-  });
-});
-
-describe('invoice payment attempts', () => {
-  const start = (payment_id: string) => ({ type: 'StartInvoicePayment' as const, data: { invoice_id: id, payment_id, payment_method_id: 'pm_1', reason: 'manual' as const } });
-  const error = { code: 'card_declined', decline_code: 'generic_decline', provider_message: 'declined', user_message: 'declined', is_retriable: false, retriable_after: null };
-  const close = (payment_id: string, outcome: 'failed' | 'canceled') => ({
-    type: 'CloseInvoicePayment' as const,
-    data: { invoice_id: id, payment_id, outcome, last_error: outcome === 'failed' ? error : null },
-  });
-
-  it('starts an attempt for what is due, in the currency’s minor units', () => spec.given([created, finalized]).when(start('pay_1')).then([started('pay_1')]));
-
-  it('starts the same attempt once', () => spec.given([created, finalized, started('pay_1')]).when(start('pay_1')).thenNothingHappens());
-
-  it('refuses a second attempt while the first is open, so racing requests charge once', () =>
-    spec.given([created, finalized, started('pay_1')]).when(start('pay_2')).thenFails('invoice.payment_in_progress'));
-
-  it('starts the next attempt after a failure, and records the failure once', () => {
-    const failed: InvoiceEvent = { type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id: 'pay_1', subscription_id: null, last_error: error } };
-    spec.given([created, finalized, started('pay_1')]).when(close('pay_1', 'failed')).then([failed]);
-    spec.given([created, finalized, started('pay_1'), failed]).when(close('pay_1', 'failed')).thenNothingHappens();
-    spec.given([created, finalized, started('pay_1'), failed]).when(start('pay_2')).then([started('pay_2')]);
-  });
-
-  it('closes a canceled attempt without a failure', () => spec.given([created, finalized, started('pay_1')]).when(close('pay_1', 'canceled')).then([canceled('pay_1')]));
-
-  it('ends the attempt when its payment is applied, and starts the next for what is left', () =>
-    spec.given([created, finalized, started('pay_1', '78.50'), applied('pay_1', '78.50')]).when(start('pay_2')).then([started('pay_2', '100.00')]));
-
-  it('starts an attempt for a part of what is due, and refuses one for more', () => {
-    spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, amount: '50.00' } }).then([started('pay_1', '50.00')]);
-    spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, amount: '178.51' } }).thenFails('invoice.payment_exceeds_amount_due');
-    spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, amount: '0.001' } }).thenFails('invoice.invalid_payment_amount');
-  });
-
-  it('carries the payer’s return URL to the payment', () => {
-    const returnUrl = 'https://shop.example/paid?order=7';
-    spec.given([created, finalized]).when({ ...start('pay_1'), data: { ...start('pay_1').data, return_url: returnUrl } }).then([{ ...started('pay_1'), data: { ...started('pay_1').data, return_url: returnUrl } } as InvoiceEvent]);
-  });
-
-  it('refuses drafts and paid invoices: nothing is payable', () => {
-    spec.given([created]).when(start('pay_1')).thenFails('invoice.not_payable');
-    spec.given([created, finalized, applied('pay_0', '178.50'), paid]).when(start('pay_1')).thenFails('invoice.not_payable');
+    it('records a failed attempt once, and the last one as pending_manual', () => {
+      spec.given(refunding).when(record('failed')).then([updated('failed')]);
+      spec.given([...refunding, updated('failed')]).when(record('failed')).thenNothingHappens();
+      spec.given([...refunding, updated('failed')]).when(record('failed', true)).then([failed]);
+      spec.given(refunding).when(record('succeeded')).then([updated('succeeded')]);
+    });
+    it('is resolved by an operator only once pending_manual', () => {
+      spec.given(refunding).when(resolve('credited_to_wallet')).thenFails('credit_note.not_pending_manual');
+      const manual = [...refunding, updated('failed'), failed];
+      spec.given(manual).when(resolve('credited_to_wallet')).then([{ type: 'CreditNoteResolved', data: { ...ref, resolution: 'credited_to_wallet', resolved_at: now } }]);
+      spec.given([...manual, { type: 'CreditNoteResolved', data: { ...ref, resolution: 'credited_to_wallet', resolved_at: now } }]).when(resolve('credited_to_wallet')).thenNothingHappens();
+      spec.given(manual).when({ ...resolve('credited_to_wallet'), data: { ...ref, credit_note_id: 'cn_9', resolution: 'credited_to_wallet', now } }).thenFails('credit_note.not_found');
+    });
   });
 });

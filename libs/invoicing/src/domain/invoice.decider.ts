@@ -2,10 +2,14 @@ import Big from 'big.js';
 import { assertNever, checkMetadata, DomainError, formatAmount, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata, type PaymentError } from '@tally/kernel';
 import type { TaxBehavior } from '@tally/tax/published';
 import { automaticPaymentId, DEFAULT_DUNNING, type DunningFinalAction, type DunningTerms } from './collection-terms';
+import { creditedLine, leftToCredit, spreadOverLines, type CreditableLine } from './credit-note-lines';
 import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
 import type {
   CreditNoteIssued,
+  CreditNoteOutcome,
+  CreditNoteOutcomeKind,
   CreditNoteReason,
+  CreditNoteResolution,
   DiscountTerms,
   InvoiceCreated,
   InvoiceDraftUpdated,
@@ -57,8 +61,10 @@ export interface InvoiceFacts {
   /** Every attempt started, oldest first. */
   attempts: readonly string[];
   creditNotes: number;
-  /** After finalisation: each line's total (after discounts, with tax) and what credit notes credited of it. */
-  lineTotals: readonly { line_id: string; total: string; credited: string }[];
+  /** After finalisation: each line's total (after discounts, with tax), the tax in it, and what credit notes credited of it. */
+  lineTotals: readonly CreditableLine[];
+  /** Each credit note's outcome, oldest first. */
+  creditNoteOutcomes: readonly ({ creditNoteId: string; refundId: string | null } & CreditNoteOutcome)[];
 }
 
 export type InvoiceState = { status: 'none' } | InvoiceFacts;
@@ -98,11 +104,30 @@ export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: s
  */
 export type VoidInvoice = Command<'VoidInvoice', { invoice_id: string; cancel_open_payment?: boolean }>;
 export type MarkInvoiceUncollectible = Command<'MarkInvoiceUncollectible', { invoice_id: string; cancel_open_payment?: boolean }>;
-/** By `amount`, or by `lines` (each line's amount); exactly one of the two. */
+/**
+ * By `amount` (spread over the lines), or by `lines` (each line's amount); exactly one of the two.
+ * `outcome`: by default `none` on an invoice not yet paid, `credit_balance` on a paid one. A refund
+ * issues its own, with `refund_id` and `payment_id`.
+ */
 export type IssueCreditNote = Command<
   'IssueCreditNote',
-  { invoice_id: string; credit_note_id: string; reason: CreditNoteReason; memo: string | null; amount: string | null; lines: { line_id: string; amount: string }[] | null; now: string }
+  {
+    invoice_id: string;
+    credit_note_id: string;
+    reason: CreditNoteReason;
+    memo: string | null;
+    amount: string | null;
+    lines: { line_id: string; amount: string }[] | null;
+    now: string;
+    outcome?: CreditNoteOutcomeKind;
+    refund_id?: string;
+    payment_id?: string;
+  }
 >;
+/** An attempt of the credit note's refund came to `refund_status`; `exhausted`: it was the last, and failed. */
+export type RecordCreditNoteRefund = Command<'RecordCreditNoteRefund', { invoice_id: string; credit_note_id: string; refund_status: 'succeeded' | 'failed'; exhausted: boolean }>;
+/** An operator closes a `pending_manual` credit note. */
+export type ResolveCreditNote = Command<'ResolveCreditNote', { invoice_id: string; credit_note_id: string; resolution: CreditNoteResolution; now: string }>;
 
 export type InvoiceCommand =
   | CreateInvoice
@@ -118,7 +143,9 @@ export type InvoiceCommand =
   | CloseInvoicePayment
   | VoidInvoice
   | MarkInvoiceUncollectible
-  | IssueCreditNote;
+  | IssueCreditNote
+  | RecordCreditNoteRefund
+  | ResolveCreditNote;
 
 /** Days until due when the draft names none: an auto-charged invoice is due at once, one sent for payment in 30 days (Stripe's default). */
 export const DEFAULT_DAYS_UNTIL_DUE = { auto_charge: 0, send_invoice: 30 } as const;
@@ -285,6 +312,10 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       }
       case 'IssueCreditNote':
         return issueCreditNote(state, command.data);
+      case 'RecordCreditNoteRefund':
+        return recordCreditNoteRefund(state, command.data);
+      case 'ResolveCreditNote':
+        return resolveCreditNote(state, command.data);
       default:
         return assertNever(command);
     }
@@ -326,6 +357,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         attempts: [],
         creditNotes: 0,
         lineTotals: [],
+        creditNoteOutcomes: [],
       };
     }
     if (state.status === 'none') return state;
@@ -355,7 +387,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
           number,
           dueAt: due_at,
           total: totals.total,
-          lineTotals: totals.lines.map((line) => ({ line_id: line.line_id, total: line.total, credited: '0' })),
+          lineTotals: totals.lines.map((line) => ({ line_id: line.line_id, total: line.total, tax: line.tax_amount, credited: '0' })),
         };
       }
       case 'InvoicePaymentApplied':
@@ -385,9 +417,10 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       case 'InvoiceMarkedUncollectible':
         return { ...state, status: 'uncollectible' };
       case 'CreditNoteIssued': {
-        const { amount, lines, pre_payment } = event.data;
+        const { amount, lines, pre_payment, credit_note_id, refund_id, outcome } = event.data;
         return {
           ...state,
+          creditNoteOutcomes: [...state.creditNoteOutcomes, { creditNoteId: credit_note_id, refundId: refund_id, ...outcome }],
           credited: new Big(state.credited).plus(amount).toFixed(),
           prePaymentCredit: pre_payment ? new Big(state.prePaymentCredit).plus(amount).toFixed() : state.prePaymentCredit,
           creditNotes: state.creditNotes + 1,
@@ -397,6 +430,12 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
           }),
         };
       }
+      case 'CreditNoteRefundUpdated':
+        return withCreditNoteOutcome(state, event.data.credit_note_id, (outcome) => ({ ...outcome, refund_status: event.data.refund_status }));
+      case 'CreditNoteRefundFailed':
+        return withCreditNoteOutcome(state, event.data.credit_note_id, () => ({ kind: 'pending_manual', refund_status: 'failed' }));
+      case 'CreditNoteResolved':
+        return withCreditNoteOutcome(state, event.data.credit_note_id, () => resolvedOutcome(event.data.resolution));
       default:
         return assertNever(event);
     }
@@ -477,40 +516,30 @@ function positiveAmount(raw: string, currency: string, field: string, code: stri
   return amount;
 }
 
+/**
+ * A credit note takes either `amount` (spread over the lines) or `lines`, never more than is left
+ * to credit: before payment (`none`) of what is due, which it lowers; after (`refund`,
+ * `credit_balance`) of what was paid and not yet credited back.
+ */
 function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): InvoiceEvent[] {
+  if (state.creditNoteOutcomes.some((note) => note.creditNoteId === data.credit_note_id)) return [];
   if (state.status !== 'open' && state.status !== 'partially_paid' && state.status !== 'paid') throw refusedIn(state, 'a credit note');
   if ((data.amount === null) === (data.lines === null)) {
     const message = 'a credit note takes either `amount` or `lines`';
     throw DomainError.invalid('credit_note.invalid', 'Give the credit note an amount or lines, not both', [{ field: 'amount', code: 'credit_note.amount_or_lines', message }]);
   }
-  let amount: Big;
-  let lines: { line_id: string; amount: string }[] = [];
-  if (data.lines !== null) {
-    if (data.lines.length === 0) throw invalid('credit_note.invalid', 'lines', 'at least one line');
-    const errors: FieldError[] = [];
-    const seen = new Set<string>();
-    data.lines.forEach((line, i) => {
-      if (seen.has(line.line_id)) errors.push({ field: `lines[${i}].line_id`, code: 'credit_note.duplicate_line', message: 'each line once' });
-      seen.add(line.line_id);
-    });
-    if (errors.length > 0) throw DomainError.invalid('credit_note.invalid', 'A line is credited twice', errors);
-    lines = data.lines.map((line, i) => {
-      const invoiceLine = state.lineTotals.find((l) => l.line_id === line.line_id);
-      if (!invoiceLine) throw lineNotFound(line.line_id);
-      const lineAmount = positiveAmount(line.amount, state.currency, `lines[${i}].amount`, 'credit_note.invalid');
-      const left = new Big(invoiceLine.total).minus(invoiceLine.credited);
-      if (lineAmount.gt(left)) throw DomainError.conflict('credit_note.exceeds_invoice', `Line ${line.line_id} has ${left.toFixed()} ${state.currency} left to credit`);
-      return { line_id: line.line_id, amount: lineAmount.toFixed() };
-    });
-    amount = lines.reduce((sum, line) => sum.plus(line.amount), ZERO);
-  } else {
-    amount = positiveAmount(data.amount!, state.currency, 'amount', 'credit_note.invalid');
+  const kind = data.outcome ?? (state.status === 'paid' ? 'credit_balance' : 'none');
+  const prePayment = kind === 'none';
+  if (prePayment && state.status === 'paid') {
+    throw DomainError.conflict('credit_note.outcome_required', `Invoice ${state.id} is paid; a credit note of it refunds (\`refund\`) or credits the customer's wallet (\`credit_balance\`)`);
   }
-  // Before payment a credit note lowers what is left to pay; after, it credits what was paid.
-  const prePayment = state.status !== 'paid';
-  const left = prePayment ? amountDue(state) : new Big(state.total).minus(state.credited);
+  const lines = data.lines !== null ? creditedLines(state, data.lines) : null;
+  const amount = lines ? lines.reduce((sum, line) => sum.plus(line.amount), ZERO) : positiveAmount(data.amount!, state.currency, 'amount', 'credit_note.invalid');
+  const postPaymentCredit = new Big(state.credited).minus(state.prePaymentCredit);
+  const left = prePayment ? amountDue(state) : new Big(state.amountPaid).minus(postPaymentCredit);
   if (amount.gt(left)) {
-    throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${state.id} has ${left.toFixed()} ${state.currency} left to credit${prePayment ? ' (what is left to pay)' : ''}`);
+    const what = prePayment ? 'what is left to pay' : 'what was paid and not yet credited back';
+    throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${state.id} has ${left.toFixed()} ${state.currency} left to credit (${what})`);
   }
   // The payment under way must still find what it charges due when it succeeds.
   if (prePayment && state.openPaymentAmount !== null && left.minus(amount).lt(state.openPaymentAmount)) {
@@ -525,12 +554,74 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
       amount: amount.toFixed(),
       reason: data.reason,
       memo: data.memo,
-      lines,
+      lines: lines ?? spreadOverLines(amount, state.lineTotals, state.currency).map((part) => creditedLine(part.line, part.amount, state.currency)),
+      outcome: { kind, refund_status: kind === 'refund' ? 'pending' : null },
+      refund_id: data.refund_id ?? null,
+      payment_id: data.payment_id ?? null,
       pre_payment: prePayment,
       created_at: data.now,
     },
   };
   return prePayment && amount.eq(amountDue(state)) ? [issued, paid(state)] : [issued];
+}
+
+/** The lines a credit note names, each once, each an invoice line with that much left to credit. */
+function creditedLines(state: InvoiceFacts, named: { line_id: string; amount: string }[]) {
+  if (named.length === 0) throw invalid('credit_note.invalid', 'lines', 'at least one line');
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  named.forEach((line, i) => {
+    if (seen.has(line.line_id)) errors.push({ field: `lines[${i}].line_id`, code: 'credit_note.duplicate_line', message: 'each line once' });
+    seen.add(line.line_id);
+  });
+  if (errors.length > 0) throw DomainError.invalid('credit_note.invalid', 'A line is credited twice', errors);
+  return named.map((line, i) => {
+    const invoiceLine = state.lineTotals.find((l) => l.line_id === line.line_id);
+    if (!invoiceLine) throw lineNotFound(line.line_id);
+    const lineAmount = positiveAmount(line.amount, state.currency, `lines[${i}].amount`, 'credit_note.invalid');
+    const left = leftToCredit(invoiceLine);
+    if (lineAmount.gt(left)) throw DomainError.conflict('credit_note.exceeds_invoice', `Line ${line.line_id} has ${left.toFixed()} ${state.currency} left to credit`);
+    return creditedLine(invoiceLine, lineAmount, state.currency);
+  });
+}
+
+const creditNoteNotFound = (state: InvoiceFacts, creditNoteId: string) => DomainError.notFound('credit_note.not_found', `Invoice ${state.id} has no credit note ${creditNoteId}`);
+
+function creditNoteOf(state: InvoiceState, creditNoteId: string) {
+  if (state.status === 'none') throw notFound(creditNoteId);
+  const note = state.creditNoteOutcomes.find((n) => n.creditNoteId === creditNoteId);
+  if (!note) throw creditNoteNotFound(state, creditNoteId);
+  return { invoice: state, note };
+}
+
+/** A refund's attempt reaches its credit note: recorded when it changes the refund's status, `pending_manual` once the last failed. */
+function recordCreditNoteRefund(state: InvoiceState, data: RecordCreditNoteRefund['data']): InvoiceEvent[] {
+  const { invoice, note } = creditNoteOf(state, data.credit_note_id);
+  if (note.kind !== 'refund') return [];
+  const ref = { invoice_id: invoice.id, credit_note_id: note.creditNoteId };
+  const updated: InvoiceEvent[] = note.refund_status === data.refund_status ? [] : [{ type: 'CreditNoteRefundUpdated', data: { ...ref, refund_status: data.refund_status } }];
+  return data.refund_status === 'failed' && data.exhausted ? [...updated, { type: 'CreditNoteRefundFailed', data: { ...ref, refund_id: note.refundId } }] : updated;
+}
+
+function resolveCreditNote(state: InvoiceState, data: ResolveCreditNote['data']): InvoiceEvent[] {
+  const { invoice, note } = creditNoteOf(state, data.credit_note_id);
+  if (note.kind !== 'pending_manual') {
+    if (note.kind === resolvedOutcome(data.resolution).kind && note.refund_status === resolvedOutcome(data.resolution).refund_status) return [];
+    throw DomainError.conflict('credit_note.not_pending_manual', `Credit note ${note.creditNoteId} is ${note.kind}; only a pending_manual one is resolved by hand`);
+  }
+  return [{ type: 'CreditNoteResolved', data: { invoice_id: invoice.id, credit_note_id: note.creditNoteId, resolution: data.resolution, resolved_at: data.now } }];
+}
+
+/** Refunded out of band: a refund that succeeded; credited to the wallet: a credit to the customer's balance. */
+export function resolvedOutcome(resolution: CreditNoteResolution): CreditNoteOutcome {
+  return resolution === 'refunded_out_of_band' ? { kind: 'refund', refund_status: 'succeeded' } : { kind: 'credit_balance', refund_status: null };
+}
+
+function withCreditNoteOutcome(state: InvoiceFacts, creditNoteId: string, change: (outcome: CreditNoteOutcome) => CreditNoteOutcome): InvoiceFacts {
+  return {
+    ...state,
+    creditNoteOutcomes: state.creditNoteOutcomes.map((note) => (note.creditNoteId === creditNoteId ? { ...note, ...change({ kind: note.kind, refund_status: note.refund_status }) } : note)),
+  };
 }
 
 /** Paid: named with its subscription, whose status follows it (a past-due subscription is active again). */

@@ -5,7 +5,11 @@ import { AMOUNT_FRACTION_DIGITS, UNIT_AMOUNT_FRACTION_DIGITS } from '@tally/kern
 import { amountPattern, ApiSchemaRules, atMostOneOf, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, POSITIVE_AMOUNT, TIMESTAMP_SCHEMA } from '@tally/http';
 import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import { MAX_INVOICE_LINES } from '../domain/invoice-line-input';
-import { CREDIT_NOTE_REASONS, type CreditNoteReason } from '../domain/invoice.events';
+import { CREDIT_NOTE_REASONS, type CreditNoteOutcomeKind, type CreditNoteReason } from '../domain/invoice.events';
+
+/** The outcomes a credit note asked for on the invoice takes; a refund's credit note comes from the refund. */
+type IssuedOutcome = Exclude<CreditNoteOutcomeKind, 'refund'>;
+const ISSUED_OUTCOMES: readonly IssuedOutcome[] = ['none', 'credit_balance'];
 
 const AMOUNT = { type: String, pattern: amountPattern(AMOUNT_FRACTION_DIGITS) };
 const MAX_DAYS_UNTIL_DUE = 365;
@@ -102,4 +106,11 @@ export class IssueCreditNoteDto {
 
   @ApiPropertyOptional({ type: () => [CreditNoteLineDto], minItems: 1, maxItems: MAX_INVOICE_LINES, description: 'Credit these amounts of these lines; or `amount`' })
   @IsOmittable() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_INVOICE_LINES) @ValidateNested({ each: true }) @Type(() => CreditNoteLineDto) lines?: CreditNoteLineDto[];
+
+  @ApiPropertyOptional({
+    enum: ISSUED_OUTCOMES,
+    description:
+      'What becomes of what it credits: `none` lowers what is left to pay (an invoice not yet paid; the default there), `credit_balance` credits the customer’s wallet in the invoice’s currency (a paid or partly paid invoice; the default on a paid one). A refund of a payment is asked on the payment (`POST /v1/payments/{id}/refunds`), which issues its credit note',
+  })
+  @IsOmittable() @IsIn(ISSUED_OUTCOMES) outcome?: IssuedOutcome;
 }

@@ -1,0 +1,97 @@
+import { assertNever, DomainError, type Command, type Decider } from '@tally/kernel';
+import { MAX_REFUND_ATTEMPTS, refundAttemptDueAt, refundAttemptKey } from './refund-retries';
+import type { RefundCreated, RefundDestination, RefundEvent, RefundFailure, RefundStatus } from './refund.events';
+
+export type RefundState =
+  | { status: 'none' }
+  | {
+      status: RefundStatus;
+      id: string;
+      paymentId: string;
+      invoiceId: string;
+      creditNoteId: string;
+      amount: string;
+      currency: string;
+      destination: RefundDestination;
+      createdAt: string;
+      /** Attempts made so far. */
+      attempts: number;
+      /** What the next attempt asks the provider under. */
+      idempotencyKey: string;
+    };
+
+/** What an attempt came to: the money returned, or the provider's refusal. `at`: on the refund's clock. */
+export type RefundAttemptOutcome =
+  | { status: 'succeeded'; provider_refund_id: string | null; wallet_transaction_id: string | null; at: string }
+  | { status: 'failed'; failure: RefundFailure; at: string };
+
+export type CreateRefund = Command<'CreateRefund', RefundCreated['data']>;
+/** `attempt`: the attempt's number (1-based); an outcome of an attempt already recorded changes nothing. */
+export type RecordRefundAttempt = Command<'RecordRefundAttempt', { refund_id: string; attempt: number; outcome: RefundAttemptOutcome }>;
+
+export type RefundCommand = CreateRefund | RecordRefundAttempt;
+
+export const refundNotFound = (id: string) => DomainError.notFound('refund.not_found', `No refund ${id}`);
+
+/**
+ * A refund's attempts: each outcome is recorded once, in order; a failure schedules the next
+ * attempt (5 over about 24 hours), and the fifth failure fails the refund. A declined attempt's
+ * retry asks under a new key, an ambiguous one's under the same (the provider may have refunded).
+ */
+export const refundDecider: Decider<RefundState, RefundCommand, RefundEvent> = {
+  initialState: () => ({ status: 'none' }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateRefund':
+        return state.status === 'none' ? [{ type: 'RefundCreated', data: command.data }] : [];
+      case 'RecordRefundAttempt': {
+        if (state.status === 'none') throw refundNotFound(command.data.refund_id);
+        const { attempt, outcome } = command.data;
+        if (state.status !== 'pending' || attempt !== state.attempts + 1) return [];
+        const refund_id = state.id;
+        if (outcome.status === 'succeeded') {
+          const { provider_refund_id, wallet_transaction_id, at } = outcome;
+          return [{ type: 'RefundSucceeded', data: { refund_id, attempt, provider_refund_id, wallet_transaction_id, succeeded_at: at } }];
+        }
+        const { failure, at } = outcome;
+        const next = attempt < MAX_REFUND_ATTEMPTS ? refundAttemptDueAt(state.createdAt, attempt + 1)! : null;
+        const nextKey = next === null ? null : failure.kind === 'ambiguous' ? state.idempotencyKey : refundAttemptKey(refund_id, attempt + 1);
+        const failed: RefundEvent = { type: 'RefundAttemptFailed', data: { refund_id, attempt, failure, failed_at: at, next_attempt_at: next, next_idempotency_key: nextKey } };
+        return next === null ? [failed, { type: 'RefundFailed', data: { refund_id, attempts: attempt, failure, failed_at: at } }] : [failed];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+
+  evolve(state, event) {
+    if (event.type === 'RefundCreated') {
+      const { refund_id, payment_id, invoice_id, credit_note_id, amount, currency, destination, created_at, idempotency_key } = event.data;
+      return {
+        status: 'pending',
+        id: refund_id,
+        paymentId: payment_id,
+        invoiceId: invoice_id,
+        creditNoteId: credit_note_id,
+        amount,
+        currency,
+        destination,
+        createdAt: created_at,
+        attempts: 0,
+        idempotencyKey: idempotency_key,
+      };
+    }
+    if (state.status === 'none') return state;
+    switch (event.type) {
+      case 'RefundAttemptFailed':
+        return { ...state, attempts: event.data.attempt, idempotencyKey: event.data.next_idempotency_key ?? state.idempotencyKey };
+      case 'RefundSucceeded':
+        return { ...state, status: 'succeeded', attempts: event.data.attempt };
+      case 'RefundFailed':
+        return { ...state, status: 'failed' };
+      default:
+        return assertNever(event);
+    }
+  },
+};

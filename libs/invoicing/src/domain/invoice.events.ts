@@ -9,9 +9,9 @@ export type InvoiceStatus = 'draft' | 'open' | 'partially_paid' | 'paid' | 'void
 export type BillingReason = 'manual' | 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'subscription_cancel';
 export const BILLING_REASONS: readonly BillingReason[] = ['manual', 'subscription_create', 'subscription_cycle', 'subscription_update', 'subscription_cancel'];
 
-/** Stripe's credit-note reasons. */
-export type CreditNoteReason = 'duplicate' | 'fraudulent' | 'order_change' | 'product_unsatisfactory';
-export const CREDIT_NOTE_REASONS: readonly CreditNoteReason[] = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'];
+/** Stripe's credit-note reasons, and the spec's other refund reasons (a refund's credit note takes its refund's). */
+export type CreditNoteReason = 'duplicate' | 'fraudulent' | 'order_change' | 'product_unsatisfactory' | 'customer_request' | 'service_outage' | 'other';
+export const CREDIT_NOTE_REASONS: readonly CreditNoteReason[] = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory', 'customer_request', 'service_outage', 'other'];
 
 /** One line as the draft holds it; money as decimal strings, `amount` already rounded to the currency. */
 export interface InvoiceLineData {

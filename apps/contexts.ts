@@ -6,6 +6,7 @@ import { subscriptionsContext } from '@tally/subscriptions';
 import { composeContexts, type ContextManifest } from '@tally/runtime';
 import { taxContext } from '@tally/tax';
 import { usageContext } from '@tally/usage';
+import { walletsContext } from '@tally/wallets';
 import { tenancyContext } from '@tally/tenancy';
 import { webhooksContext } from '@tally/webhooks';
 
@@ -14,6 +15,6 @@ import { webhooksContext } from '@tally/webhooks';
  * worker app (and the API's worker threads) runs their projections and processes, and the
  * architecture test checks each of them.
  */
-export const CONTEXT_MANIFESTS: readonly ContextManifest[] = [tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext, webhooksContext];
+export const CONTEXT_MANIFESTS: readonly ContextManifest[] = [tenancyContext, customersContext, catalogContext, taxContext, invoicingContext, paymentsContext, subscriptionsContext, usageContext, walletsContext, webhooksContext];
 
 export const CONTEXTS = composeContexts(CONTEXT_MANIFESTS);

@@ -12,11 +12,6 @@ export const ANNOUNCED_EVENT_TYPES: readonly string[] = [
   'refund.failed',
   'credit_note.refund_failed',
   'commission.reversed',
-  'wallet.credited',
-  'wallet.debited',
-  'wallet.auto_topup_succeeded',
-  'wallet.auto_topup_failed',
-  'wallet.below_drift_floor',
   'attach.completed',
 ];
 

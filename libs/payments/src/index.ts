@@ -41,3 +41,8 @@ export * from './payments.context';
 export * from './provider/sandbox/sandbox-provider';
 export * from './provider/sandbox/sandbox-record';
 export * from './provider/sandbox/sqlite-sandbox-record';
+export * from './refund.aggregate';
+export * from './refund.view';
+export * from './refund.resource';
+export * from './refunds';
+export * from './refund-attempts.process';

@@ -10,15 +10,18 @@ import { PaymentFlowReaction } from './payment-flow.reaction';
 import { paymentResource } from './payment.resource';
 import { setupIntentResource } from './setup-intents/setup-intent.resource';
 import { PaymentsModule } from './payments.module';
-import { PAYMENT_METHODS_SECTION, PAYMENTS_SECTION } from './payments.api-sections';
+import { PAYMENT_METHODS_SECTION, PAYMENTS_SECTION, REFUNDS_SECTION } from './payments.api-sections';
+import { REFUND_ID_PREFIX } from './refund.aggregate';
+import { RefundAttemptsProcess } from './refund-attempts.process';
+import { refundResource } from './refund.resource';
 
 /** Payment methods (attached by provider token, verified, expiring), payments of invoices through the payment provider port, and the money flow between them. */
 export const paymentsContext: ContextManifest = {
   name: 'payments',
-  apiSections: [PAYMENT_METHODS_SECTION, PAYMENTS_SECTION],
+  apiSections: [PAYMENT_METHODS_SECTION, PAYMENTS_SECTION, REFUNDS_SECTION],
   module: PaymentsModule,
-  projections: [paymentMethodProjection, setupIntentResource.projection, paymentResource.projection],
-  processes: [DunningProcess, UnappliedPaymentRefundProcess],
+  projections: [paymentMethodProjection, setupIntentResource.projection, paymentResource.projection, refundResource.projection],
+  processes: [DunningProcess, UnappliedPaymentRefundProcess, RefundAttemptsProcess],
   reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
   timedAggregates: [paymentMethodAggregate],
   pii: paymentMethodPii,
@@ -26,6 +29,7 @@ export const paymentsContext: ContextManifest = {
     { idPrefix: 'pm', type: 'payment_method' },
     { idPrefix: 'seti', type: 'setup_intent' },
     { idPrefix: 'pay', type: 'payment' },
+    { idPrefix: REFUND_ID_PREFIX, type: 'refund' },
     { idPrefix: FAILED_INVOICES_ID_PREFIX, type: 'customer_failed_invoices' },
   ],
 };

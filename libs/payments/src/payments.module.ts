@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { CustomersModule } from '@tally/customers';
+import { WalletsModule } from '@tally/wallets';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { PaymentMethods } from './payment-methods';
 import { PaymentMethodReadsController, PaymentMethodsController } from './payment-methods.controller';
@@ -23,6 +24,9 @@ import { DunningProcess } from './dunning.process';
 import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 import { UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
 import { UnappliedPaymentRefunds } from './unapplied-payment-refunds';
+import { Refunds } from './refunds';
+import { RefundAttemptsProcess } from './refund-attempts.process';
+import { RefundReadsController, RefundsController } from './refunds.controller';
 import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
 import { SandboxPaymentProvider } from './provider/sandbox/sandbox-provider';
 import type { SandboxRecord } from './provider/sandbox/sandbox-record';
@@ -31,8 +35,8 @@ import { SANDBOX_RECORD_FILE, SqliteSandboxRecord } from './provider/sandbox/sql
 const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
-  imports: [CustomersModule],
-  controllers: [PaymentMethodsController, PaymentMethodReadsController, SetupIntentsController, SetupIntentReadsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController],
+  imports: [CustomersModule, WalletsModule],
+  controllers: [PaymentMethodsController, PaymentMethodReadsController, SetupIntentsController, SetupIntentReadsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController, RefundsController, RefundReadsController],
   providers: [
     InvoicePayer,
     PaymentFollowUps,
@@ -48,11 +52,13 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     DunningProcess,
     UnappliedPaymentRefundProcess,
     UnappliedPaymentRefunds,
+    Refunds,
+    RefundAttemptsProcess,
     PaymentMethods,
     PaymentMethodAttachmentReaction,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess, RefundAttemptsProcess],
 })
 export class PaymentsModule {}

@@ -9,6 +9,7 @@ export type RefundState =
       id: string;
       paymentId: string;
       invoiceId: string;
+      customerId: string;
       creditNoteId: string;
       amount: string;
       currency: string;
@@ -67,12 +68,13 @@ export const refundDecider: Decider<RefundState, RefundCommand, RefundEvent> = {
 
   evolve(state, event) {
     if (event.type === 'RefundCreated') {
-      const { refund_id, payment_id, invoice_id, credit_note_id, amount, currency, destination, created_at, idempotency_key } = event.data;
+      const { refund_id, payment_id, invoice_id, customer_id, credit_note_id, amount, currency, destination, created_at, idempotency_key } = event.data;
       return {
         status: 'pending',
         id: refund_id,
         paymentId: payment_id,
         invoiceId: invoice_id,
+        customerId: customer_id,
         creditNoteId: credit_note_id,
         amount,
         currency,

@@ -1,0 +1,183 @@
+import { PAYMENT_PROVIDER, type SandboxPaymentProvider } from '@tally/payments';
+import { TallyUnderTest, type TestTenant } from './support/tally';
+
+type Refund = { id: string; status: string; amount: string; payment_id: string; invoice_id: string; credit_note_id: string; attempts: number; next_attempt_at: string | null } & Record<string, unknown>;
+type CreditNote = { id: string; amount: string; outcome: { kind: string; refund_status: string | null }; refund_id: string | null; payment_id: string | null; resolution: string | null } & Record<string, unknown>;
+
+const T0 = '2026-03-02T09:00:00.000Z';
+const at = (hours: number) => new Date(Date.parse(T0) + hours * 3_600_000).toISOString();
+
+/** Refunds of payments through the HTTP API: each an object with its credit note, the payment's status after them, the provider's refusals retried on the refund's clock. */
+describe('refunds through the HTTP API', () => {
+  let tally: TallyUnderTest;
+  let acme: TestTenant;
+  let api: ReturnType<TallyUnderTest['as']>;
+  let provider: SandboxPaymentProvider;
+
+  beforeAll(async () => {
+    ({ tally, acme, api } = await TallyUnderTest.withTenant());
+    await tally.liftRateLimits(acme.tenantId);
+    provider = tally.app.get<SandboxPaymentProvider>(PAYMENT_PROVIDER);
+  });
+  afterAll(() => tally.stop());
+
+  /** A customer (on a fresh test clock at T0 with `clock`) paying `amount` by `token`: the paid invoice and its payment. */
+  const paid = async (amount = '100.00', { token = 'tok_visa', clock = false } = {}) => {
+    const testClock = clock ? ((await api.post('/v1/test-clocks', { frozen_time: T0 }).expect(200)).body.id as string) : undefined;
+    const customer = (await api.post('/v1/customers', { email: 'refunded@example.com', ...(testClock && { test_clock: testClock }) }).expect(200)).body.id as string;
+    await api.post(`/v1/customers/${customer}/payment-methods`, { type: 'card', token, set_as_default: true }).expect(200);
+    const draft = (await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', auto_charge: false, lines: [{ description: 'Consulting', quantity: '1', unit_amount: amount }] }).expect(200)).body as { id: string };
+    await api.post(`/v1/invoices/${draft.id}/finalize`).expect(200);
+    const payment = (await api.post(`/v1/invoices/${draft.id}/pay`, {}).expect(200)).body as { id: string; status: string };
+    await tally.settle();
+    return { customer, invoice: draft.id, payment: payment.id, paymentStatus: payment.status, clock: testClock };
+  };
+  const refund = async (payment: string, body: object = {}) => (await api.post(`/v1/payments/${payment}/refunds`, body).expect(200)).body as Refund;
+  const refused = async (payment: string, body: object, status: number) => (await api.post(`/v1/payments/${payment}/refunds`, body).expect(status)).body.problem as string;
+  const get = async <T>(path: string) => (await api.get(path).expect(200)).body as T;
+  const creditNote = async (invoice: string, id: string) => (await get<{ credit_notes: CreditNote[] }>(`/v1/invoices/${invoice}`)).credit_notes.find((note) => note.id === id)!;
+  const eventTypes = async (...ids: string[]) => ((await get<{ data: { type: string }[] }>(`/v1/events?aggregate_id=${ids.join(',')}&sort=created_at:asc&limit=100`)).data).map((event) => event.type);
+  const providerRefundsOf = async (idPrefix: string) => (await provider.refunds()).filter((made) => made.idempotencyKey.startsWith(`refund:${idPrefix}`));
+
+  it('refunds a whole payment to its card: a refund object, a credit note against the invoice with outcome refund, the payment refunded', async () => {
+    const { customer, invoice, payment } = await paid('120.00');
+    const made = await refund(payment, { reason: 'duplicate' });
+    expect(made).toMatchObject({
+      id: expect.stringMatching(/^rfd_/),
+      object: 'refund',
+      payment_id: payment,
+      invoice_id: invoice,
+      customer_id: customer,
+      credit_note_id: expect.stringMatching(/^cn_/),
+      amount: '120.00',
+      currency: 'EUR',
+      reason: 'duplicate',
+      destination: 'original_method',
+      status: 'succeeded',
+      provider_refund_id: expect.stringMatching(/^sbx_re_/),
+      wallet_transaction_id: null,
+      failure_reason: null,
+      attempts: 1,
+      next_attempt_at: null,
+    });
+    await tally.settle();
+    expect(await get(`/v1/refunds/${made.id}`)).toEqual(made);
+    expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'refunded', refunds: [made.id], amount_refunded: '120.00' });
+    expect(await creditNote(invoice, made.credit_note_id)).toMatchObject({
+      amount: '120.00',
+      reason: 'duplicate',
+      type: 'post_payment',
+      outcome: { kind: 'refund', refund_status: 'succeeded' },
+      refund_id: made.id,
+      payment_id: payment,
+    });
+    expect(await get(`/v1/invoices/${invoice}`)).toMatchObject({ status: 'paid', amount_paid: '120.00', amount_due: '0.00' });
+    expect(await eventTypes(made.id)).toEqual(['refund.created', 'refund.succeeded']);
+    expect((await eventTypes(invoice)).slice(-1)).toEqual(['credit_note.created']);
+    expect(await providerRefundsOf(made.id)).toMatchObject([{ amount: '120.00', currency: 'EUR', reference: made.id }]);
+    expect((await get<{ data: Refund[] }>(`/v1/refunds?payment_id=${payment}`)).data.map((listed) => listed.id)).toEqual([made.id]);
+    expect((await get<{ data: Refund[] }>(`/v1/refunds?invoice_id=${invoice}&status=succeeded`)).data.map((listed) => listed.id)).toEqual([made.id]);
+  });
+
+  it('refunds in parts: partially_refunded, then refunded, never more than the payment', async () => {
+    const { invoice, payment } = await paid('100.00');
+    const first = await refund(payment, { amount: '30.00' });
+    expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'partially_refunded', amount_refunded: '30.00' });
+    expect(await refused(payment, { amount: '70.01' }, 409)).toBe('refund.amount_exceeds_refundable');
+    const rest = await refund(payment, { reason: 'order_change' });
+    expect(rest).toMatchObject({ amount: '70.00', status: 'succeeded' });
+    expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'refunded', refunds: [first.id, rest.id], amount_refunded: '100.00' });
+    expect(await refused(payment, { amount: '0.01' }, 409)).toBe('refund.payment_not_refundable');
+    const notes = (await get<{ credit_notes: CreditNote[] }>(`/v1/invoices/${invoice}`)).credit_notes;
+    expect(notes.map((note) => [note.amount, note.refund_id, note.outcome.kind])).toEqual([
+      ['30.00', first.id, 'refund'],
+      ['70.00', rest.id, 'refund'],
+    ]);
+  });
+
+  it('never refunds more than the payment when refunds are asked at once', async () => {
+    const { payment } = await paid('100.00');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => api.post(`/v1/payments/${payment}/refunds`, { amount: '30.00' })));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 409, 409, 409]);
+    expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.problem)).toEqual(['refund.amount_exceeds_refundable', 'refund.amount_exceeds_refundable', 'refund.amount_exceeds_refundable']);
+    await tally.settle();
+    const recorded = await get<{ refunds: string[]; amount_refunded: string; status: string }>(`/v1/payments/${payment}`);
+    expect(recorded).toMatchObject({ status: 'partially_refunded', amount_refunded: '90.00' });
+    const atProvider = (await provider.refunds()).filter((made) => recorded.refunds.includes(made.reference ?? ''));
+    expect(atProvider.map((made) => made.amount)).toEqual(['30.00', '30.00', '30.00']);
+  });
+
+  it('refuses bad requests and writes nothing', async () => {
+    const { payment } = await paid('50.00');
+    expect(await refused(payment, { amount: '0' }, 400)).toBe('refund.invalid');
+    expect(await refused(payment, { amount: '1.001' }, 400)).toBe('refund.invalid');
+    expect(await refused(payment, { amount: 'ten' }, 400)).toBe('request.invalid_body');
+    expect(await refused(payment, { reason: 'because' }, 400)).toBe('request.invalid_body');
+    expect(await refused(payment, { destination: 'card' }, 400)).toBe('request.invalid_body');
+    expect(await refused(payment, { amount: '1.00', note: 'x' }, 400)).toBe('request.invalid_body');
+    expect((await api.post('/v1/payments/pay_nope/refunds', {}).expect(404)).body.problem).toBe('payment.not_found');
+    expect((await api.get('/v1/refunds/rfd_nope').expect(404)).body.problem).toBe('refund.not_found');
+    expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'succeeded', refunds: [], amount_refunded: '0.00' });
+    const declined = await paid('50.00', { token: 'tok_card_declined' });
+    expect(declined.paymentStatus).toBe('failed');
+    expect(await refused(declined.payment, {}, 409)).toBe('refund.payment_not_refundable');
+  });
+
+  it('refunds a card payment only inside its 180-day window, on the payment’s clock', async () => {
+    const inside = await paid('40.00', { clock: true });
+    const outside = await paid('40.00', { clock: true });
+    await api.post(`/v1/test-clocks/${inside.clock}/advance`, { frozen_time: at(180 * 24) }).expect(200);
+    await api.post(`/v1/test-clocks/${outside.clock}/advance`, { frozen_time: at(180 * 24 + 1) }).expect(200);
+    await tally.settle();
+    expect(await refund(inside.payment)).toMatchObject({ status: 'succeeded', amount: '40.00' });
+    expect(await refused(outside.payment, {}, 422)).toBe('refund.window_closed');
+    expect(await get(`/v1/payments/${outside.payment}`)).toMatchObject({ status: 'succeeded', refunds: [] });
+  });
+
+  it('refunds to the wallet: the customer’s wallet in the payment’s currency is credited with reason refund, the credit note’s outcome is credit_balance', async () => {
+    const { customer, invoice, payment } = await paid('25.00');
+    const made = await refund(payment, { amount: '10.00', destination: 'wallet' });
+    expect(made).toMatchObject({ destination: 'wallet', status: 'succeeded', provider_refund_id: null, wallet_transaction_id: expect.stringMatching(/^wtx_/) });
+    await tally.settle();
+    expect(await creditNote(invoice, made.credit_note_id)).toMatchObject({ amount: '10.00', outcome: { kind: 'credit_balance', refund_status: null }, refund_id: made.id });
+    expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'partially_refunded', amount_refunded: '10.00' });
+    const credited = (await get<{ data: { data: { customer_id: string } }[] }>(`/v1/events?type=wallet.credited&limit=100`)).data.map((event) => event.data).filter((wallet) => wallet.customer_id === customer);
+    expect(credited).toMatchObject([{ currency: 'EUR', balance: '10.00', last_transaction: { id: made.wallet_transaction_id, amount: '10.00', reason: 'refund', source: { type: 'refund', id: made.id } } }]);
+    expect(await providerRefundsOf(made.id)).toEqual([]);
+  });
+
+  describe('when the provider refuses', () => {
+    it('retries an outage on the refund’s clock, 5 attempts over 24 hours under one key, then fails it: the credit note is pending_manual and credit_note.refund_failed fires', async () => {
+      const { invoice, payment, clock } = await paid('100.23', { clock: true });
+      const made = await refund(payment);
+      expect(made).toMatchObject({ status: 'pending', attempts: 1, failure_reason: { kind: 'ambiguous', code: 'provider_unavailable' }, next_attempt_at: at(1) });
+      const advance = async (hours: number) => {
+        await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: at(hours) }).expect(200);
+        await tally.settle();
+      };
+      const events = async () => (await get<{ data: { type: string; created_at: string }[] }>(`/v1/events?aggregate_id=${made.id},${invoice}&sort=created_at:asc&limit=100`)).data.map((event) => [event.type, event.created_at]);
+      const before = await events();
+      expect(before.filter(([, when]) => when === T0).map(([type]) => type).slice(-2).sort()).toEqual(['credit_note.created', 'refund.created']);
+      expect(await creditNote(invoice, made.credit_note_id)).toMatchObject({ outcome: { kind: 'refund', refund_status: 'failed' } });
+      for (const [hours, attempts, next] of [
+        [0.99, 1, at(1)],
+        [1, 2, at(3)],
+        [3, 3, at(9)],
+        [9, 4, at(24)],
+      ] as const) {
+        await advance(hours);
+        expect(await get(`/v1/refunds/${made.id}`)).toMatchObject({ status: 'pending', attempts, next_attempt_at: next });
+        expect(await events()).toEqual(before);
+      }
+      await advance(24);
+      expect(await get(`/v1/refunds/${made.id}`)).toMatchObject({ status: 'failed', attempts: 5, next_attempt_at: null, failure_reason: { kind: 'ambiguous', code: 'provider_unavailable' } });
+      expect((await events()).slice(before.length)).toEqual([
+        ['refund.failed', at(24)],
+        ['credit_note.refund_failed', at(24)],
+      ]);
+      expect(await creditNote(invoice, made.credit_note_id)).toMatchObject({ outcome: { kind: 'pending_manual', refund_status: 'failed' } });
+      expect(await providerRefundsOf(made.id)).toEqual([]);
+    });
+  });
+});

@@ -149,7 +149,7 @@ describe('refunds through the HTTP API', () => {
 
   describe('when the provider refuses', () => {
     it('retries an outage on the refund’s clock, 5 attempts over 24 hours under one key, then fails it: the credit note is pending_manual and credit_note.refund_failed fires', async () => {
-      const { invoice, payment, clock } = await paid('100.23', { clock: true });
+      const { customer, invoice, payment, clock } = await paid('100.23', { clock: true });
       const made = await refund(payment);
       expect(made).toMatchObject({ status: 'pending', attempts: 1, failure_reason: { kind: 'ambiguous', code: 'provider_unavailable' }, next_attempt_at: at(1) });
       const advance = async (hours: number) => {
@@ -178,6 +178,48 @@ describe('refunds through the HTTP API', () => {
       ]);
       expect(await creditNote(invoice, made.credit_note_id)).toMatchObject({ outcome: { kind: 'pending_manual', refund_status: 'failed' } });
       expect(await providerRefundsOf(made.id)).toEqual([]);
+
+      // An operator credits it to the customer's wallet: once, however often asked.
+      const resolve = (body: object) => api.post(`/v1/credit-notes/${made.credit_note_id}/resolve`, body);
+      expect((await resolve({ resolution: 'later' }).expect(400)).body.problem).toBe('request.invalid_body');
+      const resolved = (await resolve({ resolution: 'credited_to_wallet' }).expect(200)).body as CreditNote;
+      expect(resolved).toMatchObject({ id: made.credit_note_id, outcome: { kind: 'credit_balance', refund_status: null }, resolution: 'credited_to_wallet' });
+      expect((await resolve({ resolution: 'credited_to_wallet' }).expect(200)).body).toEqual(resolved);
+      expect((await resolve({ resolution: 'refunded_out_of_band' }).expect(409)).body.problem).toBe('credit_note.not_pending_manual');
+      await tally.settle();
+      const credits = (await get<{ data: { data: { customer_id: string; last_transaction: { reason: string; amount: string; source: unknown } } }[] }>('/v1/events?type=wallet.credited&limit=100')).data.filter((event) => event.data.customer_id === customer);
+      expect(credits.map((event) => event.data.last_transaction)).toMatchObject([{ amount: '100.23', reason: 'credit_note', source: { type: 'credit_note', id: made.credit_note_id } }]);
+      expect(await creditNote(invoice, made.credit_note_id)).toEqual(resolved);
     });
+
+    it('retries a declined refund under a new key, after looking for the one asked before', async () => {
+      const { payment, clock } = await paid('50.13', { clock: true });
+      const made = await refund(payment);
+      expect(made).toMatchObject({ status: 'pending', attempts: 1, failure_reason: { kind: 'declined', code: 'refund_declined' }, next_attempt_at: at(1) });
+      const lookups = jest.spyOn(provider, 'findRefund');
+      await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: at(1) }).expect(200);
+      await tally.settle();
+      expect(await get(`/v1/refunds/${made.id}`)).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: at(3) });
+      expect(lookups.mock.calls.map(([asked]) => asked.reference)).toEqual([made.id]);
+      lookups.mockRestore();
+      expect(await providerRefundsOf(made.id)).toEqual([]);
+    });
+
+    it('asks again under the same key after a lost answer: one refund at the provider, recorded once', async () => {
+      const { invoice, payment, clock } = await paid('60.43', { clock: true });
+      const made = await refund(payment);
+      expect(made).toMatchObject({ status: 'pending', attempts: 1, failure_reason: { kind: 'ambiguous', code: 'timeout' }, next_attempt_at: at(1) });
+      expect(await providerRefundsOf(made.id)).toHaveLength(1);
+      await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: at(1) }).expect(200);
+      await tally.settle();
+      expect(await get(`/v1/refunds/${made.id}`)).toMatchObject({ status: 'succeeded', attempts: 2, next_attempt_at: null });
+      expect(await providerRefundsOf(made.id)).toMatchObject([{ amount: '60.43', idempotencyKey: `refund:${made.id}:1` }]);
+      expect(await creditNote(invoice, made.credit_note_id)).toMatchObject({ outcome: { kind: 'refund', refund_status: 'succeeded' } });
+      expect(await eventTypes(made.id)).toEqual(['refund.created', 'refund.succeeded']);
+    });
+  });
+
+  it('resolves only the credit note of a refund', async () => {
+    expect((await api.post('/v1/credit-notes/cn_01JNOPE0000000000000000000/resolve', { resolution: 'refunded_out_of_band' }).expect(404)).body.problem).toBe('credit_note.not_found');
   });
 });

@@ -12,7 +12,7 @@ export * from './invoice.view';
 export * from './invoice-drafts';
 export * from './subscription-invoices';
 export * from './domain/collection-terms';
-export { InvoiceResponse } from './dto/invoice.response';
+export { CreditNoteResponse, InvoiceResponse } from './dto/invoice.response';
 export * from './invoice.resource';
 export * from './invoice-totals';
 export * from './invoice-finalizer';

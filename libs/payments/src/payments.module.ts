@@ -25,6 +25,7 @@ import { PaymentOutcomeOnInvoice } from './payment-outcome-on-invoice';
 import { UnappliedPaymentRefundProcess } from './unapplied-payment-refund.process';
 import { UnappliedPaymentRefunds } from './unapplied-payment-refunds';
 import { Refunds } from './refunds';
+import { CreditNoteResolutions } from './credit-note-resolutions';
 import { RefundAttemptsProcess } from './refund-attempts.process';
 import { RefundReadsController, RefundsController } from './refunds.controller';
 import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
@@ -54,6 +55,7 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     UnappliedPaymentRefunds,
     Refunds,
     RefundAttemptsProcess,
+    CreditNoteResolutions,
     PaymentMethods,
     PaymentMethodAttachmentReaction,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },

@@ -2,7 +2,9 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
-import { CreateRefundDto } from './dto/refund.dto';
+import { CreditNoteResponse, type CreditNoteResource } from '@tally/invoicing';
+import { CreditNoteResolutions } from './credit-note-resolutions';
+import { CreateRefundDto, ResolveCreditNoteDto } from './dto/refund.dto';
 import { RefundResponse } from './dto/refund.response';
 import { refundResource } from './refund.resource';
 import type { RefundResource } from './refund.view';
@@ -13,7 +15,10 @@ import { REFUNDS_SECTION } from './payments.api-sections';
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag(REFUNDS_SECTION)
 export class RefundsController {
-  constructor(private readonly refunds: Refunds) {}
+  constructor(
+    private readonly refunds: Refunds,
+    private readonly resolutions: CreditNoteResolutions,
+  ) {}
 
   @Post('payments/:id/refunds')
   @ApiOperation({
@@ -34,6 +39,20 @@ export class RefundsController {
   })
   create(@Ctx() context: RequestContext, @Param('id') paymentId: string, @Body() body: CreateRefundDto): Promise<RefundResource> {
     return this.refunds.create(context, paymentId, body);
+  }
+
+  @Post('credit-notes/:id/resolve')
+  @ApiOperation({
+    summary: 'Resolve a credit note whose refund failed',
+    description:
+      'Closes a `pending_manual` credit note (its refund failed on every attempt): `refunded_out_of_band` (the money was returned another way: outcome `refund`, `succeeded`) or `credited_to_wallet` (the amount goes to the customer’s wallet in its currency now: outcome `credit_balance`). The same resolution again changes nothing.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: CreditNoteResponse })
+  @ApiIdempotent()
+  @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['request.invalid_body'], 404: ['credit_note.not_found'], 409: ['credit_note.not_pending_manual', 'request.concurrent_update'] })
+  resolve(@Ctx() context: RequestContext, @Param('id') creditNoteId: string, @Body() body: ResolveCreditNoteDto): Promise<CreditNoteResource> {
+    return this.resolutions.resolve(context, creditNoteId, body.resolution);
   }
 }
 

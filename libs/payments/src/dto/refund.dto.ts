@@ -1,4 +1,5 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CREDIT_NOTE_RESOLUTIONS, type CreditNoteResolution } from '@tally/invoicing';
 import { IsIn, IsString, Matches } from 'class-validator';
 import { IsOmittable } from '@tally/http';
 import { REFUND_REASONS, type RefundReason } from '../domain/refund.events';
@@ -13,4 +14,9 @@ export class CreateRefundDto {
 
   @ApiPropertyOptional({ enum: ['wallet'], description: '`wallet`: to the customer’s wallet in the payment’s currency; omitted: back to the method the payment was made with (a payment from the wallet always goes back to it)' })
   @IsOmittable() @IsIn(['wallet']) destination?: 'wallet';
+}
+
+export class ResolveCreditNoteDto {
+  @ApiProperty({ enum: CREDIT_NOTE_RESOLUTIONS, description: '`refunded_out_of_band`: the money was returned another way; `credited_to_wallet`: credit it to the customer’s wallet now' })
+  @IsIn(CREDIT_NOTE_RESOLUTIONS) resolution!: CreditNoteResolution;
 }

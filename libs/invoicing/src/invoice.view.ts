@@ -201,7 +201,8 @@ export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCre
     // The refund's own events (`refund.succeeded`, `refund.failed`) announce its attempts.
     CreditNoteRefundUpdated: undefined,
     CreditNoteRefundFailed: 'credit_note.refund_failed',
-    CreditNoteResolved: 'credit_note.resolved',
+    // The spec names no event for an operator's resolution; the invoice and the credit note show it.
+    CreditNoteResolved: undefined,
   },
 });
 

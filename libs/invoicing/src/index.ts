@@ -28,3 +28,5 @@ export * from './documents/invoice-documents.queries';
 export * from './documents/invoice-documents.controller';
 export * from './invoicing.module';
 export * from './invoicing.context';
+export * from './credit-notes/credit-note.view';
+export * from './credit-notes/credit-note.projection';

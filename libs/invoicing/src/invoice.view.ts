@@ -3,13 +3,9 @@ import { formatAmount, keyedObject } from '@tally/kernel';
 import { defineView, type StampedResource } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { DiscountLevel } from './domain/discounts';
-import { resolvedOutcome } from './domain/invoice.decider';
+import { creditNoteChanged, creditNoteIssued, type CreditNoteResource } from './credit-notes/credit-note.view';
 import type {
   BillingReason,
-  CreditNoteLineData,
-  CreditNoteOutcome,
-  CreditNoteReason,
-  CreditNoteResolution,
   InvoiceEvent,
   InvoiceLineData,
   InvoiceStatus,
@@ -27,29 +23,6 @@ export type InvoiceLineResource = Omit<InvoiceLineData, 'line_id' | 'tax_code' |
   metadata: Record<string, string>;
 };
 
-export type CreditNoteResource = {
-  id: string;
-  object: 'credit_note';
-  number: string;
-  amount: string;
-  invoice_id: string;
-  customer_id: string;
-  currency: string;
-  reason: CreditNoteReason;
-  memo: string | null;
-  lines: CreditNoteLineData[];
-  /** The tax in `amount`, each line's at its own rate. */
-  tax_amount: string;
-  /** Before payment it lowered what was due; after, it refunds or credits the wallet. */
-  type: 'pre_payment' | 'post_payment';
-  outcome: CreditNoteOutcome;
-  /** The refund that issued it (`rfd_…`) and the payment it returns. */
-  refund_id: string | null;
-  payment_id: string | null;
-  /** How an operator closed it once its refund failed on every attempt. */
-  resolution: CreditNoteResolution | null;
-  created_at: string;
-};
 
 export interface InvoiceResource extends StampedResource {
   object: 'invoice';
@@ -90,6 +63,8 @@ export interface InvoiceResource extends StampedResource {
   pdf_url: string | null;
   metadata: Record<string, string>;
 }
+
+export type { CreditNoteResource } from './credit-notes/credit-note.view';
 
 /** The invoice as the API shows it, folded from its events; money as decimal strings in the currency's minor units. */
 export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCreated'>({
@@ -151,33 +126,13 @@ export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCre
     InvoicePaid: (invoice) => ({ status: 'paid', amount_due: formatAmount(new Big(0), invoice.currency) }),
     InvoiceVoided: (invoice) => ({ status: 'void', amount_due: formatAmount(new Big(0), invoice.currency) }),
     InvoiceMarkedUncollectible: () => ({ status: 'uncollectible' }),
-    CreditNoteIssued: (invoice, data) => {
-      const money = (value: Big.BigSource) => formatAmount(new Big(value), invoice.currency);
-      const { credit_note_id, number, amount, reason, memo, lines, pre_payment, outcome, refund_id, payment_id, created_at } = data;
-      const note: CreditNoteResource = {
-        id: credit_note_id,
-        object: 'credit_note',
-        number,
-        invoice_id: invoice.id,
-        customer_id: invoice.customer_id,
-        currency: invoice.currency,
-        amount: money(amount),
-        reason,
-        memo,
-        lines: lines.map((line) => ({ line_id: line.line_id, amount: money(line.amount), tax_amount: money(line.tax_amount) })),
-        tax_amount: money(lines.reduce((sum, line) => sum.plus(line.tax_amount), new Big(0))),
-        type: pre_payment ? 'pre_payment' : 'post_payment',
-        outcome,
-        refund_id,
-        payment_id,
-        resolution: null,
-        created_at,
-      };
-      return { credit_notes: [...invoice.credit_notes, note], amount_due: pre_payment ? money(new Big(invoice.amount_due).minus(amount)) : invoice.amount_due };
-    },
-    CreditNoteRefundUpdated: (invoice, { credit_note_id, refund_status }) => withCreditNote(invoice, credit_note_id, (note) => ({ outcome: { ...note.outcome, refund_status } })),
-    CreditNoteRefundFailed: (invoice, { credit_note_id }) => withCreditNote(invoice, credit_note_id, () => ({ outcome: { kind: 'pending_manual', refund_status: 'failed' } })),
-    CreditNoteResolved: (invoice, { credit_note_id, resolution }) => withCreditNote(invoice, credit_note_id, () => ({ outcome: resolvedOutcome(resolution), resolution })),
+    CreditNoteIssued: (invoice, data) => ({
+      credit_notes: [...invoice.credit_notes, creditNoteIssued(invoice, data)],
+      amount_due: data.pre_payment ? formatAmount(new Big(invoice.amount_due).minus(data.amount), invoice.currency) : invoice.amount_due,
+    }),
+    CreditNoteRefundUpdated: (invoice, data) => withCreditNote(invoice, data.credit_note_id, (note) => creditNoteChanged(note, { type: 'CreditNoteRefundUpdated', data })),
+    CreditNoteRefundFailed: (invoice, data) => withCreditNote(invoice, data.credit_note_id, (note) => creditNoteChanged(note, { type: 'CreditNoteRefundFailed', data })),
+    CreditNoteResolved: (invoice, data) => withCreditNote(invoice, data.credit_note_id, (note) => creditNoteChanged(note, { type: 'CreditNoteResolved', data })),
   },
   publicTypes: {
     InvoiceCreated: 'invoice.created',
@@ -263,8 +218,8 @@ function withTotals(invoice: InvoiceResource, totals: InvoiceTotalsData): Invoic
   };
 }
 
-function withCreditNote(invoice: InvoiceResource, creditNoteId: string, change: (note: CreditNoteResource) => Partial<CreditNoteResource>): Pick<InvoiceResource, 'credit_notes'> {
-  return { credit_notes: invoice.credit_notes.map((note) => (note.id === creditNoteId ? { ...note, ...change(note) } : note)) };
+function withCreditNote(invoice: InvoiceResource, creditNoteId: string, change: (note: CreditNoteResource) => CreditNoteResource): Pick<InvoiceResource, 'credit_notes'> {
+  return { credit_notes: invoice.credit_notes.map((note) => (note.id === creditNoteId ? change(note) : note)) };
 }
 
 /** `payments` lists every attempt once, oldest first (docs/decisions.md, API versions). */

@@ -1,4 +1,5 @@
 import type { ContextManifest } from '@tally/runtime';
+import { creditNoteProjection } from './credit-notes/credit-note.projection';
 import { invoiceUpcasters } from './domain/invoice.upcasters';
 import { INVOICE_ID_PREFIX, INVOICE_NUMBER_SEQUENCE_PREFIX } from './invoice.aggregate';
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
@@ -11,7 +12,7 @@ export const invoicingContext: ContextManifest = {
   name: 'invoicing',
   apiSections: [INVOICES_SECTION],
   module: InvoicingModule,
-  projections: [invoiceResource.projection],
+  projections: [invoiceResource.projection, creditNoteProjection],
   reactions: [InvoiceNumberingReaction],
   upcasters: invoiceUpcasters,
   aggregateTypes: [

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CreditNotesController } from './credit-notes/credit-notes.controller';
 import { TaxModule } from '@tally/tax';
 import { PreviewInvoiceHandler } from './invoice-preview';
 import { InvoiceFinalizer } from './invoice-finalizer';
@@ -16,7 +17,7 @@ import { InvoiceDrafts } from './invoice-drafts';
 
 @Module({
   imports: [TaxModule],
-  controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController],
+  controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController, CreditNotesController],
   providers: [
     PreviewInvoiceHandler,
     InvoiceTaxation,

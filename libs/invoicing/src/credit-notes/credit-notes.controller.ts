@@ -1,0 +1,43 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { DomainError } from '@tally/kernel';
+import type { RequestContext } from '@tally/cells';
+import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiListResponse, ApiProblemResponses, ApiTag, Ctx, LIST_PROBLEMS } from '@tally/http';
+import { ScopedReads, TIMESTAMP_FILTER, type ListPage, type ListSpec } from '@tally/runtime';
+import { CreditNoteResponse } from '../dto/invoice.response';
+import { INVOICES_SECTION } from '../invoicing.api-sections';
+import { CREDIT_NOTES } from './credit-note.projection';
+import type { CreditNoteResource } from './credit-note.view';
+
+export const CREDIT_NOTE_LIST: ListSpec = {
+  sortable: ['created_at'],
+  filters: { invoice_id: { ops: ['eq'] }, customer_id: { ops: ['eq'] }, created_at: TIMESTAMP_FILTER },
+};
+
+const creditNoteNotFound = (id: string) => DomainError.notFound('credit_note.not_found', `No credit note ${id}`);
+
+/** Credit notes on their own: every invoice's, newest first by default. */
+@Controller('v1/credit-notes')
+@ApiAuthenticated(API_KEY_AUTH)
+@ApiTag(INVOICES_SECTION)
+export class CreditNotesController {
+  constructor(private readonly reads: ScopedReads) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List credit notes', description: 'Newest first by default; filter by invoice, customer and creation time.', operationId: 'CreditNotesController_list' })
+  @ApiListResponse(CreditNoteResponse, CREDIT_NOTE_LIST)
+  @ApiProblemResponses(API_KEY_PROBLEMS, LIST_PROBLEMS)
+  list(@Ctx() context: RequestContext, @Query() params: Record<string, unknown>): Promise<ListPage<CreditNoteResource>> {
+    return this.reads.page<CreditNoteResource>(context, CREDIT_NOTES, params, CREDIT_NOTE_LIST);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Retrieve a credit note', description: 'As its invoice’s `credit_notes` shows it.', operationId: 'CreditNotesController_retrieve' })
+  @ApiOkResponse({ type: CreditNoteResponse })
+  @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['credit_note.not_found'] })
+  async retrieve(@Ctx() context: RequestContext, @Param('id') id: string): Promise<CreditNoteResource> {
+    const found = await this.reads.retrieve<CreditNoteResource>(context, CREDIT_NOTES, id);
+    if (!found) throw creditNoteNotFound(id);
+    return found.resource;
+  }
+}

@@ -1,4 +1,13 @@
+import type request from 'supertest';
+import { pdfText } from '@tally/invoicing/documents/testing/pdf-text';
 import { TallyUnderTest, type TestTenant } from './support/tally';
+
+const bytes = (test: request.Test) =>
+  test.buffer(true).parse((response, done) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => done(null, Buffer.concat(chunks)));
+  });
 
 type CreditNote = { id: string; number: string; invoice_id: string; customer_id: string; amount: string; outcome: { kind: string; refund_status: string | null } } & Record<string, unknown>;
 type Page = { data: CreditNote[]; has_more: boolean; next_cursor?: string | null } & Record<string, unknown>;
@@ -51,6 +60,20 @@ describe('credit notes through the HTTP API', () => {
     const cursor = pageOne.next_cursor as string;
     const pageTwo = await get<Page>(`/v1/credit-notes?invoice_id=${invoice.id}&limit=1&cursor=${encodeURIComponent(cursor)}`);
     expect(pageTwo).toMatchObject({ has_more: false, data: [{ id: first.id }] });
+  });
+
+  it('prints a credit note as a PDF: from the tenant to the customer, its number, invoice, lines with their tax, total and outcome', async () => {
+    const customer = (await api.post('/v1/customers', { email: 'ada@example.com', name: 'Ada Lovelace' }).expect(200)).body.id as string;
+    const draft = (await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', auto_charge: false, lines: [{ description: 'Seats', quantity: '2', unit_amount: '20.00' }] }).expect(200)).body as { id: string };
+    const open = (await api.post(`/v1/invoices/${draft.id}/finalize`).expect(200)).body as { number: string; lines: { id: string }[] };
+    const note = await issue(draft.id, { reason: 'order_change', memo: 'One seat less', lines: [{ line_id: open.lines[0].id, amount: '20.00' }] });
+    await tally.settle();
+    const response = await bytes(api.get(`/v1/credit-notes/${note.id}/pdf`)).expect(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe(`inline; filename="${note.number}.pdf"`);
+    const text = (await pdfText(response.body as Buffer)).replace(/\s+/g, ' ');
+    for (const expected of ['Acme', 'Credit note', note.number, open.number, 'Ada Lovelace', 'order change', 'Seats 0.00 20.00', 'Total credited 0.00 20.00', 'Deducted from the amount due', 'One seat less']) expect(text).toContain(expected);
+    expect((await api.get('/v1/credit-notes/cn_01JNOPE0000000000000000000/pdf').expect(404)).body.problem).toBe('credit_note.not_found');
   });
 
   it('refuses what it does not know', async () => {

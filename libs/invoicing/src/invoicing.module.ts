@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CreditNotesController } from './credit-notes/credit-notes.controller';
+import { CreditNoteDocuments } from './credit-notes/credit-note-documents';
 import { TaxModule } from '@tally/tax';
 import { PreviewInvoiceHandler } from './invoice-preview';
 import { InvoiceFinalizer } from './invoice-finalizer';
@@ -19,6 +20,7 @@ import { InvoiceDrafts } from './invoice-drafts';
   imports: [TaxModule],
   controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController, CreditNotesController],
   providers: [
+    CreditNoteDocuments,
     PreviewInvoiceHandler,
     InvoiceTaxation,
     InvoiceNumbering,

@@ -124,6 +124,15 @@ describe('refunds through the HTTP API', () => {
     expect(await refused(declined.payment, {}, 409)).toBe('refund.payment_not_refundable');
   });
 
+  it('refunds no more than the invoice’s credit notes left of what was paid, and refuses before reserving anything', async () => {
+    const { invoice, payment } = await paid('100.00');
+    await api.post(`/v1/invoices/${invoice}/credit-notes`, { reason: 'order_change', amount: '80.00', outcome: 'credit_balance' }).expect(200);
+    expect(await refused(payment, {}, 409)).toBe('credit_note.exceeds_invoice');
+    expect(await refused(payment, { amount: '20.01' }, 409)).toBe('credit_note.exceeds_invoice');
+    expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'succeeded', refunds: [], amount_refunded: '0.00' });
+    expect(await refund(payment, { amount: '20.00' })).toMatchObject({ status: 'succeeded', amount: '20.00' });
+  });
+
   it('refunds a card payment only inside its 180-day window, on the payment’s clock', async () => {
     const inside = await paid('40.00', { clock: true });
     const outside = await paid('40.00', { clock: true });

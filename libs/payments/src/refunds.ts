@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { derivedId, type IdGenerator } from '@tally/kernel';
+import Big from 'big.js';
+import { derivedId, DomainError, formatAmount, parseAmount, type IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, Commands } from '@tally/runtime';
-import { invoiceRefunds } from '@tally/invoicing';
+import { creditableAfterPayment, invoiceRefunds } from '@tally/invoicing';
 import { CustomerWallets } from '@tally/wallets';
 import { paymentNotFound, type ReserveRefund } from './domain/payment.decider';
 import type { PaymentRefundReserved } from './domain/payment.events';
@@ -51,6 +52,7 @@ export class Refunds {
     const cell = this.runtime.cellOf(context);
     const payment = await this.runtime.load(cell, paymentAggregate, paymentId, context);
     if (payment.state.status === 'none') throw paymentNotFound(paymentId);
+    await this.assertCreditable(context, payment.state.invoiceId, paymentId, request.amount);
     const onClock = onClockOf(context, payment.clockId);
     const refundId = this.ids.next(REFUND_ID_PREFIX);
     // A payment from the wallet goes back to it: the card provider never saw it.
@@ -65,6 +67,25 @@ export class Refunds {
     await this.open(onClock, reservation.data as PaymentRefundReserved['data']);
     await this.attempt(onClock, refundId, 1);
     return (await this.runtime.load(cell, refundAggregate, refundId, onClock)).resource!;
+  }
+
+  /**
+   * The refund's credit note must fit on the invoice (post-payment credit notes to the wallet may
+   * have credited what was paid already): refused before anything is reserved. The invoice is read
+   * before the payment, so a refund racing this one shows on the payment before its credit note
+   * shows on the invoice, and only the payment's reservation refuses what the payment cannot give.
+   */
+  private async assertCreditable(context: RequestContext, invoiceId: string, paymentId: string, amount: string | undefined): Promise<void> {
+    const cell = this.runtime.cellOf(context);
+    const { state: invoice } = await this.runtime.load(cell, invoiceRefunds, invoiceId, context);
+    const { state: payment } = await this.runtime.load(cell, paymentAggregate, paymentId, context);
+    if (invoice.status === 'none' || (payment.status !== 'succeeded' && payment.status !== 'partially_refunded')) return;
+    const leftOnPayment = new Big(payment.amount).minus(payment.refunded);
+    const asked = amount === undefined ? leftOnPayment : parseOrUndefined(amount);
+    const left = creditableAfterPayment(invoice);
+    if (asked && asked.lte(leftOnPayment) && asked.gt(left)) {
+      throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${invoice.id} has ${formatAmount(left, invoice.currency)} ${invoice.currency} left to credit of what was paid; its credit notes took the rest`);
+    }
   }
 
   /** The refund a reservation made, and its credit note against the payment's invoice (`refund`, or `credit_balance` to the wallet). */
@@ -131,3 +152,11 @@ export class Refunds {
 }
 
 type Pending = Exclude<RefundState, { status: 'none' }>;
+
+function parseOrUndefined(amount: string): Big | undefined {
+  try {
+    return parseAmount(amount);
+  } catch {
+    return undefined;
+  }
+}

@@ -179,6 +179,11 @@ const notDraft = (state: InvoiceFacts, operation: string) =>
 
 const invalid = (code: string, field: string, message: string) => DomainError.invalid(code, message, [{ field, code, message }]);
 
+/** What post-payment credit notes (refunds, credits to the wallet) may still credit: what was paid, less what they credited. */
+export function creditableAfterPayment(state: Pick<InvoiceFacts, 'amountPaid' | 'credited' | 'prePaymentCredit'>): Big {
+  return new Big(state.amountPaid).minus(new Big(state.credited).minus(state.prePaymentCredit));
+}
+
 /** Whether a payment may start: the invoice is open or partly paid and something is left to pay. */
 export const isPayable = (state: InvoiceFacts): boolean => (state.status === 'open' || state.status === 'partially_paid') && amountDue(state).gt(0);
 
@@ -535,8 +540,7 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
   }
   const lines = data.lines !== null ? creditedLines(state, data.lines) : null;
   const amount = lines ? lines.reduce((sum, line) => sum.plus(line.amount), ZERO) : positiveAmount(data.amount!, state.currency, 'amount', 'credit_note.invalid');
-  const postPaymentCredit = new Big(state.credited).minus(state.prePaymentCredit);
-  const left = prePayment ? amountDue(state) : new Big(state.amountPaid).minus(postPaymentCredit);
+  const left = prePayment ? amountDue(state) : creditableAfterPayment(state);
   if (amount.gt(left)) {
     const what = prePayment ? 'what is left to pay' : 'what was paid and not yet credited back';
     throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${state.id} has ${left.toFixed()} ${state.currency} left to credit (${what})`);

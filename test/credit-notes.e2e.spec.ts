@@ -1,5 +1,6 @@
 import type request from 'supertest';
 import { pdfText } from '@tally/invoicing/documents/testing/pdf-text';
+import { InvoiceNumbering } from '@tally/invoicing';
 import { TallyUnderTest, type TestTenant } from './support/tally';
 
 const bytes = (test: request.Test) =>
@@ -74,6 +75,29 @@ describe('credit notes through the HTTP API', () => {
     const text = (await pdfText(response.body as Buffer)).replace(/\s+/g, ' ');
     for (const expected of ['Acme', 'Credit note', note.number, open.number, 'Ada Lovelace', 'order change', 'Seats 0.00 20.00', 'Total credited 0.00 20.00', 'Deducted from the amount due', 'One seat less']) expect(text).toContain(expected);
     expect((await api.get('/v1/credit-notes/cn_01JNOPE0000000000000000000/pdf').expect(404)).body.problem).toBe('credit_note.not_found');
+  });
+
+  it('numbers credit notes from the tenant’s own gap-free sequence, also when the issuer died between the decision and the number', async () => {
+    const { invoice } = await openInvoice();
+    const first = await issue(invoice.id, { reason: 'order_change', amount: '1.00' });
+    expect(first.number).toMatch(new RegExp(`^${invoice.number.split('-')[0]}-CN-[0-9]{6}$`));
+    const sequence = (number: string) => Number(number.slice(-6));
+    // The issuer decides the next one, then dies before asking for its number: the worker's reaction numbers it, next in the sequence.
+    const numbering = tally.app.get(InvoiceNumbering);
+    const crash = jest.spyOn(numbering, 'reserve').mockImplementationOnce(() => Promise.reject(new Error('killed')));
+    try {
+      expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'order_change', amount: '2.00' })).status).toBe(500);
+      await tally.settle();
+    } finally {
+      crash.mockRestore();
+    }
+    const notes = (await get<{ credit_notes: CreditNote[] }>(`/v1/invoices/${invoice.id}`)).credit_notes;
+    expect(notes.map((note) => [note.amount, sequence(note.number) - sequence(first.number)])).toEqual([
+      ['1.00', 0],
+      ['2.00', 1],
+    ]);
+    const third = await issue(invoice.id, { reason: 'order_change', amount: '3.00' });
+    expect(sequence(third.number) - sequence(first.number)).toBe(2);
   });
 
   it('refuses what it does not know', async () => {

@@ -30,3 +30,5 @@ export * from './invoicing.module';
 export * from './invoicing.context';
 export * from './credit-notes/credit-note.view';
 export * from './credit-notes/credit-note.projection';
+export * from './credit-notes/credit-note-issuance';
+export * from './credit-notes/credit-note-numbering.reaction';

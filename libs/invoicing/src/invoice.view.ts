@@ -126,6 +126,8 @@ export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCre
     InvoicePaid: (invoice) => ({ status: 'paid', amount_due: formatAmount(new Big(0), invoice.currency) }),
     InvoiceVoided: (invoice) => ({ status: 'void', amount_due: formatAmount(new Big(0), invoice.currency) }),
     InvoiceMarkedUncollectible: () => ({ status: 'uncollectible' }),
+    // Shown once numbered (its CreditNoteIssued follows at once).
+    CreditNoteDecided: 'unchanged',
     CreditNoteIssued: (invoice, data) => ({
       credit_notes: [...invoice.credit_notes, creditNoteIssued(invoice, data)],
       amount_due: data.pre_payment ? formatAmount(new Big(invoice.amount_due).minus(data.amount), invoice.currency) : invoice.amount_due,
@@ -152,6 +154,7 @@ export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCre
     InvoiceMarkedUncollectible: 'invoice.marked_uncollectible',
     // What dunning's end brings is announced by its effect (the write-off, the subscription's cancel).
     InvoiceRetriesExhausted: undefined,
+    CreditNoteDecided: undefined,
     CreditNoteIssued: 'credit_note.created',
     // The refund's own events (`refund.succeeded`, `refund.failed`) announce its attempts.
     CreditNoteRefundUpdated: undefined,

@@ -225,7 +225,7 @@ export class InvoicesController {
   @ApiOperation({
     summary: 'Issue a credit note',
     description:
-      'Credits an open, partly paid or paid invoice by `amount` (spread over the lines in proportion to what is left of each, each line’s tax at its own rate, each part rounded) or by `lines`, with a reason; numbered `<invoice number>-CN-01`, `-CN-02`, …. ' +
+      'Credits an open, partly paid or paid invoice by `amount` (spread over the lines in proportion to what is left of each, each line’s tax at its own rate, each part rounded) or by `lines`, with a reason; numbered from the tenant’s gap-free credit-note sequence, `<prefix>-CN-000001`, …. ' +
       'With outcome `none` (the default before payment) it lowers what is left to pay (and pays the invoice when nothing is left); with `credit_balance` (the default on a paid invoice) it credits what was paid to the customer’s wallet. Never more than is left to credit. ' +
       'While a payment of the invoice awaits its outcome, a credit note may leave no less due than that payment charges.',
   })

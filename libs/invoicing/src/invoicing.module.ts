@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CreditNotesController } from './credit-notes/credit-notes.controller';
 import { CreditNoteDocuments } from './credit-notes/credit-note-documents';
+import { CreditNoteIssuance } from './credit-notes/credit-note-issuance';
+import { CreditNoteNumberingReaction } from './credit-notes/credit-note-numbering.reaction';
 import { TaxModule } from '@tally/tax';
 import { PreviewInvoiceHandler } from './invoice-preview';
 import { InvoiceFinalizer } from './invoice-finalizer';
@@ -21,6 +23,8 @@ import { InvoiceDrafts } from './invoice-drafts';
   controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController, CreditNotesController],
   providers: [
     CreditNoteDocuments,
+    CreditNoteIssuance,
+    CreditNoteNumberingReaction,
     PreviewInvoiceHandler,
     InvoiceTaxation,
     InvoiceNumbering,
@@ -33,6 +37,6 @@ import { InvoiceDrafts } from './invoice-drafts';
     InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer],
+  exports: [InvoiceNumberingReaction, CreditNoteIssuance, CreditNoteNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer],
 })
 export class InvoicingModule {}

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { TALLY_CONFIG, type TallyConfig } from '@tally/cells';
 import { CustomersModule } from '@tally/customers';
 import { WalletsModule } from '@tally/wallets';
+import { InvoicingModule } from '@tally/invoicing';
 import { PaymentMethodAttachmentReaction } from './payment-method-attachment.reaction';
 import { PaymentMethods } from './payment-methods';
 import { PaymentMethodReadsController, PaymentMethodsController } from './payment-methods.controller';
@@ -36,7 +37,7 @@ import { SANDBOX_RECORD_FILE, SqliteSandboxRecord } from './provider/sandbox/sql
 const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
-  imports: [CustomersModule, WalletsModule],
+  imports: [CustomersModule, WalletsModule, InvoicingModule],
   controllers: [PaymentMethodsController, PaymentMethodReadsController, SetupIntentsController, SetupIntentReadsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController, RefundsController, RefundReadsController],
   providers: [
     InvoicePayer,

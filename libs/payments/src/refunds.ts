@@ -3,7 +3,7 @@ import Big from 'big.js';
 import { derivedId, DomainError, formatAmount, parseAmount, type IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, Commands } from '@tally/runtime';
-import { creditableAfterPayment, invoiceRefunds } from '@tally/invoicing';
+import { creditableAfterPayment, CreditNoteIssuance, invoiceRefunds } from '@tally/invoicing';
 import { CustomerWallets } from '@tally/wallets';
 import { paymentNotFound, type ReserveRefund } from './domain/payment.decider';
 import type { PaymentRefundReserved } from './domain/payment.events';
@@ -44,6 +44,7 @@ export class Refunds {
     private readonly commands: Commands,
     private readonly clocks: Clocks,
     private readonly wallets: CustomerWallets,
+    private readonly creditNotes: CreditNoteIssuance,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
   ) {}
@@ -100,7 +101,7 @@ export class Refunds {
     await this.commands.send(refundAggregate, refund_id, { type: 'CreateRefund', data: created }, context);
     const outcome = destination === 'wallet' ? 'credit_balance' : 'refund';
     const note = { invoice_id, credit_note_id, reason, memo: null, amount, lines: null, now: reserved_at, outcome, refund_id, payment_id } as const;
-    await this.commands.send(invoiceRefunds, invoice_id, { type: 'IssueCreditNote', data: note }, context);
+    await this.creditNotes.issue(context, invoice_id, credit_note_id, () => ({ type: 'IssueCreditNote', data: note }));
   }
 
   /** Attempt `attempt` of the refund, unless it was made already: the money returned, or the provider's refusal recorded (and the next attempt scheduled). */

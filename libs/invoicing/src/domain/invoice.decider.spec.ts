@@ -1,7 +1,7 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
 import { automaticPaymentId, DEFAULT_DUNNING } from './collection-terms';
 import { invoiceDecider, type CreateInvoice, type FinalizeInvoice, type IssueCreditNote, type IssueInvoice } from './invoice.decider';
-import type { CreditNoteIssued, InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
+import type { CreditNoteDecided, InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
 import { invoiceNumberSequenceDecider } from './invoice-number-sequence';
 
 const spec = DeciderSpecification.for(invoiceDecider);
@@ -208,8 +208,8 @@ describe('invoice decider', () => {
         { line_id: 'il_b', amount: '42.83', tax_amount: '6.84' },
       ];
       const note: InvoiceEvent = {
-        type: 'CreditNoteIssued',
-        data: { invoice_id: id, credit_note_id: 'cn_1', number: 'ABC-000001-CN-01', amount: '128.5', reason: 'duplicate', memo: null, lines, pre_payment: true, created_at: now, ...NO_OUTCOME },
+        type: 'CreditNoteDecided',
+        data: { invoice_id: id, credit_note_id: 'cn_1', amount: '128.5', reason: 'duplicate', memo: null, lines, pre_payment: true, created_at: now, ...NO_OUTCOME },
       };
       spec.given(inFlight).when(credit({ amount: '128.50' })).then([note]);
       spec.given(inFlight).when(credit({ amount: '128.51' })).thenFails('invoice.payment_in_progress');
@@ -251,16 +251,38 @@ describe('invoice decider', () => {
       { line_id: 'il_a', amount: '119', tax_amount: '19' },
       { line_id: 'il_b', amount: '59.5', tax_amount: '9.5' },
     ];
-    const note = (amount: string, lines: Line[], pre_payment = true, n = 1, extra: Partial<CreditNoteIssued['data']> = {}): InvoiceEvent => ({
-      type: 'CreditNoteIssued',
-      data: { invoice_id: id, credit_note_id: `cn_${n}`, number: `ABC-000001-CN-0${n}`, amount, reason: 'duplicate', memo: null, lines, pre_payment, created_at: now, ...NO_OUTCOME, ...extra },
+    const noteData = (amount: string, lines: Line[], pre_payment = true, n = 1, extra: Partial<CreditNoteDecided['data']> = {}): CreditNoteDecided['data'] => ({
+      invoice_id: id,
+      credit_note_id: `cn_${n}`,
+      amount,
+      reason: 'duplicate',
+      memo: null,
+      lines,
+      pre_payment,
+      created_at: now,
+      ...NO_OUTCOME,
+      ...extra,
     });
+    const note = (...args: Parameters<typeof noteData>): InvoiceEvent => ({ type: 'CreditNoteDecided', data: noteData(...args) });
+    const number = (n = 1, cnNumber = `ABC-CN-00000${n}`) => ({ type: 'NumberCreditNote' as const, data: { invoice_id: id, credit_note_id: `cn_${n}`, number: cnNumber } });
+    const issued = (data: CreditNoteDecided['data'], cnNumber: string): InvoiceEvent => ({ type: 'CreditNoteIssued', data: { ...data, number: cnNumber } });
     const toWallet = { outcome: { kind: 'credit_balance', refund_status: null } } as const;
     it('credits an amount before payment, spread over the lines in proportion, with each line’s tax at its own rate', () =>
       spec.given([created, finalized]).when(credit({ amount: '10.00' })).then([note('10', SPLIT_10)]));
-    it('numbers credit notes in order, and issues one id once', () => {
+    it('decides one id once, and issues it with the number reserved for it, once', () => {
       spec.given([created, finalized, note('10', SPLIT_10)]).when(credit({ amount: '10.00', credit_note_id: 'cn_2' })).then([note('10', SPLIT_10, true, 2)]);
       spec.given([created, finalized, note('10', SPLIT_10)]).when(credit({ amount: '10.00' })).thenNothingHappens();
+      spec.given([created, finalized, note('10', SPLIT_10)]).when(number()).then([issued(noteData('10', SPLIT_10), 'ABC-CN-000001')]);
+      spec.given([created, finalized, note('10', SPLIT_10), issued(noteData('10', SPLIT_10), 'ABC-CN-000001')]).when(number()).thenNothingHappens();
+      spec.given([created, finalized]).when(number()).thenFails('credit_note.not_found');
+    });
+    it('issues a decided note with its outcome as it is when numbered', () => {
+      const refunding = noteData('10', SPLIT_10, false, 1, { outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id: 'pay_1' });
+      const attempted: InvoiceEvent = { type: 'CreditNoteRefundUpdated', data: { invoice_id: id, credit_note_id: 'cn_1', refund_status: 'failed' } };
+      spec
+        .given([created, finalized, applied('pay_1', '178.5'), paid, { type: 'CreditNoteDecided', data: refunding }, attempted])
+        .when(number())
+        .then([issued({ ...refunding, outcome: { kind: 'refund', refund_status: 'failed' } }, 'ABC-CN-000001')]);
     });
     it('credits lines, up to each line’s total, the tax in each at its rate', () => {
       const b = [{ line_id: 'il_b', amount: '59.5', tax_amount: '9.5' }];
@@ -276,17 +298,14 @@ describe('invoice decider', () => {
         .when(credit({ amount: '10.00', credit_note_id: 'cn_2' }))
         .then([note('10', [{ line_id: 'il_a', amount: '10', tax_amount: '1.6' }], true, 2)]);
     });
-    it('pays the invoice when it credits all that is due', () =>
-      spec
-        .given([created, finalized, applied('pay_1', '100')])
-        .when(credit({ amount: '78.50' }))
-        .then([
-          note('78.5', [
-            { line_id: 'il_a', amount: '52.33', tax_amount: '8.36' },
-            { line_id: 'il_b', amount: '26.17', tax_amount: '4.18' },
-          ]),
-          paid,
-        ]));
+    it('pays the invoice when it credits all that is due, once numbered', () => {
+      const rest = [
+        { line_id: 'il_a', amount: '52.33', tax_amount: '8.36' },
+        { line_id: 'il_b', amount: '26.17', tax_amount: '4.18' },
+      ];
+      spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.50' })).then([note('78.5', rest)]);
+      spec.given([created, finalized, applied('pay_1', '100'), note('78.5', rest)]).when(number()).then([issued(noteData('78.5', rest), 'ABC-CN-000001'), paid]);
+    });
     it('never credits more than is due before payment, nor more than was paid after', () => {
       spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.51' })).thenFails('credit_note.exceeds_invoice');
       const paidInFull = [created, finalized, applied('pay_1', '178.5'), paid];

@@ -5,6 +5,7 @@ import { automaticPaymentId, DEFAULT_DUNNING, type DunningFinalAction, type Dunn
 import { creditedLine, leftToCredit, spreadOverLines, type CreditableLine } from './credit-note-lines';
 import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
 import type {
+  CreditNoteDecided,
   CreditNoteIssued,
   CreditNoteOutcome,
   CreditNoteOutcomeKind,
@@ -60,7 +61,8 @@ export interface InvoiceFacts {
   unappliedPayments: readonly string[];
   /** Every attempt started, oldest first. */
   attempts: readonly string[];
-  creditNotes: number;
+  /** Credit notes decided and waiting for their number (see CreditNoteDecided). */
+  pendingCreditNotes: readonly CreditNoteDecided['data'][];
   /** After finalisation: each line's total (after discounts, with tax), the tax in it, and what credit notes credited of it. */
   lineTotals: readonly CreditableLine[];
   /** Each credit note's outcome, oldest first. */
@@ -124,6 +126,8 @@ export type IssueCreditNote = Command<
     payment_id?: string;
   }
 >;
+/** The credit note's number, from the tenant's credit-note sequence. */
+export type NumberCreditNote = Command<'NumberCreditNote', { invoice_id: string; credit_note_id: string; number: string }>;
 /** An attempt of the credit note's refund came to `refund_status`; `exhausted`: it was the last, and failed. */
 export type RecordCreditNoteRefund = Command<'RecordCreditNoteRefund', { invoice_id: string; credit_note_id: string; refund_status: 'succeeded' | 'failed'; exhausted: boolean }>;
 /** An operator closes a `pending_manual` credit note. */
@@ -144,6 +148,7 @@ export type InvoiceCommand =
   | VoidInvoice
   | MarkInvoiceUncollectible
   | IssueCreditNote
+  | NumberCreditNote
   | RecordCreditNoteRefund
   | ResolveCreditNote;
 
@@ -317,6 +322,8 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       }
       case 'IssueCreditNote':
         return issueCreditNote(state, command.data);
+      case 'NumberCreditNote':
+        return numberCreditNote(state, command.data);
       case 'RecordCreditNoteRefund':
         return recordCreditNoteRefund(state, command.data);
       case 'ResolveCreditNote':
@@ -360,7 +367,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         openPaymentAmount: null,
         unappliedPayments: [],
         attempts: [],
-        creditNotes: 0,
+        pendingCreditNotes: [],
         lineTotals: [],
         creditNoteOutcomes: [],
       };
@@ -421,19 +428,13 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         return { ...state, status: 'void' };
       case 'InvoiceMarkedUncollectible':
         return { ...state, status: 'uncollectible' };
+      case 'CreditNoteDecided':
+        return { ...credited(state, event.data), pendingCreditNotes: [...state.pendingCreditNotes, event.data] };
       case 'CreditNoteIssued': {
-        const { amount, lines, pre_payment, credit_note_id, refund_id, outcome } = event.data;
-        return {
-          ...state,
-          creditNoteOutcomes: [...state.creditNoteOutcomes, { creditNoteId: credit_note_id, refundId: refund_id, ...outcome }],
-          credited: new Big(state.credited).plus(amount).toFixed(),
-          prePaymentCredit: pre_payment ? new Big(state.prePaymentCredit).plus(amount).toFixed() : state.prePaymentCredit,
-          creditNotes: state.creditNotes + 1,
-          lineTotals: state.lineTotals.map((line) => {
-            const credit = lines.find((l) => l.line_id === line.line_id);
-            return credit ? { ...line, credited: new Big(line.credited).plus(credit.amount).toFixed() } : line;
-          }),
-        };
+        // Decided first (what it credited was taken off then), or issued at once before credit notes were decided.
+        const pending = state.pendingCreditNotes.some((note) => note.credit_note_id === event.data.credit_note_id);
+        if (!pending) return credited(state, event.data);
+        return { ...state, pendingCreditNotes: state.pendingCreditNotes.filter((note) => note.credit_note_id !== event.data.credit_note_id) };
       }
       case 'CreditNoteRefundUpdated':
         return withCreditNoteOutcome(state, event.data.credit_note_id, (outcome) => ({ ...outcome, refund_status: event.data.refund_status }));
@@ -549,12 +550,11 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
   if (prePayment && state.openPaymentAmount !== null && left.minus(amount).lt(state.openPaymentAmount)) {
     throw paymentInProgress(state, `a credit note leaving less than its ${formatAmount(new Big(state.openPaymentAmount), state.currency)} ${state.currency} due`);
   }
-  const issued: CreditNoteIssued = {
-    type: 'CreditNoteIssued',
+  const decided: CreditNoteDecided = {
+    type: 'CreditNoteDecided',
     data: {
       invoice_id: state.id,
       credit_note_id: data.credit_note_id,
-      number: `${state.number}-CN-${String(state.creditNotes + 1).padStart(2, '0')}`,
       amount: amount.toFixed(),
       reason: data.reason,
       memo: data.memo,
@@ -566,7 +566,7 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
       created_at: data.now,
     },
   };
-  return prePayment && amount.eq(amountDue(state)) ? [issued, paid(state)] : [issued];
+  return [decided];
 }
 
 /** The lines a credit note names, each once, each an invoice line with that much left to credit. */
@@ -596,6 +596,35 @@ function creditNoteOf(state: InvoiceState, creditNoteId: string) {
   const note = state.creditNoteOutcomes.find((n) => n.creditNoteId === creditNoteId);
   if (!note) throw creditNoteNotFound(state, creditNoteId);
   return { invoice: state, note };
+}
+
+/** What a credit note takes off: its amount (of what is due, before payment), its lines' shares, and its outcome kept. */
+function credited(state: InvoiceFacts, data: CreditNoteDecided['data']): InvoiceFacts {
+  const { amount, lines, pre_payment, credit_note_id, refund_id, outcome } = data;
+  return {
+    ...state,
+    creditNoteOutcomes: [...state.creditNoteOutcomes, { creditNoteId: credit_note_id, refundId: refund_id, ...outcome }],
+    credited: new Big(state.credited).plus(amount).toFixed(),
+    prePaymentCredit: pre_payment ? new Big(state.prePaymentCredit).plus(amount).toFixed() : state.prePaymentCredit,
+    lineTotals: state.lineTotals.map((line) => {
+      const credit = lines.find((l) => l.line_id === line.line_id);
+      return credit ? { ...line, credited: new Big(line.credited).plus(credit.amount).toFixed() } : line;
+    }),
+  };
+}
+
+/**
+ * A decided credit note issued with the number reserved for it, its outcome as it is now (its
+ * refund may have been attempted meanwhile); the invoice is paid when the note left nothing due.
+ * Numbered again, it changes nothing.
+ */
+function numberCreditNote(state: InvoiceState, data: NumberCreditNote['data']): InvoiceEvent[] {
+  const { invoice, note } = creditNoteOf(state, data.credit_note_id);
+  const pending = invoice.pendingCreditNotes.find((decided) => decided.credit_note_id === note.creditNoteId);
+  if (!pending) return [];
+  const issued: CreditNoteIssued = { type: 'CreditNoteIssued', data: { ...pending, number: data.number, outcome: { kind: note.kind, refund_status: note.refund_status } } };
+  const settled = pending.pre_payment && (invoice.status === 'open' || invoice.status === 'partially_paid') && amountDue(invoice).eq(0);
+  return settled ? [issued, paid(invoice)] : [issued];
 }
 
 /** A refund's attempt reaches its credit note: recorded when it changes the refund's status, `pending_manual` once the last failed. */

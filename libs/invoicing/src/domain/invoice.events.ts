@@ -186,7 +186,7 @@ export type CreditNoteIssued = Event<
   {
     invoice_id: string;
     credit_note_id: string;
-    /** `<invoice number>-CN-01`, … */
+    /** From the tenant's gap-free credit-note sequence, `<prefix>-CN-000001` (`<invoice number>-CN-01`, … on notes issued before it). */
     number: string;
     amount: string;
     reason: CreditNoteReason;
@@ -202,6 +202,14 @@ export type CreditNoteIssued = Event<
     created_at: string;
   }
 >;
+
+/**
+ * A credit note decided: what it credits is taken off at once (a concurrent credit note or payment
+ * sees it), and its number is reserved from the tenant's credit-note sequence next; its
+ * `CreditNoteIssued` with that number follows (the credit-note numbering reaction completes it
+ * after a crash), so every reserved number ends on a credit note and none is skipped.
+ */
+export type CreditNoteDecided = Event<'CreditNoteDecided', Omit<CreditNoteIssued['data'], 'number'>>;
 
 /** The refund of a credit note succeeded, or an attempt of it failed (it is retried). */
 export type CreditNoteRefundUpdated = Event<'CreditNoteRefundUpdated', { invoice_id: string; credit_note_id: string; refund_status: 'succeeded' | 'failed' }>;
@@ -227,6 +235,7 @@ export type InvoiceEvent =
   | InvoiceVoided
   | InvoiceMarkedUncollectible
   | InvoiceRetriesExhausted
+  | CreditNoteDecided
   | CreditNoteIssued
   | CreditNoteRefundUpdated
   | CreditNoteRefundFailed

@@ -53,7 +53,7 @@ export class CreditNoteOutcomeResponse implements CreditNoteOutcome {
 export class CreditNoteResponse implements CreditNoteResource {
   @ApiProperty({ example: 'cn_01JD…' }) id!: string;
   @ApiProperty({ enum: ['credit_note'] }) object!: 'credit_note';
-  @ApiProperty({ example: 'K7Q2M9XD-000042-CN-01' }) number!: string;
+  @ApiProperty({ example: 'K7Q2M9XD-CN-000042', description: 'From the tenant’s gap-free credit-note sequence (`<invoice number>-CN-01` on credit notes issued before it existed)' }) number!: string;
   @ApiProperty(money()) amount!: string;
   @ApiProperty({ enum: CREDIT_NOTE_REASONS }) reason!: CreditNoteReason;
   @ApiProperty({ type: String, nullable: true }) memo!: string | null;

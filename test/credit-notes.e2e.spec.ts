@@ -122,7 +122,9 @@ describe('credit notes through the HTTP API', () => {
   it('credits an unpaid invoice only by lowering what is due', async () => {
     const { invoice } = await openInvoice();
     expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '1.00', outcome: 'credit_balance' }).expect(409)).body.problem).toBe('credit_note.exceeds_invoice');
-    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '1.00', outcome: 'refund' }).expect(400)).body.problem).toBe('request.invalid_body');
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '1.00', outcome: 'refund' }).expect(409)).body.problem).toBe('credit_note.exceeds_invoice');
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '1.00', outcome: 'refunded' }).expect(400)).body.problem).toBe('request.invalid_body');
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '1.00', payment_id: 'pay_1' }).expect(400)).body.problem).toBe('credit_note.invalid');
     const all = await issue(invoice.id, { reason: 'duplicate', amount: invoice.total, outcome: 'none' });
     expect(all).toMatchObject({ type: 'pre_payment', outcome: { kind: 'none', refund_status: null } });
     expect(await get(`/v1/invoices/${invoice.id}`)).toMatchObject({ status: 'paid', amount_due: '0.00' });

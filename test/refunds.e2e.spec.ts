@@ -228,7 +228,40 @@ describe('refunds through the HTTP API', () => {
     });
   });
 
-  it('resolves only the credit note of a refund', async () => {
+  it('resolves only a credit note that exists', async () => {
     expect((await api.post('/v1/credit-notes/cn_01JNOPE0000000000000000000/resolve', { resolution: 'refunded_out_of_band' }).expect(404)).body.problem).toBe('credit_note.not_found');
+  });
+
+  describe('a credit note asked on the invoice with outcome refund', () => {
+    it('refunds the invoice’s payment as the refund with the note’s id: the payment partly refunded, the note’s refund succeeded', async () => {
+      const { invoice, payment } = await paid('100.00');
+      const note = (await api.post(`/v1/invoices/${invoice}/credit-notes`, { reason: 'product_unsatisfactory', amount: '40.00', outcome: 'refund' }).expect(200)).body as CreditNote;
+      const refundId = `rfd_${note.id.slice('cn_'.length)}`;
+      expect(note).toMatchObject({ amount: '40.00', type: 'post_payment', outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: refundId, payment_id: payment });
+      await tally.settle();
+      expect(await get(`/v1/refunds/${refundId}`)).toMatchObject({ status: 'succeeded', amount: '40.00', payment_id: payment, credit_note_id: note.id, reason: 'product_unsatisfactory' });
+      expect(await creditNote(invoice, note.id)).toMatchObject({ outcome: { kind: 'refund', refund_status: 'succeeded' } });
+      expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'partially_refunded', refunds: [refundId], amount_refunded: '40.00' });
+      expect(await providerRefundsOf(refundId)).toMatchObject([{ amount: '40.00', reference: refundId }]);
+      // What is left of the payment, and no more.
+      expect((await api.post(`/v1/invoices/${invoice}/credit-notes`, { reason: 'duplicate', amount: '60.01', outcome: 'refund' }).expect(409)).body.problem).toBe('credit_note.exceeds_invoice');
+      const other = await paid('10.00');
+      expect((await api.post(`/v1/invoices/${invoice}/credit-notes`, { reason: 'duplicate', amount: '1.00', outcome: 'refund', payment_id: other.payment }).expect(409)).body.problem).toBe('credit_note.no_payment_to_refund');
+      expect((await refused(payment, { amount: '60.01' }, 409))).toBe('refund.amount_exceeds_refundable');
+    });
+
+    it('leaves the note pending_manual when the payment can no longer be refunded, for an operator to resolve', async () => {
+      const { invoice, payment, clock } = await paid('30.00', { clock: true });
+      await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: at(181 * 24) }).expect(200);
+      await tally.settle();
+      const note = (await api.post(`/v1/invoices/${invoice}/credit-notes`, { reason: 'duplicate', amount: '30.00', outcome: 'refund' }).expect(200)).body as CreditNote;
+      await tally.settle();
+      expect(await creditNote(invoice, note.id)).toMatchObject({ outcome: { kind: 'pending_manual', refund_status: 'failed' } });
+      expect((await api.get(`/v1/refunds/${note.refund_id}`).expect(404)).body.problem).toBe('refund.not_found');
+      expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'succeeded', refunds: [] });
+      expect((await get<{ data: { type: string }[] }>(`/v1/events?aggregate_id=${invoice}&type=credit_note.refund_failed`)).data).toHaveLength(1);
+      const resolved = (await api.post(`/v1/credit-notes/${note.id}/resolve`, { resolution: 'refunded_out_of_band' }).expect(200)).body;
+      expect(resolved).toMatchObject({ outcome: { kind: 'refund', refund_status: 'succeeded' }, resolution: 'refunded_out_of_band' });
+    });
   });
 });

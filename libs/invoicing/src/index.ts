@@ -32,3 +32,4 @@ export * from './credit-notes/credit-note.view';
 export * from './credit-notes/credit-note.projection';
 export * from './credit-notes/credit-note-issuance';
 export * from './credit-notes/credit-note-numbering.reaction';
+export * from './domain/credit-note-refunds';

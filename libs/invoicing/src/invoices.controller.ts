@@ -235,11 +235,11 @@ export class InvoicesController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
     400: ['credit_note.invalid'],
     404: ['invoice.not_found', 'invoice.line_not_found'],
-    409: ['invoice.not_open', 'invoice.voided', 'invoice.uncollectible', 'credit_note.exceeds_invoice', 'credit_note.outcome_required', 'invoice.payment_in_progress', 'request.concurrent_update'],
+    409: ['invoice.not_open', 'invoice.voided', 'invoice.uncollectible', 'credit_note.exceeds_invoice', 'credit_note.outcome_required', 'credit_note.no_payment_to_refund', 'invoice.payment_in_progress', 'request.concurrent_update'],
   })
   async issueCreditNote(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: IssueCreditNoteDto, @Res({ passthrough: true }) response: Response): Promise<CreditNoteResource> {
     const lines = body.lines?.map(({ line_id, amount }) => ({ line_id, amount })) ?? null;
-    const note = { reason: body.reason, memo: body.memo ?? null, amount: body.amount ?? null, lines, ...(body.outcome && { outcome: body.outcome }) };
+    const note = { reason: body.reason, memo: body.memo ?? null, amount: body.amount ?? null, lines, ...(body.outcome && { outcome: body.outcome }), ...(body.payment_id && { payment_id: body.payment_id }) };
     const { invoice } = withRevision(response, await this.drafts.issueCreditNote(context, id, note));
     return invoice.credit_notes[invoice.credit_notes.length - 1];
   }

@@ -13,6 +13,7 @@ import { PaymentsModule } from './payments.module';
 import { PAYMENT_METHODS_SECTION, PAYMENTS_SECTION, REFUNDS_SECTION } from './payments.api-sections';
 import { REFUND_ID_PREFIX } from './refund.aggregate';
 import { RefundAttemptsProcess } from './refund-attempts.process';
+import { CreditNoteRefundReaction } from './credit-note-refund.reaction';
 import { refundResource } from './refund.resource';
 
 /** Payment methods (attached by provider token, verified, expiring), payments of invoices through the payment provider port, and the money flow between them. */
@@ -22,7 +23,7 @@ export const paymentsContext: ContextManifest = {
   module: PaymentsModule,
   projections: [paymentMethodProjection, setupIntentResource.projection, paymentResource.projection, refundResource.projection],
   processes: [DunningProcess, UnappliedPaymentRefundProcess, RefundAttemptsProcess],
-  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction],
+  reactions: [PaymentMethodAttachmentReaction, PaymentFlowReaction, CreditNoteRefundReaction],
   timedAggregates: [paymentMethodAggregate],
   pii: paymentMethodPii,
   aggregateTypes: [

@@ -27,6 +27,7 @@ import { UnappliedPaymentRefundProcess } from './unapplied-payment-refund.proces
 import { UnappliedPaymentRefunds } from './unapplied-payment-refunds';
 import { Refunds } from './refunds';
 import { CreditNoteResolutions } from './credit-note-resolutions';
+import { CreditNoteRefundReaction } from './credit-note-refund.reaction';
 import { RefundAttemptsProcess } from './refund-attempts.process';
 import { RefundReadsController, RefundsController } from './refunds.controller';
 import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
@@ -57,11 +58,12 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
     Refunds,
     RefundAttemptsProcess,
     CreditNoteResolutions,
+    CreditNoteRefundReaction,
     PaymentMethods,
     PaymentMethodAttachmentReaction,
     { provide: SANDBOX_RECORD, useFactory: (config: TallyConfig) => new SqliteSandboxRecord(join(config.dataDir, SANDBOX_RECORD_FILE)), inject: [TALLY_CONFIG] },
     { provide: PAYMENT_PROVIDER, useFactory: (record: SandboxRecord) => new SandboxPaymentProvider(record), inject: [SANDBOX_RECORD] },
   ],
-  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess, RefundAttemptsProcess],
+  exports: [PaymentMethodAttachmentReaction, PaymentFlowReaction, DunningProcess, UnappliedPaymentRefundProcess, RefundAttemptsProcess, CreditNoteRefundReaction],
 })
 export class PaymentsModule {}

@@ -3,7 +3,7 @@ import Big from 'big.js';
 import { derivedId, DomainError, formatAmount, parseAmount, type IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, onClockOf, type RequestContext } from '@tally/cells';
 import { Clocks, CommandRuntime, Commands } from '@tally/runtime';
-import { creditableAfterPayment, CreditNoteIssuance, invoiceRefunds } from '@tally/invoicing';
+import { creditableAfterPayment, CreditNoteIssuance, creditNoteIdOfRefund, invoiceRefunds, type CreditNoteDecided } from '@tally/invoicing';
 import { CustomerWallets } from '@tally/wallets';
 import { paymentNotFound, type ReserveRefund } from './domain/payment.decider';
 import type { PaymentRefundReserved } from './domain/payment.events';
@@ -21,15 +21,14 @@ export interface NewRefund {
   destination?: 'wallet';
 }
 
-/** A refund's credit note shares its id's ULID: `rfd_X` issues `cn_X`, so the note names its refund without a lookup. */
-export const creditNoteIdOf = (refundId: string): string => `cn_${refundId.slice(REFUND_ID_PREFIX.length + 1)}`;
-export const refundIdOf = (creditNoteId: string): string => `${REFUND_ID_PREFIX}_${creditNoteId.slice('cn_'.length)}`;
-
 /**
  * The wallet transaction of a refund to the wallet: the one wallets' credit-balance reaction posts
  * for the refund's credit note, so the wallet is credited once whichever of the two comes first.
  */
-export const refundWalletTransactionId = (refundId: string): string => derivedId('wtx', [creditNoteIdOf(refundId), 'credit_balance']);
+export const refundWalletTransactionId = (refundId: string): string => creditNoteWalletTransactionId(creditNoteIdOfRefund(refundId));
+
+/** The wallet transaction that credits a credit note's amount to the wallet (the wallets' credit-balance reaction derives the same). */
+export const creditNoteWalletTransactionId = (creditNoteId: string): string => derivedId('wtx', [creditNoteId, 'credit_balance']);
 
 /**
  * Refunds of payments: the amount is reserved on the payment (never more than it took, also under
@@ -89,13 +88,31 @@ export class Refunds {
     }
   }
 
+  /**
+   * The refund of a credit note asked on the invoice: reserved on its payment under the note's
+   * refund id (once), the refund attempts process making it from there. A payment that cannot give
+   * it (refunded meanwhile, its window closed) leaves the note `pending_manual` for an operator.
+   */
+  async refundCreditNote(context: RequestContext, note: CreditNoteDecided['data']): Promise<void> {
+    const { payment_id, refund_id, amount, reason, credit_note_id, invoice_id } = note;
+    if (!payment_id || !refund_id) return;
+    const reserve = (now: string): ReserveRefund => ({ type: 'ReserveRefund', data: { payment_id, refund_id, amount, reason, destination: 'original_method', now } });
+    try {
+      await this.commands.send(paymentAggregate, payment_id, reserve, context);
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code === 'request.concurrent_update') throw error;
+      const failed = { invoice_id, credit_note_id, refund_status: 'failed', exhausted: true } as const;
+      await this.commands.send(invoiceRefunds, invoice_id, { type: 'RecordCreditNoteRefund', data: failed }, context);
+    }
+  }
+
   /** The refund a reservation made, and its credit note against the payment's invoice (`refund`, or `credit_balance` to the wallet). */
   async open(context: RequestContext, reservation: PaymentRefundReserved['data']): Promise<void> {
     const { payment_id, refund_id, amount, reason, destination, reserved_at } = reservation;
     const cell = this.runtime.cellOf(context);
     const { state: payment } = await this.runtime.load(cell, paymentAggregate, payment_id, context);
     if (payment.status === 'none') throw paymentNotFound(payment_id);
-    const credit_note_id = creditNoteIdOf(refund_id);
+    const credit_note_id = creditNoteIdOfRefund(refund_id);
     const { invoiceId: invoice_id, customerId: customer_id, currency, provider } = payment;
     const created = { refund_id, payment_id, invoice_id, customer_id, credit_note_id, amount, currency, reason, destination, provider, created_at: reserved_at, idempotency_key: refundAttemptKey(refund_id, 1) };
     await this.commands.send(refundAggregate, refund_id, { type: 'CreateRefund', data: created }, context);

@@ -320,6 +320,16 @@ describe('invoice decider', () => {
         .when(credit({ amount: '178.50', outcome: 'refund', refund_id: 'rfd_1', payment_id: 'pay_1' }))
         .then([note('178.5', WHOLE, false, 1, { outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id: 'pay_1' })]);
     });
+    it('refunds the last applied payment, or the one named, when asked on the invoice: the refund takes the note’s id', () => {
+      const twice = [created, finalized, applied('pay_1', '100'), applied('pay_2', '78.5'), paid];
+      const refunding = (payment_id: string) => ({ outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id }) as const;
+      spec.given(twice).when(credit({ amount: '10.00', outcome: 'refund' })).then([note('10', SPLIT_10, false, 1, refunding('pay_2'))]);
+      spec.given(twice).when(credit({ amount: '10.00', outcome: 'refund', payment_id: 'pay_1' })).then([note('10', SPLIT_10, false, 1, refunding('pay_1'))]);
+      spec.given(twice).when(credit({ amount: '78.51', outcome: 'refund' })).thenFails('credit_note.exceeds_invoice');
+      spec.given([...twice, note('10', SPLIT_10, false, 1, refunding('pay_2'))]).when(credit({ credit_note_id: 'cn_2', amount: '68.51', outcome: 'refund' })).thenFails('credit_note.exceeds_invoice');
+      spec.given(twice).when(credit({ amount: '1.00', outcome: 'refund', payment_id: 'pay_9' })).thenFails('credit_note.no_payment_to_refund');
+      spec.given(twice).when(credit({ amount: '1.00', payment_id: 'pay_1' })).thenFails('credit_note.invalid');
+    });
     it('refunds what a partly paid invoice was paid, without lowering what is due', () => {
       const partly = [created, finalized, applied('pay_1', '10')];
       spec

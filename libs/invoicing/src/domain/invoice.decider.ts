@@ -3,6 +3,7 @@ import { assertNever, checkMetadata, DomainError, formatAmount, isWholeMinorUnit
 import type { TaxBehavior } from '@tally/tax/published';
 import { automaticPaymentId, DEFAULT_DUNNING, type DunningFinalAction, type DunningTerms } from './collection-terms';
 import { creditedLine, leftToCredit, spreadOverLines, type CreditableLine } from './credit-note-lines';
+import { refundIdOfCreditNote } from './credit-note-refunds';
 import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
 import type {
   CreditNoteDecided,
@@ -65,8 +66,10 @@ export interface InvoiceFacts {
   pendingCreditNotes: readonly CreditNoteDecided['data'][];
   /** After finalisation: each line's total (after discounts, with tax), the tax in it, and what credit notes credited of it. */
   lineTotals: readonly CreditableLine[];
-  /** Each credit note's outcome, oldest first. */
-  creditNoteOutcomes: readonly ({ creditNoteId: string; refundId: string | null } & CreditNoteOutcome)[];
+  /** Each credit note's outcome, the payment it returns and its amount, oldest first. */
+  creditNoteOutcomes: readonly ({ creditNoteId: string; refundId: string | null; paymentId: string | null; amount: string } & CreditNoteOutcome)[];
+  /** The payments applied, and how much of each. */
+  appliedPayments: readonly { paymentId: string; amount: string }[];
 }
 
 export type InvoiceState = { status: 'none' } | InvoiceFacts;
@@ -366,6 +369,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         openPayment: null,
         openPaymentAmount: null,
         unappliedPayments: [],
+        appliedPayments: [],
         attempts: [],
         pendingCreditNotes: [],
         lineTotals: [],
@@ -408,6 +412,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
           status: 'partially_paid',
           amountPaid: new Big(state.amountPaid).plus(event.data.amount).toFixed(),
           payments: [...state.payments, event.data.payment_id],
+          appliedPayments: [...state.appliedPayments, { paymentId: event.data.payment_id, amount: event.data.amount }],
         };
       case 'InvoicePaymentStarted': {
         const { payment_id, amount, payment_method_id, reason } = event.data;
@@ -535,6 +540,7 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
     throw DomainError.invalid('credit_note.invalid', 'Give the credit note an amount or lines, not both', [{ field: 'amount', code: 'credit_note.amount_or_lines', message }]);
   }
   const kind = data.outcome ?? (state.status === 'paid' ? 'credit_balance' : 'none');
+  if (data.payment_id !== undefined && data.refund_id === undefined && kind !== 'refund') throw invalid('credit_note.invalid', 'payment_id', 'payment_id goes with outcome refund');
   const prePayment = kind === 'none';
   if (prePayment && state.status === 'paid') {
     throw DomainError.conflict('credit_note.outcome_required', `Invoice ${state.id} is paid; a credit note of it refunds (\`refund\`) or credits the customer's wallet (\`credit_balance\`)`);
@@ -546,6 +552,7 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
     const what = prePayment ? 'what is left to pay' : 'what was paid and not yet credited back';
     throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${state.id} has ${left.toFixed()} ${state.currency} left to credit (${what})`);
   }
+  const refunded = kind === 'refund' && data.refund_id === undefined ? refundedPayment(state, data.payment_id, amount, data.credit_note_id) : undefined;
   // The payment under way must still find what it charges due when it succeeds.
   if (prePayment && state.openPaymentAmount !== null && left.minus(amount).lt(state.openPaymentAmount)) {
     throw paymentInProgress(state, `a credit note leaving less than its ${formatAmount(new Big(state.openPaymentAmount), state.currency)} ${state.currency} due`);
@@ -560,13 +567,31 @@ function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): In
       memo: data.memo,
       lines: lines ?? spreadOverLines(amount, state.lineTotals, state.currency).map((part) => creditedLine(part.line, part.amount, state.currency)),
       outcome: { kind, refund_status: kind === 'refund' ? 'pending' : null },
-      refund_id: data.refund_id ?? null,
-      payment_id: data.payment_id ?? null,
+      refund_id: refunded?.refund_id ?? data.refund_id ?? null,
+      payment_id: refunded?.payment_id ?? data.payment_id ?? null,
       pre_payment: prePayment,
       created_at: data.now,
     },
   };
   return [decided];
+}
+
+/**
+ * The payment a credit note asked on the invoice refunds (a refund's own note names both): the one
+ * named, else the last applied, with that much of it not yet returned by credit notes. Its refund
+ * is made by the payments context from the note (its id: the note's, as `rfd_`).
+ */
+function refundedPayment(state: InvoiceFacts, named: string | undefined, amount: Big, creditNoteId: string): { payment_id: string; refund_id: string } {
+  const paymentId = named ?? state.appliedPayments[state.appliedPayments.length - 1]?.paymentId;
+  const applied = state.appliedPayments.filter((payment) => payment.paymentId === paymentId);
+  if (!paymentId || applied.length === 0) {
+    const message = named ? `payment ${named} was not applied to invoice ${state.id}` : `invoice ${state.id} has no payment to refund`;
+    throw DomainError.conflict('credit_note.no_payment_to_refund', message.charAt(0).toUpperCase() + message.slice(1));
+  }
+  const returned = state.creditNoteOutcomes.filter((note) => note.paymentId === paymentId).reduce((sum, note) => sum.plus(note.amount), ZERO);
+  const left = applied.reduce((sum, payment) => sum.plus(payment.amount), ZERO).minus(returned);
+  if (amount.gt(left)) throw DomainError.conflict('credit_note.exceeds_invoice', `Payment ${paymentId} has ${left.toFixed()} ${state.currency} left to refund`);
+  return { payment_id: paymentId, refund_id: refundIdOfCreditNote(creditNoteId) };
 }
 
 /** The lines a credit note names, each once, each an invoice line with that much left to credit. */
@@ -600,10 +625,10 @@ function creditNoteOf(state: InvoiceState, creditNoteId: string) {
 
 /** What a credit note takes off: its amount (of what is due, before payment), its lines' shares, and its outcome kept. */
 function credited(state: InvoiceFacts, data: CreditNoteDecided['data']): InvoiceFacts {
-  const { amount, lines, pre_payment, credit_note_id, refund_id, outcome } = data;
+  const { amount, lines, pre_payment, credit_note_id, refund_id, payment_id, outcome } = data;
   return {
     ...state,
-    creditNoteOutcomes: [...state.creditNoteOutcomes, { creditNoteId: credit_note_id, refundId: refund_id, ...outcome }],
+    creditNoteOutcomes: [...state.creditNoteOutcomes, { creditNoteId: credit_note_id, refundId: refund_id, paymentId: payment_id, amount, ...outcome }],
     credited: new Big(state.credited).plus(amount).toFixed(),
     prePaymentCredit: pre_payment ? new Big(state.prePaymentCredit).plus(amount).toFixed() : state.prePaymentCredit,
     lineTotals: state.lineTotals.map((line) => {

@@ -7,9 +7,7 @@ import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally
 import { MAX_INVOICE_LINES } from '../domain/invoice-line-input';
 import { CREDIT_NOTE_REASONS, type CreditNoteOutcomeKind, type CreditNoteReason } from '../domain/invoice.events';
 
-/** The outcomes a credit note asked for on the invoice takes; a refund's credit note comes from the refund. */
-type IssuedOutcome = Exclude<CreditNoteOutcomeKind, 'refund'>;
-const ISSUED_OUTCOMES: readonly IssuedOutcome[] = ['none', 'credit_balance'];
+const ISSUED_OUTCOMES: readonly CreditNoteOutcomeKind[] = ['none', 'refund', 'credit_balance'];
 
 const AMOUNT = { type: String, pattern: amountPattern(AMOUNT_FRACTION_DIGITS) };
 const MAX_DAYS_UNTIL_DUE = 365;
@@ -110,7 +108,10 @@ export class IssueCreditNoteDto {
   @ApiPropertyOptional({
     enum: ISSUED_OUTCOMES,
     description:
-      'What becomes of what it credits: `none` lowers what is left to pay (an invoice not yet paid; the default there), `credit_balance` credits the customer’s wallet in the invoice’s currency (a paid or partly paid invoice; the default on a paid one). A refund of a payment is asked on the payment (`POST /v1/payments/{id}/refunds`), which issues its credit note',
+      'What becomes of what it credits: `none` lowers what is left to pay (an invoice not yet paid; the default there), `refund` refunds it to the method of the invoice’s payment (`payment_id`, else the last applied; a refund `rfd_…` with the credit note’s id follows), `credit_balance` credits the customer’s wallet in the invoice’s currency (the default on a paid invoice)',
   })
-  @IsOmittable() @IsIn(ISSUED_OUTCOMES) outcome?: IssuedOutcome;
+  @IsOmittable() @IsIn(ISSUED_OUTCOMES) outcome?: CreditNoteOutcomeKind;
+
+  @ApiPropertyOptional({ pattern: '^pay_[0-9A-Za-z]+$', example: 'pay_01JD8X5Z3Q4W2R6T8Y0V1B3N5M', description: 'With outcome `refund`: the payment of the invoice to refund; default the last applied' })
+  @IsOmittable() @IsString() @Matches(/^pay_[0-9A-Za-z]+$/, { message: 'payment_id is a payment id (pay_…)' }) payment_id?: string;
 }

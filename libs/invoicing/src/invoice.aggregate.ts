@@ -59,7 +59,6 @@ export const INVOICE_NUMBER_SEQUENCE_PREFIX = 'invseq';
 export const creditNoteNumberSequenceAggregate: AggregateDefinition<InvoiceNumberSequenceState, InvoiceNumberSequenceCommand, InvoiceNumberSequenceEvent> = {
   ...invoiceNumberSequenceAggregate,
   type: 'credit_note_number_sequence',
-  notFound: (id) => DomainError.notFound('credit_note.number_sequence_not_found', `No credit note number sequence ${id}`),
 };
 
 export const CREDIT_NOTE_NUMBER_SEQUENCE_PREFIX = 'cnseq';

@@ -214,6 +214,27 @@ describe('refunds through the HTTP API', () => {
       expect(await providerRefundsOf(made.id)).toEqual([]);
     });
 
+    it('retries a refund the bank returned after it succeeded, under a new key: one refund standing at the provider', async () => {
+      const { invoice, payment, clock } = await paid('70.00', { clock: true });
+      const made = await refund(payment);
+      expect(made).toMatchObject({ status: 'succeeded', attempts: 1 });
+      const failed = (await api.post(`/v1/test-helpers/refunds/${made.id}/fail`).expect(200)).body as Refund;
+      expect(failed).toMatchObject({ status: 'pending', attempts: 1, provider_refund_id: null, failure_reason: { kind: 'declined', code: 'refund_failed' }, next_attempt_at: at(1) });
+      expect((await api.post(`/v1/test-helpers/refunds/${made.id}/fail`).expect(409)).body.problem).toBe('refund.not_reversible');
+      await tally.settle();
+      expect(await creditNote(invoice, made.credit_note_id)).toMatchObject({ outcome: { kind: 'refund', refund_status: 'failed' } });
+      await api.post(`/v1/test-clocks/${clock}/advance`, { frozen_time: at(1) }).expect(200);
+      await tally.settle();
+      expect(await get(`/v1/refunds/${made.id}`)).toMatchObject({ status: 'succeeded', attempts: 2, provider_refund_id: expect.stringMatching(/^sbx_re_/) });
+      expect(await creditNote(invoice, made.credit_note_id)).toMatchObject({ outcome: { kind: 'refund', refund_status: 'succeeded' } });
+      const atProvider = await providerRefundsOf(made.id);
+      expect(atProvider.map(({ idempotencyKey, failed }) => [idempotencyKey, failed ?? false])).toEqual([
+        [`refund:${made.id}:1`, true],
+        [`refund:${made.id}:2`, false],
+      ]);
+      expect(await eventTypes(made.id)).toEqual(['refund.created', 'refund.succeeded', 'refund.failed', 'refund.succeeded']);
+    });
+
     it('asks again under the same key after a lost answer: one refund at the provider, recorded once', async () => {
       const { invoice, payment, clock } = await paid('60.43', { clock: true });
       const made = await refund(payment);

@@ -30,6 +30,7 @@ import { CreditNoteResolutions } from './credit-note-resolutions';
 import { CreditNoteRefundReaction } from './credit-note-refund.reaction';
 import { RefundAttemptsProcess } from './refund-attempts.process';
 import { RefundReadsController, RefundsController } from './refunds.controller';
+import { RefundTestHelpersController } from './refund-test-helpers.controller';
 import { PAYMENT_PROVIDER } from './provider/payment-provider.port';
 import { SandboxPaymentProvider } from './provider/sandbox/sandbox-provider';
 import type { SandboxRecord } from './provider/sandbox/sandbox-record';
@@ -39,7 +40,7 @@ const SANDBOX_RECORD = Symbol('SandboxRecord');
 
 @Module({
   imports: [CustomersModule, WalletsModule, InvoicingModule],
-  controllers: [PaymentMethodsController, PaymentMethodReadsController, SetupIntentsController, SetupIntentReadsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController, RefundsController, RefundReadsController],
+  controllers: [PaymentMethodsController, PaymentMethodReadsController, SetupIntentsController, SetupIntentReadsController, PaymentReadsController, PaymentsController, PaymentTestHelpersController, PaymentActionPageController, RefundsController, RefundReadsController, RefundTestHelpersController],
   providers: [
     InvoicePayer,
     PaymentFollowUps,

@@ -4,7 +4,7 @@ import type { RequestContext } from '@tally/cells';
 import type { ProcessManager } from '@tally/runtime';
 import { refundAttemptsDecider, type RefundAttemptsCommand, type RefundAttemptsInput } from './domain/refund-attempts.decider';
 import type { PaymentRefundReserved } from './domain/payment.events';
-import type { RefundAttemptFailed, RefundCreated, RefundFailed, RefundSucceeded } from './domain/refund.events';
+import type { RefundAttemptFailed, RefundCreated, RefundFailed, RefundReversed, RefundSucceeded } from './domain/refund.events';
 import { Refunds } from './refunds';
 
 /** A refund's making and its retries (see refundAttemptsDecider). */
@@ -44,6 +44,10 @@ function inputOf(event: RecordedEvent): RefundAttemptsInput | undefined {
     case 'RefundAttemptFailed': {
       const { refund_id, attempt, next_attempt_at } = event.data as RefundAttemptFailed['data'];
       return { id, type: 'RefundAttemptFailed', data: { refund_id, attempt, next_attempt_at } };
+    }
+    case 'RefundReversed': {
+      const { refund_id, attempt, next_attempt_at } = event.data as RefundReversed['data'];
+      return { id, type: 'RefundReversed', data: { refund_id, attempt, next_attempt_at } };
     }
     case 'RefundSucceeded':
       return { id, type: 'RefundSettled', data: { refund_id: (event.data as RefundSucceeded['data']).refund_id, refund_status: 'succeeded', exhausted: false } };

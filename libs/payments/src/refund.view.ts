@@ -51,6 +51,7 @@ export const refundView = defineView<RefundResource, RefundEvent, 'RefundCreated
   changes: {
     RefundAttemptFailed: (_refund, { attempt, failure, next_attempt_at }) => ({ attempts: attempt, failure_reason: failure, next_attempt_at }),
     RefundSucceeded: (_refund, { attempt, provider_refund_id, wallet_transaction_id }) => ({ status: 'succeeded', attempts: attempt, provider_refund_id, wallet_transaction_id, next_attempt_at: null }),
+    RefundReversed: (_refund, { failure, next_attempt_at }) => ({ status: next_attempt_at === null ? 'failed' : 'pending', provider_refund_id: null, failure_reason: failure, next_attempt_at }),
     RefundFailed: () => ({ status: 'failed', next_attempt_at: null }),
   },
   publicTypes: {
@@ -59,5 +60,7 @@ export const refundView = defineView<RefundResource, RefundEvent, 'RefundCreated
     // `refund.failed`: the provider rejected it for good (every attempt); a failed attempt that is retried is no public event.
     RefundAttemptFailed: undefined,
     RefundFailed: 'refund.failed',
+    // The provider rejected it after all: retried, or failed for good when that was the last attempt.
+    RefundReversed: 'refund.failed',
   },
 });

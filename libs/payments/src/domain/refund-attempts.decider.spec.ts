@@ -32,5 +32,19 @@ describe('refund attempts process', () => {
       .then([{ kind: 'command', command: { type: 'RecordRefundOnCreditNote', data: { refund_id, refund_status: 'failed', exhausted: true } } }]);
   });
 
+  it('retries a refund the provider reported failed after it succeeded, or leaves its note pending_manual after the last attempt', () => {
+    spec
+      .given([])
+      .when(input(8, 'RefundReversed', { refund_id, attempt: 1, next_attempt_at: '2026-05-01T11:00:00.000Z' }))
+      .then([
+        { kind: 'schedule', timerId: `attempt:2:${refund_id}`, dueAt: '2026-05-01T11:00:00.000Z' },
+        { kind: 'command', command: { type: 'RecordRefundOnCreditNote', data: { refund_id, refund_status: 'failed', exhausted: false } } },
+      ]);
+    spec
+      .given([])
+      .when(input(9, 'RefundReversed', { refund_id, attempt: 5, next_attempt_at: null }))
+      .then([{ kind: 'command', command: { type: 'RecordRefundOnCreditNote', data: { refund_id, refund_status: 'failed', exhausted: true } } }]);
+  });
+
   it('ignores a timer not its own', () => spec.given([]).when(input(7, TIMER_FIRED, { timer_id: 'retry:2' })).thenNothingHappens());
 });

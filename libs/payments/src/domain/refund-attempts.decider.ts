@@ -6,6 +6,8 @@ export type RefundAttemptsInput =
   | ProcessInput<'PaymentRefundReserved', PaymentRefundReserved['data']>
   | ProcessInput<'RefundCreated', { refund_id: string }>
   | ProcessInput<'RefundAttemptFailed', { refund_id: string; attempt: number; next_attempt_at: string | null }>
+  /** The provider reported the refund it made failed after all. */
+  | ProcessInput<'RefundReversed', { refund_id: string; attempt: number; next_attempt_at: string | null }>
   /** The refund's outcome so far, for its credit note. */
   | ProcessInput<'RefundSettled', { refund_id: string; refund_status: 'succeeded' | 'failed'; exhausted: boolean }>;
 
@@ -42,6 +44,11 @@ export const refundAttemptsDecider: ProcessDecider<Record<string, never>, Refund
           { kind: 'schedule', timerId: `${ATTEMPT_TIMER}${failed + 1}:${refund_id}`, dueAt: next_attempt_at },
           { kind: 'command', command: { type: 'RecordRefundOnCreditNote', data: { refund_id, refund_status: 'failed', exhausted: false } } },
         ];
+      }
+      case 'RefundReversed': {
+        const { refund_id, attempt: failed, next_attempt_at } = input.data;
+        const onNote: Output = { kind: 'command', command: { type: 'RecordRefundOnCreditNote', data: { refund_id, refund_status: 'failed', exhausted: next_attempt_at === null } } };
+        return next_attempt_at === null ? [onNote] : [{ kind: 'schedule', timerId: `${ATTEMPT_TIMER}${failed + 1}:${refund_id}`, dueAt: next_attempt_at }, onNote];
       }
       case 'RefundSettled':
         return [{ kind: 'command', command: { type: 'RecordRefundOnCreditNote', data: input.data } }];

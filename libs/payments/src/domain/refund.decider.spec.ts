@@ -78,5 +78,27 @@ describe('refund decider', () => {
     spec.given([created, attemptFailed(1, outage, 0, 1, `refund:${refund_id}:1`)]).when(record(1, success(0))).thenNothingHappens();
   });
 
+  it('is pending again when the provider reports the refund it made failed, its next attempt under a new key; failed when that was the last', () => {
+    const reversal = (provider_refund_id: string, hours: number) => ({ type: 'RecordRefundReversal' as const, data: { refund_id, provider_refund_id, failure: declined, at: at(hours) } });
+    const reversed = (attempt: number, hours: number, next: number | null): RefundEvent => ({
+      type: 'RefundReversed',
+      data: { refund_id, attempt, failure: declined, reversed_at: at(hours), next_attempt_at: next === null ? null : at(next), next_idempotency_key: next === null ? null : `refund:${refund_id}:${attempt + 1}` },
+    });
+    spec.given([created, succeeded(1, 0)]).when(reversal('sbx_re_1', 0.5)).then([reversed(1, 0.5, 1)]);
+    spec.given([created, succeeded(1, 0)]).when(reversal('sbx_re_1', 2)).then([reversed(1, 2, 2)]);
+    spec.given([created, succeeded(1, 0), reversed(1, 0.5, 1)]).when(reversal('sbx_re_1', 0.6)).thenNothingHappens();
+    spec.given([created, succeeded(1, 0)]).when(reversal('sbx_re_other', 0.5)).thenNothingHappens();
+    spec.given([created, succeeded(1, 0), reversed(1, 0.5, 1)]).when(record(2, success(1))).then([succeeded(2, 1)]);
+    const five = [
+      created,
+      attemptFailed(1, outage, 0, 1, `refund:${refund_id}:1`),
+      attemptFailed(2, outage, 1, 3, `refund:${refund_id}:1`),
+      attemptFailed(3, outage, 3, 9, `refund:${refund_id}:1`),
+      attemptFailed(4, outage, 9, 24, `refund:${refund_id}:1`),
+      succeeded(5, 24),
+    ];
+    spec.given(five).when(reversal('sbx_re_1', 30)).then([reversed(5, 30, null)]);
+  });
+
   it('does not exist before it is created', () => spec.given([]).when(record(1, success(0))).thenFails('refund.not_found'));
 });

@@ -19,6 +19,8 @@ export type RefundState =
       attempts: number;
       /** What the next attempt asks the provider under. */
       idempotencyKey: string;
+      /** The provider's refund, while it stands as made. */
+      providerRefundId: string | null;
     };
 
 /** What an attempt came to: the money returned, or the provider's refusal. `at`: on the refund's clock. */
@@ -30,7 +32,20 @@ export type CreateRefund = Command<'CreateRefund', RefundCreated['data']>;
 /** `attempt`: the attempt's number (1-based); an outcome of an attempt already recorded changes nothing. */
 export type RecordRefundAttempt = Command<'RecordRefundAttempt', { refund_id: string; attempt: number; outcome: RefundAttemptOutcome }>;
 
-export type RefundCommand = CreateRefund | RecordRefundAttempt;
+/** The provider reports the refund it made failed after all; `at` on the refund's clock. */
+export type RecordRefundReversal = Command<'RecordRefundReversal', { refund_id: string; provider_refund_id: string; failure: RefundFailure; at: string }>;
+
+export type RefundCommand = CreateRefund | RecordRefundAttempt | RecordRefundReversal;
+
+/**
+ * When the attempt after `attempt` is due: on the schedule, but never before `at` (a late failure
+ * reported after that attempt's time is retried at once); null after the last.
+ */
+function nextAttemptAt(createdAt: string, attempt: number, at: string): string | null {
+  if (attempt >= MAX_REFUND_ATTEMPTS) return null;
+  const due = refundAttemptDueAt(createdAt, attempt + 1)!;
+  return due > at ? due : at;
+}
 
 export const refundNotFound = (id: string) => DomainError.notFound('refund.not_found', `No refund ${id}`);
 
@@ -56,10 +71,20 @@ export const refundDecider: Decider<RefundState, RefundCommand, RefundEvent> = {
           return [{ type: 'RefundSucceeded', data: { refund_id, attempt, provider_refund_id, wallet_transaction_id, succeeded_at: at } }];
         }
         const { failure, at } = outcome;
-        const next = attempt < MAX_REFUND_ATTEMPTS ? refundAttemptDueAt(state.createdAt, attempt + 1)! : null;
+        const next = nextAttemptAt(state.createdAt, attempt, at);
         const nextKey = next === null ? null : failure.kind === 'ambiguous' ? state.idempotencyKey : refundAttemptKey(refund_id, attempt + 1);
         const failed: RefundEvent = { type: 'RefundAttemptFailed', data: { refund_id, attempt, failure, failed_at: at, next_attempt_at: next, next_idempotency_key: nextKey } };
         return next === null ? [failed, { type: 'RefundFailed', data: { refund_id, attempts: attempt, failure, failed_at: at } }] : [failed];
+      }
+      case 'RecordRefundReversal': {
+        if (state.status === 'none') throw refundNotFound(command.data.refund_id);
+        const { provider_refund_id, failure, at } = command.data;
+        // Only the refund made, and once: a later notice of it changes nothing.
+        if (state.status !== 'succeeded' || state.providerRefundId !== provider_refund_id) return [];
+        const attempt = state.attempts;
+        const next = nextAttemptAt(state.createdAt, attempt, at);
+        const key = next === null ? null : refundAttemptKey(state.id, attempt + 1);
+        return [{ type: 'RefundReversed', data: { refund_id: state.id, attempt, failure, reversed_at: at, next_attempt_at: next, next_idempotency_key: key } }];
       }
       default:
         return assertNever(command);
@@ -82,6 +107,7 @@ export const refundDecider: Decider<RefundState, RefundCommand, RefundEvent> = {
         createdAt: created_at,
         attempts: 0,
         idempotencyKey: idempotency_key,
+        providerRefundId: null,
       };
     }
     if (state.status === 'none') return state;
@@ -89,7 +115,9 @@ export const refundDecider: Decider<RefundState, RefundCommand, RefundEvent> = {
       case 'RefundAttemptFailed':
         return { ...state, attempts: event.data.attempt, idempotencyKey: event.data.next_idempotency_key ?? state.idempotencyKey };
       case 'RefundSucceeded':
-        return { ...state, status: 'succeeded', attempts: event.data.attempt };
+        return { ...state, status: 'succeeded', attempts: event.data.attempt, providerRefundId: event.data.provider_refund_id };
+      case 'RefundReversed':
+        return { ...state, status: event.data.next_attempt_at === null ? 'failed' : 'pending', providerRefundId: null, idempotencyKey: event.data.next_idempotency_key ?? state.idempotencyKey };
       case 'RefundFailed':
         return { ...state, status: 'failed' };
       default:

@@ -55,7 +55,17 @@ export type RefundSucceeded = Event<
   { refund_id: string; attempt: number; provider_refund_id: string | null; wallet_transaction_id: string | null; succeeded_at: string }
 >;
 
+/**
+ * The provider reported a refund it had answered as made failed after all (the bank returned it):
+ * the money is owed again, the refund is pending with its next attempt (a new key), or failed
+ * (`next_attempt_at` null) when that was the last.
+ */
+export type RefundReversed = Event<
+  'RefundReversed',
+  { refund_id: string; attempt: number; failure: RefundFailure; reversed_at: string; next_attempt_at: string | null; next_idempotency_key: string | null }
+>;
+
 /** Every attempt failed: the refund is failed and its credit note left for an operator (`pending_manual`). */
 export type RefundFailed = Event<'RefundFailed', { refund_id: string; attempts: number; failure: RefundFailure; failed_at: string }>;
 
-export type RefundEvent = RefundCreated | RefundAttemptFailed | RefundSucceeded | RefundFailed;
+export type RefundEvent = RefundCreated | RefundAttemptFailed | RefundSucceeded | RefundReversed | RefundFailed;

@@ -45,6 +45,8 @@ export interface SandboxRefund {
   /** Tally's refund, when the request named it. */
   reference?: string;
   refundedAt?: string;
+  /** The bank returned it after it was made (`failRefund`): the money is the merchant's again. */
+  failed?: true;
 }
 
 /** A card's verification: a 0-unit authorisation, then its reversal. */
@@ -181,8 +183,19 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   findRefund(req: FindRefundRequest): Promise<FoundRefund | undefined> {
     return this.serially(async () => {
-      const made = (await this.refundsOf(req.providerPaymentId)).find((refund) => refund.reference === req.reference);
+      const made = (await this.refundsOf(req.providerPaymentId)).find((refund) => refund.reference === req.reference && !refund.failed);
       return made && { providerRefundId: made.providerRefundId, refundedAt: made.refundedAt ?? '' };
+    });
+  }
+
+  /** A refund made that the bank returns later (Stripe's refund that fails after succeeding): false when there is no such refund standing. */
+  failRefund(providerRefundId: string): Promise<boolean> {
+    return this.serially(async () => {
+      const key = `${REFUNDS}${providerRefundId}`;
+      const refund = (await this.record.get(key)) as SandboxRefund | undefined;
+      if (!refund || refund.failed) return false;
+      await this.record.put(key, { ...refund, failed: true } satisfies SandboxRefund);
+      return true;
     });
   }
 
@@ -190,7 +203,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const payment = (await this.record.get(paymentKey(req.providerPaymentId))) as Payment | undefined;
     if (!payment || payment.outcome.status !== 'succeeded') return refundFailed('charge_not_refundable', 'Only a succeeded payment can be refunded.');
     if (payment.currency !== req.currency) return refundFailed('currency_mismatch', `The payment was made in ${payment.currency}.`);
-    const refunded = (await this.refundsOf(req.providerPaymentId)).reduce((sum, made) => sum.plus(made.amount), new Big(0));
+    const refunded = (await this.refundsOf(req.providerPaymentId)).filter((made) => !made.failed).reduce((sum, made) => sum.plus(made.amount), new Big(0));
     if (new Big(req.amount).lte(0) || refunded.plus(req.amount).gt(payment.amount)) return refundFailed('amount_too_large', 'The refunds would exceed the payment.');
     const providerRefundId = providerRefundIdFor(req.idempotencyKey);
     const { providerPaymentId, amount, currency, idempotencyKey, reference } = req;

@@ -278,7 +278,9 @@ describe('refunds through the HTTP API', () => {
       const note = (await api.post(`/v1/invoices/${invoice}/credit-notes`, { reason: 'duplicate', amount: '30.00', outcome: 'refund' }).expect(200)).body as CreditNote;
       await tally.settle();
       expect(await creditNote(invoice, note.id)).toMatchObject({ outcome: { kind: 'pending_manual', refund_status: 'failed' } });
-      expect((await api.get(`/v1/refunds/${note.refund_id}`).expect(404)).body.problem).toBe('refund.not_found');
+      expect(await get(`/v1/refunds/${note.refund_id}`)).toMatchObject({ status: 'failed', attempts: 0, failure_reason: { kind: 'declined', code: 'refund.window_closed' }, credit_note_id: note.id });
+      expect(await eventTypes(note.refund_id!)).toEqual(['refund.created', 'refund.failed']);
+      expect(await providerRefundsOf(note.refund_id!)).toEqual([]);
       expect(await get(`/v1/payments/${payment}`)).toMatchObject({ status: 'succeeded', refunds: [] });
       expect((await get<{ data: { type: string }[] }>(`/v1/events?aggregate_id=${invoice}&type=credit_note.refund_failed`)).data).toHaveLength(1);
       const resolved = (await api.post(`/v1/credit-notes/${note.id}/resolve`, { resolution: 'refunded_out_of_band' }).expect(200)).body;

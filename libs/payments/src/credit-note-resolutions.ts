@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
-import { CommandRuntime, Commands, ScopedReads } from '@tally/runtime';
-import { CREDIT_NOTES, invoiceRefunds, refundIdOfCreditNote, type CreditNoteResolution, type CreditNoteResource, type ResolveCreditNote } from '@tally/invoicing';
+import { CommandRuntime, Commands } from '@tally/runtime';
+import { invoiceRefunds, refundIdOfCreditNote, type CreditNoteResolution, type CreditNoteResource, type ResolveCreditNote } from '@tally/invoicing';
 import { CustomerWallets } from '@tally/wallets';
 import { refundAggregate } from './refund.aggregate';
 import { creditNoteWalletTransactionId } from './refunds';
 
-const creditNoteNotFound = (id: string) => DomainError.notFound('credit_note.not_found', `No credit note ${id}`);
+const creditNoteNotFound = (id: string) => DomainError.notFound('credit_note.not_found', `No credit note ${id} of a refund`);
 
 /**
  * An operator closes a credit note whose refund failed on every attempt (`pending_manual`): the
@@ -20,7 +20,6 @@ export class CreditNoteResolutions {
     private readonly runtime: CommandRuntime,
     private readonly commands: Commands,
     private readonly wallets: CustomerWallets,
-    private readonly reads: ScopedReads,
   ) {}
 
   async resolve(context: RequestContext, creditNoteId: string, resolution: CreditNoteResolution): Promise<CreditNoteResource> {
@@ -34,16 +33,10 @@ export class CreditNoteResolutions {
     return resolved.resource!.credit_notes.find((note) => note.id === creditNoteId)!;
   }
 
-  /**
-   * Where the credit note is: its refund says (from its stream); a note whose refund could not even
-   * be reserved has none, and the credit notes' read model says (the invoice then decides).
-   */
+  /** A refund's credit note (only those can be `pending_manual`): where it is, from the refund's stream. */
   private async creditNoteOf(context: RequestContext, creditNoteId: string): Promise<{ invoiceId: string; customerId: string; currency: string; amount: string }> {
-    const refund = await this.runtime.load(this.runtime.cellOf(context), refundAggregate, refundIdOfCreditNote(creditNoteId), context);
-    if (refund.state.status !== 'none') return refund.state;
-    const found = await this.reads.retrieve<CreditNoteResource>(context, CREDIT_NOTES, creditNoteId);
-    if (!found) throw creditNoteNotFound(creditNoteId);
-    const { invoice_id, customer_id, currency, amount } = found.resource;
-    return { invoiceId: invoice_id, customerId: customer_id, currency, amount };
+    const { state } = await this.runtime.load(this.runtime.cellOf(context), refundAggregate, refundIdOfCreditNote(creditNoteId), context);
+    if (state.status === 'none' || state.creditNoteId !== creditNoteId) throw creditNoteNotFound(creditNoteId);
+    return state;
   }
 }

@@ -52,7 +52,7 @@ export const refundView = defineView<RefundResource, RefundEvent, 'RefundCreated
     RefundAttemptFailed: (_refund, { attempt, failure, next_attempt_at }) => ({ attempts: attempt, failure_reason: failure, next_attempt_at }),
     RefundSucceeded: (_refund, { attempt, provider_refund_id, wallet_transaction_id }) => ({ status: 'succeeded', attempts: attempt, provider_refund_id, wallet_transaction_id, next_attempt_at: null }),
     RefundReversed: (_refund, { failure, next_attempt_at }) => ({ status: next_attempt_at === null ? 'failed' : 'pending', provider_refund_id: null, failure_reason: failure, next_attempt_at }),
-    RefundFailed: () => ({ status: 'failed', next_attempt_at: null }),
+    RefundFailed: (_refund, { failure }) => ({ status: 'failed', failure_reason: failure, next_attempt_at: null }),
   },
   publicTypes: {
     RefundCreated: 'refund.created',

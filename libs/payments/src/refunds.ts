@@ -8,7 +8,7 @@ import { CustomerWallets } from '@tally/wallets';
 import { paymentNotFound, type ReserveRefund } from './domain/payment.decider';
 import type { PaymentRefundReserved } from './domain/payment.events';
 import type { RefundAttemptOutcome, RefundState } from './domain/refund.decider';
-import type { RefundDestination, RefundReason } from './domain/refund.events';
+import type { RefundDestination, RefundFailure, RefundReason } from './domain/refund.events';
 import { refundAttemptKey } from './domain/refund-retries';
 import { paymentAggregate } from './payment.aggregate';
 import { PAYMENT_PROVIDER, type PaymentProvider } from './provider/payment-provider.port';
@@ -94,16 +94,27 @@ export class Refunds {
    * it (refunded meanwhile, its window closed) leaves the note `pending_manual` for an operator.
    */
   async refundCreditNote(context: RequestContext, note: CreditNoteDecided['data']): Promise<void> {
-    const { payment_id, refund_id, amount, reason, credit_note_id, invoice_id } = note;
+    const { payment_id, refund_id, amount, reason } = note;
     if (!payment_id || !refund_id) return;
     const reserve = (now: string): ReserveRefund => ({ type: 'ReserveRefund', data: { payment_id, refund_id, amount, reason, destination: 'original_method', now } });
     try {
       await this.commands.send(paymentAggregate, payment_id, reserve, context);
     } catch (error) {
       if (!(error instanceof DomainError) || error.code === 'request.concurrent_update') throw error;
-      const failed = { invoice_id, credit_note_id, refund_status: 'failed', exhausted: true } as const;
-      await this.commands.send(invoiceRefunds, invoice_id, { type: 'RecordCreditNoteRefund', data: failed }, context);
+      await this.refused(context, note, { kind: 'declined', code: error.code, message: error.message });
     }
+  }
+
+  /** The refund of a credit note its payment refused, created failed in one append (never attempted): its note goes `pending_manual`. */
+  private async refused(context: RequestContext, note: CreditNoteDecided['data'], refused: RefundFailure): Promise<void> {
+    const { payment_id, refund_id, invoice_id, credit_note_id, amount, reason, created_at } = note;
+    const cell = this.runtime.cellOf(context);
+    const { state: payment } = await this.runtime.load(cell, paymentAggregate, payment_id!, context);
+    if (payment.status === 'none') throw paymentNotFound(payment_id!);
+    const { customerId: customer_id, currency, provider } = payment;
+    const data = { refund_id: refund_id!, payment_id: payment_id!, invoice_id, customer_id, credit_note_id, amount, currency, reason, destination: 'original_method' as const, provider, created_at, idempotency_key: refundAttemptKey(refund_id!, 1) };
+    await this.commands.send(refundAggregate, refund_id!, { type: 'CreateRefund', data: { ...data, refused } }, context);
+    await this.recordOnCreditNote(context, refund_id!, 'failed', true);
   }
 
   /** The refund a reservation made, and its credit note against the payment's invoice (`refund`, or `credit_balance` to the wallet). */

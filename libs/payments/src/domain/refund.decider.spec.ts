@@ -44,6 +44,15 @@ describe('refund decider', () => {
     spec.given([created]).when({ type: 'CreateRefund', data: created.data }).thenNothingHappens();
   });
 
+  it('is created failed, in one append, when its payment refused it (never attempted)', () => {
+    const refused = { kind: 'declined' as const, code: 'refund.window_closed', message: 'closed' };
+    spec
+      .given([])
+      .when({ type: 'CreateRefund', data: { ...created.data, refused } })
+      .then([created, { type: 'RefundFailed', data: { refund_id, attempts: 0, failure: refused, failed_at: T0 } }]);
+    spec.given([created, { type: 'RefundFailed', data: { refund_id, attempts: 0, failure: refused, failed_at: T0 } }]).when(record(1, success(0))).thenNothingHappens();
+  });
+
   it('records a first attempt’s success', () => spec.given([created]).when(record(1, success(0))).then([succeeded(1, 0)]));
 
   it('retries a declined attempt at +1 h under a new key, an ambiguous one under the same', () => {

@@ -28,7 +28,8 @@ export type RefundAttemptOutcome =
   | { status: 'succeeded'; provider_refund_id: string | null; wallet_transaction_id: string | null; at: string }
   | { status: 'failed'; failure: RefundFailure; at: string };
 
-export type CreateRefund = Command<'CreateRefund', RefundCreated['data']>;
+/** `refused`: the payment could not give it (a credit note's refund whose reservation was refused): created failed, never attempted. */
+export type CreateRefund = Command<'CreateRefund', RefundCreated['data'] & { refused?: RefundFailure }>;
 /** `attempt`: the attempt's number (1-based); an outcome of an attempt already recorded changes nothing. */
 export type RecordRefundAttempt = Command<'RecordRefundAttempt', { refund_id: string; attempt: number; outcome: RefundAttemptOutcome }>;
 
@@ -59,8 +60,12 @@ export const refundDecider: Decider<RefundState, RefundCommand, RefundEvent> = {
 
   decide(command, state) {
     switch (command.type) {
-      case 'CreateRefund':
-        return state.status === 'none' ? [{ type: 'RefundCreated', data: command.data }] : [];
+      case 'CreateRefund': {
+        if (state.status !== 'none') return [];
+        const { refused, ...data } = command.data;
+        const created: RefundEvent = { type: 'RefundCreated', data };
+        return refused ? [created, { type: 'RefundFailed', data: { refund_id: data.refund_id, attempts: 0, failure: refused, failed_at: data.created_at } }] : [created];
+      }
       case 'RecordRefundAttempt': {
         if (state.status === 'none') throw refundNotFound(command.data.refund_id);
         const { attempt, outcome } = command.data;

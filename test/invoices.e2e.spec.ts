@@ -130,20 +130,36 @@ describe('invoices through the HTTP API', () => {
     const open = (await api.post(`/v1/invoices/${invoice.id}/finalize`).expect(200)).body;
     expect(open.total).toBe('178.50');
     const first = (await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'order_change', amount: '20.00', memo: 'Goodwill' }).expect(200)).body;
-    expect(first).toMatchObject({ object: 'credit_note', number: `${open.number}-CN-01`, amount: '20.00', reason: 'order_change', memo: 'Goodwill', lines: [] });
-    const byLine = (await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'product_unsatisfactory', lines: [{ line_id: open.lines[1].id, amount: '59.50' }] }).expect(200)).body;
-    expect(byLine).toMatchObject({ number: `${open.number}-CN-02`, amount: '59.50', lines: [{ line_id: open.lines[1].id, amount: '59.50' }] });
+    // By amount: spread over the lines in proportion (119.00 and 59.50 with tax), each line's tax at its rate.
+    expect(first).toMatchObject({
+      object: 'credit_note',
+      number: expect.stringMatching(new RegExp(`^${open.number.split('-')[0]}-CN-[0-9]{6}$`)),
+      amount: '20.00',
+      reason: 'order_change',
+      memo: 'Goodwill',
+      lines: [
+        { line_id: open.lines[0].id, amount: '13.33', tax_amount: '2.13' },
+        { line_id: open.lines[1].id, amount: '6.67', tax_amount: '1.06' },
+      ],
+      tax_amount: '3.19',
+      type: 'pre_payment',
+      outcome: { kind: 'none', refund_status: null },
+    });
+    const byLine = (await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'product_unsatisfactory', lines: [{ line_id: open.lines[1].id, amount: '52.83' }] }).expect(200)).body;
+    // The tenant's credit-note sequence: the next number.
+    const next = `${first.number.slice(0, -6)}${String(Number(first.number.slice(-6)) + 1).padStart(6, '0')}`;
+    expect(byLine).toMatchObject({ number: next, amount: '52.83', lines: [{ line_id: open.lines[1].id, amount: '52.83', tax_amount: '8.44' }] });
     const tooMuchOnLine = await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', lines: [{ line_id: open.lines[1].id, amount: '0.01' }] }).expect(409);
     expect(tooMuchOnLine.body.problem).toBe('credit_note.exceeds_invoice');
-    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '99.01' }).expect(409)).body.problem).toBe('credit_note.exceeds_invoice');
+    expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '105.68' }).expect(409)).body.problem).toBe('credit_note.exceeds_invoice');
     expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', lines: [{ line_id: 'il_nope', amount: '1.00' }] }).expect(404)).body.problem).toBe('invoice.line_not_found');
     expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'because', amount: '1.00' }).expect(400)).body.problem).toBe('request.invalid_body');
     expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate' }).expect(400)).body.problem).toBe('credit_note.invalid');
     // What is left to pay, credited: the invoice is paid.
-    await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '99.00' }).expect(200);
+    await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '105.67' }).expect(200);
     const after = (await api.get(`/v1/invoices/${invoice.id}?as_of=${tally.clock.now().toISOString()}`).expect(200)).body;
     expect(after).toMatchObject({ status: 'paid', amount_due: '0.00', total: '178.50' });
-    expect(after.credit_notes.map((note: { amount: string }) => note.amount)).toEqual(['20.00', '59.50', '99.00']);
+    expect(after.credit_notes.map((note: { amount: string }) => note.amount)).toEqual(['20.00', '52.83', '105.67']);
     expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '0.01' }).expect(409)).body.problem).toBe('credit_note.exceeds_invoice');
     await tally.settle();
     expect((await api.get(`/v1/events?type=credit_note.created&aggregate_id=${invoice.id}`).expect(200)).body.data).toHaveLength(3);

@@ -74,8 +74,8 @@ describe('the OpenAPI document and the API reference', () => {
     for (const [route, operation] of operationsOf(document)) {
       const statuses = Object.keys(operation.responses).map(Number);
       const success = Object.entries(operation.responses).filter(([status]) => Number(status) < 300) as [string, ResponseObject][];
-      // The one exception: what a signed link to an invoice PDF serves.
-      const media = route === 'GET /invoice-pdfs/{invoice_id}' ? 'application/pdf' : 'application/json';
+      // The exceptions: the PDFs (an invoice's by its signed link, a credit note's).
+      const media = route === 'GET /invoice-pdfs/{invoice_id}' || route === 'GET /v1/credit-notes/{id}/pdf' ? 'application/pdf' : 'application/json';
       expect([route, success.map(([, r]) => Object.keys(r.content ?? {}))]).toEqual([route, [[media]]]);
       for (const [status, answer] of Object.entries(operation.responses) as [string, ResponseObject][]) {
         if (Number(status) >= 400) expect([route, status, Object.keys(answer.content ?? {})]).toEqual([route, status, ['application/problem+json']]);
@@ -97,7 +97,7 @@ describe('the OpenAPI document and the API reference', () => {
 
     it('files every operation under one section, and lists the sections and the paths in the order of the reference', () => {
       const order = tally.app.get<readonly ApiSection[]>(API_SECTIONS).map((section) => section.name);
-      expect(order).toEqual(['customers', 'plans', 'coupons', 'subscriptions', 'tax', 'invoices', 'payment methods', 'payments', 'wallets', 'usage', 'events', 'reports', 'webhooks', 'test clocks', 'admin', 'operator', 'health']);
+      expect(order).toEqual(['customers', 'plans', 'coupons', 'subscriptions', 'tax', 'invoices', 'payment methods', 'payments', 'refunds', 'wallets', 'usage', 'events', 'reports', 'webhooks', 'test clocks', 'admin', 'operator', 'health']);
       expect(document.tags?.map((tag) => tag.name)).toEqual(order);
       expect(document.tags?.filter((tag) => !tag.description)).toEqual([]);
       const sections = operationsOf(document).map(([route, operation]) => [route, operation.tags] as const);

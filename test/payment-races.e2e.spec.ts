@@ -166,7 +166,7 @@ describe('money the provider takes is applied to its invoice or returned, whatev
 
   it('a refund the provider refuses is retried, then parked for an operator, and made once the operator retries it', async () => {
     const { invoice, payment } = await debitUnderWayOfVoidedInvoice('race-parked');
-    const refusing = jest.spyOn(provider, 'refund').mockResolvedValue({ status: 'failed', code: 'processing_error', message: 'The provider is unavailable.' });
+    const refusing = jest.spyOn(provider, 'refund').mockResolvedValue({ status: 'failed', code: 'processing_error', message: 'The provider is unavailable.', ambiguous: true });
     try {
       await api.post(`/v1/test-helpers/payments/${payment}/settle`).expect(200);
       await tally.settle();

@@ -1,3 +1,4 @@
+import { CreditNoteIssuance } from './credit-notes/credit-note-issuance';
 import { Inject, Injectable } from '@nestjs/common';
 import type { IdGenerator, Metadata } from '@tally/kernel';
 import { customerAggregate } from '@tally/customers';
@@ -45,6 +46,7 @@ export class InvoiceDrafts {
     private readonly commands: Commands,
     private readonly clocks: Clocks,
     private readonly finalizer: InvoiceFinalizer,
+    private readonly creditNotes: CreditNoteIssuance,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
@@ -86,6 +88,7 @@ export class InvoiceDrafts {
   async issueCreditNote(context: RequestContext, invoiceId: string, note: CreditNoteRequest): Promise<InvoiceWritten> {
     const creditNoteId = this.ids.next(CREDIT_NOTE_ID_PREFIX);
     const command = (now: string): IssueCreditNote => ({ type: 'IssueCreditNote', data: { invoice_id: invoiceId, credit_note_id: creditNoteId, ...note, now } });
-    return written(await this.commands.send(invoiceAggregate, invoiceId, command, context));
+    const { resource, revision } = await this.creditNotes.issue(context, invoiceId, creditNoteId, command);
+    return { invoice: resource!, revision };
   }
 }

@@ -3,7 +3,7 @@ import { DomainError } from '@tally/kernel';
 import type { RequestContext } from '@tally/cells';
 import { CommandRuntime } from '@tally/runtime';
 import { reservedNumberOf, type InvoiceIssue } from './domain/invoice-number-sequence';
-import { invoiceNumberPrefix, invoiceNumberSequenceAggregate, invoiceNumberSequenceIdOf } from './invoice.aggregate';
+import { INVOICE_NUMBERS, type NumberSequence } from './invoice.aggregate';
 
 /** How many times a reservation is retried when another process keeps taking the next numbers first. */
 const RESERVE_ATTEMPTS = 25;
@@ -11,6 +11,7 @@ const RESERVE_ATTEMPTS = 25;
 export const MAX_RESERVED_AT_ONCE = 100;
 
 interface Waiting {
+  sequence: NumberSequence;
   context: RequestContext;
   invoiceId: string;
   issue?: InvoiceIssue;
@@ -36,11 +37,12 @@ export class InvoiceNumbering {
   /**
    * The invoice's number: the one it reserved before if the sequence remembers it, else the next.
    * `issue`: the invoice the number is for, when it does not exist yet (see InvoiceIssue).
+   * `sequence`: the invoices' by default; credit notes have their own (`invoiceId` is then the credit note's).
    */
-  reserve(context: RequestContext, invoiceId: string, issue?: InvoiceIssue): Promise<string> {
-    const key = `${context.region}:${invoiceNumberSequenceIdOf(context)}`;
+  reserve(context: RequestContext, invoiceId: string, issue?: InvoiceIssue, sequence: NumberSequence = INVOICE_NUMBERS): Promise<string> {
+    const key = `${context.region}:${sequence.aggregate.type}:${sequence.idOf(context)}`;
     return new Promise((resolve, reject) => {
-      const waiting = { context, invoiceId, ...(issue && { issue }), resolve, reject };
+      const waiting = { sequence, context, invoiceId, ...(issue && { issue }), resolve, reject };
       const queue = this.queues.get(key);
       if (queue) return queue.push(waiting);
       this.queues.set(key, [waiting]);
@@ -90,11 +92,12 @@ export class InvoiceNumbering {
   private async reserveAll(batch: readonly Waiting[]): Promise<Map<string, string>> {
     const invoiceIds = batch.map((waiting) => waiting.invoiceId);
     const invoices = batch.map(({ invoiceId, issue }) => ({ invoice_id: invoiceId, ...(issue && { issue }) }));
-    const command = { type: 'ReserveInvoiceNumbers' as const, data: { invoices, prefix: invoiceNumberPrefix(batch[0].context) } };
+    const { sequence } = batch[0];
+    const command = { type: 'ReserveInvoiceNumbers' as const, data: { invoices, prefix: sequence.prefixOf(batch[0].context) } };
     const context = sequenceContext(batch);
     for (let attempt = 1; ; attempt++) {
       try {
-        const { state } = await this.runtime.execute(invoiceNumberSequenceAggregate, invoiceNumberSequenceIdOf(context), command, context);
+        const { state } = await this.runtime.execute(sequence.aggregate, sequence.idOf(context), command, context);
         return new Map(
           invoiceIds.map((invoiceId) => {
             const number = reservedNumberOf(state, invoiceId);

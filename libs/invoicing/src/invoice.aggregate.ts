@@ -26,6 +26,9 @@ export const invoiceAggregate: AggregateDefinition<InvoiceState, InvoiceCommand,
 /** The invoice aggregate as payments addresses it: the commands invoicing publishes to the context collecting it. */
 export const invoiceCollection = publishedCommands(invoiceAggregate, ['StartInvoicePayment', 'ApplyInvoicePayment', 'CloseInvoicePayment', 'ExhaustInvoiceRetries']);
 
+/** The invoice aggregate as a payment's refund addresses it: its attempts' outcomes on its credit note (which CreditNoteIssuance issues), and their resolution. */
+export const invoiceRefunds = publishedCommands(invoiceAggregate, ['RecordCreditNoteRefund', 'ResolveCreditNote']);
+
 /**
  * The invoice aggregate as a subscription's pause or expiry and late usage address it: voided or
  * written off by their policies (`cancel_open_payment: true` cancels a payment still under way, or
@@ -52,9 +55,33 @@ export const invoiceNumberSequenceAggregate: AggregateDefinition<InvoiceNumberSe
 
 export const INVOICE_NUMBER_SEQUENCE_PREFIX = 'invseq';
 
+/** The tenant's credit-note numbers: a sequence of their own, kept as the invoices' is (the same decider, another stream type). */
+export const creditNoteNumberSequenceAggregate: AggregateDefinition<InvoiceNumberSequenceState, InvoiceNumberSequenceCommand, InvoiceNumberSequenceEvent> = {
+  ...invoiceNumberSequenceAggregate,
+  type: 'credit_note_number_sequence',
+};
+
+export const CREDIT_NOTE_NUMBER_SEQUENCE_PREFIX = 'cnseq';
+
 /** One sequence per tenant and environment. */
 export const invoiceNumberSequenceIdOf = (context: Pick<RequestContext, 'tenantId' | 'environment'>): string =>
   derivedId(INVOICE_NUMBER_SEQUENCE_PREFIX, [context.tenantId, context.environment]);
+
+/** A gap-free number sequence of a tenant and environment: its aggregate, its stream's id and the prefix of its numbers. */
+export interface NumberSequence {
+  aggregate: AggregateDefinition<InvoiceNumberSequenceState, InvoiceNumberSequenceCommand, InvoiceNumberSequenceEvent>;
+  idOf(context: Pick<RequestContext, 'tenantId' | 'environment'>): string;
+  prefixOf(context: Pick<RequestContext, 'tenantId' | 'environment'>): string;
+}
+
+export const INVOICE_NUMBERS: NumberSequence = { aggregate: invoiceNumberSequenceAggregate, idOf: (context) => invoiceNumberSequenceIdOf(context), prefixOf: (context) => invoiceNumberPrefix(context) };
+
+/** Credit notes are numbered `<the tenant's invoice prefix>-CN-000001`. */
+export const CREDIT_NOTE_NUMBERS: NumberSequence = {
+  aggregate: creditNoteNumberSequenceAggregate,
+  idOf: (context) => derivedId(CREDIT_NOTE_NUMBER_SEQUENCE_PREFIX, [context.tenantId, context.environment]),
+  prefixOf: (context) => `${invoiceNumberPrefix(context)}-CN`,
+};
 
 /**
  * The tenant's invoice-number prefix, as Stripe's account prefix: 8 characters derived from the

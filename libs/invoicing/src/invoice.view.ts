@@ -3,7 +3,15 @@ import { formatAmount, keyedObject } from '@tally/kernel';
 import { defineView, type StampedResource } from '@tally/runtime';
 import type { TaxBehavior } from '@tally/tax/published';
 import type { DiscountLevel } from './domain/discounts';
-import type { BillingReason, CreditNoteReason, InvoiceEvent, InvoiceLineData, InvoiceStatus, InvoiceTotalsData, TaxBreakdownData } from './domain/invoice.events';
+import { creditNoteChanged, creditNoteIssued, type CreditNoteResource } from './credit-notes/credit-note.view';
+import type {
+  BillingReason,
+  InvoiceEvent,
+  InvoiceLineData,
+  InvoiceStatus,
+  InvoiceTotalsData,
+  TaxBreakdownData,
+} from './domain/invoice.events';
 
 /** A line as the API shows it: as the draft holds it, with its id, discount and tax (a type, so it is a read-store document). */
 export type InvoiceLineResource = Omit<InvoiceLineData, 'line_id' | 'tax_code' | 'metadata'> & {
@@ -15,16 +23,6 @@ export type InvoiceLineResource = Omit<InvoiceLineData, 'line_id' | 'tax_code' |
   metadata: Record<string, string>;
 };
 
-export type CreditNoteResource = {
-  id: string;
-  object: 'credit_note';
-  number: string;
-  amount: string;
-  reason: CreditNoteReason;
-  memo: string | null;
-  lines: { line_id: string; amount: string }[];
-  created_at: string;
-};
 
 export interface InvoiceResource extends StampedResource {
   object: 'invoice';
@@ -65,6 +63,8 @@ export interface InvoiceResource extends StampedResource {
   pdf_url: string | null;
   metadata: Record<string, string>;
 }
+
+export type { CreditNoteResource } from './credit-notes/credit-note.view';
 
 /** The invoice as the API shows it, folded from its events; money as decimal strings in the currency's minor units. */
 export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCreated'>({
@@ -126,20 +126,15 @@ export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCre
     InvoicePaid: (invoice) => ({ status: 'paid', amount_due: formatAmount(new Big(0), invoice.currency) }),
     InvoiceVoided: (invoice) => ({ status: 'void', amount_due: formatAmount(new Big(0), invoice.currency) }),
     InvoiceMarkedUncollectible: () => ({ status: 'uncollectible' }),
-    CreditNoteIssued: (invoice, { credit_note_id, number, amount, reason, memo, lines, pre_payment, created_at }) => {
-      const money = (value: Big.BigSource) => formatAmount(new Big(value), invoice.currency);
-      const note: CreditNoteResource = {
-        id: credit_note_id,
-        object: 'credit_note',
-        number,
-        amount: money(amount),
-        reason,
-        memo,
-        lines: lines.map((line) => ({ line_id: line.line_id, amount: money(line.amount) })),
-        created_at,
-      };
-      return { credit_notes: [...invoice.credit_notes, note], amount_due: pre_payment ? money(new Big(invoice.amount_due).minus(amount)) : invoice.amount_due };
-    },
+    // Shown once numbered (its CreditNoteIssued follows at once).
+    CreditNoteDecided: 'unchanged',
+    CreditNoteIssued: (invoice, data) => ({
+      credit_notes: [...invoice.credit_notes, creditNoteIssued(invoice, data)],
+      amount_due: data.pre_payment ? formatAmount(new Big(invoice.amount_due).minus(data.amount), invoice.currency) : invoice.amount_due,
+    }),
+    CreditNoteRefundUpdated: (invoice, data) => withCreditNote(invoice, data.credit_note_id, (note) => creditNoteChanged(note, { type: 'CreditNoteRefundUpdated', data })),
+    CreditNoteRefundFailed: (invoice, data) => withCreditNote(invoice, data.credit_note_id, (note) => creditNoteChanged(note, { type: 'CreditNoteRefundFailed', data })),
+    CreditNoteResolved: (invoice, data) => withCreditNote(invoice, data.credit_note_id, (note) => creditNoteChanged(note, { type: 'CreditNoteResolved', data })),
   },
   publicTypes: {
     InvoiceCreated: 'invoice.created',
@@ -159,7 +154,13 @@ export const invoiceView = defineView<InvoiceResource, InvoiceEvent, 'InvoiceCre
     InvoiceMarkedUncollectible: 'invoice.marked_uncollectible',
     // What dunning's end brings is announced by its effect (the write-off, the subscription's cancel).
     InvoiceRetriesExhausted: undefined,
+    CreditNoteDecided: undefined,
     CreditNoteIssued: 'credit_note.created',
+    // The refund's own events (`refund.succeeded`, `refund.failed`) announce its attempts.
+    CreditNoteRefundUpdated: undefined,
+    CreditNoteRefundFailed: 'credit_note.refund_failed',
+    // The spec names no event for an operator's resolution; the invoice and the credit note show it.
+    CreditNoteResolved: undefined,
   },
 });
 
@@ -218,6 +219,10 @@ function withTotals(invoice: InvoiceResource, totals: InvoiceTotalsData): Invoic
     tax_breakdown: totals.tax_breakdown.map((entry) => ({ ...entry, taxable_amount: money(entry.taxable_amount), tax_amount: money(entry.tax_amount) })),
     discounts: totals.discounts.map((applied) => ({ ...applied, amount: money(applied.amount) })),
   };
+}
+
+function withCreditNote(invoice: InvoiceResource, creditNoteId: string, change: (note: CreditNoteResource) => CreditNoteResource): Pick<InvoiceResource, 'credit_notes'> {
+  return { credit_notes: invoice.credit_notes.map((note) => (note.id === creditNoteId ? change(note) : note)) };
 }
 
 /** `payments` lists every attempt once, oldest first (docs/decisions.md, API versions). */

@@ -225,8 +225,8 @@ export class InvoicesController {
   @ApiOperation({
     summary: 'Issue a credit note',
     description:
-      'Credits an open, partly paid or paid invoice by `amount` or by `lines`, with a reason; numbered `<invoice number>-CN-01`, `-CN-02`, …. ' +
-      'Before payment it lowers what is left to pay (and pays the invoice when nothing is left); the total credited never exceeds the invoice’s total. ' +
+      'Credits an open, partly paid or paid invoice by `amount` (spread over the lines in proportion to what is left of each, each line’s tax at its own rate, each part rounded) or by `lines`, with a reason; numbered from the tenant’s gap-free credit-note sequence, `<prefix>-CN-000001`, …. ' +
+      'With outcome `none` (the default before payment) it lowers what is left to pay (and pays the invoice when nothing is left); with `credit_balance` (the default on a paid invoice) it credits what was paid to the customer’s wallet. Never more than is left to credit. ' +
       'While a payment of the invoice awaits its outcome, a credit note may leave no less due than that payment charges.',
   })
   @HttpCode(200)
@@ -235,10 +235,11 @@ export class InvoicesController {
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, {
     400: ['credit_note.invalid'],
     404: ['invoice.not_found', 'invoice.line_not_found'],
-    409: ['invoice.not_open', 'invoice.voided', 'invoice.uncollectible', 'credit_note.exceeds_invoice', 'invoice.payment_in_progress', 'request.concurrent_update'],
+    409: ['invoice.not_open', 'invoice.voided', 'invoice.uncollectible', 'credit_note.exceeds_invoice', 'credit_note.outcome_required', 'credit_note.no_payment_to_refund', 'invoice.payment_in_progress', 'request.concurrent_update'],
   })
   async issueCreditNote(@Ctx() context: RequestContext, @Param('id') id: string, @Body() body: IssueCreditNoteDto, @Res({ passthrough: true }) response: Response): Promise<CreditNoteResource> {
-    const note = { reason: body.reason, memo: body.memo ?? null, amount: body.amount ?? null, lines: body.lines?.map(({ line_id, amount }) => ({ line_id, amount })) ?? null };
+    const lines = body.lines?.map(({ line_id, amount }) => ({ line_id, amount })) ?? null;
+    const note = { reason: body.reason, memo: body.memo ?? null, amount: body.amount ?? null, lines, ...(body.outcome && { outcome: body.outcome }), ...(body.payment_id && { payment_id: body.payment_id }) };
     const { invoice } = withRevision(response, await this.drafts.issueCreditNote(context, id, note));
     return invoice.credit_notes[invoice.credit_notes.length - 1];
   }

@@ -1,5 +1,8 @@
 import type { ContextManifest } from '@tally/runtime';
-import { INVOICE_ID_PREFIX, INVOICE_NUMBER_SEQUENCE_PREFIX } from './invoice.aggregate';
+import { creditNoteProjection } from './credit-notes/credit-note.projection';
+import { CreditNoteNumberingReaction } from './credit-notes/credit-note-numbering.reaction';
+import { invoiceUpcasters } from './domain/invoice.upcasters';
+import { CREDIT_NOTE_NUMBER_SEQUENCE_PREFIX, INVOICE_ID_PREFIX, INVOICE_NUMBER_SEQUENCE_PREFIX } from './invoice.aggregate';
 import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
 import { invoiceResource } from './invoice.resource';
 import { InvoicingModule } from './invoicing.module';
@@ -10,10 +13,12 @@ export const invoicingContext: ContextManifest = {
   name: 'invoicing',
   apiSections: [INVOICES_SECTION],
   module: InvoicingModule,
-  projections: [invoiceResource.projection],
-  reactions: [InvoiceNumberingReaction],
+  projections: [invoiceResource.projection, creditNoteProjection],
+  reactions: [InvoiceNumberingReaction, CreditNoteNumberingReaction],
+  upcasters: invoiceUpcasters,
   aggregateTypes: [
     { idPrefix: INVOICE_ID_PREFIX, type: 'invoice' },
     { idPrefix: INVOICE_NUMBER_SEQUENCE_PREFIX, type: 'invoice_number_sequence' },
+    { idPrefix: CREDIT_NOTE_NUMBER_SEQUENCE_PREFIX, type: 'credit_note_number_sequence' },
   ],
 };

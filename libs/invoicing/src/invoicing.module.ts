@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { CreditNotesController } from './credit-notes/credit-notes.controller';
+import { CreditNoteDocuments } from './credit-notes/credit-note-documents';
+import { CreditNoteIssuance } from './credit-notes/credit-note-issuance';
+import { CreditNoteNumberingReaction } from './credit-notes/credit-note-numbering.reaction';
 import { TaxModule } from '@tally/tax';
 import { PreviewInvoiceHandler } from './invoice-preview';
 import { InvoiceFinalizer } from './invoice-finalizer';
@@ -17,8 +21,11 @@ import { InvoiceWallets } from './invoice-wallets';
 
 @Module({
   imports: [TaxModule],
-  controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController],
+  controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController, CreditNotesController],
   providers: [
+    CreditNoteDocuments,
+    CreditNoteIssuance,
+    CreditNoteNumberingReaction,
     PreviewInvoiceHandler,
     InvoiceTaxation,
     InvoiceNumbering,
@@ -32,6 +39,6 @@ import { InvoiceWallets } from './invoice-wallets';
     InvoicePdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer, InvoiceWallets],
+  exports: [InvoiceNumberingReaction, CreditNoteIssuance, CreditNoteNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer, InvoiceWallets],
 })
 export class InvoicingModule {}

@@ -42,3 +42,8 @@ export * from './provider/sandbox/sandbox-provider';
 export * from './provider/sandbox/sandbox-record';
 export * from './provider/sandbox/sqlite-sandbox-record';
 export * from './wallet-top-up.reaction';
+export * from './refund.aggregate';
+export * from './refund.view';
+export * from './refund.resource';
+export * from './refunds';
+export * from './refund-attempts.process';

@@ -77,7 +77,7 @@ export class PaymentTestHelpersController {
   }
 }
 
-function sandboxOnly(context: RequestContext): RequestContext {
+export function sandboxOnly(context: RequestContext): RequestContext {
   if (context.environment !== 'sandbox') throw DomainError.invalid('test_helpers.livemode', 'Test helpers exist in the sandbox only; use a sandbox key (sk_test_…)');
   return context;
 }

@@ -1,3 +1,5 @@
+import Big from 'big.js';
+import { formatAmount } from '@tally/kernel';
 import { defineView, type StampedResource } from '@tally/runtime';
 import type { PaymentError, PaymentEvent, PaymentNextAction, PaymentReason, PaymentStatus } from './domain/payment.events';
 
@@ -26,6 +28,8 @@ export interface PaymentResource extends StampedResource {
   /** Set once the payment was charged back. */
   dispute: { status: 'open' | 'won' | 'lost'; amount: string; reason: string; opened_at: string; decided_at: string | null } | null;
   refunds: string[];
+  /** What the payment's refunds (`rfd_…`) set aside, pending ones included. */
+  amount_refunded: string;
   metadata: Record<string, string>;
 }
 
@@ -55,6 +59,7 @@ export const paymentView = defineView<PaymentResource, PaymentEvent, 'PaymentCre
       last_error: null,
       dispute: null,
       refunds: [],
+      amount_refunded: formatAmount(new Big(0), currency),
       metadata: {},
     }),
   },
@@ -70,6 +75,11 @@ export const paymentView = defineView<PaymentResource, PaymentEvent, 'PaymentCre
     PaymentDisputeWon: (payment, { decided_at }) => ({ status: 'succeeded', dispute: payment.dispute && { ...payment.dispute, status: 'won', decided_at } }),
     PaymentDisputeLost: (payment, { decided_at }) => ({ status: 'charged_back', dispute: payment.dispute && { ...payment.dispute, status: 'lost', decided_at } }),
     PaymentRefunded: (payment, { refund_id }) => ({ status: 'refunded', refunds: [...payment.refunds, refund_id] }),
+    PaymentRefundReserved: (payment, { refund_id, refunded }) => ({
+      status: new Big(refunded).eq(payment.amount) ? 'refunded' : 'partially_refunded',
+      refunds: [...payment.refunds, refund_id],
+      amount_refunded: formatAmount(new Big(refunded), payment.currency),
+    }),
   },
   publicTypes: {
     PaymentCreated: 'payment.created',
@@ -84,5 +94,7 @@ export const paymentView = defineView<PaymentResource, PaymentEvent, 'PaymentCre
     PaymentDisputeWon: 'payment.dispute_won',
     PaymentDisputeLost: 'payment.dispute_lost',
     PaymentRefunded: 'payment.refunded',
+    // Announced by the refund itself (`refund.created`), which names its payment.
+    PaymentRefundReserved: undefined,
   },
 });

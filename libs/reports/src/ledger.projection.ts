@@ -13,7 +13,7 @@ export const LEDGER_DAILY_MOVEMENTS = 'ledger_daily_movements';
 const LEDGER_SOURCES = 'ledger_sources';
 
 /** The streams whose events the ledger posts: invoices, payments and wallets (refunds' streams join them where that context publishes them). */
-export const LEDGER_STREAM_PREFIXES = ['invoice-', 'payment-', 'wallet-'];
+export const LEDGER_STREAM_PREFIXES = ['invoice-', 'payment-', 'wallet-', 'refund-'];
 
 /** A journal entry as the read model keeps it: the entry of one event, its source named. */
 export interface LedgerEntryDoc extends JournalEntry {

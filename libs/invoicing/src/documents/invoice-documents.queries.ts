@@ -66,7 +66,7 @@ export interface RecognitionScheduleResource extends Omit<RecognitionSchedule, '
 const ROW_ORDER: SortSpec = { field: 'recognition_schedule', direction: 'asc' };
 
 /** The invoice of the read model, or `invoice.not_found` (also for another tenant's or environment's). */
-async function invoiceOf(reads: ScopedReads, context: RequestContext, invoiceId: string): Promise<InvoiceDocumentInput> {
+export async function invoiceOf(reads: ScopedReads, context: RequestContext, invoiceId: string): Promise<InvoiceDocumentInput> {
   const found = await reads.retrieve<InvoiceDocumentInput>(context, INVOICES_COLLECTION, invoiceId);
   if (!found) throw invoiceNotFound(invoiceId);
   return found.resource;
@@ -102,16 +102,20 @@ export class RenderInvoicePdfHandler implements IQueryHandler<RenderInvoicePdfQu
     if (!tenant) throw invoiceNotFound(invoiceId);
     const context = linkContext(claims, tenant.region, 'invoice_pdf_link');
     const invoice = await invoiceOf(this.reads, context, invoiceId);
-    const customer = await this.reads.retrieve<CustomerResource>(context, customerView.collection, invoice.customer_id);
-    const parties: InvoiceParties = {
-      seller: { name: tenant.name },
-      customer: customer
-        ? { id: customer.resource.id, name: customer.resource.name, email: customer.resource.email, address: customer.resource.billing_address }
-        : null,
-    };
-    return { pdf: await renderInvoicePdf(invoice, parties), filename: `${(invoice.number ?? invoice.id).replace(/[^A-Za-z0-9_-]/g, '_')}.pdf` };
+    const parties = await partiesOf(this.reads, context, tenant.name, invoice.customer_id);
+    return { pdf: await renderInvoicePdf(invoice, parties), filename: pdfFilename(invoice.number ?? invoice.id) };
   }
 }
+
+/** Who a document is from and to: the tenant, and the customer as the read model has it (null once deleted). */
+export async function partiesOf(reads: ScopedReads, context: RequestContext, sellerName: string, customerId: string): Promise<InvoiceParties> {
+  const customer = await reads.retrieve<CustomerResource>(context, customerView.collection, customerId);
+  const { resource } = customer ?? {};
+  return { seller: { name: sellerName }, customer: resource ? { id: resource.id, name: resource.name, email: resource.email, address: resource.billing_address } : null };
+}
+
+/** A document's number as a file name. */
+export const pdfFilename = (number: string): string => `${number.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
 
 @QueryHandler(GetRecognitionScheduleQuery)
 export class GetRecognitionScheduleHandler implements IQueryHandler<GetRecognitionScheduleQuery, RecognitionScheduleResource> {

@@ -23,18 +23,20 @@ const RIGHT_EDGE = 545;
  */
 export async function renderInvoicePdf(invoice: InvoiceDocumentInput, parties: InvoiceParties): Promise<Buffer> {
   const createdAt = new Date(invoice.issued_at ?? invoice.created_at);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: MARGIN,
-    info: { Title: `Invoice ${invoice.number ?? 'DRAFT'}`, Author: printable(parties.seller.name), Subject: invoice.id, CreationDate: createdAt, ModDate: createdAt },
-  });
+  const info = { Title: `Invoice ${invoice.number ?? 'DRAFT'}`, Author: printable(parties.seller.name), Subject: invoice.id, CreationDate: createdAt, ModDate: createdAt };
+  return renderPdf(info, (doc) => new InvoiceLayout(doc, invoice, parties).draw());
+}
+
+/** An A4 document with 50 pt margins, drawn by `draw`, as bytes. */
+export async function renderPdf(info: PDFKit.DocumentInfo, draw: (doc: PDFKit.PDFDocument) => Promise<void>): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  await new InvoiceLayout(doc, invoice, parties).draw();
+  await draw(doc);
   doc.end();
   return done;
 }
@@ -208,11 +210,11 @@ class InvoiceLayout {
   }
 }
 
-const day = (timestamp: string): string => timestamp.slice(0, 10);
+export const day = (timestamp: string): string => timestamp.slice(0, 10);
 
 const negative = (amount: string): string => (amount.startsWith('-') || /^0(\.0*)?$/.test(amount) ? amount : `-${amount}`);
 
-function addressLines(address: InvoiceAddress | null): string[] {
+export function addressLines(address: InvoiceAddress | null): string[] {
   if (!address) return [];
   const cityLine = [address.postal_code, address.city].filter(Boolean).join(' ');
   return [address.line1, cityLine, address.region, address.country].filter((part): part is string => !!part);

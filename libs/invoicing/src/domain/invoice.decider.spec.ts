@@ -1,7 +1,7 @@
 import { DeciderSpecification } from '@tally/kernel/testing/decider-spec';
 import { automaticPaymentId, DEFAULT_DUNNING, walletSettlementPaymentId } from './collection-terms';
 import { invoiceDecider, type CreateInvoice, type FinalizeInvoice, type IssueCreditNote, type IssueInvoice } from './invoice.decider';
-import type { InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
+import type { CreditNoteDecided, InvoiceCreated, InvoiceEvent, InvoiceFinalized, InvoiceLineData, InvoiceTotalsData, PaymentNotAppliedReason } from './invoice.events';
 import { invoiceNumberSequenceDecider } from './invoice-number-sequence';
 
 const spec = DeciderSpecification.for(invoiceDecider);
@@ -73,6 +73,7 @@ const credit = (data: Partial<IssueCreditNote['data']>): IssueCreditNote => ({
   data: { invoice_id: id, credit_note_id: 'cn_1', reason: 'duplicate', memo: null, amount: null, lines: null, now, ...data },
 });
 const void_ = { type: 'VoidInvoice' as const, data: { invoice_id: id } };
+const NO_OUTCOME = { outcome: { kind: 'none', refund_status: null }, refund_id: null, payment_id: null } as const;
 const mark = { type: 'MarkInvoiceUncollectible' as const, data: { invoice_id: id } };
 const started = (payment_id: string, amount = '178.50'): InvoiceEvent => ({
   type: 'InvoicePaymentStarted',
@@ -202,9 +203,13 @@ describe('invoice decider', () => {
       spec.given(inFlight).when({ ...mark, data: { ...mark.data, cancel_open_payment: true } }).then([uncollectible]);
     });
     it('takes a credit note that leaves at least the payment’s amount due, and refuses one that leaves less', () => {
+      const lines = [
+        { line_id: 'il_a', amount: '85.67', tax_amount: '13.68' },
+        { line_id: 'il_b', amount: '42.83', tax_amount: '6.84' },
+      ];
       const note: InvoiceEvent = {
-        type: 'CreditNoteIssued',
-        data: { invoice_id: id, credit_note_id: 'cn_1', number: 'ABC-000001-CN-01', amount: '128.5', reason: 'duplicate', memo: null, lines: [], pre_payment: true, created_at: now },
+        type: 'CreditNoteDecided',
+        data: { invoice_id: id, credit_note_id: 'cn_1', amount: '128.5', reason: 'duplicate', memo: null, lines, pre_payment: true, created_at: now, ...NO_OUTCOME },
       };
       spec.given(inFlight).when(credit({ amount: '128.50' })).then([note]);
       spec.given(inFlight).when(credit({ amount: '128.51' })).thenFails('invoice.payment_in_progress');
@@ -237,24 +242,101 @@ describe('invoice decider', () => {
   });
 
   describe('IssueCreditNote', () => {
-    const note = (amount: string, pre_payment = true, n = 1, lines: { line_id: string; amount: string }[] = []): InvoiceEvent => ({
-      type: 'CreditNoteIssued',
-      data: { invoice_id: id, credit_note_id: 'cn_1', number: `ABC-000001-CN-0${n}`, amount, reason: 'duplicate', memo: null, lines, pre_payment, created_at: now },
+    type Line = { line_id: string; amount: string; tax_amount: string };
+    const SPLIT_10: Line[] = [
+      { line_id: 'il_a', amount: '6.67', tax_amount: '1.06' },
+      { line_id: 'il_b', amount: '3.33', tax_amount: '0.53' },
+    ];
+    const WHOLE: Line[] = [
+      { line_id: 'il_a', amount: '119', tax_amount: '19' },
+      { line_id: 'il_b', amount: '59.5', tax_amount: '9.5' },
+    ];
+    const noteData = (amount: string, lines: Line[], pre_payment = true, n = 1, extra: Partial<CreditNoteDecided['data']> = {}): CreditNoteDecided['data'] => ({
+      invoice_id: id,
+      credit_note_id: `cn_${n}`,
+      amount,
+      reason: 'duplicate',
+      memo: null,
+      lines,
+      pre_payment,
+      created_at: now,
+      ...NO_OUTCOME,
+      ...extra,
     });
-    it('credits an amount before payment', () => spec.given([created, finalized]).when(credit({ amount: '10.00' })).then([note('10')]));
-    it('numbers credit notes in order', () => spec.given([created, finalized, note('10')]).when(credit({ amount: '10.00' })).then([note('10', true, 2)]));
-    it('credits lines, up to each line’s total', () => {
-      spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_b', amount: '59.50' }] })).then([note('59.5', true, 1, [{ line_id: 'il_b', amount: '59.5' }])]);
-      spec.given([created, finalized, note('59.5', true, 1, [{ line_id: 'il_b', amount: '59.5' }])]).when(credit({ lines: [{ line_id: 'il_b', amount: '0.01' }] })).thenFails('credit_note.exceeds_invoice');
+    const note = (...args: Parameters<typeof noteData>): InvoiceEvent => ({ type: 'CreditNoteDecided', data: noteData(...args) });
+    const number = (n = 1, cnNumber = `ABC-CN-00000${n}`) => ({ type: 'NumberCreditNote' as const, data: { invoice_id: id, credit_note_id: `cn_${n}`, number: cnNumber } });
+    const issued = (data: CreditNoteDecided['data'], cnNumber: string): InvoiceEvent => ({ type: 'CreditNoteIssued', data: { ...data, number: cnNumber } });
+    const toWallet = { outcome: { kind: 'credit_balance', refund_status: null } } as const;
+    it('credits an amount before payment, spread over the lines in proportion, with each line’s tax at its own rate', () =>
+      spec.given([created, finalized]).when(credit({ amount: '10.00' })).then([note('10', SPLIT_10)]));
+    it('decides one id once, and issues it with the number reserved for it, once', () => {
+      spec.given([created, finalized, note('10', SPLIT_10)]).when(credit({ amount: '10.00', credit_note_id: 'cn_2' })).then([note('10', SPLIT_10, true, 2)]);
+      spec.given([created, finalized, note('10', SPLIT_10)]).when(credit({ amount: '10.00' })).thenNothingHappens();
+      spec.given([created, finalized, note('10', SPLIT_10)]).when(number()).then([issued(noteData('10', SPLIT_10), 'ABC-CN-000001')]);
+      spec.given([created, finalized, note('10', SPLIT_10), issued(noteData('10', SPLIT_10), 'ABC-CN-000001')]).when(number()).thenNothingHappens();
+      spec.given([created, finalized]).when(number()).thenFails('credit_note.not_found');
+    });
+    it('issues a decided note with its outcome as it is when numbered', () => {
+      const refunding = noteData('10', SPLIT_10, false, 1, { outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id: 'pay_1' });
+      const attempted: InvoiceEvent = { type: 'CreditNoteRefundUpdated', data: { invoice_id: id, credit_note_id: 'cn_1', refund_status: 'failed' } };
+      spec
+        .given([created, finalized, applied('pay_1', '178.5'), paid, { type: 'CreditNoteDecided', data: refunding }, attempted])
+        .when(number())
+        .then([issued({ ...refunding, outcome: { kind: 'refund', refund_status: 'failed' } }, 'ABC-CN-000001')]);
+    });
+    it('credits lines, up to each line’s total, the tax in each at its rate', () => {
+      const b = [{ line_id: 'il_b', amount: '59.5', tax_amount: '9.5' }];
+      spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_b', amount: '59.50' }] })).then([note('59.5', b)]);
+      spec.given([created, finalized, note('59.5', b)]).when(credit({ credit_note_id: 'cn_2', lines: [{ line_id: 'il_b', amount: '0.01' }] })).thenFails('credit_note.exceeds_invoice');
       spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_x', amount: '1.00' }] })).thenFails('invoice.line_not_found');
       spec.given([created, finalized]).when(credit({ lines: [{ line_id: 'il_a', amount: '1.00' }, { line_id: 'il_a', amount: '1.00' }] })).thenFails('credit_note.invalid');
     });
-    it('pays the invoice when it credits all that is due', () => spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.50' })).then([note('78.5'), paid]));
-    it('never credits more than is due before payment, nor more than the total after', () => {
+    it('spreads an amount over what is left of each line', () => {
+      const b = [{ line_id: 'il_b', amount: '59.5', tax_amount: '9.5' }];
+      spec
+        .given([created, finalized, note('59.5', b)])
+        .when(credit({ amount: '10.00', credit_note_id: 'cn_2' }))
+        .then([note('10', [{ line_id: 'il_a', amount: '10', tax_amount: '1.6' }], true, 2)]);
+    });
+    it('pays the invoice when it credits all that is due, once numbered', () => {
+      const rest = [
+        { line_id: 'il_a', amount: '52.33', tax_amount: '8.36' },
+        { line_id: 'il_b', amount: '26.17', tax_amount: '4.18' },
+      ];
+      spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.50' })).then([note('78.5', rest)]);
+      spec.given([created, finalized, applied('pay_1', '100'), note('78.5', rest)]).when(number()).then([issued(noteData('78.5', rest), 'ABC-CN-000001'), paid]);
+    });
+    it('never credits more than is due before payment, nor more than was paid after', () => {
       spec.given([created, finalized, applied('pay_1', '100')]).when(credit({ amount: '78.51' })).thenFails('credit_note.exceeds_invoice');
       const paidInFull = [created, finalized, applied('pay_1', '178.5'), paid];
-      spec.given(paidInFull).when(credit({ amount: '178.50' })).then([note('178.5', false)]);
-      spec.given([...paidInFull, note('178.5', false)]).when(credit({ amount: '0.01' })).thenFails('credit_note.exceeds_invoice');
+      spec.given(paidInFull).when(credit({ amount: '178.50' })).then([note('178.5', WHOLE, false, 1, toWallet)]);
+      spec.given([...paidInFull, note('178.5', WHOLE, false, 1, toWallet)]).when(credit({ amount: '0.01', credit_note_id: 'cn_2' })).thenFails('credit_note.exceeds_invoice');
+    });
+    it('on a paid invoice credits the wallet by default or refunds, never just lowers what is due', () => {
+      const paidInFull = [created, finalized, applied('pay_1', '178.5'), paid];
+      spec.given(paidInFull).when(credit({ amount: '178.50', outcome: 'none' })).thenFails('credit_note.outcome_required');
+      spec
+        .given(paidInFull)
+        .when(credit({ amount: '178.50', outcome: 'refund', refund_id: 'rfd_1', payment_id: 'pay_1' }))
+        .then([note('178.5', WHOLE, false, 1, { outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id: 'pay_1' })]);
+    });
+    it('refunds the last applied payment, or the one named, when asked on the invoice: the refund takes the note’s id', () => {
+      const twice = [created, finalized, applied('pay_1', '100'), applied('pay_2', '78.5'), paid];
+      const refunding = (payment_id: string) => ({ outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id }) as const;
+      spec.given(twice).when(credit({ amount: '10.00', outcome: 'refund' })).then([note('10', SPLIT_10, false, 1, refunding('pay_2'))]);
+      spec.given(twice).when(credit({ amount: '10.00', outcome: 'refund', payment_id: 'pay_1' })).then([note('10', SPLIT_10, false, 1, refunding('pay_1'))]);
+      spec.given(twice).when(credit({ amount: '78.51', outcome: 'refund' })).thenFails('credit_note.exceeds_invoice');
+      spec.given([...twice, note('10', SPLIT_10, false, 1, refunding('pay_2'))]).when(credit({ credit_note_id: 'cn_2', amount: '68.51', outcome: 'refund' })).thenFails('credit_note.exceeds_invoice');
+      spec.given(twice).when(credit({ amount: '1.00', outcome: 'refund', payment_id: 'pay_9' })).thenFails('credit_note.no_payment_to_refund');
+      spec.given(twice).when(credit({ amount: '1.00', payment_id: 'pay_1' })).thenFails('credit_note.invalid');
+    });
+    it('refunds what a partly paid invoice was paid, without lowering what is due', () => {
+      const partly = [created, finalized, applied('pay_1', '10')];
+      spec
+        .given(partly)
+        .when(credit({ amount: '10.00', outcome: 'refund', refund_id: 'rfd_1', payment_id: 'pay_1' }))
+        .then([note('10', SPLIT_10, false, 1, { outcome: { kind: 'refund', refund_status: 'pending' }, refund_id: 'rfd_1', payment_id: 'pay_1' })]);
+      spec.given(partly).when(credit({ amount: '10.01', outcome: 'refund' })).thenFails('credit_note.exceeds_invoice');
     });
     it('takes an amount or lines, exactly one', () => {
       spec.given([created, finalized]).when(credit({})).thenFails('credit_note.invalid');
@@ -265,6 +347,51 @@ describe('invoice decider', () => {
       spec.given([created]).when(credit({ amount: '1.00' })).thenFails('invoice.not_open');
       spec.given([created, finalized, voided]).when(credit({ amount: '1.00' })).thenFails('invoice.voided');
       spec.given([created, finalized, uncollectible]).when(credit({ amount: '1.00' })).thenFails('invoice.uncollectible');
+    });
+  });
+
+  describe('a credit note’s refund', () => {
+    const refunding = [
+      created,
+      finalized,
+      applied('pay_1', '178.5'),
+      paid,
+      {
+        type: 'CreditNoteIssued',
+        data: {
+          invoice_id: id,
+          credit_note_id: 'cn_1',
+          number: 'ABC-000001-CN-01',
+          amount: '10',
+          reason: 'duplicate',
+          memo: null,
+          lines: [],
+          pre_payment: false,
+          created_at: now,
+          outcome: { kind: 'refund', refund_status: 'pending' },
+          refund_id: 'rfd_1',
+          payment_id: 'pay_1',
+        },
+      } satisfies InvoiceEvent,
+    ];
+    const ref = { invoice_id: id, credit_note_id: 'cn_1' };
+    const record = (refund_status: 'succeeded' | 'failed', exhausted = false) => ({ type: 'RecordCreditNoteRefund' as const, data: { ...ref, refund_status, exhausted } });
+    const resolve = (resolution: 'refunded_out_of_band' | 'credited_to_wallet') => ({ type: 'ResolveCreditNote' as const, data: { ...ref, resolution, now } });
+    const updated = (refund_status: 'succeeded' | 'failed'): InvoiceEvent => ({ type: 'CreditNoteRefundUpdated', data: { ...ref, refund_status } });
+    const failed: InvoiceEvent = { type: 'CreditNoteRefundFailed', data: { ...ref, refund_id: 'rfd_1' } };
+
+    it('records a failed attempt once, and the last one as pending_manual', () => {
+      spec.given(refunding).when(record('failed')).then([updated('failed')]);
+      spec.given([...refunding, updated('failed')]).when(record('failed')).thenNothingHappens();
+      spec.given([...refunding, updated('failed')]).when(record('failed', true)).then([failed]);
+      spec.given(refunding).when(record('succeeded')).then([updated('succeeded')]);
+    });
+    it('is resolved by an operator only once pending_manual', () => {
+      spec.given(refunding).when(resolve('credited_to_wallet')).thenFails('credit_note.not_pending_manual');
+      const manual = [...refunding, updated('failed'), failed];
+      spec.given(manual).when(resolve('credited_to_wallet')).then([{ type: 'CreditNoteResolved', data: { ...ref, resolution: 'credited_to_wallet', resolved_at: now } }]);
+      spec.given([...manual, { type: 'CreditNoteResolved', data: { ...ref, resolution: 'credited_to_wallet', resolved_at: now } }]).when(resolve('credited_to_wallet')).thenNothingHappens();
+      spec.given(manual).when({ ...resolve('credited_to_wallet'), data: { ...ref, credit_note_id: 'cn_9', resolution: 'credited_to_wallet', now } }).thenFails('credit_note.not_found');
     });
   });
 });

@@ -2,10 +2,16 @@ import Big from 'big.js';
 import { assertNever, checkMetadata, DomainError, formatAmount, isWholeMinorUnits, mergeMetadata, parseAmount, type Command, type Decider, type FieldError, type Metadata, type PaymentError } from '@tally/kernel';
 import type { TaxBehavior } from '@tally/tax/published';
 import { automaticPaymentId, DEFAULT_DUNNING, walletSettlementPaymentId, type DunningFinalAction, type DunningTerms } from './collection-terms';
+import { creditedLine, leftToCredit, spreadOverLines, type CreditableLine } from './credit-note-lines';
+import { refundIdOfCreditNote } from './credit-note-refunds';
 import { checkCurrency, checkPricedLines, MAX_INVOICE_LINES } from './invoice-line-input';
 import type {
+  CreditNoteDecided,
   CreditNoteIssued,
+  CreditNoteOutcome,
+  CreditNoteOutcomeKind,
   CreditNoteReason,
+  CreditNoteResolution,
   DiscountTerms,
   InvoiceCreated,
   InvoiceDraftUpdated,
@@ -62,9 +68,14 @@ export interface InvoiceFacts {
   unappliedPayments: readonly string[];
   /** Every attempt started, oldest first. */
   attempts: readonly string[];
-  creditNotes: number;
-  /** After finalisation: each line's total (after discounts, with tax) and what credit notes credited of it. */
-  lineTotals: readonly { line_id: string; total: string; credited: string }[];
+  /** Credit notes decided and waiting for their number (see CreditNoteDecided). */
+  pendingCreditNotes: readonly CreditNoteDecided['data'][];
+  /** After finalisation: each line's total (after discounts, with tax), the tax in it, and what credit notes credited of it. */
+  lineTotals: readonly CreditableLine[];
+  /** Each credit note's outcome, the payment it returns and its amount, oldest first. */
+  creditNoteOutcomes: readonly ({ creditNoteId: string; refundId: string | null; paymentId: string | null; amount: string } & CreditNoteOutcome)[];
+  /** The payments applied, and how much of each. */
+  appliedPayments: readonly { paymentId: string; amount: string }[];
 }
 
 export type InvoiceState = { status: 'none' } | InvoiceFacts;
@@ -110,11 +121,32 @@ export type CloseInvoicePayment = Command<'CloseInvoicePayment', { invoice_id: s
  */
 export type VoidInvoice = Command<'VoidInvoice', { invoice_id: string; cancel_open_payment?: boolean }>;
 export type MarkInvoiceUncollectible = Command<'MarkInvoiceUncollectible', { invoice_id: string; cancel_open_payment?: boolean }>;
-/** By `amount`, or by `lines` (each line's amount); exactly one of the two. */
+/**
+ * By `amount` (spread over the lines), or by `lines` (each line's amount); exactly one of the two.
+ * `outcome`: by default `none` on an invoice not yet paid, `credit_balance` on a paid one. A refund
+ * issues its own, with `refund_id` and `payment_id`.
+ */
 export type IssueCreditNote = Command<
   'IssueCreditNote',
-  { invoice_id: string; credit_note_id: string; reason: CreditNoteReason; memo: string | null; amount: string | null; lines: { line_id: string; amount: string }[] | null; now: string }
+  {
+    invoice_id: string;
+    credit_note_id: string;
+    reason: CreditNoteReason;
+    memo: string | null;
+    amount: string | null;
+    lines: { line_id: string; amount: string }[] | null;
+    now: string;
+    outcome?: CreditNoteOutcomeKind;
+    refund_id?: string;
+    payment_id?: string;
+  }
 >;
+/** The credit note's number, from the tenant's credit-note sequence. */
+export type NumberCreditNote = Command<'NumberCreditNote', { invoice_id: string; credit_note_id: string; number: string }>;
+/** An attempt of the credit note's refund came to `refund_status`; `exhausted`: it was the last, and failed. */
+export type RecordCreditNoteRefund = Command<'RecordCreditNoteRefund', { invoice_id: string; credit_note_id: string; refund_status: 'succeeded' | 'failed'; exhausted: boolean }>;
+/** An operator closes a `pending_manual` credit note. */
+export type ResolveCreditNote = Command<'ResolveCreditNote', { invoice_id: string; credit_note_id: string; resolution: CreditNoteResolution; now: string }>;
 
 export type InvoiceCommand =
   | CreateInvoice
@@ -130,7 +162,10 @@ export type InvoiceCommand =
   | CloseInvoicePayment
   | VoidInvoice
   | MarkInvoiceUncollectible
-  | IssueCreditNote;
+  | IssueCreditNote
+  | NumberCreditNote
+  | RecordCreditNoteRefund
+  | ResolveCreditNote;
 
 /** Days until due when the draft names none: an auto-charged invoice is due at once, one sent for payment in 30 days (Stripe's default). */
 export const DEFAULT_DAYS_UNTIL_DUE = { auto_charge: 0, send_invoice: 30 } as const;
@@ -165,6 +200,11 @@ const notDraft = (state: InvoiceFacts, operation: string) =>
   DomainError.conflict('invoice.not_draft', `Invoice ${state.id} is ${state.status}; ${operation} is possible on drafts only (corrections go through credit notes)`);
 
 const invalid = (code: string, field: string, message: string) => DomainError.invalid(code, message, [{ field, code, message }]);
+
+/** What post-payment credit notes (refunds, credits to the wallet) may still credit: what was paid, less what they credited. */
+export function creditableAfterPayment(state: Pick<InvoiceFacts, 'amountPaid' | 'credited' | 'prePaymentCredit'>): Big {
+  return new Big(state.amountPaid).minus(new Big(state.credited).minus(state.prePaymentCredit));
+}
 
 /** Whether a payment may start: the invoice is open or partly paid and something is left to pay. */
 export const isPayable = (state: InvoiceFacts): boolean => (state.status === 'open' || state.status === 'partially_paid') && amountDue(state).gt(0);
@@ -306,6 +346,12 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       }
       case 'IssueCreditNote':
         return issueCreditNote(state, command.data);
+      case 'NumberCreditNote':
+        return numberCreditNote(state, command.data);
+      case 'RecordCreditNoteRefund':
+        return recordCreditNoteRefund(state, command.data);
+      case 'ResolveCreditNote':
+        return resolveCreditNote(state, command.data);
       default:
         return assertNever(command);
     }
@@ -347,9 +393,11 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         walletId: null,
         walletPaid: '0',
         unappliedPayments: [],
+        appliedPayments: [],
         attempts: [],
-        creditNotes: 0,
+        pendingCreditNotes: [],
         lineTotals: [],
+        creditNoteOutcomes: [],
       };
     }
     if (state.status === 'none') return state;
@@ -381,7 +429,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
           walletId: wallet_id ?? state.walletId,
           paymentMethodId: payment_method_id ?? state.paymentMethodId,
           total: totals.total,
-          lineTotals: totals.lines.map((line) => ({ line_id: line.line_id, total: line.total, credited: '0' })),
+          lineTotals: totals.lines.map((line) => ({ line_id: line.line_id, total: line.total, tax: line.tax_amount, credited: '0' })),
         };
       }
       case 'InvoicePaymentApplied': {
@@ -392,6 +440,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
           amountPaid: new Big(state.amountPaid).plus(event.data.amount).toFixed(),
           walletPaid: fromWallet ? new Big(state.walletPaid).plus(event.data.amount).toFixed() : state.walletPaid,
           payments: [...state.payments, event.data.payment_id],
+          appliedPayments: [...state.appliedPayments, { paymentId: event.data.payment_id, amount: event.data.amount }],
         };
       }
       case 'InvoicePaymentStarted': {
@@ -414,19 +463,20 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         return { ...state, status: 'void' };
       case 'InvoiceMarkedUncollectible':
         return { ...state, status: 'uncollectible' };
+      case 'CreditNoteDecided':
+        return { ...credited(state, event.data), pendingCreditNotes: [...state.pendingCreditNotes, event.data] };
       case 'CreditNoteIssued': {
-        const { amount, lines, pre_payment } = event.data;
-        return {
-          ...state,
-          credited: new Big(state.credited).plus(amount).toFixed(),
-          prePaymentCredit: pre_payment ? new Big(state.prePaymentCredit).plus(amount).toFixed() : state.prePaymentCredit,
-          creditNotes: state.creditNotes + 1,
-          lineTotals: state.lineTotals.map((line) => {
-            const credit = lines.find((l) => l.line_id === line.line_id);
-            return credit ? { ...line, credited: new Big(line.credited).plus(credit.amount).toFixed() } : line;
-          }),
-        };
+        // Decided first (what it credited was taken off then), or issued at once before credit notes were decided.
+        const pending = state.pendingCreditNotes.some((note) => note.credit_note_id === event.data.credit_note_id);
+        if (!pending) return credited(state, event.data);
+        return { ...state, pendingCreditNotes: state.pendingCreditNotes.filter((note) => note.credit_note_id !== event.data.credit_note_id) };
       }
+      case 'CreditNoteRefundUpdated':
+        return withCreditNoteOutcome(state, event.data.credit_note_id, (outcome) => ({ ...outcome, refund_status: event.data.refund_status }));
+      case 'CreditNoteRefundFailed':
+        return withCreditNoteOutcome(state, event.data.credit_note_id, () => ({ kind: 'pending_manual', refund_status: 'failed' }));
+      case 'CreditNoteResolved':
+        return withCreditNoteOutcome(state, event.data.credit_note_id, () => resolvedOutcome(event.data.resolution));
       default:
         return assertNever(event);
     }
@@ -532,60 +582,159 @@ function positiveAmount(raw: string, currency: string, field: string, code: stri
   return amount;
 }
 
+/**
+ * A credit note takes either `amount` (spread over the lines) or `lines`, never more than is left
+ * to credit: before payment (`none`) of what is due, which it lowers; after (`refund`,
+ * `credit_balance`) of what was paid and not yet credited back.
+ */
 function issueCreditNote(state: InvoiceFacts, data: IssueCreditNote['data']): InvoiceEvent[] {
+  if (state.creditNoteOutcomes.some((note) => note.creditNoteId === data.credit_note_id)) return [];
   if (state.status !== 'open' && state.status !== 'partially_paid' && state.status !== 'paid') throw refusedIn(state, 'a credit note');
   if ((data.amount === null) === (data.lines === null)) {
     const message = 'a credit note takes either `amount` or `lines`';
     throw DomainError.invalid('credit_note.invalid', 'Give the credit note an amount or lines, not both', [{ field: 'amount', code: 'credit_note.amount_or_lines', message }]);
   }
-  let amount: Big;
-  let lines: { line_id: string; amount: string }[] = [];
-  if (data.lines !== null) {
-    if (data.lines.length === 0) throw invalid('credit_note.invalid', 'lines', 'at least one line');
-    const errors: FieldError[] = [];
-    const seen = new Set<string>();
-    data.lines.forEach((line, i) => {
-      if (seen.has(line.line_id)) errors.push({ field: `lines[${i}].line_id`, code: 'credit_note.duplicate_line', message: 'each line once' });
-      seen.add(line.line_id);
-    });
-    if (errors.length > 0) throw DomainError.invalid('credit_note.invalid', 'A line is credited twice', errors);
-    lines = data.lines.map((line, i) => {
-      const invoiceLine = state.lineTotals.find((l) => l.line_id === line.line_id);
-      if (!invoiceLine) throw lineNotFound(line.line_id);
-      const lineAmount = positiveAmount(line.amount, state.currency, `lines[${i}].amount`, 'credit_note.invalid');
-      const left = new Big(invoiceLine.total).minus(invoiceLine.credited);
-      if (lineAmount.gt(left)) throw DomainError.conflict('credit_note.exceeds_invoice', `Line ${line.line_id} has ${left.toFixed()} ${state.currency} left to credit`);
-      return { line_id: line.line_id, amount: lineAmount.toFixed() };
-    });
-    amount = lines.reduce((sum, line) => sum.plus(line.amount), ZERO);
-  } else {
-    amount = positiveAmount(data.amount!, state.currency, 'amount', 'credit_note.invalid');
+  const kind = data.outcome ?? (state.status === 'paid' ? 'credit_balance' : 'none');
+  if (data.payment_id !== undefined && data.refund_id === undefined && kind !== 'refund') throw invalid('credit_note.invalid', 'payment_id', 'payment_id goes with outcome refund');
+  const prePayment = kind === 'none';
+  if (prePayment && state.status === 'paid') {
+    throw DomainError.conflict('credit_note.outcome_required', `Invoice ${state.id} is paid; a credit note of it refunds (\`refund\`) or credits the customer's wallet (\`credit_balance\`)`);
   }
-  // Before payment a credit note lowers what is left to pay; after, it credits what was paid.
-  const prePayment = state.status !== 'paid';
-  const left = prePayment ? amountDue(state) : new Big(state.total).minus(state.credited);
+  const lines = data.lines !== null ? creditedLines(state, data.lines) : null;
+  const amount = lines ? lines.reduce((sum, line) => sum.plus(line.amount), ZERO) : positiveAmount(data.amount!, state.currency, 'amount', 'credit_note.invalid');
+  const left = prePayment ? amountDue(state) : creditableAfterPayment(state);
   if (amount.gt(left)) {
-    throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${state.id} has ${left.toFixed()} ${state.currency} left to credit${prePayment ? ' (what is left to pay)' : ''}`);
+    const what = prePayment ? 'what is left to pay' : 'what was paid and not yet credited back';
+    throw DomainError.conflict('credit_note.exceeds_invoice', `Invoice ${state.id} has ${left.toFixed()} ${state.currency} left to credit (${what})`);
   }
+  const refunded = kind === 'refund' && data.refund_id === undefined ? refundedPayment(state, data.payment_id, amount, data.credit_note_id) : undefined;
   // The payment under way must still find what it charges due when it succeeds.
   if (prePayment && state.openPaymentAmount !== null && left.minus(amount).lt(state.openPaymentAmount)) {
     throw paymentInProgress(state, `a credit note leaving less than its ${formatAmount(new Big(state.openPaymentAmount), state.currency)} ${state.currency} due`);
   }
-  const issued: CreditNoteIssued = {
-    type: 'CreditNoteIssued',
+  const decided: CreditNoteDecided = {
+    type: 'CreditNoteDecided',
     data: {
       invoice_id: state.id,
       credit_note_id: data.credit_note_id,
-      number: `${state.number}-CN-${String(state.creditNotes + 1).padStart(2, '0')}`,
       amount: amount.toFixed(),
       reason: data.reason,
       memo: data.memo,
-      lines,
+      lines: lines ?? spreadOverLines(amount, state.lineTotals, state.currency).map((part) => creditedLine(part.line, part.amount, state.currency)),
+      outcome: { kind, refund_status: kind === 'refund' ? 'pending' : null },
+      refund_id: refunded?.refund_id ?? data.refund_id ?? null,
+      payment_id: refunded?.payment_id ?? data.payment_id ?? null,
       pre_payment: prePayment,
       created_at: data.now,
     },
   };
-  return prePayment && amount.eq(amountDue(state)) ? [issued, paid(state)] : [issued];
+  return [decided];
+}
+
+/**
+ * The payment a credit note asked on the invoice refunds (a refund's own note names both): the one
+ * named, else the last applied, with that much of it not yet returned by credit notes. Its refund
+ * is made by the payments context from the note (its id: the note's, as `rfd_`).
+ */
+function refundedPayment(state: InvoiceFacts, named: string | undefined, amount: Big, creditNoteId: string): { payment_id: string; refund_id: string } {
+  const paymentId = named ?? state.appliedPayments[state.appliedPayments.length - 1]?.paymentId;
+  const applied = state.appliedPayments.filter((payment) => payment.paymentId === paymentId);
+  if (!paymentId || applied.length === 0) {
+    const message = named ? `payment ${named} was not applied to invoice ${state.id}` : `invoice ${state.id} has no payment to refund`;
+    throw DomainError.conflict('credit_note.no_payment_to_refund', message.charAt(0).toUpperCase() + message.slice(1));
+  }
+  const returned = state.creditNoteOutcomes.filter((note) => note.paymentId === paymentId).reduce((sum, note) => sum.plus(note.amount), ZERO);
+  const left = applied.reduce((sum, payment) => sum.plus(payment.amount), ZERO).minus(returned);
+  if (amount.gt(left)) throw DomainError.conflict('credit_note.exceeds_invoice', `Payment ${paymentId} has ${left.toFixed()} ${state.currency} left to refund`);
+  return { payment_id: paymentId, refund_id: refundIdOfCreditNote(creditNoteId) };
+}
+
+/** The lines a credit note names, each once, each an invoice line with that much left to credit. */
+function creditedLines(state: InvoiceFacts, named: { line_id: string; amount: string }[]) {
+  if (named.length === 0) throw invalid('credit_note.invalid', 'lines', 'at least one line');
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  named.forEach((line, i) => {
+    if (seen.has(line.line_id)) errors.push({ field: `lines[${i}].line_id`, code: 'credit_note.duplicate_line', message: 'each line once' });
+    seen.add(line.line_id);
+  });
+  if (errors.length > 0) throw DomainError.invalid('credit_note.invalid', 'A line is credited twice', errors);
+  return named.map((line, i) => {
+    const invoiceLine = state.lineTotals.find((l) => l.line_id === line.line_id);
+    if (!invoiceLine) throw lineNotFound(line.line_id);
+    const lineAmount = positiveAmount(line.amount, state.currency, `lines[${i}].amount`, 'credit_note.invalid');
+    const left = leftToCredit(invoiceLine);
+    if (lineAmount.gt(left)) throw DomainError.conflict('credit_note.exceeds_invoice', `Line ${line.line_id} has ${left.toFixed()} ${state.currency} left to credit`);
+    return creditedLine(invoiceLine, lineAmount, state.currency);
+  });
+}
+
+const creditNoteNotFound = (state: InvoiceFacts, creditNoteId: string) => DomainError.notFound('credit_note.not_found', `Invoice ${state.id} has no credit note ${creditNoteId}`);
+
+function creditNoteOf(state: InvoiceState, creditNoteId: string) {
+  if (state.status === 'none') throw notFound(creditNoteId);
+  const note = state.creditNoteOutcomes.find((n) => n.creditNoteId === creditNoteId);
+  if (!note) throw creditNoteNotFound(state, creditNoteId);
+  return { invoice: state, note };
+}
+
+/** What a credit note takes off: its amount (of what is due, before payment), its lines' shares, and its outcome kept. */
+function credited(state: InvoiceFacts, data: CreditNoteDecided['data']): InvoiceFacts {
+  const { amount, lines, pre_payment, credit_note_id, refund_id, payment_id, outcome } = data;
+  return {
+    ...state,
+    creditNoteOutcomes: [...state.creditNoteOutcomes, { creditNoteId: credit_note_id, refundId: refund_id, paymentId: payment_id, amount, ...outcome }],
+    credited: new Big(state.credited).plus(amount).toFixed(),
+    prePaymentCredit: pre_payment ? new Big(state.prePaymentCredit).plus(amount).toFixed() : state.prePaymentCredit,
+    lineTotals: state.lineTotals.map((line) => {
+      const credit = lines.find((l) => l.line_id === line.line_id);
+      return credit ? { ...line, credited: new Big(line.credited).plus(credit.amount).toFixed() } : line;
+    }),
+  };
+}
+
+/**
+ * A decided credit note issued with the number reserved for it, its outcome as it is now (its
+ * refund may have been attempted meanwhile); the invoice is paid when the note left nothing due.
+ * Numbered again, it changes nothing.
+ */
+function numberCreditNote(state: InvoiceState, data: NumberCreditNote['data']): InvoiceEvent[] {
+  const { invoice, note } = creditNoteOf(state, data.credit_note_id);
+  const pending = invoice.pendingCreditNotes.find((decided) => decided.credit_note_id === note.creditNoteId);
+  if (!pending) return [];
+  const issued: CreditNoteIssued = { type: 'CreditNoteIssued', data: { ...pending, number: data.number, outcome: { kind: note.kind, refund_status: note.refund_status } } };
+  const settled = pending.pre_payment && (invoice.status === 'open' || invoice.status === 'partially_paid') && amountDue(invoice).eq(0);
+  return settled ? [issued, paid(invoice)] : [issued];
+}
+
+/** A refund's attempt reaches its credit note: recorded when it changes the refund's status, `pending_manual` once the last failed. */
+function recordCreditNoteRefund(state: InvoiceState, data: RecordCreditNoteRefund['data']): InvoiceEvent[] {
+  const { invoice, note } = creditNoteOf(state, data.credit_note_id);
+  if (note.kind !== 'refund') return [];
+  const ref = { invoice_id: invoice.id, credit_note_id: note.creditNoteId };
+  const updated: InvoiceEvent[] = note.refund_status === data.refund_status ? [] : [{ type: 'CreditNoteRefundUpdated', data: { ...ref, refund_status: data.refund_status } }];
+  return data.refund_status === 'failed' && data.exhausted ? [...updated, { type: 'CreditNoteRefundFailed', data: { ...ref, refund_id: note.refundId } }] : updated;
+}
+
+function resolveCreditNote(state: InvoiceState, data: ResolveCreditNote['data']): InvoiceEvent[] {
+  const { invoice, note } = creditNoteOf(state, data.credit_note_id);
+  if (note.kind !== 'pending_manual') {
+    if (note.kind === resolvedOutcome(data.resolution).kind && note.refund_status === resolvedOutcome(data.resolution).refund_status) return [];
+    throw DomainError.conflict('credit_note.not_pending_manual', `Credit note ${note.creditNoteId} is ${note.kind}; only a pending_manual one is resolved by hand`);
+  }
+  return [{ type: 'CreditNoteResolved', data: { invoice_id: invoice.id, credit_note_id: note.creditNoteId, resolution: data.resolution, resolved_at: data.now } }];
+}
+
+/** Refunded out of band: a refund that succeeded; credited to the wallet: a credit to the customer's balance. */
+export function resolvedOutcome(resolution: CreditNoteResolution): CreditNoteOutcome {
+  return resolution === 'refunded_out_of_band' ? { kind: 'refund', refund_status: 'succeeded' } : { kind: 'credit_balance', refund_status: null };
+}
+
+function withCreditNoteOutcome(state: InvoiceFacts, creditNoteId: string, change: (outcome: CreditNoteOutcome) => CreditNoteOutcome): InvoiceFacts {
+  return {
+    ...state,
+    creditNoteOutcomes: state.creditNoteOutcomes.map((note) => (note.creditNoteId === creditNoteId ? { ...note, ...change({ kind: note.kind, refund_status: note.refund_status }) } : note)),
+  };
 }
 
 /** Paid: named with its subscription, whose status follows it (a past-due subscription is active again). */

@@ -9,9 +9,9 @@ export type InvoiceStatus = 'draft' | 'open' | 'partially_paid' | 'paid' | 'void
 export type BillingReason = 'manual' | 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'subscription_cancel';
 export const BILLING_REASONS: readonly BillingReason[] = ['manual', 'subscription_create', 'subscription_cycle', 'subscription_update', 'subscription_cancel'];
 
-/** Stripe's credit-note reasons. */
-export type CreditNoteReason = 'duplicate' | 'fraudulent' | 'order_change' | 'product_unsatisfactory';
-export const CREDIT_NOTE_REASONS: readonly CreditNoteReason[] = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'];
+/** Stripe's credit-note reasons, and the spec's other refund reasons (a refund's credit note takes its refund's). */
+export type CreditNoteReason = 'duplicate' | 'fraudulent' | 'order_change' | 'product_unsatisfactory' | 'customer_request' | 'service_outage' | 'other';
+export const CREDIT_NOTE_REASONS: readonly CreditNoteReason[] = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory', 'customer_request', 'service_outage', 'other'];
 
 /** One line as the draft holds it; money as decimal strings, `amount` already rounded to the currency. */
 export interface InvoiceLineData {
@@ -177,22 +177,64 @@ export type InvoiceMarkedUncollectible = Event<'InvoiceMarkedUncollectible', { i
  */
 export type InvoiceRetriesExhausted = Event<'InvoiceRetriesExhausted', { invoice_id: string; subscription_id: string | null; final_action: Exclude<DunningFinalAction, 'leave_past_due'> }>;
 
+/** What a credit note does with what it credits: nothing more (it lowered what was due), a refund of a payment, or a credit to the customer's wallet. */
+export type CreditNoteOutcomeKind = 'none' | 'refund' | 'credit_balance';
+export const CREDIT_NOTE_OUTCOMES: readonly CreditNoteOutcomeKind[] = ['none', 'refund', 'credit_balance'];
+
+/** `pending_manual`: the refund failed on every attempt and waits for an operator's resolution. */
+export interface CreditNoteOutcome {
+  kind: CreditNoteOutcomeKind | 'pending_manual';
+  refund_status: 'pending' | 'succeeded' | 'failed' | null;
+}
+
+/** How an operator closed a `pending_manual` credit note. */
+export type CreditNoteResolution = 'refunded_out_of_band' | 'credited_to_wallet';
+export const CREDIT_NOTE_RESOLUTIONS: readonly CreditNoteResolution[] = ['refunded_out_of_band', 'credited_to_wallet'];
+
+/** A line credited: `amount` with its tax, `tax_amount` the tax in it at the line's own rate. */
+export interface CreditNoteLineData {
+  line_id: string;
+  amount: string;
+  tax_amount: string;
+}
+
 export type CreditNoteIssued = Event<
   'CreditNoteIssued',
   {
     invoice_id: string;
     credit_note_id: string;
-    /** `<invoice number>-CN-01`, … */
+    /** From the tenant's gap-free credit-note sequence, `<prefix>-CN-000001` (`<invoice number>-CN-01`, … on notes issued before it). */
     number: string;
     amount: string;
     reason: CreditNoteReason;
     memo: string | null;
-    lines: { line_id: string; amount: string }[];
+    lines: CreditNoteLineData[];
+    /** Version 2 (version 1 reads as `none`, no refund, no payment, and its lines without tax). */
+    outcome: CreditNoteOutcome;
+    /** The refund (`rfd_…`) that issued it, and the payment it refunds. */
+    refund_id: string | null;
+    payment_id: string | null;
     /** True when issued before the invoice was paid: it lowers what is left to pay (Stripe's pre-payment credit note). */
     pre_payment: boolean;
     created_at: string;
   }
 >;
+
+/**
+ * A credit note decided: what it credits is taken off at once (a concurrent credit note or payment
+ * sees it), and its number is reserved from the tenant's credit-note sequence next; its
+ * `CreditNoteIssued` with that number follows (the credit-note numbering reaction completes it
+ * after a crash), so every reserved number ends on a credit note and none is skipped.
+ */
+export type CreditNoteDecided = Event<'CreditNoteDecided', Omit<CreditNoteIssued['data'], 'number'>>;
+
+/** The refund of a credit note succeeded, or an attempt of it failed (it is retried). */
+export type CreditNoteRefundUpdated = Event<'CreditNoteRefundUpdated', { invoice_id: string; credit_note_id: string; refund_status: 'succeeded' | 'failed' }>;
+
+/** Every attempt of the credit note's refund failed: its outcome is `pending_manual` until an operator resolves it. */
+export type CreditNoteRefundFailed = Event<'CreditNoteRefundFailed', { invoice_id: string; credit_note_id: string; refund_id: string | null }>;
+
+export type CreditNoteResolved = Event<'CreditNoteResolved', { invoice_id: string; credit_note_id: string; resolution: CreditNoteResolution; resolved_at: string }>;
 
 export type InvoiceEvent =
   | InvoiceCreated
@@ -210,4 +252,8 @@ export type InvoiceEvent =
   | InvoiceVoided
   | InvoiceMarkedUncollectible
   | InvoiceRetriesExhausted
-  | CreditNoteIssued;
+  | CreditNoteDecided
+  | CreditNoteIssued
+  | CreditNoteRefundUpdated
+  | CreditNoteRefundFailed
+  | CreditNoteResolved;

@@ -5,7 +5,9 @@ import { AMOUNT_FRACTION_DIGITS, UNIT_AMOUNT_FRACTION_DIGITS } from '@tally/kern
 import { amountPattern, ApiSchemaRules, atMostOneOf, CURRENCY_CODE_SCHEMA, IsKeyedObject, IsOmittable, IsTimestamp, METADATA_SCHEMA, POSITIVE_AMOUNT, TIMESTAMP_SCHEMA } from '@tally/http';
 import { TAX_BEHAVIORS, TAX_CODES, type TaxBehavior, type TaxCode } from '@tally/tax/published';
 import { MAX_INVOICE_LINES } from '../domain/invoice-line-input';
-import { CREDIT_NOTE_REASONS, type CreditNoteReason } from '../domain/invoice.events';
+import { CREDIT_NOTE_REASONS, type CreditNoteOutcomeKind, type CreditNoteReason } from '../domain/invoice.events';
+
+const ISSUED_OUTCOMES: readonly CreditNoteOutcomeKind[] = ['none', 'refund', 'credit_balance'];
 
 const AMOUNT = { type: String, pattern: amountPattern(AMOUNT_FRACTION_DIGITS) };
 const MAX_DAYS_UNTIL_DUE = 365;
@@ -102,4 +104,14 @@ export class IssueCreditNoteDto {
 
   @ApiPropertyOptional({ type: () => [CreditNoteLineDto], minItems: 1, maxItems: MAX_INVOICE_LINES, description: 'Credit these amounts of these lines; or `amount`' })
   @IsOmittable() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_INVOICE_LINES) @ValidateNested({ each: true }) @Type(() => CreditNoteLineDto) lines?: CreditNoteLineDto[];
+
+  @ApiPropertyOptional({
+    enum: ISSUED_OUTCOMES,
+    description:
+      'What becomes of what it credits: `none` lowers what is left to pay (an invoice not yet paid; the default there), `refund` refunds it to the method of the invoice’s payment (`payment_id`, else the last applied; a refund `rfd_…` with the credit note’s id follows), `credit_balance` credits the customer’s wallet in the invoice’s currency (the default on a paid invoice)',
+  })
+  @IsOmittable() @IsIn(ISSUED_OUTCOMES) outcome?: CreditNoteOutcomeKind;
+
+  @ApiPropertyOptional({ pattern: '^pay_[0-9A-Za-z]+$', example: 'pay_01JD8X5Z3Q4W2R6T8Y0V1B3N5M', description: 'With outcome `refund`: the payment of the invoice to refund; default the last applied' })
+  @IsOmittable() @IsString() @Matches(/^pay_[0-9A-Za-z]+$/, { message: 'payment_id is a payment id (pay_…)' }) payment_id?: string;
 }

@@ -1,7 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { METADATA_SCHEMA, type KnownFields } from '@tally/http';
 import { TAX_BEHAVIORS, type TaxBehavior } from '@tally/tax/published';
-import { BILLING_REASONS, CREDIT_NOTE_REASONS, type BillingReason, type CreditNoteReason, type InvoiceStatus, type TaxBreakdownData } from '../domain/invoice.events';
+import {
+  BILLING_REASONS,
+  CREDIT_NOTE_OUTCOMES,
+  CREDIT_NOTE_REASONS,
+  CREDIT_NOTE_RESOLUTIONS,
+  type BillingReason,
+  type CreditNoteOutcome,
+  type CreditNoteReason,
+  type CreditNoteResolution,
+  type InvoiceStatus,
+  type TaxBreakdownData,
+} from '../domain/invoice.events';
 import type { CreditNoteResource, InvoiceLineResource, InvoiceResource } from '../invoice.view';
 import { AppliedDiscountResponse } from './invoice-preview.response';
 
@@ -29,16 +40,33 @@ export class InvoiceLineResponse implements InvoiceLineResource {
 export class CreditNoteLineResponse {
   @ApiProperty() line_id!: string;
   @ApiProperty(money()) amount!: string;
+  @ApiProperty({ ...money(), description: 'The tax in `amount`, at the line’s own rate' }) tax_amount!: string;
+}
+
+export class CreditNoteOutcomeResponse implements CreditNoteOutcome {
+  @ApiProperty({ enum: [...CREDIT_NOTE_OUTCOMES, 'pending_manual'], description: '`pending_manual`: its refund failed on every attempt; an operator resolves it' })
+  kind!: CreditNoteOutcome['kind'];
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'], nullable: true, description: 'The refund’s status, for `refund` (and `pending_manual`: `failed`)' })
+  refund_status!: CreditNoteOutcome['refund_status'];
 }
 
 export class CreditNoteResponse implements CreditNoteResource {
   @ApiProperty({ example: 'cn_01JD…' }) id!: string;
   @ApiProperty({ enum: ['credit_note'] }) object!: 'credit_note';
-  @ApiProperty({ example: 'K7Q2M9XD-000042-CN-01' }) number!: string;
+  @ApiProperty({ example: 'K7Q2M9XD-CN-000042', description: 'From the tenant’s gap-free credit-note sequence (`<invoice number>-CN-01` on credit notes issued before it existed)' }) number!: string;
   @ApiProperty(money()) amount!: string;
   @ApiProperty({ enum: CREDIT_NOTE_REASONS }) reason!: CreditNoteReason;
   @ApiProperty({ type: String, nullable: true }) memo!: string | null;
+  @ApiProperty({ example: 'inv_01JD…' }) invoice_id!: string;
+  @ApiProperty({ example: 'cus_01JD…' }) customer_id!: string;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
   @ApiProperty({ type: () => [CreditNoteLineResponse] }) lines!: CreditNoteLineResponse[];
+  @ApiProperty(money()) tax_amount!: string;
+  @ApiProperty({ enum: ['pre_payment', 'post_payment'], description: '`pre_payment`: it lowered what was due; `post_payment`: it returns what was paid' }) type!: 'pre_payment' | 'post_payment';
+  @ApiProperty({ type: () => CreditNoteOutcomeResponse }) outcome!: CreditNoteOutcomeResponse;
+  @ApiProperty({ type: String, nullable: true, example: 'rfd_01JD…' }) refund_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'pay_01JD…' }) payment_id!: string | null;
+  @ApiProperty({ enum: CREDIT_NOTE_RESOLUTIONS, nullable: true }) resolution!: CreditNoteResolution | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 

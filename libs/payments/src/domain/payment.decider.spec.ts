@@ -139,3 +139,48 @@ describe('payment decider', () => {
       .when(answer({ ...succeededAnswer, dispute: { reason: 'fraudulent' } }))
       .then([...succeeded, { type: 'PaymentChargedBack', data: { payment_id, amount: '49.00', reason: 'fraudulent', opened_at: AT } }]));
 });
+
+describe('ReserveRefund', () => {
+  const paid = [created, ...succeeded];
+  const reserve = (refund_id: string, amount: string | null, now = AT) => ({
+    type: 'ReserveRefund' as const,
+    data: { payment_id, refund_id, amount, reason: 'duplicate' as const, destination: 'original_method' as const, now },
+  });
+  const reserved = (refund_id: string, amount: string, refunded: string, reserved_at = AT): PaymentEvent => ({
+    type: 'PaymentRefundReserved',
+    data: { payment_id, refund_id, amount, refunded, reason: 'duplicate', destination: 'original_method', reserved_at },
+  });
+
+  it('sets aside all that is left by default, once per refund', () => {
+    spec.given(paid).when(reserve('rfd_1', null)).then([reserved('rfd_1', '49.00', '49')]);
+    spec.given([...paid, reserved('rfd_1', '49.00', '49')]).when(reserve('rfd_1', null)).thenNothingHappens();
+  });
+
+  it('reserves in parts up to the payment, and no further', () => {
+    spec.given(paid).when(reserve('rfd_1', '20.00')).then([reserved('rfd_1', '20.00', '20')]);
+    const part = [...paid, reserved('rfd_1', '20.00', '20')];
+    spec.given(part).when(reserve('rfd_2', '29.01')).thenFails('refund.amount_exceeds_refundable');
+    spec.given(part).when(reserve('rfd_2', null)).then([reserved('rfd_2', '29.00', '49')]);
+    spec.given([...part, reserved('rfd_2', '29.00', '49')]).when(reserve('rfd_3', '0.01')).thenFails('refund.payment_not_refundable');
+  });
+
+  it('refuses a payment that took no money, and one charged back', () => {
+    spec.given([created]).when(reserve('rfd_1', null)).thenFails('refund.payment_not_refundable');
+    spec.given([created, { type: 'PaymentFailed', data: { payment_id, provider_id: 'sbx_py_1', last_error: error, invoice_id: 'inv_1', subscription_id: null, dunning: null } }]).when(reserve('rfd_1', null)).thenFails('refund.payment_not_refundable');
+    spec.given([...paid, { type: 'PaymentChargedBack', data: { payment_id, amount: '49.00', reason: 'fraudulent', opened_at: AT } }]).when(reserve('rfd_1', null)).thenFails('refund.payment_not_refundable');
+  });
+
+  it('refuses an amount that is not positive or finer than the currency', () => {
+    spec.given(paid).when(reserve('rfd_1', '0')).thenFails('refund.invalid');
+    spec.given(paid).when(reserve('rfd_1', '1.001')).thenFails('refund.invalid');
+  });
+
+  it('refunds a card payment for 180 days from its capture, a wallet payment always', () => {
+    const day180 = new Date(Date.parse(AT) + 180 * 86_400_000).toISOString();
+    const after = new Date(Date.parse(day180) + 1).toISOString();
+    spec.given(paid).when(reserve('rfd_1', null, day180)).then([reserved('rfd_1', '49.00', '49', day180)]);
+    spec.given(paid).when(reserve('rfd_1', null, after)).thenFails('refund.window_closed');
+    const fromWallet: PaymentEvent = { type: 'PaymentCreated', data: { ...createdData, provider: 'wallet' } };
+    spec.given([fromWallet, ...succeeded]).when(reserve('rfd_1', null, after)).then([reserved('rfd_1', '49.00', '49', after)]);
+  });
+});

@@ -1,6 +1,8 @@
-import { assertNever, DomainError, type Command, type Decider } from '@tally/kernel';
+import Big from 'big.js';
+import { assertNever, DomainError, formatAmount, isWholeMinorUnits, parseAmount, type Command, type Decider } from '@tally/kernel';
 import type { DunningTerms } from './dunning';
-import type { PaymentCreated, PaymentError, PaymentEvent, PaymentNextAction, PaymentRefunded, PaymentStatus } from './payment.events';
+import type { PaymentCreated, PaymentError, PaymentEvent, PaymentNextAction, PaymentRefunded, PaymentRefundReserved, PaymentStatus } from './payment.events';
+import { refundWindowEndsAt } from './refund-window';
 
 export type PaymentState =
   | { status: 'none' }
@@ -11,13 +13,17 @@ export type PaymentState =
       customerId: string;
       subscriptionId: string | null;
       dunning: DunningTerms | null;
+      provider: string;
       providerRef: string;
       providerId: string | null;
+      capturedAt: string | null;
       amount: string;
       currency: string;
       settled: boolean;
       dispute: 'open' | 'won' | 'lost' | null;
       refunds: readonly string[];
+      /** What the refunds reserved so far add up to. */
+      refunded: string;
     };
 
 /** What the provider answered, as the payment records it (times and the action URL filled in by the caller). */
@@ -39,7 +45,10 @@ export type DecideDispute = Command<'DecideDispute', { payment_id: string; outco
 /** The provider refunded the whole payment (the caller asked it first). */
 export type RecordRefund = Command<'RecordRefund', Omit<PaymentRefunded['data'], 'amount'>>;
 
-export type PaymentCommand = CreatePayment | RecordProviderAnswer | CancelPayment | OpenDispute | DecideDispute | RecordRefund;
+/** `amount` null: all that is left to refund. `now`: on the payment's clock, for its refund window. */
+export type ReserveRefund = Command<'ReserveRefund', Omit<PaymentRefundReserved['data'], 'amount' | 'refunded' | 'reserved_at'> & { amount: string | null; now: string }>;
+
+export type PaymentCommand = CreatePayment | RecordProviderAnswer | CancelPayment | OpenDispute | DecideDispute | RecordRefund | ReserveRefund;
 
 export const paymentNotFound = (id: string) => DomainError.notFound('payment.not_found', `No payment ${id}`);
 
@@ -88,6 +97,9 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
         if (state.status !== 'succeeded') throw DomainError.conflict('payment.not_refundable', `Payment ${state.id} is ${state.status}; only a succeeded payment can be refunded`);
         return [{ type: 'PaymentRefunded', data: { ...command.data, amount: state.amount } }];
       }
+      case 'ReserveRefund':
+        if (state.status === 'none') throw paymentNotFound(command.data.payment_id);
+        return reserveRefund(state, command.data);
       default:
         return assertNever(command);
     }
@@ -95,7 +107,7 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
 
   evolve(state, event) {
     if (event.type === 'PaymentCreated') {
-      const { payment_id, invoice_id, customer_id, subscription_id, dunning, provider_ref, amount, currency } = event.data;
+      const { payment_id, invoice_id, customer_id, subscription_id, dunning, provider, provider_ref, amount, currency } = event.data;
       return {
         status: 'pending',
         id: payment_id,
@@ -103,13 +115,16 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
         customerId: customer_id,
         subscriptionId: subscription_id,
         dunning,
+        provider,
         providerRef: provider_ref,
         providerId: null,
+        capturedAt: null,
         amount,
         currency,
         settled: false,
         dispute: null,
         refunds: [],
+        refunded: '0',
       };
     }
     if (state.status === 'none') return state;
@@ -121,7 +136,7 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
       case 'PaymentActionCompleted':
         return { ...state, status: 'processing' };
       case 'PaymentSucceeded':
-        return { ...state, status: 'succeeded', providerId: event.data.provider_id };
+        return { ...state, status: 'succeeded', providerId: event.data.provider_id, capturedAt: event.data.captured_at };
       case 'PaymentSettled':
         return { ...state, settled: true };
       case 'PaymentFailed':
@@ -136,6 +151,10 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
         return { ...state, dispute: 'lost' };
       case 'PaymentRefunded':
         return { ...state, status: 'refunded', refunds: [...state.refunds, event.data.refund_id] };
+      case 'PaymentRefundReserved': {
+        const { refund_id, refunded } = event.data;
+        return { ...state, status: new Big(refunded).eq(state.amount) ? 'refunded' : 'partially_refunded', refunds: [...state.refunds, refund_id], refunded };
+      }
       default:
         return assertNever(event);
     }
@@ -143,6 +162,44 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent>
 };
 
 type Existing = Exclude<PaymentState, { status: 'none' }>;
+
+/**
+ * Sets a refund's amount aside on the payment: only a succeeded (or partly refunded) payment,
+ * inside its provider's refund window, and never more than is left of it. The same refund asked
+ * again changes nothing.
+ */
+function reserveRefund(state: Existing, data: ReserveRefund['data']): PaymentEvent[] {
+  const { amount: asked, now, ...refund } = data;
+  if (state.refunds.includes(refund.refund_id)) return [];
+  if (state.status !== 'succeeded' && state.status !== 'partially_refunded') {
+    throw DomainError.conflict('refund.payment_not_refundable', `Payment ${state.id} is ${state.status}; only a succeeded or partially refunded payment can be refunded`);
+  }
+  const windowEnd = state.capturedAt && refundWindowEndsAt(state.provider, state.capturedAt);
+  if (windowEnd && now > windowEnd) throw DomainError.unprocessable('refund.window_closed', `Payment ${state.id} could be refunded until ${windowEnd}`);
+  const left = new Big(state.amount).minus(state.refunded);
+  const amount = asked === null ? left : refundAmount(asked, state.currency);
+  if (amount.gt(left)) {
+    throw DomainError.conflict('refund.amount_exceeds_refundable', `Payment ${state.id} has ${formatAmount(left, state.currency)} ${state.currency} left to refund`);
+  }
+  const reserved: PaymentRefundReserved = {
+    type: 'PaymentRefundReserved',
+    data: { ...refund, amount: formatAmount(amount, state.currency), refunded: new Big(state.refunded).plus(amount).toFixed(), reserved_at: now },
+  };
+  return [reserved];
+}
+
+function refundAmount(raw: string, currency: string): Big {
+  let amount: Big | undefined;
+  try {
+    amount = parseAmount(raw);
+  } catch {
+    amount = undefined;
+  }
+  if (!amount || amount.lte(0) || !isWholeMinorUnits(amount, currency)) {
+    throw DomainError.invalid('refund.invalid', 'The refund amount is not valid', [{ field: 'amount', code: 'refund.invalid_amount', message: `an amount above 0 in whole minor units of ${currency}` }]);
+  }
+  return amount;
+}
 
 /**
  * The events a provider's answer leads to from where the payment stands. An answer for a payment

@@ -1,5 +1,6 @@
 import type { Event, PaymentError } from '@tally/kernel';
 import type { DunningTerms } from './dunning';
+import type { RefundDestination, RefundReason as RequestedRefundReason } from './refund.events';
 
 export type PaymentStatus = 'pending' | 'processing' | 'requires_action' | 'succeeded' | 'failed' | 'canceled' | 'refunded' | 'partially_refunded' | 'charged_back';
 
@@ -63,6 +64,25 @@ export type RefundReason = 'invoice_not_payable';
 /** The provider returned the whole payment to the method it came from (`refund_id`: Tally's, `re_…`). */
 export type PaymentRefunded = Event<'PaymentRefunded', { payment_id: string; refund_id: string; provider_refund_id: string; amount: string; reason: RefundReason; refunded_at: string }>;
 
+/**
+ * A refund of the payment (`rfd_…`) was asked and its amount set aside: the refunds reserved never
+ * exceed the payment, so requests racing on one payment cannot refund more than it took between them.
+ * `refunded`: all reserved so far, this one included. Carries what the refund is made of, so the
+ * refund and its credit note follow from it even when the request that reserved it died.
+ */
+export type PaymentRefundReserved = Event<
+  'PaymentRefundReserved',
+  {
+    payment_id: string;
+    refund_id: string;
+    amount: string;
+    refunded: string;
+    reason: RequestedRefundReason;
+    destination: RefundDestination;
+    reserved_at: string;
+  }
+>;
+
 export type PaymentEvent =
   | PaymentCreated
   | PaymentProcessing
@@ -75,4 +95,5 @@ export type PaymentEvent =
   | PaymentChargedBack
   | PaymentDisputeWon
   | PaymentDisputeLost
-  | PaymentRefunded;
+  | PaymentRefunded
+  | PaymentRefundReserved;

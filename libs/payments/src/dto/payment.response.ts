@@ -62,7 +62,8 @@ export class PaymentResponse implements KnownFields<PaymentResource> {
   return_url!: string | null;
   @ApiProperty({ type: () => PaymentErrorResponse, nullable: true, description: 'Set when the payment failed' }) last_error!: PaymentErrorResponse | null;
   @ApiProperty({ type: () => DisputeResponse, nullable: true, description: 'Set once the payment was charged back' }) dispute!: DisputeResponse | null;
-  @ApiProperty({ type: [String], description: 'Ids (`re_…`) of the refunds made: for now only the automatic refund of a payment its invoice could not take (status `refunded`)' }) refunds!: string[];
+  @ApiProperty({ type: [String], description: 'Ids of its refunds, oldest first: those asked through the API (`rfd_…`), and the automatic refund of a payment its invoice could not take (`re_…`)' }) refunds!: string[];
+  @ApiProperty({ example: '20.00', description: 'What its refunds (`rfd_…`) set aside, those still under way included' }) amount_refunded!: string;
   @ApiProperty(METADATA_SCHEMA) metadata!: Record<string, string>;
   @ApiProperty({ description: 'False in the sandbox' }) livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;

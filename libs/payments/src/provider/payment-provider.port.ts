@@ -21,6 +21,8 @@ export interface PaymentProvider {
   completeAction(req: CompleteActionRequest): Promise<ChargeOutcome>;
   settle(req: SettleRequest): Promise<ChargeOutcome>;
   refund(req: RefundRequest): Promise<RefundOutcome>;
+  /** The refund made for Tally's refund `reference` of a payment, whatever key asked for it; undefined: none was made. */
+  findRefund(req: FindRefundRequest): Promise<FoundRefund | undefined>;
 }
 
 /** Thrown when an idempotency key comes back with a different request: a caller's bug, never a payment outcome. */
@@ -114,13 +116,25 @@ export interface SettleRequest {
   idempotencyKey: string;
 }
 
-/** Returns `amount` of a succeeded payment to the method it was taken from. */
+/** Returns `amount` of a succeeded payment to the method it was taken from. `reference`: Tally's refund (`rfd_…`), kept with it (as metadata) so it can be found. */
 export interface RefundRequest {
   providerPaymentId: string;
   amount: string;
   currency: string;
   now: string;
   idempotencyKey: string;
+  reference?: string;
 }
 
-export type RefundOutcome = { status: 'succeeded'; providerRefundId: string; refundedAt: string } | { status: 'failed'; code: string; message: string };
+/**
+ * `ambiguous`: the provider may have refunded or not (an outage, a timeout): ask again under the
+ * same key, which answers the refund if it was made. Otherwise it said no and refunded nothing.
+ */
+export type RefundOutcome = { status: 'succeeded'; providerRefundId: string; refundedAt: string } | { status: 'failed'; code: string; message: string; ambiguous: boolean };
+
+export interface FindRefundRequest {
+  providerPaymentId: string;
+  reference: string;
+}
+
+export type FoundRefund = { providerRefundId: string; refundedAt: string };

@@ -42,7 +42,8 @@ export type WalletDebited = LedgerEvent<'WalletDebited', { wallet_id: string; cu
 export type RefundDestination = 'original_method' | 'wallet';
 export type RefundCreated = LedgerEvent<'RefundCreated', { refund_id: string; payment_id: string; amount: string; currency: string; destination: RefundDestination }>;
 export type RefundSucceeded = LedgerEvent<'RefundSucceeded', { refund_id: string; wallet_transaction_id?: string | null }>;
-export type RefundFailed = LedgerEvent<'RefundFailed', { refund_id: string }>;
+/** The provider reported a refund it had answered as made failed after all: the money is owed again. */
+export type RefundReversed = LedgerEvent<'RefundReversed', { refund_id: string }>;
 
 export type PostedEvent =
   | InvoiceCreated
@@ -60,7 +61,7 @@ export type PostedEvent =
   | WalletDebited
   | RefundCreated
   | RefundSucceeded
-  | RefundFailed;
+  | RefundReversed;
 
 export const POSTED_EVENT_TYPES: ReadonlySet<string> = new Set<PostedEvent['type']>([
   'InvoiceCreated',
@@ -78,5 +79,5 @@ export const POSTED_EVENT_TYPES: ReadonlySet<string> = new Set<PostedEvent['type
   'WalletDebited',
   'RefundCreated',
   'RefundSucceeded',
-  'RefundFailed',
+  'RefundReversed',
 ]);

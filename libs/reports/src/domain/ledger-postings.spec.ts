@@ -141,16 +141,17 @@ describe('ledger posting rules', () => {
   describe('refunds (the refunds context’s events)', () => {
     const refund = (destination: 'original_method' | 'wallet'): PostedEvent => ({ type: 'RefundCreated', data: { refund_id: 'rfd_1', payment_id: 'pay_1', amount: '30.00', currency: 'EUR', destination } });
     const succeeded: PostedEvent = { type: 'RefundSucceeded', data: { refund_id: 'rfd_1' } };
-    const failed: PostedEvent = { type: 'RefundFailed', data: { refund_id: 'rfd_1' } };
+    const reversed: PostedEvent = { type: 'RefundReversed', data: { refund_id: 'rfd_1' } };
 
-    it('paid out to the original method: what was owed leaves cash; a later failure puts it back', () => {
-      const [, paid, undone] = postAll([refund('original_method'), succeeded, failed]);
+    it('paid out to the original method: what was owed leaves cash; a reversal puts it back, and the next success pays it again', () => {
+      const [, paid, undone, paidAgain] = postAll([refund('original_method'), succeeded, reversed, succeeded]);
       expect(lines(paid)).toEqual(['debit credits_owed 30.00', 'credit cash 30.00']);
       expect(lines(undone)).toEqual(['debit cash 30.00', 'credit credits_owed 30.00']);
+      expect(lines(paidAgain)).toEqual(['debit credits_owed 30.00', 'credit cash 30.00']);
     });
 
-    it('a failure before any success, a second success, and a refund into a wallet post nothing here', () => {
-      expect(postAll([refund('original_method'), failed]).slice(1)).toEqual([null]);
+    it('a reversal before any success, a second success, and a refund into a wallet post nothing here', () => {
+      expect(postAll([refund('original_method'), reversed]).slice(1)).toEqual([null]);
       expect(postAll([refund('original_method'), succeeded, succeeded])[2]).toBeNull();
       expect(postAll([refund('wallet'), succeeded])[1]).toBeNull();
       expect(postAll([refund('original_method'), { type: 'RefundSucceeded', data: { refund_id: 'rfd_1', wallet_transaction_id: 'wtx_9' } }])[1]).toBeNull();

@@ -172,11 +172,11 @@ export function post(source: LedgerSource | undefined, event: PostedEvent): Post
       ]);
       return { source: { ...source, posted: true }, entry };
     }
-    case 'RefundFailed': {
-      // Only a success that later failed has anything to undo.
+    case 'RefundReversed': {
+      // A success that failed after all: what it paid out is owed again (a later attempt posts anew).
       if (source?.kind !== 'refund' || !source.posted) return unchanged;
       const amount = big(source.amount);
-      const entry = entryOf(source.currency, 'Refund failed after it succeeded', [
+      const entry = entryOf(source.currency, 'Refund reversed after it succeeded', [
         ['cash', amount],
         ['credits_owed', amount.neg()],
       ]);

@@ -19,7 +19,27 @@ describe('the refund recognition reaction', () => {
     issued_at: '2026-03-01T00:00:00.000Z',
     created_at: '2026-03-01T00:00:00.000Z',
     lines: [{ id: 'il_1', amount: '40.00', discount_amount: '0.00', tax_amount: '7.60', period_start: '2026-03-01T00:00:00.000Z', period_end: '2026-03-05T00:00:00.000Z' } as InvoiceResource['lines'][number]],
-    credit_notes: [{ id: 'cn_1', object: 'credit_note', number: 'INV-1-CN-01', amount: '23.80', reason: 'order_change', memo: null, lines: [], created_at: '2026-03-03T08:00:00.000Z' }],
+    credit_notes: [
+      {
+        id: 'cn_1',
+        object: 'credit_note',
+        number: 'CN-000001',
+        amount: '23.80',
+        invoice_id: 'in_1',
+        customer_id: 'cus_1',
+        currency: 'EUR',
+        reason: 'order_change',
+        memo: null,
+        lines: [],
+        tax_amount: '3.80',
+        type: 'post_payment',
+        outcome: { kind: 'refund', refund_status: 'succeeded' },
+        refund_id: 'rfd_1',
+        payment_id: 'pay_1',
+        resolution: null,
+        created_at: '2026-03-03T08:00:00.000Z',
+      },
+    ],
   };
   const runtime = { cellOf: () => undefined, load: async () => ({ resource: invoice }) } as unknown as CommandRuntime;
   const reaction = new RefundRecognitionReaction(runtime, new Commands(bus));

@@ -6,10 +6,6 @@
  */
 export const ANNOUNCED_EVENT_TYPES: readonly string[] = [
   'invoice.fx_rate_locked',
-  'refund.created',
-  'refund.succeeded',
-  'refund.failed',
-  'credit_note.refund_failed',
   'commission.reversed',
   'attach.completed',
 ];

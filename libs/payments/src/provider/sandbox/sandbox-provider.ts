@@ -9,6 +9,8 @@ import type {
   ChargeRequest,
   CompleteActionRequest,
   ConfirmMicroDepositsRequest,
+  FindRefundRequest,
+  FoundRefund,
   PaymentProvider,
   RefundOutcome,
   RefundRequest,
@@ -22,6 +24,7 @@ import { matchesMicroDeposits } from './micro-deposits';
 import { isoMillis } from './sandbox-time';
 import { providerPaymentIdFor, providerRefFor, providerRefundIdFor, requestDigest } from './sandbox-ids';
 import { InMemorySandboxRecord, type SandboxRecord } from './sandbox-record';
+import { refundBehaviourOf } from './refund-behaviours';
 import { TEST_TOKENS, type TestToken } from './test-tokens';
 
 export interface SandboxCharge {
@@ -39,6 +42,11 @@ export interface SandboxRefund {
   amount: string;
   currency: string;
   idempotencyKey: string;
+  /** Tally's refund, when the request named it. */
+  reference?: string;
+  refundedAt?: string;
+  /** The bank returned it after it was made (`failRefund`): the money is the merchant's again. */
+  failed?: true;
 }
 
 /** A card's verification: a 0-unit authorisation, then its reversal. */
@@ -69,7 +77,7 @@ const methodKey = (providerRef: string) => `method:${providerRef}`;
 const tokenUnknown = (): AttachOutcome => ({ ok: false, code: 'token_unknown', message: 'This is not a sandbox test token.' });
 const verifyFailed = (code: string, message: string): VerifyOutcome => ({ status: 'failed', code, message });
 const methodUnknown = () => verifyFailed('payment_method_unknown', 'No payment method is attached under this reference.');
-const refundFailed = (code: string, message: string): RefundOutcome => ({ status: 'failed', code, message });
+const refundFailed = (code: string, message: string, ambiguous = false): RefundOutcome => ({ status: 'failed', code, message, ambiguous });
 
 /** A payment provider without a network: every method behaves as its test token says, the same way every time. */
 export class SandboxPaymentProvider implements PaymentProvider {
@@ -155,18 +163,62 @@ export class SandboxPaymentProvider implements PaymentProvider {
     );
   }
 
-  /** A refund of a succeeded payment, in the payment's currency, while the refunds made leave enough of it. */
-  refund(req: RefundRequest): Promise<RefundOutcome> {
-    return this.once<RefundOutcome>('refund', req, async () => {
-      const payment = (await this.record.get(paymentKey(req.providerPaymentId))) as Payment | undefined;
-      if (!payment || payment.outcome.status !== 'succeeded') return refundFailed('charge_not_refundable', 'Only a succeeded payment can be refunded.');
-      if (payment.currency !== req.currency) return refundFailed('currency_mismatch', `The payment was made in ${payment.currency}.`);
-      const refunded = (await this.refundsOf(req.providerPaymentId)).reduce((sum, made) => sum.plus(made.amount), new Big(0));
-      if (new Big(req.amount).lte(0) || refunded.plus(req.amount).gt(payment.amount)) return refundFailed('amount_too_large', 'The refunds would exceed the payment.');
-      const providerRefundId = providerRefundIdFor(req.idempotencyKey);
-      const { providerPaymentId, amount, currency, idempotencyKey } = req;
-      await this.record.put(`${REFUNDS}${providerRefundId}`, { providerRefundId, providerPaymentId, amount, currency, idempotencyKey } satisfies SandboxRefund);
-      return { status: 'succeeded', providerRefundId, refundedAt: isoMillis(req.now) };
+  /**
+   * A refund of a succeeded payment, in the payment's currency, while the refunds made leave enough
+   * of it. Its amount's cents pick the provider's behaviour (see refund-behaviours.ts): a decline,
+   * an outage (nothing refunded, nothing remembered under the key), or a refund whose answer is
+   * lost once (the same key asked again answers it).
+   */
+  async refund(req: RefundRequest): Promise<RefundOutcome> {
+    const behaviour = refundBehaviourOf(req.amount);
+    if (behaviour === 'outage') return refundFailed('provider_unavailable', 'The provider could not be reached; the refund may be asked again.', true);
+    const outcome = await this.once<RefundOutcome>('refund', req, () =>
+      behaviour === 'decline' ? Promise.resolve(refundFailed('refund_declined', 'The card issuer declined the refund.')) : this.makeRefund(req),
+    );
+    if (behaviour === 'answer_lost_once' && outcome.status === 'succeeded' && (await this.losesAnswer(req.idempotencyKey))) {
+      return refundFailed('timeout', 'The provider did not answer in time; the refund may have been made.', true);
+    }
+    return outcome;
+  }
+
+  findRefund(req: FindRefundRequest): Promise<FoundRefund | undefined> {
+    return this.serially(async () => {
+      const made = (await this.refundsOf(req.providerPaymentId)).find((refund) => refund.reference === req.reference && !refund.failed);
+      return made && { providerRefundId: made.providerRefundId, refundedAt: made.refundedAt ?? '' };
+    });
+  }
+
+  /** A refund made that the bank returns later (Stripe's refund that fails after succeeding): false when there is no such refund standing. */
+  failRefund(providerRefundId: string): Promise<boolean> {
+    return this.serially(async () => {
+      const key = `${REFUNDS}${providerRefundId}`;
+      const refund = (await this.record.get(key)) as SandboxRefund | undefined;
+      if (!refund || refund.failed) return false;
+      await this.record.put(key, { ...refund, failed: true } satisfies SandboxRefund);
+      return true;
+    });
+  }
+
+  private async makeRefund(req: RefundRequest): Promise<RefundOutcome> {
+    const payment = (await this.record.get(paymentKey(req.providerPaymentId))) as Payment | undefined;
+    if (!payment || payment.outcome.status !== 'succeeded') return refundFailed('charge_not_refundable', 'Only a succeeded payment can be refunded.');
+    if (payment.currency !== req.currency) return refundFailed('currency_mismatch', `The payment was made in ${payment.currency}.`);
+    const refunded = (await this.refundsOf(req.providerPaymentId)).filter((made) => !made.failed).reduce((sum, made) => sum.plus(made.amount), new Big(0));
+    if (new Big(req.amount).lte(0) || refunded.plus(req.amount).gt(payment.amount)) return refundFailed('amount_too_large', 'The refunds would exceed the payment.');
+    const providerRefundId = providerRefundIdFor(req.idempotencyKey);
+    const { providerPaymentId, amount, currency, idempotencyKey, reference } = req;
+    const refundedAt = isoMillis(req.now);
+    await this.record.put(`${REFUNDS}${providerRefundId}`, { providerRefundId, providerPaymentId, amount, currency, idempotencyKey, ...(reference && { reference, refundedAt }) } satisfies SandboxRefund);
+    return { status: 'succeeded', providerRefundId, refundedAt };
+  }
+
+  /** True the first time only: the answer of that key is lost once. */
+  private losesAnswer(idempotencyKey: string): Promise<boolean> {
+    return this.serially(async () => {
+      const key = `lost-answer:${idempotencyKey}`;
+      if (await this.record.get(key)) return false;
+      await this.record.put(key, true);
+      return true;
     });
   }
 

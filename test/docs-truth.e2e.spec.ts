@@ -15,6 +15,7 @@ const CAPABILITY_ROUTES: ReadonlyMap<string, readonly string[]> = new Map([
   ['data-subject requests', ['/v1/admin/dsr']],
   ['exports', ['/v1/exports']],
   ['affiliates', ['/v1/affiliates', '/v1/payouts']],
+  ['several currencies', []],
   ['webhooks', ['/v1/admin/webhook-endpoints']],
   ['usage metering', ['/v1/usage']],
   ['tax providers', []],

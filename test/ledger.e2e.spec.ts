@@ -99,7 +99,8 @@ describe('the ledger through the HTTP API', () => {
 
     const entries = await allEntries();
     expect(new Set(entries.map((entry) => entry.source.event_type))).toEqual(
-      new Set(['InvoiceFinalized', 'InvoicePaymentApplied', 'PaymentSucceeded', 'CreditNoteIssued', 'InvoiceVoided', 'InvoiceMarkedUncollectible']),
+      // A credit note on a paid invoice goes to the customer's wallet by default (its outcome `credit_balance`).
+      new Set(['InvoiceFinalized', 'InvoicePaymentApplied', 'PaymentSucceeded', 'CreditNoteIssued', 'WalletCredited', 'InvoiceVoided', 'InvoiceMarkedUncollectible']),
     );
     for (const entry of entries) {
       const sum = (side: Line['side']) => entry.lines.filter((line) => line.side === side).reduce((s, line) => s.plus(line.amount), new Big(0));

@@ -133,10 +133,13 @@ function play(specs: InvoiceSpec[], plan: Step[]): { events: { stream: string; e
         const amount = room.times(step.part).div(100).round(2, Big.roundDown);
         if (amount.lte(0)) break;
         const byLine = step.byLine ? [{ line_id: line.line_id, amount: money(amount) }] : null;
-        const issued = decide(step.invoice, {
+        const decided = decide(step.invoice, {
           type: 'IssueCreditNote',
           data: { invoice_id: `in_${step.invoice}`, credit_note_id: `cn_${n}`, reason: 'order_change', memo: null, amount: byLine ? null : money(amount), lines: byLine, now: NOW },
         });
+        // Decided first, then numbered from the tenant's credit-note sequence (the ledger posts the numbered note).
+        const numbered = { type: 'NumberCreditNote' as const, data: { invoice_id: `in_${step.invoice}`, credit_note_id: `cn_${n}`, number: `CN-${String(n).padStart(6, '0')}` } };
+        const issued = decided.length > 0 ? decide(step.invoice, numbered) : [];
         if (issued.some((event) => event.type === 'CreditNoteIssued' && !event.data.pre_payment)) owed[step.invoice] = owed[step.invoice].plus(amount);
         break;
       }

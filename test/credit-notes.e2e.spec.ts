@@ -117,6 +117,13 @@ describe('credit notes through the HTTP API', () => {
     expect((await api.post(`/v1/invoices/${invoice.id}/credit-notes`, { reason: 'duplicate', amount: '1.00', outcome: 'none' }).expect(409)).body.problem).toBe('credit_note.outcome_required');
     await tally.settle();
     expect(await get(`/v1/credit-notes/${credited.id}`)).toEqual(credited);
+    // The money reached the customer's wallet in the invoice's currency (made for it), from this credit note.
+    const { data: wallets } = await get<{ data: { id: string; currency: string; balance: string }[] }>(`/v1/wallets?customer_id=${customer}`);
+    expect(wallets).toEqual([expect.objectContaining({ currency: 'EUR', balance: '30.00' })]);
+    const [wallet] = wallets;
+    expect((await get<{ data: unknown[] }>(`/v1/wallets/${wallet.id}/transactions`)).data).toEqual([
+      expect.objectContaining({ type: 'credit', amount: '30.00', balance_after: '30.00', reason: 'credit_note', source: { type: 'credit_note', id: credited.id } }),
+    ]);
   });
 
   it('credits an unpaid invoice only by lowering what is due', async () => {

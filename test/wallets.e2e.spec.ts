@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Big from 'big.js';
 import fc from 'fast-check';
 import type { RequestContext } from '@tally/cells';
@@ -472,6 +473,33 @@ describe('wallets through the HTTP API', () => {
       expect(await settle('wtx_settle_1')).toEqual(taken);
       await expect(settle('wtx_settle_2')).rejects.toMatchObject({ code: 'wallet.insufficient_balance' });
       expect(await balanceOf(id)).toBe('0.00');
+    });
+
+    it('a burst on one wallet commits as a group: fewer appends than debits, each event with its own request, a refusal only its own', async () => {
+      const { id } = await wallet(await customer());
+      await credit(id, '10.00', { external_id: 'burst-topup' });
+      const events = tally.cells.cell('eu').events;
+      const appendNow = events.append.bind(events);
+      // A slow store, so the burst's debits arrive while a turn is appending.
+      const append = jest.spyOn(events, 'append').mockImplementation(async (...args) => {
+        await sleep(50);
+        return appendNow(...args);
+      });
+      const answers = await Promise.all([
+        ...Array.from({ length: 11 }, () => api.post(`/v1/wallets/${id}/debits`, { amount: '1.00', reason: 'manual' })),
+        api.post(`/v1/wallets/${id}/credits`, { amount: '10.00', reason: 'manual_topup', external_id: 'burst-topup' }),
+      ]);
+      const appends = append.mock.calls.filter(([stream]) => stream === `wallet-${id}`).length;
+      append.mockRestore();
+      const debits = answers.slice(0, 11);
+      expect(debits.map((a) => a.body.problem ?? 'posted').sort()).toEqual([...Array(10).fill('posted'), 'wallet.insufficient_balance'].sort());
+      // The replayed external_id answers the original transaction, wherever it fell in a batch.
+      expect(answers[11].body).toMatchObject({ type: 'credit', amount: '10.00', balance_after: '10.00' });
+      expect(appends).toBeLessThan(10);
+      const stored = (await events.readStream(`wallet-${id}`)).filter((event) => event.type === 'WalletDebited');
+      const posted = new Map(debits.filter((a) => a.status === 200).map((a) => [a.body.id as string, a.headers['request-id']]));
+      expect(stored.map((event) => [(event.data as { transaction: { transaction_id: string } }).transaction.transaction_id, event.metadata.request_id]).sort()).toEqual([...posted].sort());
+      expect(new Set(stored.map((event) => event.metadata.request_id)).size).toBe(10);
     });
 
     it('N concurrent debits never overdraw', async () => {

@@ -63,10 +63,12 @@ export class WalletOperations {
   async post(context: RequestContext, walletId: string, input: PostingInput): Promise<WalletTransactionResource> {
     const transaction_id = this.ids.next(WALLET_TRANSACTION_ID_PREFIX);
     const fields = { wallet_id: walletId, transaction_id, amount: input.amount, source: { type: 'manual' as const, id: null }, external_id: input.external_id, description: input.description };
-    const { state } = await this.turns.inTurn(context, walletId, () =>
+    const { state } = await this.turns.post(
+      context,
+      walletId,
       input.type === 'credit'
-        ? this.commands.send(walletAggregate, walletId, (now): CreditWallet => ({ type: 'CreditWallet', data: { ...fields, reason: input.reason, now } }), context)
-        : this.commands.send(walletAggregate, walletId, (now): DebitWallet => ({ type: 'DebitWallet', data: { ...fields, reason: input.reason, partial: false, now } }), context),
+        ? (now): CreditWallet => ({ type: 'CreditWallet', data: { ...fields, reason: input.reason, now } })
+        : (now): DebitWallet => ({ type: 'DebitWallet', data: { ...fields, reason: input.reason, partial: false, now } }),
     );
     const posted = transactionOf(state, transaction_id) ?? transactionOfExternalId(state, input.external_id!)!;
     return this.shown(context, state, posted);
@@ -79,7 +81,7 @@ export class WalletOperations {
     const walletId = await this.wallets.ensureWallet(context, customerId, input.currency);
     const transaction_id = this.ids.next(WALLET_TRANSACTION_ID_PREFIX);
     const data = { wallet_id: walletId, transaction_id, amount: input.amount, reason: 'promotional' as const, source: { type: 'grant' as const, id: null }, external_id: input.external_id, description: input.description };
-    const { state } = await this.turns.inTurn(context, walletId, () => this.commands.send(walletAggregate, walletId, (now): CreditWallet => ({ type: 'CreditWallet', data: { ...data, now } }), context));
+    const { state } = await this.turns.post(context, walletId, (now): CreditWallet => ({ type: 'CreditWallet', data: { ...data, now } }));
     return this.shown(context, state, transactionOf(state, transaction_id) ?? transactionOfExternalId(state, input.external_id!)!);
   }
 

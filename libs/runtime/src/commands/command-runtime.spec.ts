@@ -278,6 +278,77 @@ describe('CommandRuntime', () => {
       expect((await other.load(cells.cell('eu'), counterAggregate, 'p10', context)).state.total).toBe(111);
     });
   });
+
+  describe('executeBatch: several commands to one aggregate', () => {
+    const counting = (by: number, commandContext: RequestContext = context, limit?: number) => ({
+      command: { type: 'Count' as const, data: { by, ...(limit !== undefined && { limit }) } },
+      context: commandContext,
+    });
+    const requested = (requestId: string, commandId?: string): RequestContext => ({ ...context, requestId, ...(commandId && { commandId }) });
+
+    it('decides each on the state the previous left and appends them all in one append, each event with its own request', async () => {
+      await runtime.execute(counterAggregate, 'b1', { type: 'Count', data: { by: 1 } }, context);
+      const append = jest.spyOn(cells.cell('eu').events, 'append');
+
+      const settled = await runtime.executeBatch(counterAggregate, 'b1', [counting(1, requested('req_a')), counting(0, requested('req_b')), counting(2, requested('req_c'))]);
+
+      expect(settled.map((outcome) => outcome.status === 'fulfilled' && [outcome.value.state.total, outcome.value.revision, outcome.value.appended.length])).toEqual([
+        [2, 1, 1],
+        [2, 1, 0],
+        [4, 2, 1],
+      ]);
+      expect(append).toHaveBeenCalledTimes(1);
+      const stored = await cells.cell('eu').events.readStream('counter-b1', { fromRevision: 1 });
+      expect(stored.map((event) => [event.metadata.request_id, event.metadata.causation_id])).toEqual([
+        ['req_a', 'req_a'],
+        ['req_c', 'req_c'],
+      ]);
+      expect((await new CommandRuntime(cells, new Clocks(clock), ids).load(cells.cell('eu'), counterAggregate, 'b1', context)).resource).toMatchObject({ total: 4 });
+    });
+
+    it('refuses one command of the batch, not the batch: the others are decided on the state without it', async () => {
+      const settled = await runtime.executeBatch(counterAggregate, 'b2', [counting(3, context, 5), counting(3, context, 5), counting(2, context, 5)]);
+
+      expect(settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.state.total : (outcome.reason as DomainError).code))).toEqual([3, 'counter.limit', 5]);
+      expect((await runtime.load(cells.cell('eu'), counterAggregate, 'b2', context)).revision).toBe(1);
+    });
+
+    it('applies each command id once, within the batch and after it, also after a snapshot', async () => {
+      const everyTwo = { ...counterAggregate, snapshot: { every: 2, version: 1 } };
+      const once = requested('req_once', 'cmd_01JCOMMAND0000000000000030');
+      const settled = await runtime.executeBatch(everyTwo, 'b3', [counting(1, once), counting(1, once), counting(1, requested('req_other'))]);
+      expect(settled.map((outcome) => outcome.status === 'fulfilled' && outcome.value.appended.length)).toEqual([1, 0, 1]);
+
+      const fresh = new CommandRuntime(cells, new Clocks(clock), ids);
+      const [again] = await fresh.executeBatch(everyTwo, 'b3', [counting(1, once)]);
+      expect(again).toMatchObject({ status: 'fulfilled', value: { appended: [], state: { total: 2 } } });
+    });
+
+    it('decides the whole batch again on the fresh state when its append meets a concurrent writer: nothing twice, no rule on a stale state', async () => {
+      await runtime.execute(counterAggregate, 'b4', { type: 'Count', data: { by: 1 } }, context);
+      const other = new CommandRuntime(cells, new Clocks(clock), ids);
+      let builds = 0;
+      const racing = async (): Promise<Count> => {
+        // Another writer appends between this batch's read and its append, once.
+        if (builds++ === 0) await other.execute(counterAggregate, 'b4', { type: 'Count', data: { by: 3 } }, context);
+        return { type: 'Count', data: { by: 1 } };
+      };
+
+      const settled = await runtime.executeBatch(counterAggregate, 'b4', [{ command: racing, context }, counting(2, context, 6), counting(1, context, 6)]);
+
+      expect(builds).toBe(2);
+      expect(settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.state.total : (outcome.reason as DomainError).code))).toEqual([5, 'counter.limit', 6]);
+      expect((await other.load(cells.cell('eu'), counterAggregate, 'b4', context)).state.total).toBe(6);
+    });
+
+    it("answers each command of a batch on another tenant's aggregate as missing", async () => {
+      await runtime.execute(counterAggregate, 'b5', { type: 'Count', data: { by: 1 } }, context);
+      const outsider = { ...context, tenantId: 'ten_other' };
+      const settled = await runtime.executeBatch(counterAggregate, 'b5', [counting(1, outsider), counting(1, outsider)]);
+      expect(settled).toMatchObject([{ reason: { code: 'counter.not_found' } }, { reason: { code: 'counter.not_found' } }]);
+      await expect(runtime.executeBatch(counterAggregate, 'b5', [counting(1), counting(1, outsider)])).rejects.toThrow('one tenant');
+    });
+  });
 });
 
 async function appendCounted(events: EventStore, stream: string, count: number, ids: UlidGenerator): Promise<void> {

@@ -59,6 +59,20 @@ export interface PageCommand<S, C extends Command> {
   context: RequestContext;
 }
 
+/** One command of a batch to one aggregate (see CommandRuntime.executeBatch). */
+export interface BatchCommand<S, C extends Command> {
+  command: CommandOrBuilder<S, C>;
+  context: RequestContext;
+}
+
+/** What one command decided: the events it appends, stamped with its own metadata. */
+interface Decision {
+  events: HistoryEvent[];
+}
+
+/** A command of a batch, decided or refused. */
+type Decided = { decision: Decision } | { refused: unknown };
+
 /** A stream to fold from its snapshot (or the start) and the events stored after it. */
 interface FromStart<S, R> {
   id: string;
@@ -157,6 +171,47 @@ export class CommandRuntime {
     return settled;
   }
 
+  /**
+   * Several commands to ONE aggregate, of one tenant and environment: decided one after the other,
+   * each on the state the previous left, and appended in one append with the expected revision, each
+   * event stamped with its own command's metadata and command id. Each command gets the outcome
+   * `execute` would give it in that order, or its own refusal (the others still apply). An append
+   * that meets a concurrent writer reads again and decides the whole batch again: nothing is applied
+   * twice, no rule is checked on a stale state.
+   */
+  async executeBatch<S, C extends Command, E extends Event, R extends ResourceDoc = never>(
+    aggregate: AggregateDefinition<S, C, E, R>,
+    id: string,
+    items: readonly BatchCommand<S, C>[],
+  ): Promise<PromiseSettledResult<CommandOutcome<S, R>>[]> {
+    if (items.length === 0) return [];
+    const { context } = items[0];
+    if (items.some((item) => !ownedBy({ tenant_id: item.context.tenantId, environment: item.context.environment }, context) || item.context.region !== context.region)) {
+      throw new Error('a batch of commands is of one tenant, environment and region');
+    }
+    const cell = this.cells.cell(context.region);
+    const stream = streamName(aggregate.type, id);
+    for (let attempt = 1; ; attempt++) {
+      let loaded: Loaded<S, R>;
+      try {
+        loaded = await this.load(cell, aggregate, id, context);
+      } catch (error) {
+        return items.map(() => ({ status: 'rejected', reason: error }));
+      }
+      const decided = await this.decideInTurn(cell, aggregate, stream, loaded, items);
+      try {
+        return await this.committed(cell, aggregate, stream, loaded, decided, context);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) return items.map(() => ({ status: 'rejected', reason: error }));
+        if (attempt >= MAX_ATTEMPTS) {
+          const reason = DomainError.conflict('request.concurrent_update', 'The resource kept changing while this request ran; retry it');
+          return items.map(() => ({ status: 'rejected', reason }));
+        }
+        await sleep(attempt * 5 + Math.floor(Math.random() * 10));
+      }
+    }
+  }
+
   /** Decides the command on the loaded aggregate and appends what it decided; a concurrent writer fails the append (WrongExpectedRevisionError). */
   private async decided<S, C extends Command, E extends Event, R extends ResourceDoc>(
     cell: Cell,
@@ -166,18 +221,54 @@ export class CommandRuntime {
     command: CommandOrBuilder<S, C>,
     context: RequestContext,
   ): Promise<CommandOutcome<S, R>> {
+    const [outcome] = await this.committed(cell, aggregate, stream, loaded, [{ decision: await this.decision(cell, aggregate, stream, loaded, command, context) }], context);
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  }
+
+  /** The batch's commands decided in order, each on the fold the previous decisions left; a refusal is the command's own. */
+  private async decideInTurn<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    stream: string,
+    loaded: Loaded<S, R>,
+    items: readonly BatchCommand<S, C>[],
+  ): Promise<Decided[]> {
+    const decided: Decided[] = [];
+    let at = loaded;
+    for (const { command, context } of items) {
+      try {
+        const decision = await this.decision(cell, aggregate, stream, at, command, context);
+        decided.push({ decision });
+        if (decision.events.length > 0) at = { ...at, ...foldEvents(aggregate, at, decision.events), commandIds: withIds(at.commandIds, decision.events) };
+      } catch (error) {
+        decided.push({ refused: error });
+      }
+    }
+    return decided;
+  }
+
+  /** The events the command decides on the aggregate as it stands (none when its command id was applied), stamped with its context. */
+  private async decision<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    stream: string,
+    loaded: Loaded<S, R>,
+    command: CommandOrBuilder<S, C>,
+    context: RequestContext,
+  ): Promise<Decision> {
     const clockId = loaded.clockId ?? context.clockId;
     const decidedAt = typeof command === 'function' ? await this.clocks.now(cell, clockId) : undefined;
     const built = typeof command === 'function' ? await command(decidedAt!.toISOString(), loaded.state) : command;
     const commandId = context.commandId === undefined ? undefined : scopedCommandId(context.commandId, built.type);
     // Events stored before ids were scoped carry the id as it was sent.
     const applied = commandId !== undefined && (loaded.commandIds.has(commandId) || loaded.commandIds.has(context.commandId!));
-    if (applied) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
+    if (applied) return { events: [] };
     const decided = aggregate.decider.decide(built, loaded.state);
-    if (decided.length === 0) return { state: loaded.state, resource: loaded.resource, revision: loaded.revision, appended: [] };
+    if (decided.length === 0) return { events: [] };
 
     const metadata = eventMetadata({ ...context, commandId }, decidedAt ?? (await this.clocks.now(cell, clockId)), clockId);
-    const appended: HistoryEvent[] = decided.map((event, i) => ({
+    const events: HistoryEvent[] = decided.map((event, i) => ({
       id: this.ids.ulid(),
       type: event.type,
       data: event.data,
@@ -185,20 +276,49 @@ export class CommandRuntime {
       stream,
       revision: loaded.revision + 1 + i,
     }));
-    const encoded = await this.encode(cell, appended);
-    await cell.events.append(stream, encoded, { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision });
-    // Without personal data, the events as a load reads them back (through JSON): the outcome and
-    // the kept fold are then exactly what the next load would find.
-    const stored = this.holdsPersonalData(cell, encoded) ? undefined : asStored(appended, encoded);
-    const after = foldEvents(aggregate, loaded, stored ?? appended);
+    return { events };
+  }
+
+  /**
+   * Appends the decisions' events in one append with the expected revision (none appended: no
+   * append) and answers each decision with its outcome, the fold its own events left; a concurrent
+   * writer fails the append (WrongExpectedRevisionError).
+   */
+  private async committed<S, C extends Command, E extends Event, R extends ResourceDoc>(
+    cell: Cell,
+    aggregate: AggregateDefinition<S, C, E, R>,
+    stream: string,
+    loaded: Loaded<S, R>,
+    decided: readonly Decided[],
+    context: RequestContext,
+  ): Promise<PromiseSettledResult<CommandOutcome<S, R>>[]> {
+    const appended = decided.flatMap((item) => ('decision' in item ? item.decision.events : []));
+    let stored: readonly HistoryEvent[] | undefined = [];
     let snapshotRevision = loaded.snapshotRevision;
-    if (aggregate.snapshot && after.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
-      const commandIds = [...loaded.commandIds, ...(commandId ? [commandId] : [])].slice(-SNAPSHOT_COMMAND_IDS);
-      await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...after, commandIds, clockId }, context);
-      snapshotRevision = after.revision;
+    if (appended.length > 0) {
+      const encoded = await this.encode(cell, appended);
+      await cell.events.append(stream, encoded, { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision });
+      // Without personal data, the events as a load reads them back (through JSON): the outcome and
+      // the kept fold are then exactly what the next load would find.
+      stored = this.holdsPersonalData(cell, encoded) ? undefined : asStored(appended, encoded);
     }
-    this.keepAppended(cell, stream, loaded, after, stored, { snapshotRevision, context });
-    return { ...after, appended };
+    let at: FoldedAggregate<S, R> = { state: loaded.state, resource: loaded.resource, revision: loaded.revision };
+    let from = 0;
+    const outcomes = decided.map((item): PromiseSettledResult<CommandOutcome<S, R>> => {
+      if ('refused' in item) return { status: 'rejected', reason: item.refused };
+      const own = item.decision.events;
+      at = foldEvents(aggregate, at, (stored ?? appended).slice(from, from + own.length));
+      from += own.length;
+      return { status: 'fulfilled', value: { ...at, appended: own } };
+    });
+    if (appended.length === 0) return outcomes;
+    if (aggregate.snapshot && at.revision - loaded.snapshotRevision >= aggregate.snapshot.every) {
+      const commandIds = [...withIds(loaded.commandIds, appended)].slice(-SNAPSHOT_COMMAND_IDS);
+      await this.saveSnapshot(cell, aggregate.snapshot.version, stream, { ...at, commandIds, clockId: loaded.clockId ?? context.clockId }, context);
+      snapshotRevision = at.revision;
+    }
+    this.keepAppended(cell, stream, loaded, at, stored, { snapshotRevision, context });
+    return outcomes;
   }
 
   cellOf(context: RequestContext): Cell {
@@ -363,12 +483,7 @@ export class CommandRuntime {
     cached: CachedFold<S, R>,
     events: readonly HistoryEvent[],
   ): CachedFold<S, R> {
-    const added = events.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []));
-    return {
-      ...cached,
-      ...foldEvents(aggregate, cached, events),
-      commandIds: added.length === 0 ? cached.commandIds : new Set([...cached.commandIds, ...added]),
-    };
+    return { ...cached, ...foldEvents(aggregate, cached, events), commandIds: withIds(cached.commandIds, events) };
   }
 
   /**
@@ -391,7 +506,6 @@ export class CommandRuntime {
     }
     const cached = loaded.revision < 0 ? unbornFold<S, R>(loaded.state, at.context) : folds.get<S, R>(stream);
     if (!cached || cached.revision !== loaded.revision) return;
-    const added = stored.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []));
     // A new stream's clock is the one its first event names, as a load would tell.
     const clockId = loaded.revision < 0 ? stored[0].metadata.clock_id : cached.clockId;
     folds.set(stream, {
@@ -400,7 +514,7 @@ export class CommandRuntime {
       resource: after.resource,
       revision: after.revision,
       snapshotRevision: at.snapshotRevision,
-      commandIds: added.length === 0 ? cached.commandIds : new Set([...cached.commandIds, ...added]),
+      commandIds: withIds(cached.commandIds, stored),
       ...(clockId && { clockId }),
     });
   }
@@ -450,6 +564,12 @@ const preconditionFailed = (expected: number, actual: number | 'no_stream'): Dom
 /** Appended events as a read gives them back: data and metadata through JSON (encoded holds no personal data). */
 const asStored = (appended: readonly HistoryEvent[], encoded: readonly NewEvent[]): HistoryEvent[] =>
   appended.map((event, i) => ({ ...event, data: jsonCopy(encoded[i].data ?? null), metadata: jsonCopy(event.metadata) as EventMetadata }));
+
+/** The applied command ids with those the events carry. */
+const withIds = (commandIds: ReadonlySet<string>, events: readonly HistoryEvent[]): ReadonlySet<string> => {
+  const added = events.flatMap((event) => (event.metadata.command_id ? [event.metadata.command_id] : []));
+  return added.length === 0 ? commandIds : new Set([...commandIds, ...added]);
+};
 
 const loadedOf = <S, R>({ owner: _owner, ...loaded }: CachedFold<S, R>): Loaded<S, R> => loaded;
 

@@ -389,6 +389,10 @@ describe('wallets through the HTTP API', () => {
           expect([method, path, response.body.problem]).toEqual([method, path, 'route.not_found']);
         }
       }
+      // Not there at all: no other check of the request (its idempotency key, its query) answers first.
+      const badKey = await api.post(`/v1/wallets/${id}/credits`, { amount: '1.00', reason: 'manual_topup' }).set('Service-Version', '2024-10-01').set('Idempotency-Key', 'not-a-uuid').expect(404);
+      const unknownQuery = await api.get('/v1/wallets?colour=blue').set('Service-Version', '2024-10-01').expect(404);
+      expect([badKey.body.problem, unknownQuery.body.problem]).toEqual(['route.not_found', 'route.not_found']);
       await tally.settle();
       expect(await balanceOf(id)).toBe('0.00');
       const document = (await api.get('/openapi.json?version=2025-04-01').expect(200)).body as { paths: Record<string, unknown> };

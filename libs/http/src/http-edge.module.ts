@@ -17,6 +17,7 @@ import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { QueryParametersGuard } from './query/query-parameters.guard';
 import { EarlyAnswerAdmission } from './rate-limits/early-answer-admission';
 import { ApiVersionInterceptor } from './versions/api-version.interceptor';
+import { SinceApiVersionGuard } from './versions/since-api-version';
 
 export interface HttpEdgeOptions {
   /** Every context's aggregate types, for the auditors' history. */
@@ -52,6 +53,7 @@ export class HttpEdgeModule {
         RateLimitGuard,
         EarlyAnswerAdmission,
         { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useClass: SinceApiVersionGuard },
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useClass: QueryParametersGuard },
         { provide: APP_INTERCEPTOR, useClass: ApiVersionInterceptor },

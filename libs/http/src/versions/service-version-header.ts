@@ -9,7 +9,7 @@ export function announceApiVersion(response: Response, version: ApiVersion): voi
 /**
  * Announces the current version up front, so responses written before the request's own version
  * is known (body errors, failed auth, unknown routes, an unknown version) carry the header too;
- * ApiVersionInterceptor replaces it once auth has resolved the version.
+ * it is replaced as soon as auth resolves the version (resolveApiVersion).
  */
 export function serviceVersionHeaderMiddleware(_request: Request, response: Response, next: NextFunction): void {
   announceApiVersion(response, CURRENT_API_VERSION);

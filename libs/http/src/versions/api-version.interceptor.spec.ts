@@ -8,10 +8,11 @@ import { resolveApiVersion } from './request-version';
 const invoice = { id: 'inv_1', object: 'invoice', tax: '0.00', payments: ['pay_1'] };
 
 async function serve(header: string | undefined, body: unknown) {
-  const request = { headers: header ? { 'service-version': header } : {} } as Request;
-  resolveApiVersion(request, undefined);
   const headers = new Map<string, unknown>();
   const response = { setHeader: (name: string, value: unknown) => headers.set(name, value) } as unknown as Response;
+  // Auth resolves the version and names it on the response; the interceptor serves the body in it.
+  const request = { headers: header ? { 'service-version': header } : {}, res: response } as Request;
+  resolveApiVersion(request, undefined);
   const handler: CallHandler = { handle: () => of(body) };
   const served = await firstValueFrom(new ApiVersionInterceptor().intercept(new ExecutionContextHost([request, response]), handler));
   return { served, version: headers.get('Service-Version') };

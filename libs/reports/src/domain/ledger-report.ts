@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { formatAmount } from '@tally/kernel';
-import { LEDGER_ACCOUNT_NAMES, LEDGER_ACCOUNTS, type AccountType, type LedgerAccount } from './ledger-accounts';
+import { LEDGER_ACCOUNT_NAMES, LEDGER_ACCOUNTS, normalSideOf, type AccountType, type LedgerAccount } from './ledger-accounts';
 import type { Side } from './journal-entry';
 
 export type LedgerPeriod = 'day' | 'month';
@@ -89,7 +89,8 @@ export function ledgerBalances(range: LedgerRange, before: readonly DailyMovemen
   const ordered = [...accounts.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : LEDGER_ACCOUNT_NAMES.indexOf(a.account) - LEDGER_ACCOUNT_NAMES.indexOf(b.account)));
   const data: AccountPeriod[] = [];
   for (const { currency, account } of ordered) {
-    const { type, normal } = LEDGER_ACCOUNTS[account];
+    const { type } = LEDGER_ACCOUNTS[account];
+    const normal = normalSideOf(type);
     const onNormalSide = (debitMinusCredit: Big) => formatAmount(normal === 'debit' ? debitMinusCredit : debitMinusCredit.neg(), currency);
     let balance = opening.get(key(currency, account)) ?? new Big(0);
     for (const start of starts) {

@@ -9,6 +9,13 @@ const UNDOCUMENTED = [/^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/p
 /** What a path that no operation serves answers: no route at all, or not with this method; or, as anywhere, the tenant's rate limit. */
 const NO_OPERATION = { route: { status: 404, problem: 'route.not_found' }, method: { status: 405, problem: 'route.method_not_allowed' } };
 const RATE_LIMITED = { status: 429, problem: 'rate_limit.exceeded' };
+/** What the edge answers for a body it cannot read, before any route is looked up: on every path, served or not. */
+const UNREADABLE_BODY = [
+  { status: 400, problem: 'request.malformed_json' },
+  { status: 400, problem: 'request.invalid_body' },
+  { status: 413, problem: 'request.too_large' },
+  { status: 415, problem: 'request.unsupported_media_type' },
+];
 
 const SCHEMAS = 'openapi-schemas';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -85,7 +92,7 @@ export class OpenApiContract {
     const operation = onPath.find((candidate) => candidate.method === method.toUpperCase());
     if (!operation) {
       const found = onPath.length === 0 ? NO_OPERATION.route : NO_OPERATION.method;
-      const expected = response.status === RATE_LIMITED.status ? RATE_LIMITED : found;
+      const expected = [RATE_LIMITED, ...UNREADABLE_BODY].find((edge) => edge.status === response.status && edge.problem === response.body?.problem) ?? found;
       const valid = this.problem(response.body);
       if (response.status !== expected.status || !valid || response.body.problem !== expected.problem) {
         throw violation(request, 'no operation', response, `expected ${expected.status} ${expected.problem}`, valid ? null : this.problem.errors);

@@ -106,12 +106,16 @@ describe('invoices settled from the customer’s wallet', () => {
     expect(await movements(wallet)).toEqual([]);
   });
 
-  it('settles the open invoices, oldest due first, when money reaches the wallet', async () => {
+  it.each([
+    ['opened before the invoices', true],
+    ['opened after them (its first credit settles them)', false],
+  ])('settles the open invoices, oldest due first, when money reaches the wallet %s', async (_when, walletFirst) => {
     const payer = await customer();
-    const wallet = await openWallet(payer);
+    const walletBefore = walletFirst ? await openWallet(payer) : undefined;
     const later = await invoice(payer, '30.00', { auto_charge: false, days_until_due: 20 });
     const sooner = await invoice(payer, '20.00', { auto_charge: false, days_until_due: 10 });
     expect([(await invoiceOf(later)).status, (await invoiceOf(sooner)).status]).toEqual(['open', 'open']);
+    const wallet = walletBefore ?? (await openWallet(payer));
 
     await credit(wallet, '40.00');
 
@@ -129,7 +133,7 @@ describe('invoices settled from the customer’s wallet', () => {
     expect(await balance(wallet)).toBe('15.00');
   });
 
-  it('pays from the wallet on request (source wallet), and refuses what cannot be paid so, writing nothing', async () => {
+  it('refuses to pay from the wallet (source wallet) what cannot be paid so, writing nothing', async () => {
     const payer = await customer();
     const unpaid = await invoice(payer, '30.00', { auto_charge: false });
     const untouched = await eventsOf(unpaid);
@@ -143,16 +147,6 @@ describe('invoices settled from the customer’s wallet', () => {
     expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(409)).body.problem).toBe('wallet.insufficient_balance');
     await tally.settle();
     expect(await eventsOf(unpaid)).toEqual(untouched);
-
-    // The wallet came after the invoice's finalisation: its credit does not settle it, a pay request does.
-    await credit(wallet, '50.00');
-    expect((await invoiceOf(unpaid)).status).toBe('open');
-    const partial = (await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet', amount: '5.00' }).expect(200)).body as Payment;
-    expect(partial).toMatchObject({ provider: 'wallet', payment_method_id: wallet, status: 'succeeded', amount: '5.00', reason: 'manual' });
-    const rest = (await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(200)).body as Payment;
-    expect(rest).toMatchObject({ provider: 'wallet', status: 'succeeded', amount: '25.00' });
-    expect(await invoiceOf(unpaid)).toMatchObject({ status: 'paid', amount_paid: '30.00', amount_due: '0.00', payments: [partial.id, rest.id] });
-    expect(await balance(wallet)).toBe('20.00');
   });
 
   it('gives back to the wallet what it paid on an invoice that is voided', async () => {
@@ -174,21 +168,19 @@ describe('invoices settled from the customer’s wallet', () => {
     ]);
   });
 
-  it('never overdraws the wallet under concurrent settlements', async () => {
+  it('never overdraws the wallet under concurrent settlements: pay requests racing the settlement its credit starts', async () => {
     const payer = await customer();
     const invoices = [];
     for (let i = 0; i < 6; i++) invoices.push(await invoice(payer, '20.00', { auto_charge: false }));
     const wallet = await openWallet(payer);
-    await credit(wallet, '50.00');
+    await api.post(`/v1/wallets/${wallet}/credits`, { amount: '50.00', reason: 'manual_topup' }).expect(200);
 
     const answers = await Promise.all(invoices.map((id) => api.post(`/v1/invoices/${id}/pay`, { source: 'wallet' })));
     await tally.settle();
 
-    const paid = answers.filter((answer) => answer.status === 200).map((answer) => answer.body as Payment);
     expect(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body.problem])).toEqual(
-      answers.filter((answer) => answer.status !== 200).map(() => [409, expect.stringMatching(/^(wallet\.insufficient_balance|invoice\.payment_in_progress)$/)]),
+      answers.filter((answer) => answer.status !== 200).map(() => [409, expect.stringMatching(/^(wallet\.insufficient_balance|invoice\.payment_in_progress|invoice\.not_payable)$/)]),
     );
-    expect(paid.reduce((sum, payment) => sum.plus(payment.amount), new Big(0)).toFixed(2)).toBe('50.00');
     expect(await balance(wallet)).toBe('0.00');
     const debits = (await transactions(wallet)).filter((t) => t.type === 'debit');
     expect(debits.reduce((sum, t) => sum.plus(t.amount), new Big(0)).toFixed(2)).toBe('50.00');
@@ -201,19 +193,23 @@ describe('invoices settled from the customer’s wallet', () => {
     expect(payments.filter((payment) => payment.status === 'succeeded').reduce((sum, payment) => sum.plus(payment.amount), new Big(0)).toFixed(2)).toBe('50.00');
   });
 
-  it('settles a past-due subscription’s failed invoice when money reaches the wallet, and the subscription is active again', async () => {
+  it.each([
+    ['an empty wallet it named', true],
+    ['a wallet opened after its charge failed', false],
+  ])('settles a past-due subscription’s failed invoice when money reaches %s, and the subscription is active again', async (_wallet, walletFirst) => {
     const clock = (await api.post('/v1/test-clocks', { frozen_time: '2026-03-01T00:00:00.000Z' }).expect(200)).body.id as string;
     const payer = (await api.post('/v1/customers', { email: 'declined@example.com', test_clock: clock }).expect(200)).body.id as string;
     await api.post(`/v1/customers/${payer}/payment-methods`, { type: 'card', token: 'tok_card_declined', set_as_default: true }).expect(200);
-    const wallet = await openWallet(payer);
+    const walletBefore = walletFirst ? await openWallet(payer) : undefined;
     const subscription = (await api.post('/v1/subscriptions', { customer_id: payer, plan_code: 'monthly' }).expect(200)).body.id as string;
     const timeline = new BillingTimeline(tally, api, clock, subscription, { payments: true });
     const at = (type: string): [string, string] => [type, '2026-03-01T00:00:00.000Z'];
-    // The empty wallet is named, not settled from: the card is charged and declines.
+    // The empty wallet, if any, is named, not settled from: the card is charged and declines.
     expect(await timeline.newEvents()).toEqual(
       ['subscription.created', 'invoice.created', 'invoice.finalized', 'invoice.updated', 'payment.created', 'payment.failed', 'invoice.payment_failed', 'subscription.past_due'].map(at),
     );
     const [first] = await timeline.invoices();
+    const wallet = walletBefore ?? (await openWallet(payer));
 
     await credit(wallet, '50.00');
 
@@ -225,6 +221,37 @@ describe('invoices settled from the customer’s wallet', () => {
     ]);
     expect((await api.get(`/v1/subscriptions/${subscription}`).expect(200)).body.status).toBe('active');
     expect(await balance(wallet)).toBe('20.00');
+  });
+
+  it('leaves an invoice whose charge fails after a credit to a pay request from the wallet (source wallet), in parts', async () => {
+    const payer = (await api.post('/v1/customers', { email: 'secure@example.com' }).expect(200)).body.id as string;
+    await api.post(`/v1/customers/${payer}/payment-methods`, { type: 'card', token: 'tok_3ds_required', set_as_default: true }).expect(200);
+    const wallet = await openWallet(payer);
+    const unpaid = await invoice(payer, '30.00');
+    const [charge] = await paymentsOf(unpaid);
+    expect(charge).toMatchObject({ provider: 'sandbox', status: 'requires_action' });
+
+    // The charge is under way: the credit leaves the invoice to its outcome, and its failure settles nothing by itself.
+    await credit(wallet, '50.00');
+    await api.post(`/v1/test-helpers/payments/${charge.id}/fail-action`).expect(200);
+    await tally.settle();
+    expect(await invoiceOf(unpaid)).toMatchObject({ status: 'open', amount_due: '30.00' });
+    expect(await balance(wallet)).toBe('50.00');
+
+    const partial = (await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet', amount: '5.00' }).expect(200)).body as Payment;
+    expect(partial).toMatchObject({ provider: 'wallet', payment_method_id: wallet, status: 'succeeded', amount: '5.00', reason: 'manual' });
+    const rest = (await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(200)).body as Payment;
+    expect(rest).toMatchObject({ provider: 'wallet', status: 'succeeded', amount: '25.00' });
+    await tally.settle();
+
+    expect(await invoiceOf(unpaid)).toMatchObject({ status: 'paid', amount_paid: '30.00', amount_due: '0.00', payments: [charge.id, partial.id, rest.id] });
+    expect((await paymentsOf(unpaid)).map((p) => [p.provider, p.status, p.amount])).toEqual([
+      ['sandbox', 'failed', '30.00'],
+      ['wallet', 'succeeded', '5.00'],
+      ['wallet', 'succeeded', '25.00'],
+    ]);
+    expect(await balance(wallet)).toBe('20.00');
+    expect(await eventsOf(unpaid)).toEqual(['invoice.created', 'invoice.finalized', 'invoice.updated', 'invoice.payment_failed', 'invoice.updated', 'invoice.updated', 'invoice.updated', 'invoice.updated', 'invoice.paid']);
   });
 
   it('leaves the wallet alone for a paused subscription’s renewal that is voided by its pause', async () => {

@@ -62,10 +62,14 @@ const totals = (total = '178.50'): InvoiceTotalsData => ({
   reverse_charge: false,
 });
 const finalize = (number = 'ABC-000001', total?: string): FinalizeInvoice => ({ type: 'FinalizeInvoice', data: { invoice_id: id, number, now, line_ids: ['il_a', 'il_b'], totals: totals(total) } });
-const finalized: InvoiceFinalized = { type: 'InvoiceFinalized', data: { invoice_id: id, number: 'ABC-000001', issued_at: now, due_at: now, totals: totals() } };
-const paid: InvoiceEvent = { type: 'InvoicePaid', data: { invoice_id: id, subscription_id: null } };
-const voided: InvoiceEvent = { type: 'InvoiceVoided', data: { invoice_id: id } };
-const uncollectible: InvoiceEvent = { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id } };
+/** Whose money settles the invoice, as its opening and closing events name it. */
+const payer = { customer_id: 'cus_1', currency: 'EUR' };
+const finalized: InvoiceFinalized = { type: 'InvoiceFinalized', data: { invoice_id: id, ...payer, number: 'ABC-000001', issued_at: now, due_at: now, totals: totals(), awaits_payment: false } };
+/** Finalised with nothing to collect it (sent for payment, or auto-charged with no method known): it awaits its customer's payment. */
+const awaiting = (due_at = now): InvoiceFinalized => ({ ...finalized, data: { ...finalized.data, due_at, awaits_payment: true } });
+const paid: InvoiceEvent = { type: 'InvoicePaid', data: { invoice_id: id, ...payer, subscription_id: null } };
+const voided: InvoiceEvent = { type: 'InvoiceVoided', data: { invoice_id: id, ...payer } };
+const uncollectible: InvoiceEvent = { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id, ...payer } };
 const payment = (payment_id: string, amount: string) => ({ type: 'ApplyInvoicePayment' as const, data: { invoice_id: id, payment_id, amount } });
 const applied = (payment_id: string, amount: string): InvoiceEvent => ({ type: 'InvoicePaymentApplied', data: { invoice_id: id, payment_id, amount } });
 const credit = (data: Partial<IssueCreditNote['data']>): IssueCreditNote => ({
@@ -80,7 +84,7 @@ const started = (payment_id: string, amount = '178.50'): InvoiceEvent => ({
   data: { invoice_id: id, payment_id, customer_id: 'cus_1', subscription_id: null, payment_method_id: 'pm_1', amount, currency: 'EUR', reason: 'manual', dunning: null },
 });
 const notApplied = (payment_id: string, amount: string, reason: PaymentNotAppliedReason): InvoiceEvent => ({ type: 'InvoicePaymentNotApplied', data: { invoice_id: id, payment_id, amount, reason } });
-const canceled = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id } });
+const canceled = (payment_id: string, awaits_payment = true): InvoiceEvent => ({ type: 'InvoicePaymentCanceled', data: { invoice_id: id, ...payer, payment_id, awaits_payment } });
 
 describe('invoice decider', () => {
   describe('CreateInvoice', () => {
@@ -119,7 +123,7 @@ describe('invoice decider', () => {
   });
 
   describe('FinalizeInvoice', () => {
-    it('opens the draft with its number, due at once when auto-charged', () => spec.given([created]).when(finalize()).then([finalized]));
+    it('opens the draft with its number, due at once when auto-charged, awaiting payment while no method is known', () => spec.given([created]).when(finalize()).then([awaiting()]));
     it('starts the automatic charge in the same append, with the method it is given when the invoice names none', () =>
       spec
         .given([created])
@@ -132,12 +136,12 @@ describe('invoice decider', () => {
       spec
         .given([created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, auto_charge: false } }])
         .when({ ...finalize(), data: { ...finalize().data, payment_method_id: 'pm_1' } })
-        .then([{ ...finalized, data: { ...finalized.data, due_at: '2026-05-31T10:00:00.000Z' } }]));
+        .then([awaiting('2026-05-31T10:00:00.000Z')]));
     it('is due in 30 days when sent for payment', () =>
       spec
         .given([created, { type: 'InvoiceDraftUpdated', data: { invoice_id: id, auto_charge: false } }])
         .when(finalize())
-        .then([{ ...finalized, data: { ...finalized.data, due_at: '2026-05-31T10:00:00.000Z' } }]));
+        .then([awaiting('2026-05-31T10:00:00.000Z')]));
     it('pays an invoice with nothing to pay', () =>
       spec.given([created]).when(finalize('ABC-000001', '0')).then([{ ...finalized, data: { ...finalized.data, totals: totals('0') } }, paid]));
     it('does nothing when finalised with the same number (the numbering process)', () => spec.given([created, finalized]).when(finalize()).thenNothingHappens());
@@ -411,7 +415,7 @@ describe('an invoice issued in one append', () => {
     spec
       .given([])
       .when({ ...issue, data: { ...issue.data, creation: { ...creation, payment_method_id: null } } })
-      .then([{ ...issuedCreated, data: { ...issuedData, payment_method_id: null } }, finalized]));
+      .then([{ ...issuedCreated, data: { ...issuedData, payment_method_id: null } }, awaiting()]));
   it('changes nothing when issued again with its number (the numbering reaction after the issuer)', () => spec.given([issuedCreated, finalized, charge]).when(issue).thenNothingHappens());
   it('finalises a draft created before invoices were issued in one append', () => spec.given([issuedCreated]).when(issue).then([finalized, charge]));
   it('refuses another number', () => spec.given([issuedCreated, finalized]).when({ ...issue, data: { ...issue.data, number: 'ABC-000002' } }).thenFails('invoice.not_draft'));
@@ -419,7 +423,7 @@ describe('an invoice issued in one append', () => {
 
   it('retries with the method of the last automatic charge or retry, not one named by hand', () => {
     const retry: InvoiceEvent = { ...charge, data: { ...charge.data, payment_id: 'pay_retry', payment_method_id: 'pm_new', reason: 'retry' } };
-    const failed = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: 'sub_1', last_error: { code: 'card_declined', decline_code: null, provider_message: 'no', user_message: 'no', is_retriable: true, retriable_after: null } } });
+    const failed = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentFailed', data: { invoice_id: id, ...payer, payment_id, subscription_id: 'sub_1', last_error: { code: 'card_declined', decline_code: null, provider_message: 'no', user_message: 'no', is_retriable: true, retriable_after: null } } });
     const stateAfter = (events: InvoiceEvent[]) => events.reduce(invoiceDecider.evolve, invoiceDecider.initialState());
     expect(stateAfter([issuedCreated, finalized, charge, failed(automaticPaymentId(id)), retry])).toMatchObject({ paymentMethodId: 'pm_new' });
     expect(stateAfter([issuedCreated, finalized, charge, failed(automaticPaymentId(id)), { ...retry, data: { ...retry.data, reason: 'manual' } }])).toMatchObject({ paymentMethodId: 'pm_sub' });
@@ -478,13 +482,21 @@ describe('invoice payment attempts', () => {
     spec.given([created, finalized, started('pay_1')]).when(start('pay_2')).thenFails('invoice.payment_in_progress'));
 
   it('starts the next attempt after a failure, and records the failure once', () => {
-    const failed: InvoiceEvent = { type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id: 'pay_1', subscription_id: null, last_error: error } };
+    const failed: InvoiceEvent = { type: 'InvoicePaymentFailed', data: { invoice_id: id, ...payer, payment_id: 'pay_1', subscription_id: null, last_error: error, awaits_payment: true } };
     spec.given([created, finalized, started('pay_1')]).when(close('pay_1', 'failed')).then([failed]);
     spec.given([created, finalized, started('pay_1'), failed]).when(close('pay_1', 'failed')).thenNothingHappens();
     spec.given([created, finalized, started('pay_1'), failed]).when(start('pay_2')).then([started('pay_2')]);
   });
 
   it('closes a canceled attempt without a failure', () => spec.given([created, finalized, started('pay_1')]).when(close('pay_1', 'canceled')).then([canceled('pay_1')]));
+
+  it('says the invoice awaits payment after an attempt ends only while something is left to pay', () => {
+    spec.given([created, finalized, started('pay_1'), voided]).when(close('pay_1', 'canceled')).then([canceled('pay_1', false)]);
+    spec
+      .given([created, finalized, started('pay_1'), uncollectible])
+      .when(close('pay_1', 'failed'))
+      .then([{ type: 'InvoicePaymentFailed', data: { invoice_id: id, ...payer, payment_id: 'pay_1', subscription_id: null, last_error: error, awaits_payment: false } }]);
+  });
 
   it('ends the attempt when its payment is applied, and starts the next for what is left', () =>
     spec.given([created, finalized, started('pay_1', '78.50'), applied('pay_1', '78.50')]).when(start('pay_2')).then([started('pay_2', '100.00')]));
@@ -521,7 +533,7 @@ describe('settlement from the customer’s wallet', () => {
   });
   const settling = [created, finalizedWithWallet, walletAttempt(walletPayment, '178.50')];
   const declined = { code: 'card_declined', decline_code: 'generic_decline', provider_message: 'declined', user_message: 'declined', is_retriable: false, retriable_after: null };
-  const failed = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: null, last_error: declined } });
+  const failed = (payment_id: string): InvoiceEvent => ({ type: 'InvoicePaymentFailed', data: { invoice_id: id, ...payer, payment_id, subscription_id: null, last_error: declined, awaits_payment: true } });
 
   it('settles from the wallet first at finalisation, before any charge of the method', () =>
     spec.given([created]).when(withWallet('pm_1')).then([finalizedWithWallet, walletAttempt(walletPayment, '178.50')]));
@@ -533,10 +545,10 @@ describe('settlement from the customer’s wallet', () => {
     spec
       .given([created])
       .when({ ...withWallet(), data: { ...withWallet().data, totals: totals('0') } })
-      .then([{ ...finalized, data: { ...finalized.data, totals: totals('0'), wallet_id: walletId } }, { ...paid, data: { ...paid.data, wallet_id: walletId } } as InvoiceEvent]));
+      .then([{ ...finalized, data: { ...finalized.data, totals: totals('0'), wallet_id: walletId } }, paid]));
 
   it('is paid when the wallet covers it all: no charge of the method', () =>
-    spec.given(settling).when(payment(walletPayment, '178.50')).then([applied(walletPayment, '178.5'), { ...paid, data: { ...paid.data, wallet_id: walletId } } as InvoiceEvent]));
+    spec.given(settling).when(payment(walletPayment, '178.50')).then([applied(walletPayment, '178.5'), paid]));
 
   it('charges the method for what the wallet left, in the same append', () =>
     spec.given(settling).when(payment(walletPayment, '100.00')).then([applied(walletPayment, '100'), cardAttempt('78.50')]));
@@ -545,7 +557,7 @@ describe('settlement from the customer’s wallet', () => {
     spec
       .given(settling)
       .when({ type: 'CloseInvoicePayment', data: { invoice_id: id, payment_id: walletPayment, outcome: 'canceled', last_error: null } })
-      .then([{ type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id: walletPayment } }, cardAttempt('178.50')]));
+      .then([canceled(walletPayment, false), cardAttempt('178.50')]));
 
   it('charges nothing after a later settlement (asked by hand, or a credit of the wallet), nor for an invoice sent for payment', () => {
     const manual = [created, finalized, walletAttempt('pay_w', '178.50', 'manual')];
@@ -557,8 +569,8 @@ describe('settlement from the customer’s wallet', () => {
   });
 
   it('voids an invoice only the wallet paid a part of, returning that part to the wallet', () => {
-    spec.given([...settling, applied(walletPayment, '100')]).when(void_).then([{ type: 'InvoiceVoided', data: { invoice_id: id, wallet_id: walletId, wallet_returned: '100' } }]);
-    spec.given([created, finalizedWithWallet]).when(void_).then([{ type: 'InvoiceVoided', data: { invoice_id: id, wallet_id: walletId } }]);
+    spec.given([...settling, applied(walletPayment, '100')]).when(void_).then([{ type: 'InvoiceVoided', data: { invoice_id: id, ...payer, wallet_id: walletId, wallet_returned: '100' } }]);
+    spec.given([created, finalizedWithWallet]).when(void_).then([{ type: 'InvoiceVoided', data: { invoice_id: id, ...payer } }]);
   });
 
   it('still refuses to void an invoice a method paid a part of', () =>

@@ -17,6 +17,7 @@ import type {
   InvoiceDraftUpdated,
   InvoiceEvent,
   InvoiceLineData,
+  InvoicePayer,
   InvoicePaymentStarted,
   InvoiceStatus,
   InvoiceTotalsData,
@@ -278,7 +279,7 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         if (state.retriesExhausted || (state.status !== 'open' && state.status !== 'partially_paid')) return [];
         const exhausted: InvoiceEvent = { type: 'InvoiceRetriesExhausted', data: { invoice_id: id, subscription_id: state.subscriptionId, final_action } };
         // A write-off by policy: an attempt still open is canceled by the payment flow (or its money returned).
-        return final_action === 'mark_uncollectible' ? [exhausted, { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id, ...walletOf(state) } }] : [exhausted];
+        return final_action === 'mark_uncollectible' ? [exhausted, { type: 'InvoiceMarkedUncollectible', data: { invoice_id: id, ...payerOf(state) } }] : [exhausted];
       }
       case 'ApplyInvoicePayment': {
         // The money was taken: a payment the invoice cannot take is recorded as not applied, never refused.
@@ -323,11 +324,13 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
       case 'CloseInvoicePayment': {
         const { payment_id, outcome, last_error } = command.data;
         if (state.openPayment !== payment_id) return [];
-        const closed: InvoiceEvent =
+        const ended = (awaits_payment: boolean): InvoiceEvent =>
           outcome === 'failed' && last_error
-            ? { type: 'InvoicePaymentFailed', data: { invoice_id: id, payment_id, subscription_id: state.subscriptionId, last_error } }
-            : { type: 'InvoicePaymentCanceled', data: { invoice_id: id, payment_id } };
-        return [closed, ...chargeAfterWallet(state, closed)];
+            ? { type: 'InvoicePaymentFailed', data: { invoice_id: id, ...payerOf(state), payment_id, subscription_id: state.subscriptionId, last_error, awaits_payment } }
+            : { type: 'InvoicePaymentCanceled', data: { invoice_id: id, ...payerOf(state), payment_id, awaits_payment } };
+        const charge = chargeAfterWallet(state, ended(false));
+        // Something left to pay and no charge follows: the invoice waits for its customer's payment again.
+        return [ended(charge.length === 0 && isPayable(state)), ...charge];
       }
       case 'VoidInvoice': {
         if (state.status === 'void') return [];
@@ -335,14 +338,14 @@ export const invoiceDecider: Decider<InvoiceState, InvoiceCommand, InvoiceEvent>
         const paidByWalletOnly = state.status === 'partially_paid' && new Big(state.amountPaid).eq(state.walletPaid);
         if (state.status !== 'open' && !paidByWalletOnly) throw refusedIn(state, 'voiding');
         if (state.openPayment && !command.data.cancel_open_payment) throw paymentInProgress(state, 'voiding');
-        const returned = new Big(state.walletPaid).gt(0) ? { wallet_returned: state.walletPaid } : {};
-        return [{ type: 'InvoiceVoided', data: { invoice_id: id, ...walletOf(state), ...returned } }];
+        const returned = state.walletId && new Big(state.walletPaid).gt(0) ? { wallet_id: state.walletId, wallet_returned: state.walletPaid } : {};
+        return [{ type: 'InvoiceVoided', data: { invoice_id: id, ...payerOf(state), ...returned } }];
       }
       case 'MarkInvoiceUncollectible': {
         if (state.status === 'uncollectible') return [];
         if (state.status !== 'open' && state.status !== 'partially_paid') throw refusedIn(state, 'marking it uncollectible');
         if (state.openPayment && !command.data.cancel_open_payment) throw paymentInProgress(state, 'marking it uncollectible');
-        return [{ type: 'InvoiceMarkedUncollectible', data: { invoice_id: id, ...walletOf(state) } }];
+        return [{ type: 'InvoiceMarkedUncollectible', data: { invoice_id: id, ...payerOf(state) } }];
       }
       case 'IssueCreditNote':
         return issueCreditNote(state, command.data);
@@ -511,7 +514,8 @@ function finalize(state: InvoiceFacts, data: FinalizeInvoice['data']): InvoiceEv
   const dueAt = state.dueAt ?? new Date(Date.parse(now) + days * 86_400_000).toISOString();
   const method = state.paymentMethodId ?? data.payment_method_id ?? null;
   const wallet = data.wallet ? { wallet_id: data.wallet.id, ...(method !== null && method !== state.paymentMethodId && { payment_method_id: method }) } : {};
-  const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: state.id, number, issued_at: now, due_at: dueAt, totals, ...wallet } };
+  const awaits_payment = new Big(totals.total).gt(0) && !data.wallet?.funded && !(state.autoCharge && method);
+  const finalized: InvoiceEvent = { type: 'InvoiceFinalized', data: { invoice_id: state.id, ...payerOf(state), number, issued_at: now, due_at: dueAt, totals, ...wallet, awaits_payment } };
   const open = invoiceDecider.evolve(state, finalized) as InvoiceFacts;
   // Nothing to pay (a zero total, or credits beyond the charges): paid on finalisation; a negative total's credit goes to the customer's wallet.
   if (new Big(totals.total).lte(0)) return [finalized, paid(open)];
@@ -545,8 +549,8 @@ function chargeAfterWallet(state: InvoiceFacts, ended: InvoiceEvent): readonly I
   return invoiceDecider.decide(charge, after);
 }
 
-/** The wallet an invoice's closing events name, so the wallet's settlement stops waiting for it. */
-const walletOf = (state: InvoiceFacts): { wallet_id?: string } => (state.walletId ? { wallet_id: state.walletId } : {});
+/** Whose money settles the invoice: its events that open and close it for the settlement from the customer's wallet name it. */
+const payerOf = (state: InvoiceFacts): Required<InvoicePayer> => ({ customer_id: state.customerId, currency: state.currency });
 
 /**
  * Why a succeeded payment cannot be applied, if it cannot: the invoice takes only the payment of
@@ -738,4 +742,4 @@ function withCreditNoteOutcome(state: InvoiceFacts, creditNoteId: string, change
 }
 
 /** Paid: named with its subscription, whose status follows it (a past-due subscription is active again). */
-const paid = (state: InvoiceFacts): InvoiceEvent => ({ type: 'InvoicePaid', data: { invoice_id: state.id, subscription_id: state.subscriptionId, ...walletOf(state) } });
+const paid = (state: InvoiceFacts): InvoiceEvent => ({ type: 'InvoicePaid', data: { invoice_id: state.id, ...payerOf(state), subscription_id: state.subscriptionId } });

@@ -107,10 +107,19 @@ export type InvoiceLineRemoved = Event<'InvoiceLineRemoved', { invoice_id: strin
 /** The draft's discounts and tax as they would be now (`/recompute-tax`); any change of lines clears it. */
 export type InvoiceTaxComputed = Event<'InvoiceTaxComputed', { invoice_id: string; totals: InvoiceTotalsData }>;
 
+/**
+ * Whose money settles an invoice: its customer, in its currency, the key of the settlement of open
+ * invoices from the customer's wallet. Absent on events recorded before they carried it.
+ */
+export interface InvoicePayer {
+  customer_id?: string;
+  currency?: string;
+}
+
 /** Draft → open: lines locked, the totals fixed, the number from the tenant's sequence. */
 export type InvoiceFinalized = Event<
   'InvoiceFinalized',
-  {
+  InvoicePayer & {
     invoice_id: string;
     number: string;
     issued_at: string;
@@ -120,6 +129,8 @@ export type InvoiceFinalized = Event<
     wallet_id?: string;
     /** With `wallet_id`: the method an automatic charge takes what the wallet leaves to pay with, when the draft named none. */
     payment_method_id?: string;
+    /** Nothing collects it at finalisation (no wallet settles it, no automatic charge starts): it waits for its customer's payment. */
+    awaits_payment?: boolean;
   }
 >;
 
@@ -150,10 +161,15 @@ export type InvoicePaymentStarted = Event<
   }
 >;
 
-/** The attempt failed (`invoice.payment_failed`): the invoice stays payable. */
-export type InvoicePaymentFailed = Event<'InvoicePaymentFailed', { invoice_id: string; payment_id: string; subscription_id: string | null; last_error: PaymentError }>;
+/** How an attempt's end leaves the invoice: `awaits_payment` when something is left to pay and no charge follows. */
+interface AttemptEnded extends InvoicePayer {
+  awaits_payment?: boolean;
+}
 
-export type InvoicePaymentCanceled = Event<'InvoicePaymentCanceled', { invoice_id: string; payment_id: string }>;
+/** The attempt failed (`invoice.payment_failed`): the invoice stays payable. */
+export type InvoicePaymentFailed = Event<'InvoicePaymentFailed', AttemptEnded & { invoice_id: string; payment_id: string; subscription_id: string | null; last_error: PaymentError }>;
+
+export type InvoicePaymentCanceled = Event<'InvoicePaymentCanceled', AttemptEnded & { invoice_id: string; payment_id: string }>;
 
 /** Why a succeeded payment was not applied: the invoice's status then, more than was due, or its attempt had ended (canceled or failed). */
 export type PaymentNotAppliedReason = `invoice_${'draft' | 'paid' | 'void' | 'uncollectible'}` | 'exceeds_amount_due' | 'attempt_closed';
@@ -165,11 +181,10 @@ export type PaymentNotAppliedReason = `invoice_${'draft' | 'paid' | 'void' | 'un
 export type InvoicePaymentNotApplied = Event<'InvoicePaymentNotApplied', { invoice_id: string; payment_id: string; amount: string; reason: PaymentNotAppliedReason }>;
 
 /** Nothing is left to pay: paid in full, a zero total, or credit notes took the rest off. */
-/** `wallet_id` (on an invoice its customer's wallet settles): the wallet whose settlement no longer waits for it. */
-export type InvoicePaid = Event<'InvoicePaid', { invoice_id: string; subscription_id: string | null; wallet_id?: string }>;
-/** `wallet_returned`: what the wallet paid on it, credited back to the wallet (absent: nothing). */
-export type InvoiceVoided = Event<'InvoiceVoided', { invoice_id: string; wallet_id?: string; wallet_returned?: string }>;
-export type InvoiceMarkedUncollectible = Event<'InvoiceMarkedUncollectible', { invoice_id: string; wallet_id?: string }>;
+export type InvoicePaid = Event<'InvoicePaid', InvoicePayer & { invoice_id: string; subscription_id: string | null }>;
+/** `wallet_returned`: what the customer's wallet (`wallet_id`) paid on it, credited back to the wallet (absent: nothing). */
+export type InvoiceVoided = Event<'InvoiceVoided', InvoicePayer & { invoice_id: string; wallet_id?: string; wallet_returned?: string }>;
+export type InvoiceMarkedUncollectible = Event<'InvoiceMarkedUncollectible', InvoicePayer & { invoice_id: string }>;
 
 /**
  * Dunning used up its retries on the invoice: its final action, for the context it concerns (the

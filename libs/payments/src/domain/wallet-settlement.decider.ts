@@ -1,30 +1,31 @@
 import { assertNever, COMMAND_REJECTED, TIMER_FIRED, type CommandRejected, type ProcessDecider, type ProcessInput, type ProcessOutput, type TimerFired } from '@tally/kernel';
 
 export type WalletSettlementInput =
-  /** An invoice finalised naming the customer's wallet in its currency: it waits for the wallet's money until it closes. */
-  | ProcessInput<'InvoiceFinalized', { invoice_id: string; wallet_id: string; due_at: string }>
+  /**
+   * An invoice of the customer in the currency waits for money: finalised naming the customer's
+   * wallet or with nothing to collect it, or its charge failed or was canceled. It waits until it closes.
+   */
+  | ProcessInput<'InvoiceAwaitingPayment', { invoice_id: string }>
   /** Paid, voided or written off: nothing more is settled on it. */
-  | ProcessInput<'InvoiceClosed', { invoice_id: string; wallet_id: string }>
-  /** Money reached the wallet (`transaction_id`: its credit). */
+  | ProcessInput<'InvoiceClosed', { invoice_id: string }>
+  /** Money reached the customer's wallet in the currency (`transaction_id`: its credit). */
   | ProcessInput<'WalletCredited', { wallet_id: string; transaction_id: string }>;
 
-/** Settle the invoices named, in this order, from the wallet, as far as its balance goes; `occasion` makes each settlement's payment id. */
+/** Settle the invoices named from the wallet, oldest due first, as far as its balance goes; `occasion` makes each settlement's payment id. */
 export type SettleOpenInvoices = { type: 'SettleOpenInvoices'; data: { wallet_id: string; invoice_ids: string[]; occasion: string } };
 
-/** The open invoices the wallet settles, oldest due first (then by id, for a stable order). */
+/** The customer's invoices in the currency that wait for money, in the order they began to wait. */
 export interface WalletSettlementState {
-  open: readonly { invoice_id: string; due_at: string }[];
+  open: readonly string[];
 }
 
 type Output = ProcessOutput<SettleOpenInvoices>;
 
-const byDue = (a: { invoice_id: string; due_at: string }, b: { invoice_id: string; due_at: string }) =>
-  a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : a.invoice_id < b.invoice_id ? -1 : a.invoice_id > b.invoice_id ? 1 : 0;
-
 /**
- * One process per wallet: it knows the open invoices the wallet settles (those finalised naming
- * it, until they close) and, when money reaches the wallet, has them settled oldest due first.
- * Finalisation settles an invoice itself; this is for money that arrives while invoices are open.
+ * One process per customer and currency: it knows the customer's invoices in that currency that
+ * wait for money, until they close, and has them settled from the wallet when money reaches it,
+ * whether the wallet existed when they were finalised or not. Finalisation settles an invoice from
+ * a funded wallet itself; this is for money that arrives while invoices are open.
  */
 export const walletSettlementDecider: ProcessDecider<WalletSettlementState, WalletSettlementInput | TimerFired | CommandRejected, Output> = {
   initialState: () => ({ open: [] }),
@@ -33,13 +34,10 @@ export const walletSettlementDecider: ProcessDecider<WalletSettlementState, Wall
     if (message.kind !== 'input') return state;
     const { input } = message;
     switch (input.type) {
-      case 'InvoiceFinalized': {
-        const { invoice_id, due_at } = input.data;
-        if (state.open.some((invoice) => invoice.invoice_id === invoice_id)) return state;
-        return { open: [...state.open, { invoice_id, due_at }].sort(byDue) };
-      }
+      case 'InvoiceAwaitingPayment':
+        return state.open.includes(input.data.invoice_id) ? state : { open: [...state.open, input.data.invoice_id] };
       case 'InvoiceClosed':
-        return { open: state.open.filter((invoice) => invoice.invoice_id !== input.data.invoice_id) };
+        return { open: state.open.filter((invoiceId) => invoiceId !== input.data.invoice_id) };
       case 'WalletCredited':
       case TIMER_FIRED:
       case COMMAND_REJECTED:
@@ -52,6 +50,6 @@ export const walletSettlementDecider: ProcessDecider<WalletSettlementState, Wall
   decide(input, state) {
     if (input.type !== 'WalletCredited' || state.open.length === 0) return [];
     const { wallet_id, transaction_id } = input.data;
-    return [{ kind: 'command', command: { type: 'SettleOpenInvoices', data: { wallet_id, invoice_ids: state.open.map((invoice) => invoice.invoice_id), occasion: transaction_id } } }];
+    return [{ kind: 'command', command: { type: 'SettleOpenInvoices', data: { wallet_id, invoice_ids: [...state.open], occasion: transaction_id } } }];
   },
 };

@@ -1,7 +1,8 @@
 import type request from 'supertest';
 import { pdfText } from '@tally/invoicing/documents/testing/pdf-text';
 import { InvoiceNumbering } from '@tally/invoicing';
-import { TallyUnderTest, type TestTenant } from './support/tally';
+import { PUBLIC_URL, TallyUnderTest, type TestTenant } from './support/tally';
+import { eventually, WebhookReceiver } from './support/webhook-receiver';
 
 const bytes = (test: request.Test) =>
   test.buffer(true).parse((response, done) => {
@@ -63,18 +64,98 @@ describe('credit notes through the HTTP API', () => {
     expect(pageTwo).toMatchObject({ has_more: false, data: [{ id: first.id }] });
   });
 
-  it('prints a credit note as a PDF: from the tenant to the customer, its number, invoice, lines with their tax, total and outcome', async () => {
-    const customer = (await api.post('/v1/customers', { email: 'ada@example.com', name: 'Ada Lovelace' }).expect(200)).body.id as string;
-    const draft = (await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', auto_charge: false, lines: [{ description: 'Seats', quantity: '2', unit_amount: '20.00' }] }).expect(200)).body as { id: string };
-    const open = (await api.post(`/v1/invoices/${draft.id}/finalize`).expect(200)).body as { number: string; lines: { id: string }[] };
-    const note = await issue(draft.id, { reason: 'order_change', memo: 'One seat less', lines: [{ line_id: open.lines[0].id, amount: '20.00' }] });
-    await tally.settle();
-    const response = await bytes(api.get(`/v1/credit-notes/${note.id}/pdf`)).expect(200);
-    expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toBe(`inline; filename="${note.number}.pdf"`);
-    const text = (await pdfText(response.body as Buffer)).replace(/\s+/g, ' ');
-    for (const expected of ['Acme', 'Credit note', note.number, open.number, 'Ada Lovelace', 'order change', 'Seats 0.00 20.00', 'Total credited 0.00 20.00', 'Deducted from the amount due', 'One seat less']) expect(text).toContain(expected);
-    expect((await api.get('/v1/credit-notes/cn_01JNOPE0000000000000000000/pdf').expect(404)).body.problem).toBe('credit_note.not_found');
+  describe('its PDF, behind a signed short-lived link as an invoice’s', () => {
+    const signedLink = (id: string) => new RegExp(`^${PUBLIC_URL}/credit-note-pdfs/${id}\\?tenant=${acme.tenantId}&environment=sandbox&expires=[0-9]+&signature=[A-Za-z0-9_-]{43}$`);
+    /** A credit note of one seat (20.00, without tax) on Ada's open invoice. */
+    const seatCredited = async () => {
+      const customer = (await api.post('/v1/customers', { email: 'ada@example.com', name: 'Ada Lovelace' }).expect(200)).body.id as string;
+      const draft = (await api.post('/v1/invoices', { customer_id: customer, currency: 'EUR', auto_charge: false, lines: [{ description: 'Seats', quantity: '2', unit_amount: '20.00' }] }).expect(200)).body as { id: string };
+      const open = (await api.post(`/v1/invoices/${draft.id}/finalize`).expect(200)).body as { number: string; lines: { id: string }[] };
+      const note = await issue(draft.id, { reason: 'order_change', memo: 'One seat less', lines: [{ line_id: open.lines[0].id, amount: '20.00' }] });
+      await tally.settle();
+      return { note, invoice: { id: draft.id, number: open.number, customer } };
+    };
+    const linkOf = async (id: string) => (await api.get(`/v1/credit-notes/${id}/pdf`).set('Accept', 'application/json').expect(200)).body as { object: string; url: string; expires_at: string };
+
+    it('hands out the absolute signed link as pdf_url wherever the credit note is answered: issued, retrieved, listed, on its invoice', async () => {
+      const { note, invoice } = await seatCredited();
+      expect(note.pdf_url).toMatch(signedLink(note.id));
+      expect((await get<CreditNote>(`/v1/credit-notes/${note.id}`)).pdf_url).toBe(note.pdf_url);
+      expect((await get<Page>(`/v1/credit-notes?invoice_id=${invoice.id}`)).data.map((listed) => listed.pdf_url)).toEqual([note.pdf_url]);
+      expect((await get<{ credit_notes: CreditNote[] }>(`/v1/invoices/${invoice.id}`)).credit_notes.map((onInvoice) => onInvoice.pdf_url)).toEqual([note.pdf_url]);
+      expect((await get<Page>(`/v1/invoices?customer_id=${invoice.customer}`)).data.flatMap((listed) => (listed.credit_notes as CreditNote[]).map((onInvoice) => onInvoice.pdf_url))).toEqual([note.pdf_url]);
+    });
+
+    it('serves the credit note as a PDF without an API key: from the tenant to the customer, its number, invoice, lines with their tax, total and outcome', async () => {
+      const { note, invoice } = await seatCredited();
+      const response = await bytes(tally.http().get(note.pdf_url as string)).expect(200);
+      expect(response.headers).toMatchObject({
+        'content-type': 'application/pdf',
+        'content-disposition': `inline; filename="${note.number}.pdf"`,
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+      });
+      const text = (await pdfText(response.body as Buffer)).replace(/\s+/g, ' ');
+      for (const expected of ['Acme', 'Credit note', note.number, invoice.number, 'Ada Lovelace', 'order change', 'Seats 0.00 20.00', 'Total credited 0.00 20.00', 'Deducted from the amount due', 'One seat less']) expect(text).toContain(expected);
+    });
+
+    it('GET /v1/credit-notes/{id}/pdf answers as the invoice’s: a redirect to the link, or the link as JSON to a client that prefers it', async () => {
+      const { note } = await seatCredited();
+      for (const accept of [undefined, '*/*', 'application/pdf', 'application/pdf, application/json;q=0.9']) {
+        const asked = api.get(`/v1/credit-notes/${note.id}/pdf`);
+        const redirect = await (accept === undefined ? asked : asked.set('Accept', accept)).expect(302);
+        expect([accept, redirect.headers.location, redirect.text]).toEqual([accept, expect.stringMatching(signedLink(note.id)), '']);
+        expect(redirect.headers).toMatchObject({ vary: 'Accept', 'cache-control': 'private, no-store' });
+      }
+      const followed = await bytes(tally.http().get((await api.get(`/v1/credit-notes/${note.id}/pdf`).expect(302)).headers.location)).expect(200);
+      expect((await pdfText(followed.body as Buffer)).replace(/\s+/g, ' ')).toContain(`Total credited 0.00 20.00`);
+      const link = await linkOf(note.id);
+      expect(link).toEqual({ object: 'credit_note_pdf_link', credit_note_id: note.id, url: expect.stringMatching(signedLink(note.id)), expires_at: new Date(tally.clock.now().getTime() + 300_000).toISOString() });
+      expect((await api.get('/v1/credit-notes/cn_01JNOPE0000000000000000000/pdf').expect(404)).body.problem).toBe('credit_note.not_found');
+      expect((await tally.as(acme.live).get(`/v1/credit-notes/${note.id}/pdf`).expect(404)).body.problem).toBe('credit_note.not_found');
+      expect((await tally.http().get(`/v1/credit-notes/${note.id}/pdf`).expect(401)).body.problem).toBe('auth.missing_api_key');
+    });
+
+    it('refuses a changed link, an invoice’s link on the credit note’s path, and an expired one, with the invoice link’s codes', async () => {
+      const { note, invoice } = await seatCredited();
+      const { url } = await linkOf(note.id);
+      const invoiceLink = (await api.get(`/v1/invoices/${invoice.id}/pdf`).set('Accept', 'application/json').expect(200)).body.url as string;
+      const tampered = [
+        url.replace(note.id, 'cn_01JTDOCUMENTS00000000000002'),
+        url.replace(acme.tenantId, `${acme.tenantId}X`),
+        url.replace('environment=sandbox', 'environment=live'),
+        url.replace(/expires=([0-9]+)/, (_, expires: string) => `expires=${Number(expires) + 3600}`),
+        url.replace(/signature=(.)/, (_, first: string) => `signature=${first === 'A' ? 'B' : 'A'}`),
+        url.replace(/&signature=.*$/, ''),
+        url.split('?')[0],
+        invoiceLink.replace(`/invoice-pdfs/${invoice.id}`, `/credit-note-pdfs/${invoice.id}`),
+      ];
+      for (const link of tampered) {
+        const response = await tally.http().get(link).expect(403).expect('Content-Type', /application\/problem\+json/);
+        expect([link, response.body.problem]).toEqual([link, 'invoice_pdf.invalid_signature']);
+      }
+      tally.clock.advance(299_000);
+      await bytes(tally.http().get(url)).expect(200);
+      tally.clock.advance(1_000);
+      const expired = await tally.http().get(url).expect(403).expect('Content-Type', /application\/problem\+json/);
+      expect(expired.body.problem).toBe('invoice_pdf.link_expired');
+    });
+
+    it('leaves pdf_url null in the event log and webhook bodies, as the invoice’s: a delivery is retried for a day, a link lasts five minutes', async () => {
+      const hooks = await WebhookReceiver.start();
+      try {
+        await api.post('/v1/admin/webhook-endpoints', { url: hooks.url, events: ['credit_note.created'] }).expect(200);
+        const { note, invoice } = await seatCredited();
+        const logged = (await get<{ data: { data: { credit_notes: CreditNote[] } }[] }>(`/v1/events?aggregate_id=${invoice.id}&type=credit_note.created`)).data;
+        expect(logged.map((event) => event.data.credit_notes.map((onInvoice) => [onInvoice.id, onInvoice.pdf_url]))).toEqual([[[note.id, null]]]);
+        await eventually(() => hooks.acknowledged.some((delivery) => delivery.event.aggregate_id === invoice.id), 10_000, 'the credit_note.created delivery');
+        const delivered = hooks.acknowledged.find((delivery) => delivery.event.aggregate_id === invoice.id)!.event.data as { credit_notes: CreditNote[] };
+        expect(delivered.credit_notes.map((onInvoice) => [onInvoice.id, onInvoice.pdf_url])).toEqual([[note.id, null]]);
+      } finally {
+        await hooks.stop();
+      }
+    });
   });
 
   it('numbers credit notes from the tenant’s own gap-free sequence, also when the issuer died between the decision and the number', async () => {

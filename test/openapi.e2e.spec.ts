@@ -70,12 +70,12 @@ describe('the OpenAPI document and the API reference', () => {
     expect(undocumented).toEqual([]);
   });
 
-  it('gives every operation a JSON success body (a PDF for invoice PDF links) and its errors as problem+json, with the edge’s, the key’s and the idempotency key’s problems', () => {
+  it('gives every operation a JSON success body (a PDF for signed PDF links) and its errors as problem+json, with the edge’s, the key’s and the idempotency key’s problems', () => {
     for (const [route, operation] of operationsOf(document)) {
       const statuses = Object.keys(operation.responses).map(Number);
       const success = Object.entries(operation.responses).filter(([status]) => Number(status) < 300) as [string, ResponseObject][];
-      // The exceptions: the PDFs (an invoice's by its signed link, a credit note's).
-      const media = route === 'GET /invoice-pdfs/{invoice_id}' || route === 'GET /v1/credit-notes/{id}/pdf' ? 'application/pdf' : 'application/json';
+      // The exceptions: the PDFs, an invoice's and a credit note's, by their signed links.
+      const media = route === 'GET /invoice-pdfs/{invoice_id}' || route === 'GET /credit-note-pdfs/{credit_note_id}' ? 'application/pdf' : 'application/json';
       expect([route, success.map(([, r]) => Object.keys(r.content ?? {}))]).toEqual([route, [[media]]]);
       for (const [status, answer] of Object.entries(operation.responses) as [string, ResponseObject][]) {
         if (Number(status) >= 400) expect([route, status, Object.keys(answer.content ?? {})]).toEqual([route, status, ['application/problem+json']]);

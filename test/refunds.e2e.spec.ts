@@ -192,7 +192,7 @@ describe('refunds through the HTTP API', () => {
       const resolve = (body: object) => api.post(`/v1/credit-notes/${made.credit_note_id}/resolve`, body);
       expect((await resolve({ resolution: 'later' }).expect(400)).body.problem).toBe('request.invalid_body');
       const resolved = (await resolve({ resolution: 'credited_to_wallet' }).expect(200)).body as CreditNote;
-      expect(resolved).toMatchObject({ id: made.credit_note_id, outcome: { kind: 'credit_balance', refund_status: null }, resolution: 'credited_to_wallet' });
+      expect(resolved).toMatchObject({ id: made.credit_note_id, outcome: { kind: 'credit_balance', refund_status: null }, resolution: 'credited_to_wallet', pdf_url: expect.stringContaining(`/credit-note-pdfs/${made.credit_note_id}?`) });
       expect((await resolve({ resolution: 'credited_to_wallet' }).expect(200)).body).toEqual(resolved);
       expect((await resolve({ resolution: 'refunded_out_of_band' }).expect(409)).body.problem).toBe('credit_note.not_pending_manual');
       await tally.settle();

@@ -25,6 +25,7 @@ export * from './domain/recognition-schedule';
 export * from './documents/invoice-document';
 export * from './documents/invoice-pdf';
 export * from './documents/pdf-links';
+export * from './documents/pdf-url.interceptor';
 export * from './documents/invoice-documents.queries';
 export * from './documents/invoice-recognition';
 export * from './documents/invoice-documents.controller';

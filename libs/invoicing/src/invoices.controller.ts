@@ -31,7 +31,7 @@ import { PreviewInvoiceDto } from './dto/invoice-preview.dto';
 import { InvoicePreviewResponse } from './dto/invoice-preview.response';
 import { PreviewInvoiceQuery, type PreviewRequest } from './invoice-preview';
 import { presentPreview } from './invoice-preview.presenter';
-import { InvoicePdfUrlInterceptor } from './documents/pdf-url.interceptor';
+import { PdfUrlInterceptor } from './documents/pdf-url.interceptor';
 import { INVOICES_SECTION } from './invoicing.api-sections';
 
 const ETAG = { ETag: { description: 'The invoice’s revision, for `If-Match`', schema: { type: 'string', example: 'W/"3"' } } };
@@ -39,7 +39,7 @@ const ETAG = { ETag: { description: 'The invoice’s revision, for `If-Match`', 
 @Controller('v1/invoices')
 @ApiAuthenticated(API_KEY_AUTH)
 @ApiTag(INVOICES_SECTION)
-@UseInterceptors(InvoicePdfUrlInterceptor)
+@UseInterceptors(PdfUrlInterceptor)
 export class InvoicesController {
   constructor(
     private readonly queries: QueryBus,
@@ -266,7 +266,7 @@ const lineRequest = (line: InvoiceLineDto): LineRequest => ({
 
 /** The list and the retrieve (with `as_of`), from the resource's definition. */
 export const InvoiceReadsController = resourceController(invoiceResource, {
-  path: 'v1/invoices', tag: INVOICES_SECTION, noun: 'invoice', type: InvoiceResponse, etag: ETAG, operations: 'InvoicesController', interceptors: [InvoicePdfUrlInterceptor],
+  path: 'v1/invoices', tag: INVOICES_SECTION, noun: 'invoice', type: InvoiceResponse, etag: ETAG, operations: 'InvoicesController', interceptors: [PdfUrlInterceptor],
   list: { summary: 'List invoices', description: 'Newest first by default; filter by status (one or several, comma-separated), customer, subscription, number, due date and creation time.' },
   retrieve: { summary: 'Retrieve an invoice', description: 'The invoice as it is now, or with `as_of` as it was at that moment, rebuilt from its events (404 before it existed).', problems: { 404: ['invoice.not_found'] } },
 });

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CreditNotesController } from './credit-notes/credit-notes.controller';
+import { CreditNotePdfFilesController, CreditNotesController } from './credit-notes/credit-notes.controller';
 import { CreditNoteDocuments } from './credit-notes/credit-note-documents';
 import { CreditNoteIssuance } from './credit-notes/credit-note-issuance';
 import { CreditNoteNumberingReaction } from './credit-notes/credit-note-numbering.reaction';
@@ -11,8 +11,8 @@ import { InvoiceNumberingReaction } from './invoice-numbering.reaction';
 import { InvoiceReadsController, InvoicesController } from './invoices.controller';
 import { InvoiceDocumentsController, InvoicePdfFilesController } from './documents/invoice-documents.controller';
 import { invoiceDocumentQueryHandlers } from './documents/invoice-documents.queries';
-import { InvoicePdfLinks } from './documents/pdf-links';
-import { InvoicePdfUrlInterceptor } from './documents/pdf-url.interceptor';
+import { PdfLinks } from './documents/pdf-links';
+import { PdfUrlInterceptor } from './documents/pdf-url.interceptor';
 import { InvoiceDryRun } from './invoice-dry-run';
 import { InvoiceTaxation } from './invoice-totals';
 import { SubscriptionInvoiceIssuer } from './subscription-invoices';
@@ -21,7 +21,7 @@ import { InvoiceWallets } from './invoice-wallets';
 
 @Module({
   imports: [TaxModule],
-  controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController, CreditNotesController],
+  controllers: [InvoicesController, InvoiceReadsController, InvoiceDocumentsController, InvoicePdfFilesController, CreditNotesController, CreditNotePdfFilesController],
   providers: [
     CreditNoteDocuments,
     CreditNoteIssuance,
@@ -35,10 +35,10 @@ import { InvoiceWallets } from './invoice-wallets';
     InvoiceWallets,
     InvoiceDrafts,
     InvoiceNumberingReaction,
-    InvoicePdfLinks,
-    InvoicePdfUrlInterceptor,
+    PdfLinks,
+    PdfUrlInterceptor,
     ...invoiceDocumentQueryHandlers,
   ],
-  exports: [InvoiceNumberingReaction, CreditNoteIssuance, CreditNoteNumberingReaction, InvoicePdfLinks, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer, InvoiceWallets],
+  exports: [InvoiceNumberingReaction, CreditNoteIssuance, CreditNoteNumberingReaction, PdfLinks, PdfUrlInterceptor, InvoiceTaxation, InvoiceDryRun, SubscriptionInvoiceIssuer, InvoiceWallets],
 })
 export class InvoicingModule {}

@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiIdempotent, ApiProblemResponses, ApiTag, Ctx, IDEMPOTENT_PROBLEMS, resourceController } from '@tally/http';
 import type { RequestContext } from '@tally/cells';
-import { CreditNoteResponse, type CreditNoteResource } from '@tally/invoicing';
+import { CreditNoteResponse, PdfUrlInterceptor, type CreditNoteResource } from '@tally/invoicing';
 import { CreditNoteResolutions } from './credit-note-resolutions';
 import { CreateRefundDto, ResolveCreditNoteDto } from './dto/refund.dto';
 import { RefundResponse } from './dto/refund.response';
@@ -51,6 +51,7 @@ export class RefundsController {
   @ApiOkResponse({ type: CreditNoteResponse })
   @ApiIdempotent()
   @ApiProblemResponses(API_KEY_PROBLEMS, IDEMPOTENT_PROBLEMS, { 400: ['request.invalid_body'], 404: ['credit_note.not_found'], 409: ['credit_note.not_pending_manual', 'request.concurrent_update'] })
+  @UseInterceptors(PdfUrlInterceptor)
   resolve(@Ctx() context: RequestContext, @Param('id') creditNoteId: string, @Body() body: ResolveCreditNoteDto): Promise<CreditNoteResource> {
     return this.resolutions.resolve(context, creditNoteId, body.resolution);
   }

@@ -34,6 +34,8 @@ export type CreditNoteResource = {
   payment_id: string | null;
   /** How an operator closed it once its refund failed on every attempt. */
   resolution: CreditNoteResolution | null;
+  /** Filled when the credit note is answered (a signed, short-lived link); null in the read models and events. */
+  pdf_url: string | null;
   created_at: string;
 };
 
@@ -61,6 +63,7 @@ export function creditNoteIssued(invoice: CreditNoteInvoice, data: CreditNoteIss
     refund_id,
     payment_id,
     resolution: null,
+    pdf_url: null,
     created_at,
   };
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiFoundResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { API_KEY_AUTH, API_KEY_PROBLEMS, ApiAuthenticated, ApiPageParameters, ApiProblemResponses, ApiTag, ApiWithoutKey, Ctx, LIST_PROBLEMS } from '@tally/http';
 import { invalidParameter, parseLimit } from '@tally/runtime';
@@ -8,10 +8,8 @@ import type { RequestContext } from '@tally/cells';
 import { InvoicePdfLinkResponse, RecognitionScheduleResponse } from './invoice-documents.response';
 import { GetInvoicePdfLinkQuery, GetRecognitionScheduleQuery, RenderInvoicePdfQuery, type RecognitionRowsPage, type RecognitionScheduleResource } from './invoice-documents.queries';
 import { INVOICE_PDF_PATH } from './pdf-links';
+import { answerPdfLink, ApiPdfLinkResponses, ApiSignedPdf, sendPdf } from './pdf-answers';
 import { INVOICES_SECTION } from '../invoicing.api-sections';
-
-/** What `GET /v1/invoices/{id}/pdf` answers by `Accept`: the PDF (by its link) first, so that a wildcard and no Accept get it. */
-const PDF_LINK_MEDIA_TYPES = ['application/pdf', 'application/json'];
 
 /** Rows per page of a recognition schedule: a document's rows rather than a list's items, so a page holds a year's line whole (366 rows) and most invoices' schedules. */
 const MAX_SCHEDULE_ROWS = 1000;
@@ -40,22 +38,12 @@ export class InvoiceDocumentsController {
       'A client whose `Accept` prefers `application/json` to `application/pdf` gets the link as JSON instead; without `Accept`, with `*/*` or anything else, the redirect. ' +
       'The PDF shows the seller, the customer’s billing details, the number (or DRAFT), the dates, the lines, discounts, tax breakdown, totals and credit notes as the invoice is when the link is opened.',
   })
-  @ApiFoundResponse({
-    description: 'The signed link to the PDF, in `Location`',
-    headers: { Location: { description: 'The absolute signed link, valid for five minutes', schema: { type: 'string', format: 'uri' } } },
-  })
-  @ApiOkResponse({ type: InvoicePdfLinkResponse, description: 'The signed link, when `Accept` prefers `application/json`' })
+  @ApiPdfLinkResponses(InvoicePdfLinkResponse)
   @ApiProblemResponses(API_KEY_PROBLEMS, { 404: ['invoice.not_found'] })
   async pdf(@Ctx() context: RequestContext, @Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     const link = await this.queries.execute(new GetInvoicePdfLinkQuery(context, id));
-    // The answer depends on Accept, and the link is a credential for five minutes: no cache keeps either.
-    response.set({ Vary: 'Accept', 'Cache-Control': 'private, no-store' });
-    if (request.accepts(PDF_LINK_MEDIA_TYPES) === 'application/json') {
-      const body: InvoicePdfLinkResponse = { object: 'invoice_pdf_link', invoice_id: link.invoice_id, url: link.url, expires_at: link.expires_at };
-      response.status(200).json(body);
-    } else {
-      response.status(302).location(link.url).end();
-    }
+    const body: InvoicePdfLinkResponse = { object: 'invoice_pdf_link', invoice_id: link.invoice_id, url: link.url, expires_at: link.expires_at };
+    answerPdfLink(request, response, body);
   }
 
   @Get(':id/recognition-schedule')
@@ -75,8 +63,6 @@ export class InvoiceDocumentsController {
   }
 }
 
-const LINK_PARAMETER = { required: true, description: 'As the signed link has it' } as const;
-
 /** Where signed links serve invoice PDFs: outside `/v1`, so without an API key; the link's signature is the credential. */
 @Controller(INVOICE_PDF_PATH.slice(1))
 @ApiWithoutKey()
@@ -91,23 +77,8 @@ export class InvoicePdfFilesController {
       'What `pdf_url` and `GET /v1/invoices/{id}/pdf` link to: the invoice as `application/pdf`, without an API key. ' +
       'A link answers 403 once it has expired (`invoice_pdf.link_expired`, five minutes after it was signed) or when any part of it was changed (`invoice_pdf.invalid_signature`).',
   })
-  @ApiQuery({ name: 'tenant', ...LINK_PARAMETER, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,100}$' } })
-  @ApiQuery({ name: 'environment', ...LINK_PARAMETER, schema: { type: 'string', enum: ['live', 'sandbox'] } })
-  @ApiQuery({ name: 'expires', ...LINK_PARAMETER, schema: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' } })
-  @ApiQuery({ name: 'signature', ...LINK_PARAMETER, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } })
-  @ApiOkResponse({ description: 'The invoice as a PDF', content: { 'application/pdf': {} } })
-  @ApiProblemResponses({ 403: ['invoice_pdf.invalid_signature', 'invoice_pdf.link_expired'], 404: ['invoice.not_found'] })
+  @ApiSignedPdf({ name: 'invoice', notFound: 'invoice.not_found' })
   async open(@Param('invoice_id') invoiceId: string, @Query() link: Record<string, unknown>, @Res() response: Response): Promise<void> {
-    const { pdf, filename } = await this.queries.execute(new RenderInvoicePdfQuery(invoiceId, link));
-    response
-      .status(200)
-      .set({
-        'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="${filename}"`,
-        'Cache-Control': 'private, no-store',
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'no-referrer',
-      })
-      .send(pdf);
+    sendPdf(response, await this.queries.execute(new RenderInvoicePdfQuery(invoiceId, link)));
   }
 }

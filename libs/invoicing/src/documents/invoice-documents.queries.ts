@@ -2,16 +2,15 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError, type Clock } from '@tally/kernel';
-import { CellRegistry, CLOCK, linkContext, type RequestContext, type SignedLink } from '@tally/cells';
+import { CellRegistry, CLOCK, type RequestContext, type SignedLink } from '@tally/cells';
 import { Clocks, ScopedReads } from '@tally/runtime';
 import { customerView, type CustomerResource } from '@tally/customers';
-import { TENANTS, type TenantEntry } from '@tally/http';
 import type { After, SortSpec } from '@tally/readstore';
 import { recognitionScheduleSteps, type RecognitionRowKey, type RecognitionSchedule } from '../domain/recognition-schedule';
 import { recognitionInputOf } from './invoice-recognition';
 import { INVOICES_COLLECTION, type InvoiceDocumentInput, type InvoiceParties } from './invoice-document';
 import { renderInvoicePdf } from './invoice-pdf';
-import { InvoicePdfLinks } from './pdf-links';
+import { PdfLinks } from './pdf-links';
 
 export const invoiceNotFound = (id: string): DomainError => DomainError.notFound('invoice.not_found', `No invoice ${id}`);
 
@@ -76,14 +75,14 @@ export async function invoiceOf(reads: ScopedReads, context: RequestContext, inv
 export class GetInvoicePdfLinkHandler implements IQueryHandler<GetInvoicePdfLinkQuery, SignedLink & { invoice_id: string }> {
   constructor(
     private readonly reads: ScopedReads,
-    private readonly links: InvoicePdfLinks,
+    private readonly links: PdfLinks,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, invoiceId }: GetInvoicePdfLinkQuery): Promise<SignedLink & { invoice_id: string }> {
     const invoice = await invoiceOf(this.reads, context, invoiceId);
     // Link lifetimes are security, not billing: the system clock, even for a customer on a test clock.
-    return { invoice_id: invoice.id, ...this.links.sign(context, invoice.id, this.clock.now()) };
+    return { invoice_id: invoice.id, ...this.links.sign('invoice', context, invoice.id, this.clock.now()) };
   }
 }
 
@@ -91,18 +90,15 @@ export class GetInvoicePdfLinkHandler implements IQueryHandler<GetInvoicePdfLink
 export class RenderInvoicePdfHandler implements IQueryHandler<RenderInvoicePdfQuery, { pdf: Buffer; filename: string }> {
   constructor(
     private readonly reads: ScopedReads,
-    private readonly links: InvoicePdfLinks,
-    private readonly cells: CellRegistry,
+    private readonly links: PdfLinks,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ invoiceId, link }: RenderInvoicePdfQuery): Promise<{ pdf: Buffer; filename: string }> {
-    const claims = this.links.verify(invoiceId, link, this.clock.now());
-    const tenant = await this.cells.directory.get<TenantEntry>(TENANTS, claims.tenantId);
-    if (!tenant) throw invoiceNotFound(invoiceId);
-    const context = linkContext(claims, tenant.region, 'invoice_pdf_link');
-    const invoice = await invoiceOf(this.reads, context, invoiceId);
-    const parties = await partiesOf(this.reads, context, tenant.name, invoice.customer_id);
+    const opened = await this.links.open('invoice', invoiceId, link, this.clock.now());
+    if (!opened) throw invoiceNotFound(invoiceId);
+    const invoice = await invoiceOf(this.reads, opened.context, invoiceId);
+    const parties = await partiesOf(this.reads, opened.context, opened.seller, invoice.customer_id);
     return { pdf: await renderInvoicePdf(invoice, parties), filename: pdfFilename(invoice.number ?? invoice.id) };
   }
 }

@@ -2,16 +2,25 @@ import { ApiProperty } from '@nestjs/swagger';
 
 const money = (description?: string) => ({ type: String, example: '49.00', description });
 
-export class InvoicePdfLinkResponse {
-  @ApiProperty({ enum: ['invoice_pdf_link'] }) object!: 'invoice_pdf_link';
-  @ApiProperty({ example: 'inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) invoice_id!: string;
+/** A signed link to a document's PDF, as `GET /v1/…/{id}/pdf` answers it to a client that prefers JSON. */
+abstract class PdfLinkResponse {
   @ApiProperty({
     format: 'uri',
     example: 'https://billing.example.com/invoice-pdfs/inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF?tenant=ten_01JT2X&environment=sandbox&expires=1777629900&signature=q3JxV8mZ2kP0aL5tYw7Rn1sD4fH6gC9bE3uI8oK2xQ',
-    description: 'Under Tally’s public URL. Serves the PDF without an API key until `expires_at`; anyone holding it can read the invoice, so hand it only to the invoice’s customer',
+    description: 'Under Tally’s public URL. Serves the PDF without an API key until `expires_at`; anyone holding it can read the document, so hand it only to its customer',
   })
   url!: string;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-05-01T10:05:00.000Z', description: 'Five minutes after the link was signed' }) expires_at!: string;
+}
+
+export class InvoicePdfLinkResponse extends PdfLinkResponse {
+  @ApiProperty({ enum: ['invoice_pdf_link'] }) object!: 'invoice_pdf_link';
+  @ApiProperty({ example: 'inv_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) invoice_id!: string;
+}
+
+export class CreditNotePdfLinkResponse extends PdfLinkResponse {
+  @ApiProperty({ enum: ['credit_note_pdf_link'] }) object!: 'credit_note_pdf_link';
+  @ApiProperty({ example: 'cn_01JT2XKQ5ZP9A7N3M4B6C8D0EF' }) credit_note_id!: string;
 }
 
 export class RecognitionRowResponse {

@@ -4,36 +4,39 @@ import { map, type Observable } from 'rxjs';
 import type { Clock } from '@tally/kernel';
 import { CLOCK, type RequestContext } from '@tally/cells';
 import { contextOf } from '@tally/http';
-import type { InvoiceResource } from '../invoice.view';
-import { InvoicePdfLinks } from './pdf-links';
+import type { CreditNoteResource, InvoiceResource } from '../invoice.view';
+import { PdfLinks } from './pdf-links';
 
 /**
- * Fills `pdf_url` of every finalised invoice a route answers, alone or in a list, with a link
- * signed at answer time: a stored link would expire, so the read model keeps none. Drafts have
- * no PDF yet (`null`), as Stripe's `invoice_pdf`.
+ * Fills `pdf_url` of every finalised invoice and every credit note a route answers, alone, in a
+ * list or on their invoice, with a link signed at answer time: a stored link would expire, so
+ * the read models keep none. Drafts have no PDF yet (`null`), as Stripe's `invoice_pdf`.
  */
 @Injectable()
-export class InvoicePdfUrlInterceptor implements NestInterceptor {
+export class PdfUrlInterceptor implements NestInterceptor {
   constructor(
-    private readonly links: InvoicePdfLinks,
+    private readonly links: PdfLinks,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   intercept(execution: ExecutionContext, next: CallHandler): Observable<unknown> {
     const context = contextOf(execution.switchToHttp().getRequest<Request>());
-    return next.handle().pipe(map((body: unknown) => this.withLinks(context, body)));
+    return next.handle().pipe(map((body: unknown) => (isList(body) ? { ...body, data: body.data.map((item) => this.withLinks(context, item)) } : this.withLinks(context, body))));
   }
 
   private withLinks(context: RequestContext, body: unknown): unknown {
-    if (isInvoice(body)) return this.withLink(context, body);
-    if (isList(body)) return { ...body, data: body.data.map((item) => (isInvoice(item) ? this.withLink(context, item) : item)) };
-    return body;
+    if (isObject(body, 'credit_note')) return this.withCreditNoteLink(context, body);
+    if (!isObject(body, 'invoice') || body.status === 'draft') return body;
+    const now = this.clock.now();
+    return { ...body, pdf_url: this.links.sign('invoice', context, body.id, now).url, credit_notes: body.credit_notes.map((note) => this.withCreditNoteLink(context, note, now)) };
   }
 
-  private withLink(context: RequestContext, invoice: InvoiceResource): InvoiceResource {
-    return invoice.status === 'draft' ? invoice : { ...invoice, pdf_url: this.links.sign(context, invoice.id, this.clock.now()).url };
+  private withCreditNoteLink(context: RequestContext, note: CreditNoteResource, now = this.clock.now()): CreditNoteResource {
+    return { ...note, pdf_url: this.links.sign('credit_note', context, note.id, now).url };
   }
 }
 
-const isInvoice = (body: unknown): body is InvoiceResource => typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'invoice';
+type Answered = { invoice: InvoiceResource; credit_note: CreditNoteResource };
+
+const isObject = <K extends keyof Answered>(body: unknown, object: K): body is Answered[K] => typeof body === 'object' && body !== null && (body as { object?: unknown }).object === object;
 const isList = (body: unknown): body is { object: 'list'; data: unknown[] } => typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'list' && Array.isArray((body as { data?: unknown }).data);

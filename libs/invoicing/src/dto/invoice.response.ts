@@ -67,6 +67,7 @@ export class CreditNoteResponse implements CreditNoteResource {
   @ApiProperty({ type: String, nullable: true, example: 'rfd_01JD…' }) refund_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'pay_01JD…' }) payment_id!: string | null;
   @ApiProperty({ enum: CREDIT_NOTE_RESOLUTIONS, nullable: true }) resolution!: CreditNoteResolution | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true, description: 'A signed, short-lived link to the PDF, under Tally’s public URL; null in the event log and in webhooks (see GET /v1/credit-notes/{id}/pdf)' }) pdf_url!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 

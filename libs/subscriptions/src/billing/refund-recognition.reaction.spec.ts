@@ -37,6 +37,7 @@ describe('the refund recognition reaction', () => {
         refund_id: 'rfd_1',
         payment_id: 'pay_1',
         resolution: null,
+        pdf_url: null,
         created_at: '2026-03-03T08:00:00.000Z',
       },
     ],

@@ -74,6 +74,7 @@ export const sampleInvoice = (overrides: Partial<InvoiceDocumentInput> = {}): In
       refund_id: null,
       payment_id: null,
       resolution: null,
+      pdf_url: null,
       created_at: '2026-05-10T00:00:00.000Z',
     },
   ],

@@ -2,13 +2,13 @@ import { extname, join } from 'node:path';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import type { Clock } from '@tally/kernel';
 import { CellsModule, type TallyConfig } from '@tally/cells';
-import { HttpEdgeModule } from '@tally/http';
+import { API_VERSIONS, HttpEdgeModule } from '@tally/http';
 import { PublicEventTypesModule, RuntimeModule, WorkerModule, WorkerThreadModule, type ProcessManager } from '@tally/runtime';
-import { eventCatalogue, isEventFilter } from '@tally/webhooks';
+import { catalogueInVersion, eventCatalogue, isEventFilter } from '@tally/webhooks';
 import { CONTEXTS } from '../../contexts';
 
-/** What the event log's `type` filter takes: what webhook endpoints subscribe to. */
-const EVENT_CATALOGUE = eventCatalogue(CONTEXTS.publicEventTypes);
+/** What the event log's `type` filter takes in each version: what webhook endpoints of that version subscribe to. */
+const EVENT_CATALOGUES = new Map(API_VERSIONS.map((version) => [version, catalogueInVersion(eventCatalogue(CONTEXTS.publicEventTypes), version)]));
 
 /** Compiled, the thread's entry is JavaScript beside this file; under ts-jest it is the TypeScript source. */
 const WORKER_THREAD_ENTRY = join(__dirname, `worker-thread.main${extname(__filename)}`);
@@ -45,7 +45,7 @@ export class AppModule {
         HttpEdgeModule.forRoot({
           aggregateTypes: CONTEXTS.aggregateTypes,
           projections: CONTEXTS.projections,
-          eventTypeFilter: (entry) => isEventFilter(entry, EVENT_CATALOGUE),
+          eventTypeFilter: (entry, version) => isEventFilter(entry, EVENT_CATALOGUES.get(version)!),
           apiSections: CONTEXTS.apiSections,
         }),
         ...CONTEXTS.modules,

@@ -24,7 +24,7 @@ export interface HttpEdgeOptions {
   aggregateTypes: readonly AggregateType[];
   /** The projections whose lag `/metrics` reports, and which the callers' reads wait for (see ReadYourWrites). */
   projections: readonly Projection[];
-  /** What the event log's `type` filter takes: the catalogue of public event types that webhook endpoints subscribe to. */
+  /** What the event log's `type` filter takes in a version: the catalogue of public event types that webhook endpoints of that version subscribe to. */
   eventTypeFilter: EventTypeFilter;
   /** Every context's sections of the API reference; the API's own join them. */
   apiSections: readonly ApiSection[];

@@ -18,3 +18,4 @@ export * from './card-number';
 export * from './http-url';
 export * from './one-command-process';
 export * from './membership-index';
+export * from './event-type-versions';

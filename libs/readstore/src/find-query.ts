@@ -23,7 +23,7 @@ export function assertFindQuery(query: FindQuery): void {
 function assertCondition({ field, op, value }: Condition): void {
   assertFieldPath(field);
   const valid =
-    op === 'in'
+    op === 'in' || op === 'nin'
       ? Array.isArray(value) && value.every(isScalar)
       : op === 'starts'
         ? typeof value === 'string'

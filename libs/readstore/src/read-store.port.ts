@@ -8,11 +8,17 @@ export type Doc = { id: string } & Record<string, unknown>;
 
 export type FilterOp = 'eq' | 'in' | 'gte' | 'gt' | 'lte' | 'lt' | 'starts';
 
+/**
+ * `nin`: none of the values (a document without the field matches). No list offers it as a filter:
+ * the server adds it, to leave out what a request may not see (the events its API version lacks).
+ */
+export type ExclusionOp = 'nin';
+
 /** One condition on a top-level field (dotted paths reach into objects: `billing_address.country`). */
 export interface Condition {
   field: string;
-  op: FilterOp;
-  /** `in` takes an array; `starts` a string; the others a string, number or boolean (`eq` also null). */
+  op: FilterOp | ExclusionOp;
+  /** `in` and `nin` take an array; `starts` a string; the others a string, number or boolean (`eq` also null). */
   value: string | number | boolean | null | readonly (string | number | boolean)[];
 }
 

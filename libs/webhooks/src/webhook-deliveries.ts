@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, parseInstant, type IdGenerator } from '@tally/kernel';
 import { ID_GENERATOR, type RequestContext } from '@tally/cells';
-import { Clocks, CommandRuntime, parseListQuery, PUBLIC_EVENTS, ResourceReads, ScopedReads, toPage, type ListPage, type ListSpec, type PublicEventDoc } from '@tally/runtime';
-import type { EventCatalogue } from './domain/event-types';
+import { Clocks, CommandRuntime, parseListQuery, PUBLIC_EVENTS, ResourceReads, ScopedReads, toPage, type ListPage, type PublicEventDoc } from '@tally/runtime';
+import { catalogueInVersion, type EventCatalogue } from './domain/event-types';
 import { EVENT_CATALOGUE } from './event-catalogue.provider';
 import { WEBHOOK_DELIVERIES, type DeliveryDoc } from './outbox/outbox-documents';
 import { appendToDeliveryLog } from './webhook-delivery-log';
@@ -33,8 +33,6 @@ const PAGE = 1000;
 /** A webhook endpoint's deliveries: listed, or sent again (one of them retried, or a window of them replayed) by appending to the endpoint's delivery log. */
 @Injectable()
 export class WebhookDeliveries {
-  private readonly listSpec: ListSpec;
-
   constructor(
     private readonly runtime: CommandRuntime,
     private readonly reads: ScopedReads,
@@ -42,15 +40,14 @@ export class WebhookDeliveries {
     private readonly clocks: Clocks,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(EVENT_CATALOGUE) private readonly catalogue: EventCatalogue,
-  ) {
-    this.listSpec = webhookDeliveryList(catalogue);
-  }
+  ) {}
 
   /** One page of the endpoint's deliveries, each with the body it POSTs. */
   async list(context: RequestContext, endpointId: string, params: Record<string, unknown>): Promise<ListPage<WebhookDelivery>> {
     const endpoint = await this.endpoint(context, endpointId);
     const cursors = this.reads.cursorsFor(context, `${WEBHOOK_DELIVERIES}:${endpointId}`);
-    const query = parseListQuery(params, this.listSpec, cursors);
+    // `event_type` takes the types of the endpoint's version: it is sent no other.
+    const query = parseListQuery(params, webhookDeliveryList(catalogueInVersion(this.catalogue, endpoint.api_version)), cursors);
     const found = await this.reads.list<DeliveryDoc>(context, WEBHOOK_DELIVERIES, { ...query, where: [{ field: 'webhook_endpoint_id', op: 'eq', value: endpointId }, ...(query.where ?? [])] });
     const events = await this.reads.many<PublicEventDoc>(context, PUBLIC_EVENTS, [...new Set(found.items.map((delivery) => delivery.event_id))]);
     return toPage(found, query, (delivery) => presentDelivery(delivery, events.get(delivery.event_id), context.tenantId, endpoint.api_version), cursors);
@@ -72,8 +69,8 @@ export class WebhookDeliveries {
    * earlier replays), in commit order per aggregate; all of them recorded in one append.
    */
   async replay(context: RequestContext, endpointId: string, window: ReplayWindow): Promise<WebhookReplay> {
-    await this.endpoint(context, endpointId);
-    const deliveries = await this.deliveriesIn(context, endpointId, checkedWindow(window, this.catalogue));
+    const endpoint = await this.endpoint(context, endpointId);
+    const deliveries = await this.deliveriesIn(context, endpointId, checkedWindow(window, catalogueInVersion(this.catalogue, endpoint.api_version)));
     const replayId = this.ids.next('whrp');
     if (deliveries.length > 0) {
       const ordered = deliveries.sort((a, b) => (a.created_at === b.created_at ? a.sequence - b.sequence : a.created_at < b.created_at ? -1 : 1)).map((delivery) => delivery.id);
@@ -115,7 +112,7 @@ export class WebhookDeliveries {
   }
 }
 
-/** The window as stored times compare: ISO 8601 UTC, `from` before `to`, at most 7 days, types of the catalogue. */
+/** The window as stored times compare: ISO 8601 UTC, `from` before `to`, at most 7 days, types of the catalogue (the endpoint's version's). */
 function checkedWindow(window: ReplayWindow, catalogue: EventCatalogue): ReplayWindow {
   const from = parseInstant(window.from)!;
   const to = parseInstant(window.to)!;

@@ -1,5 +1,7 @@
+import { EVENT_TYPES_INTRODUCED } from '@tally/kernel';
 import type { Condition } from '@tally/readstore';
-import { eventTypeConditions } from './event-type-filter';
+import { isApiVersion } from '../versions/api-versions';
+import { eventTypeConditions, laterTypesLeftOut } from './event-type-filter';
 
 const KNOWN = new Set(['customer.created', 'customer.updated', 'invoice.paid']);
 const isKnown = (entry: string) => entry === '*' || KNOWN.has(entry) || (entry.endsWith('.*') && [...KNOWN].some((type) => type.startsWith(entry.slice(0, -1))));
@@ -24,5 +26,21 @@ describe('eventTypeConditions', () => {
     expect(() => eventTypeConditions(type('eq', 'wallet.*'), isKnown)).toThrow(refused('event.unknown_type'));
     expect(() => eventTypeConditions(type('in', ['invoice.paid', 'invoice.payed']), isKnown)).toThrow(refused('event.unknown_type'));
     expect(() => eventTypeConditions(type('in', ['invoice.paid', 'customer.*']), isKnown)).toThrow(refused('request.invalid_parameter'));
+  });
+});
+
+describe('laterTypesLeftOut', () => {
+  const types = ['invoice.paid', 'wallet.credited', 'wallet.debited'];
+
+  it('leaves out, in a version before 2025-10-01, the wallet events of the catalogue', () => {
+    expect(laterTypesLeftOut(types, '2025-04-01')).toEqual([type('nin', ['wallet.credited', 'wallet.debited'])]);
+    expect(laterTypesLeftOut(types, '2024-10-01')).toEqual([type('nin', ['wallet.credited', 'wallet.debited'])]);
+  });
+
+  it('names an API version for each family of types that came later', () => expect(EVENT_TYPES_INTRODUCED.filter(({ since }) => !isApiVersion(since))).toEqual([]));
+
+  it('adds no condition to a version that knows every type', () => {
+    expect(laterTypesLeftOut(types, '2025-10-01')).toEqual([]);
+    expect(laterTypesLeftOut(types, '2026-04-01')).toEqual([]);
   });
 });

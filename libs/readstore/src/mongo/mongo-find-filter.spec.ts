@@ -12,6 +12,7 @@ describe('mongoFindFilter', () => {
     const filter = mongoFindFilter({
       where: [
         { field: 'status', op: 'in', value: ['open', 'paid'] },
+        { field: 'type', op: 'nin', value: ['wallet.credited'] },
         { field: 'billing_address.country', op: 'eq', value: null },
         { field: 'due_at', op: 'lte', value: '2026-02-01' },
         { field: 'amount', op: 'gt', value: 5 },
@@ -25,6 +26,7 @@ describe('mongoFindFilter', () => {
       $and: [
         NOT_DELETED,
         { status: { $in: ['open', 'paid'] } },
+        { type: { $nin: ['wallet.credited'] } },
         { 'billing_address.country': { $eq: null } },
         { due_at: { $lte: '2026-02-01' } },
         { amount: { $gt: 5 } },

@@ -58,6 +58,12 @@ describe('findSql query plans', () => {
     expect(plan(query)).toMatch(/^SEARCH \S+ USING INDEX rm_invoices\(email\) \(key:email>\? AND key:email<\?\)$/);
   });
 
+  it('keeps to the sort index under a nin condition, which it checks row by row', () => {
+    const query: FindQuery = { where: [{ field: 'email', op: 'nin', value: ['u1@x.io', 'u2@x.io'] }], sort: { field: 'created_at', direction: 'desc' }, limit: 10 };
+
+    expect(plan(query)).toMatch(/^SEARCH \S+ USING INDEX rm_invoices\(created_at\) \(key:created_at>\?\)$/);
+  });
+
   it('binds every value as a parameter', () => {
     const { sql, params } = findSql('invoices', {
       where: [{ field: 'email', op: 'eq', value: "x' OR '1'='1" }],

@@ -60,6 +60,10 @@ export function findSql(collection: string, query: FindQuery, indexedFields: rea
 function conditionSql({ field, op, value }: Condition, read: FieldSql): SqlQuery {
   const { key } = read;
   if (op === 'in') return inSql(read, value as readonly Scalar[]);
+  if (op === 'nin') {
+    const matched = inSql(read, value as readonly Scalar[]);
+    return { sql: `NOT coalesce(${matched.sql}, 0)`, params: matched.params };
+  }
   if (op === 'starts') {
     const bound = prefixUpperBound(value as string);
     return bound === undefined

@@ -284,6 +284,13 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
         expect(await where({ field: 'country', op: 'in', value: [] })).toEqual([]);
       });
 
+      it('nin matches none of the values, each with its JSON type, and documents without the field', async () => {
+        expect(await where({ field: 'country', op: 'nin', value: ['DE', 'FR'] })).toEqual(['p04', 'p05', 'p06', 'p09']);
+        expect(await where({ field: 'code', op: 'nin', value: [5, 'x'] })).toEqual(['p02', 'p03', 'p05', 'p06', 'p07', 'p08', 'p09']);
+        expect(await where({ field: 'email', op: 'nin', value: [] })).toHaveLength(people.length);
+        expect(await where({ field: 'country', op: 'eq', value: 'DE' }, { field: 'email', op: 'nin', value: ['ann@x.io'] })).toEqual(['p03', 'p07']);
+      });
+
       it('starts is a case-sensitive prefix match with no wildcards', async () => {
         expect(await where({ field: 'email', op: 'starts', value: 'ann' })).toEqual(['p01']);
         expect(await where({ field: 'email', op: 'starts', value: 'Ann' })).toEqual(['p02']);

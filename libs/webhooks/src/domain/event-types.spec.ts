@@ -1,4 +1,4 @@
-import { eventCatalogue, existsInVersion, isEventFilter, matchesEventFilter } from './event-types';
+import { catalogueInVersion, eventCatalogue, isEventFilter, matchesEventFilter } from './event-types';
 
 describe('event filters', () => {
   const catalogue = eventCatalogue(['invoice.paid', 'tax.settings.updated']);
@@ -18,8 +18,10 @@ describe('event filters', () => {
     expect(matchesEventFilter(['invoice.voided', 'customer.*'], 'invoice.paid')).toBe(false);
   });
 
-  it('keeps wallet events from endpoints pinned before 2025-10-01, when wallets did not exist', () => {
-    expect(['2024-10-01', '2025-04-01', '2025-10-01', '2026-04-01'].map((version) => existsInVersion('wallet.credited', version))).toEqual([false, false, true, true]);
-    expect(existsInVersion('invoice.paid', '2024-10-01')).toBe(true);
+  it('knows in a version before 2025-10-01 neither the wallet events nor their category; `*` and the other types stay', () => {
+    const withWallets = eventCatalogue(['invoice.paid', 'wallet.credited', 'wallet.debited']);
+    const entries = ['*', 'invoice.paid', 'invoice.*', 'wallet.credited', 'wallet.*', 'service.*'];
+    expect(entries.filter((entry) => isEventFilter(entry, catalogueInVersion(withWallets, '2025-04-01')))).toEqual(['*', 'invoice.paid', 'invoice.*', 'service.*']);
+    expect(entries.filter((entry) => isEventFilter(entry, catalogueInVersion(withWallets, '2025-10-01')))).toEqual(entries);
   });
 });

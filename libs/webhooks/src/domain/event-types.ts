@@ -1,3 +1,5 @@
+import { existsInVersion } from '@tally/kernel';
+
 /**
  * The spec's public event types of capabilities Tally has not built yet (wallets, refunds, credit
  * notes' refunds, commissions, attach, FX locks): nothing publishes them, but
@@ -9,14 +11,6 @@ export const ANNOUNCED_EVENT_TYPES: readonly string[] = [
   'commission.reversed',
   'attach.completed',
 ];
-
-/**
- * Public event types that exist from an API version on (the versions' changelog): an endpoint
- * pinned to an older version is never sent them. Versions are dates, so they compare as strings.
- */
-const INTRODUCED_IN: readonly { prefix: string; since: string }[] = [{ prefix: 'wallet.', since: '2025-10-01' }];
-
-export const existsInVersion = (type: string, apiVersion: string): boolean => !INTRODUCED_IN.some(({ prefix, since }) => type.startsWith(prefix) && apiVersion < since);
 
 /**
  * The spec's family of platform notices (`service.*`). Tally publishes no notice yet, so an
@@ -35,6 +29,10 @@ export function eventCatalogue(types: Iterable<string>): EventCatalogue {
   const known = new Set(types);
   return { types: known, categories: new Set([...[...known].map((type) => type.slice(0, type.indexOf('.'))), SERVICE_NOTICES]) };
 }
+
+/** The catalogue as API version `apiVersion` knows it: without the types that exist only from a later version, nor the categories left with none. */
+export const catalogueInVersion = (catalogue: EventCatalogue, apiVersion: string): EventCatalogue =>
+  eventCatalogue([...catalogue.types].filter((type) => existsInVersion(type, apiVersion)));
 
 /** Whether an endpoint's filter entry is `*`, a `category.*` pattern of a known category, or a known type. */
 export function isEventFilter(entry: string, catalogue: EventCatalogue): boolean {

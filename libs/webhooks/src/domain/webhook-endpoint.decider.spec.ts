@@ -36,6 +36,13 @@ describe('webhook endpoint decider', () => {
 
     it('refuses an empty event list', () => spec.given([]).when(create({ events: [] })).thenFails('webhook_endpoint.invalid_events'));
 
+    it('refuses to an endpoint pinned before 2025-10-01 the wallet events and their category, as unknown; `*` stays', () => {
+      const withWallets = eventCatalogue(['invoice.paid', 'wallet.credited']);
+      for (const events of [['wallet.credited'], ['wallet.*']]) spec.given([]).when(create({ events, api_version: '2025-04-01', catalogue: withWallets })).thenFails('webhook_endpoint.unknown_event_type');
+      spec.given([]).when(create({ events: ['*'], api_version: '2025-04-01', catalogue: withWallets })).then([{ ...created, data: { ...endpoint, events: ['*'], api_version: '2025-04-01' } }]);
+      spec.given([]).when(create({ events: ['wallet.credited'], api_version: '2025-10-01', catalogue: withWallets })).then([{ ...created, data: { ...endpoint, events: ['wallet.credited'], api_version: '2025-10-01' } }]);
+    });
+
     it('takes https only in live mode', () => {
       spec.given([]).when(create({ url: 'http://127.0.0.1:8080/hooks' })).thenFails('webhook_endpoint.invalid_url');
       spec.given([]).when(create({ url: 'ftp://example.com/hooks' })).thenFails('webhook_endpoint.invalid_url');
@@ -66,6 +73,13 @@ describe('webhook endpoint decider', () => {
     it('checks a new URL and event list as a create does', () => {
       spec.given([created]).when(update({ url: 'http://localhost/hooks' })).thenFails('webhook_endpoint.invalid_url');
       spec.given([created]).when(update({ events: ['charge.succeeded'] })).thenFails('webhook_endpoint.unknown_event_type');
+    });
+
+    it('checks a new event list against the endpoint’s own version, whatever the request’s', () => {
+      const withWallets = eventCatalogue(['invoice.paid', 'wallet.credited']);
+      const pinnedBefore: WebhookEndpointCreated = { type: 'WebhookEndpointCreated', data: { ...endpoint, api_version: '2025-04-01' } };
+      spec.given([pinnedBefore]).when(update({ events: ['wallet.credited'], catalogue: withWallets })).thenFails('webhook_endpoint.unknown_event_type');
+      spec.given([created]).when(update({ events: ['wallet.credited'], catalogue: withWallets })).then([{ type: 'WebhookEndpointUpdated', data: { webhook_endpoint_id: id, events: ['wallet.credited'] } }]);
     });
 
     it('refuses an endpoint that does not exist or was deleted', () => {

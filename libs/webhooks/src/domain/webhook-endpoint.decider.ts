@@ -1,13 +1,13 @@
 import { DomainError, type Command, type Decider, type FieldError } from '@tally/kernel';
 import { endpointUrlProblem } from './endpoint-url';
-import { isEventFilter, type EventCatalogue } from './event-types';
+import { catalogueInVersion, isEventFilter, type EventCatalogue } from './event-types';
 import type { WebhookEndpointCreated, WebhookEndpointEvent, WebhookEndpointStatus, WebhookEndpointUpdated } from './webhook-endpoint.events';
 
 export type WebhookEndpointState =
   | { status: 'none' }
-  | { status: WebhookEndpointStatus | 'deleted'; id: string; url: string; events: readonly string[]; description: string | null; failedDeliveries: readonly string[] };
+  | { status: WebhookEndpointStatus | 'deleted'; id: string; url: string; events: readonly string[]; description: string | null; apiVersion: string; failedDeliveries: readonly string[] };
 
-/** `livemode` decides which URLs are accepted (see endpointUrlProblem); `catalogue`, which event types the filter may name. */
+/** `livemode` decides which URLs are accepted (see endpointUrlProblem); `catalogue`, which event types the filter may name (those of the endpoint's version). */
 type EndpointChecks = { livemode: boolean; catalogue: EventCatalogue };
 export type CreateWebhookEndpoint = Command<'CreateWebhookEndpoint', WebhookEndpointCreated['data'] & EndpointChecks>;
 export type UpdateWebhookEndpoint = Command<'UpdateWebhookEndpoint', Omit<WebhookEndpointUpdated['data'], 'events'> & { events?: readonly string[] } & EndpointChecks>;
@@ -29,7 +29,7 @@ export const webhookEndpointDecider: Decider<WebhookEndpointState, WebhookEndpoi
   decide(command, state) {
     if (command.type === 'CreateWebhookEndpoint') {
       const { livemode, catalogue, ...data } = command.data;
-      refuseProblems([endpointUrlProblem(data.url, livemode), ...filterProblems(data.events, catalogue)]);
+      refuseProblems([endpointUrlProblem(data.url, livemode), ...filterProblems(data.events, catalogueInVersion(catalogue, data.api_version))]);
       return state.status === 'none' ? [{ type: 'WebhookEndpointCreated', data }] : [];
     }
     if (state.status === 'none' || (state.status === 'deleted' && command.type !== 'RecordWebhookDeliveryFailure')) throw webhookEndpointNotFound(command.data.webhook_endpoint_id);
@@ -38,7 +38,7 @@ export const webhookEndpointDecider: Decider<WebhookEndpointState, WebhookEndpoi
         const { livemode, catalogue, webhook_endpoint_id, ...patch } = command.data;
         refuseProblems([
           patch.url === undefined ? undefined : endpointUrlProblem(patch.url, livemode),
-          ...(patch.events === undefined ? [] : filterProblems(patch.events, catalogue)),
+          ...(patch.events === undefined ? [] : filterProblems(patch.events, catalogueInVersion(catalogue, state.apiVersion))),
         ]);
         const changed = changes(state, patch);
         return Object.keys(changed).length === 0 ? [] : [{ type: 'WebhookEndpointUpdated', data: { webhook_endpoint_id, ...changed } }];
@@ -54,8 +54,8 @@ export const webhookEndpointDecider: Decider<WebhookEndpointState, WebhookEndpoi
 
   evolve(state, event) {
     if (event.type === 'WebhookEndpointCreated') {
-      const { webhook_endpoint_id, url, events, description } = event.data;
-      return { status: 'enabled', id: webhook_endpoint_id, url, events, description, failedDeliveries: [] };
+      const { webhook_endpoint_id, url, events, description, api_version } = event.data;
+      return { status: 'enabled', id: webhook_endpoint_id, url, events, description, apiVersion: api_version, failedDeliveries: [] };
     }
     if (state.status === 'none') return state;
     switch (event.type) {

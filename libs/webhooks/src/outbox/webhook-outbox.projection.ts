@@ -1,8 +1,8 @@
-import { timeOrderedDerivedId } from '@tally/kernel';
+import { existsInVersion, timeOrderedDerivedId } from '@tally/kernel';
 import { encodePosition } from '@tally/readstore';
 import type { RecordedEvent } from '@tally/eventstore';
 import { asEventOf, publicEventId, type Projection, type ProjectionWriter, type PublicEventSource } from '@tally/runtime';
-import { existsInVersion, matchesEventFilter } from '../domain/event-types';
+import { matchesEventFilter } from '../domain/event-types';
 import type { WebhookDeliveryLogEvent } from '../domain/webhook-delivery.events';
 import type { WebhookEndpointEvent } from '../domain/webhook-endpoint.events';
 import { WEBHOOK_DELIVERY_LOG_PREFIX } from '../webhook-delivery-log';

@@ -143,7 +143,7 @@ describe('invoices settled from the customer’s wallet', () => {
     expect(both.body).toMatchObject({ problem: 'payment.source_conflict', errors: [{ field: 'payment_method_id', code: 'payment.source_conflict' }] });
     expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'bank' }).expect(400)).body.errors).toEqual([expect.objectContaining({ field: 'source' })]);
     expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(409)).body.problem).toBe('payment.no_wallet');
-    const wallet = await openWallet(payer);
+    await openWallet(payer);
     expect((await api.post(`/v1/invoices/${unpaid}/pay`, { source: 'wallet' }).expect(409)).body.problem).toBe('wallet.insufficient_balance');
     await tally.settle();
     expect(await eventsOf(unpaid)).toEqual(untouched);

@@ -18,6 +18,7 @@ import { connectionShares, LOAD, measureTogether, medianRun, type LoadCase, type
 import { cpuMsOf } from './support/cpu-time';
 import { startTally } from './support/tally-server';
 import { TallyProcesses } from './support/tally-processes';
+import type { SqliteTimes } from './support/thread-heap-probe';
 import { ownerOf, type DebitRoutes } from './support/wallet-routing';
 
 /** The issue's target: debits at 2,000 a second or more, on one wallet and on many. */
@@ -159,22 +160,31 @@ interface BusyResult extends LoadResult {
   cores: { first: number; others: number; bench: number };
   /** CPU of every Tally process per request answered (warm-up included), until the worker had handled every write of the run, in ms. */
   tallyCpuMsPerRequest: number;
+  /** The API processes' request threads' SQLite transactions per request answered (warm-up included): how many, and the time their BEGIN IMMEDIATE waited for the write lock, in ms. */
+  commitsPerRequest: number;
+  lockWaitMsPerRequest: number;
 }
 
 async function measureBusy(processes: TallyProcesses, loadCase: Case): Promise<BusyResult> {
   const startedAt = performance.now();
+  await processes.sqliteTimes();
   const [tallyBefore, benchBefore] = [processes.cpuMs(), cpuMsOf('/proc/self/stat')];
   const result = await loadCase.measure();
+  const transactions = await processes.sqliteTimes();
   const elapsed = performance.now() - startedAt;
   const [tallyLoaded, benchLoaded] = [processes.cpuMs(), cpuMsOf('/proc/self/stat')];
   await processes.settle();
   const spent = (now: readonly number[]) => now.map((ms, i) => ms - tallyBefore[i]);
   const loaded = spent(tallyLoaded);
   const settled = spent(processes.cpuMs()).reduce((a, b) => a + b, 0);
+  const answered = result.requests + result.refused + result.warmupRequests;
+  const perRequest = (of: (times: SqliteTimes) => number) => transactions.reduce((sum, times) => sum + of(times), 0) / answered;
   return {
     ...result,
     cores: { first: loaded[0] / elapsed, others: loaded.slice(1).reduce((a, b) => a + b, 0) / elapsed, bench: (benchLoaded - benchBefore) / elapsed },
-    tallyCpuMsPerRequest: settled / (result.requests + result.refused + result.warmupRequests),
+    tallyCpuMsPerRequest: settled / answered,
+    commitsPerRequest: perRequest((times) => times.commit.count),
+    lockWaitMsPerRequest: perRequest((times) => times.begin.totalMs),
   };
 }
 
@@ -205,7 +215,8 @@ async function runInProcesses(count: number): Promise<string> {
         const refused = r.refused > 0 ? ` (${number(r.refused)} answered 409)` : '';
         return (
           `| ${counts[i]} | ${r.name}${refused} | ${number(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${(r.requestsPerSecond / read.requestsPerSecond).toFixed(2)} | ${(r.requestsPerSecond / create.requestsPerSecond).toFixed(2)} | ` +
-          `${one ? (r.requestsPerSecond / one.requestsPerSecond).toFixed(2) : ''} | ${r.cores.first.toFixed(2)} / ${r.cores.others.toFixed(2)} / ${r.cores.bench.toFixed(2)} | ${r.tallyCpuMsPerRequest.toFixed(2)} | ${debits.includes(r) ? targetCell(r) : ''} |`
+          `${one ? (r.requestsPerSecond / one.requestsPerSecond).toFixed(2) : ''} | ${r.cores.first.toFixed(2)} / ${r.cores.others.toFixed(2)} / ${r.cores.bench.toFixed(2)} | ${r.tallyCpuMsPerRequest.toFixed(2)} | ` +
+          `${r.commitsPerRequest.toFixed(2)} | ${r.lockWaitMsPerRequest.toFixed(2)} | ${debits.includes(r) ? targetCell(r) : ''} |`
         );
       }),
     );
@@ -216,8 +227,8 @@ async function runInProcesses(count: number): Promise<string> {
     return [
       setup,
       '',
-      '| API processes | Case | Requests/s | p50 (ms) | p99 (ms) | × the read | × the create | × with 1 process | Cores busy: first / other APIs / load generator | Tally CPU per request (ms) | Target |',
-      '|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|',
+      '| API processes | Case | Requests/s | p50 (ms) | p99 (ms) | × the read | × the create | × with 1 process | Cores busy: first / other APIs / load generator | Tally CPU per request (ms) | API commits per request | Write-lock wait per request (ms) | Target |',
+      '|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|',
       ...rows,
     ].join('\n');
   } finally {

@@ -15,6 +15,7 @@ import { createApp } from '../../apps/api/src/create-app';
 import { BenchChild, serveRequests, type ChildRequest } from './bench-child';
 import { cpuMsOf } from './cpu-time';
 import { startTally } from './tally-server';
+import type { SqliteTimes } from './thread-heap-probe';
 
 type Role = 'first' | 'api-only';
 
@@ -25,7 +26,7 @@ interface Ready {
 }
 
 interface Request extends ChildRequest {
-  op: 'settle' | 'stop';
+  op: 'settle' | 'sqlite' | 'stop';
 }
 
 const CHILD_FLAG = '--tally-process';
@@ -59,6 +60,11 @@ export class TallyProcesses {
     return this.children[0].ask('settle');
   }
 
+  /** Each process's request thread's SQLite transactions (the API's appends) since the last call, the first's first. */
+  sqliteTimes(): Promise<SqliteTimes[]> {
+    return Promise.all(this.children.map((child) => child.ask<SqliteTimes>('sqlite')));
+  }
+
   /** CPU time so far of each process (all its threads), in ms, the first's first. */
   cpuMs(): number[] {
     return this.children.map((child) => cpuMsOf(`/proc/${child.pid}/stat`));
@@ -75,9 +81,12 @@ export class TallyProcesses {
 
 /** A child's side: serves the API on `dataDir` in its role until asked to stop. */
 async function serveTallyProcess(dataDir: string, role: Role): Promise<void> {
+  // The probe is preloaded into the child (BenchChild), and timing its transactions is all it changes there.
+  const { sqliteTimes } = await import('./thread-heap-probe');
+  const answer = (settle: () => Promise<void>) => async (request: Request) => (request.op === 'sqlite' ? sqliteTimes() : settle());
   if (role === 'first') {
     const tally = await startTally('thread', {}, dataDir);
-    serveRequests<Request>({ url: tally.url, sandboxKey: tally.sandboxKey }, () => tally.settle(), () => tally.close());
+    serveRequests<Request>({ url: tally.url, sandboxKey: tally.sandboxKey }, answer(() => tally.settle()), () => tally.close());
     return;
   }
   const config = readConfig({ TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
@@ -85,7 +94,7 @@ async function serveTallyProcess(dataDir: string, role: Role): Promise<void> {
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const settle = () => Promise.reject(new Error('an API-only process runs no worker; settle the first'));
-  serveRequests<Request>({ url: `http://127.0.0.1:${port}`, sandboxKey: null }, settle, () => app.close());
+  serveRequests<Request>({ url: `http://127.0.0.1:${port}`, sandboxKey: null }, answer(settle), () => app.close());
 }
 
 if (require.main === module) {

@@ -18,6 +18,8 @@ declare module 'autocannon' {
 
     /** One connection, as `setupClient` gets it. */
     interface Client {
+      /** The connection's options; `port` is the server's (a string when parsed from the URL). */
+      opts: { port: number | string };
       setRequests(requests: { method: string; path: string; body?: string }[]): void;
     }
 
@@ -42,6 +44,8 @@ declare module 'autocannon' {
       latency: Histogram;
       requests: Histogram & { sent: number };
       throughput: Histogram;
+      /** The warm-up's result, when the run had one. */
+      warmup?: Result;
     }
   }
 

@@ -21,9 +21,12 @@ export interface RunningTally {
   close(): Promise<void>;
 }
 
-/** `env`: more settings, as the environment would give them. */
-export async function startTally(worker: Exclude<WorkerPlacement, false> = 'thread', env: NodeJS.ProcessEnv = {}): Promise<RunningTally> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-http-'));
+/**
+ * `env`: more settings, as the environment would give them. `at`: a data folder the caller owns
+ * (other processes serve it too), else a temporary one removed on close.
+ */
+export async function startTally(worker: Exclude<WorkerPlacement, false> = 'thread', env: NodeJS.ProcessEnv = {}, at?: string): Promise<RunningTally> {
+  const dataDir = at ?? mkdtempSync(join(tmpdir(), 'tally-bench-http-'));
   const config = readConfig({ ...env, TALLY_DATA_DIR: dataDir, TALLY_PROFILE: 'embedded' });
   const app = await createApp({ config, worker }, { logger: false });
   await app.listen(0, '127.0.0.1');
@@ -42,7 +45,7 @@ export async function startTally(worker: Exclude<WorkerPlacement, false> = 'thre
     settle,
     close: async () => {
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (at === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -7,11 +7,12 @@
  * A worker thread answers between two tasks of its event loop, so how long it took to answer is
  * itself a measure of how long it kept its loop busy.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { BroadcastChannel, isMainThread, threadId, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { cpuMsOf } from './cpu-time';
 
 const CHANNEL = 'bench:thread-heaps';
 
@@ -108,19 +109,6 @@ interface Answer {
 }
 
 const MiB = 2 ** 20;
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-function cpuMsOf(statFile: string): number {
-  try {
-    const stat = readFileSync(statFile, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
-}
-
 function ownTid(): number {
   try {
     return Number(readlinkSync('/proc/thread-self').split('/').pop());

@@ -1,18 +1,21 @@
 /**
  * autocannon's `setupClient` for debits spread over many wallets: each connection debits its own
- * share of the wallets named in TALLY_BENCH_WALLET_PATHS (a JSON list of debit paths), one after
- * the other, so that no two connections debit one wallet at once. Required by the load
- * generator's worker thread, which inherits the environment.
+ * share of the wallets routed to its server, one after the other, so that no two connections
+ * debit one wallet at once. TALLY_BENCH_DEBIT_ROUTES (JSON, see DebitRoutes) names, by the port of
+ * each server, the debit paths of the wallets it owns and how many connections share them.
+ * Required by the load generator's worker thread, which inherits the environment.
  */
 import type { Client } from 'autocannon';
+import type { DebitRoutes } from './wallet-routing';
 
-const paths = JSON.parse(process.env.TALLY_BENCH_WALLET_PATHS ?? '[]') as string[];
+const routes = JSON.parse(process.env.TALLY_BENCH_DEBIT_ROUTES ?? '{}') as DebitRoutes;
 const body = process.env.TALLY_BENCH_DEBIT_BODY ?? '';
-const CONNECTIONS = Number(process.env.TALLY_BENCH_CONNECTIONS ?? '10');
 let connection = 0;
 
 export = function setupClient(client: Client): void {
-  const own = paths.filter((_, i) => i % CONNECTIONS === connection % CONNECTIONS);
+  const route = routes[String(client.opts.port)];
+  if (!route) throw new Error(`no wallets are routed to port ${client.opts.port}`);
+  const own = route.paths.filter((_, i) => i % route.connections === connection % route.connections);
   connection++;
   // Without headers of their own, the requests keep the run's (the key, the content type).
   client.setRequests(own.map((path) => ({ method: 'POST', path, body })));

@@ -16,7 +16,8 @@ const WORKER_THREAD_ENTRY = join(__dirname, `worker-thread.main${extname(__filen
 /**
  * Where this process runs projections, process managers and timers: in a worker thread (the
  * embedded profile's `npm start`), on the request thread (tests, which share a manual clock with
- * the worker and settle it directly), or not at all (production, where the worker is a process).
+ * the worker and settle it directly), or not at all (production, where the worker is a process;
+ * an embedded API process beside the one that runs it on the same data folder).
  */
 export type WorkerPlacement = 'thread' | 'in-process' | false;
 
@@ -39,7 +40,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         // The worker thread's projections commit to the same files after whatever requests append: it checkpoints them, so that no request waits for a checkpoint.
-        CellsModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock, walCheckpoints: worker === 'thread' ? 'as-a-backstop' : 'regularly' }),
+        // Without a worker here, the key directory is written by another process's, which this one does not hear from.
+        CellsModule.forRoot({ config, pii: CONTEXTS.pii, upcasters: CONTEXTS.upcasters, clock, walCheckpoints: worker === 'thread' ? 'as-a-backstop' : 'regularly', directoryWrittenElsewhere: worker === false }),
         RuntimeModule,
         PublicEventTypesModule.forRoot(CONTEXTS),
         HttpEdgeModule.forRoot({

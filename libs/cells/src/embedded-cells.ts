@@ -52,6 +52,13 @@ export function openEmbeddedCells(options: {
   readStoreMongoUrl?: string;
   /** How the region files' connections checkpoint: `as-a-backstop` beside a worker thread that commits to the same files. */
   walCheckpoints?: WalCheckpoints;
+  /**
+   * The key directory is written by a worker in another process (an API process beside the one that
+   * runs the worker), whose commits this process never hears of: the registry then reports no
+   * directory changes, so nothing here caches directory entries (the API reads its keys per
+   * request, as production's does).
+   */
+  directoryWrittenElsewhere?: boolean;
 }): CellRegistry {
   mkdirSync(options.dataDir, { recursive: true });
   const masterKey = options.masterKey ? Buffer.from(options.masterKey, 'base64') : localMasterKey(options.dataDir);
@@ -90,8 +97,8 @@ export function openEmbeddedCells(options: {
     await mongoReadModels?.close();
   };
   const cursors = ListCursors.derive(masterKey, 'directory');
-  // Production's directory signals no changes either: the API reads its keys without a cache.
-  if (mongoReadModels) return new CellRegistry(cells, readModelsIn(directoryDb, 'directory'), operatorIdempotency, cursors, new DerivedKeys(masterKey), closeDirectory);
+  // Production's directory signals no changes either, nor one another process writes: the API reads its keys without a cache.
+  if (mongoReadModels || options.directoryWrittenElsewhere) return new CellRegistry(cells, readModelsIn(directoryDb, 'directory'), operatorIdempotency, cursors, new DerivedKeys(masterKey), closeDirectory);
   const directoryChanges = new DirectoryChanges();
   const directory = new SignallingSqliteReadStore(directoryDb, directoryChanges);
   return new CellRegistry(cells, directory, operatorIdempotency, cursors, new DerivedKeys(masterKey), closeDirectory, directoryChanges);

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { readConfig } from '@tally/cells';
+import { CellRegistry, readConfig } from '@tally/cells';
 import { createApp } from '../apps/api/src/create-app';
 import { mongoReadStoreEnv } from './support/mongo-read-store';
 import { OPERATOR_KEY, PUBLIC_URL, TallyUnderTest, type TestTenant } from './support/tally';
@@ -27,7 +27,9 @@ describe('a second API process on the same data folder', () => {
   });
 
   afterAll(async () => {
+    // Closing the app leaves its cells open, as TallyUnderTest's stop does before closing them.
     await second?.close();
+    await second?.get(CellRegistry).close();
     await tally.stop();
   });
 
